@@ -1,0 +1,503 @@
+//! The spec as written: plain serde types mirroring the YAML files under `spec/`.
+//!
+//! Every struct rejects unknown keys, so a typo in a key is an error with a file,
+//! line and column (see [`crate::load`]). Nothing here is resolved: type names,
+//! parameter references and rule targets are still text. [`crate::check`] turns
+//! these types into the resolved model in [`crate::model`].
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// One YAML file of the spec. Every section is optional; the loader merges all files
+/// of the spec directory and reports a name defined twice.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecFile {
+    /// Service-wide facts; exactly one file holds this section.
+    #[serde(default)]
+    pub service: Option<Service>,
+    /// The error codes and their HTTP status.
+    #[serde(default)]
+    pub error_codes: Vec<ErrorCode>,
+    /// Records (response shapes and the error object), by name.
+    #[serde(default)]
+    pub records: BTreeMap<String, Record>,
+    /// Value sets (enumerations), by name.
+    #[serde(default)]
+    pub value_sets: BTreeMap<String, ValueSet>,
+    /// Endpoints, by operation id.
+    #[serde(default)]
+    pub endpoints: BTreeMap<String, Endpoint>,
+    /// The change history, newest first.
+    #[serde(default)]
+    pub history: Vec<HistoryEntry>,
+}
+
+/// Where a fact comes from.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// Stated by the interface description.
+    #[default]
+    Documented,
+    /// Not stated there; chosen in `DECISIONS.md`.
+    Assumed,
+}
+
+/// Service-wide facts.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Service {
+    /// Human name of the service.
+    pub title: String,
+    /// What the service does.
+    pub doc: String,
+    /// Version of the interface description (not of the releases).
+    pub api_version: String,
+    /// The path every endpoint path is appended to (`/api`).
+    pub base_path: String,
+    /// The authentication scheme.
+    pub auth: Auth,
+    /// The common response envelope.
+    pub envelope: Envelope,
+}
+
+/// Authentication by header.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Auth {
+    /// Header name carrying the key.
+    pub header: String,
+    /// Explanation.
+    pub doc: String,
+    /// Provenance.
+    #[serde(default)]
+    pub source: Source,
+}
+
+/// The common response envelope.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Envelope {
+    /// Explanation.
+    pub doc: String,
+    /// Fields; the one of type `records` carries the endpoint's records.
+    pub fields: Vec<Field>,
+}
+
+/// One error code.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorCode {
+    /// Wire value, e.g. `INVALID_PARAMETER`.
+    pub code: String,
+    /// HTTP status answered with it.
+    pub status: u16,
+    /// When it is used.
+    pub doc: String,
+    /// Provenance.
+    #[serde(default)]
+    pub source: Source,
+}
+
+/// A record: one object shape on the wire.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// Explanation.
+    pub doc: String,
+    /// Provenance.
+    #[serde(default)]
+    pub source: Source,
+    /// Fields in wire order.
+    pub fields: Vec<Field>,
+    /// Sample records, used by the sample-data server.
+    #[serde(default)]
+    pub examples: Vec<serde_yaml::Value>,
+}
+
+/// A field of a record or of the envelope.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    /// Wire name.
+    pub name: String,
+    /// `string`, `integer`, `number`, `boolean`, `any`, a record, a value set,
+    /// `ErrorCode`, or (envelope only) `records`.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// A JSON array of `type`.
+    #[serde(default)]
+    pub array: bool,
+    /// The field may be absent (or null).
+    #[serde(default)]
+    pub optional: bool,
+    /// Format of a text or integer value.
+    #[serde(default)]
+    pub format: Option<Format>,
+    /// Explanation.
+    pub doc: String,
+    /// Provenance.
+    #[serde(default)]
+    pub source: Source,
+}
+
+/// Text and number formats the spec knows.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// `YYYY-MM-DD`.
+    Date,
+    /// ISO 8601 timestamp.
+    Timestamp,
+    /// ISO 8601 UTC timestamp with milliseconds and `Z`.
+    TimestampMillis,
+    /// `YYYY-MM-DD HH:MM:SS`.
+    DateTime,
+    /// RFC 3339 timestamp (checked on parameters).
+    Rfc3339,
+    /// Integer Unix seconds (UTC).
+    UnixSeconds,
+    /// A UUID in its hyphenated text form (checked on parameters).
+    Uuid,
+    /// 16 hexadecimal characters (checked on parameters).
+    Hex16,
+    /// A decimal number carried as text.
+    NumericText,
+    /// A URL.
+    Url,
+}
+
+/// A value set (enumeration).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValueSet {
+    /// Explanation.
+    pub doc: String,
+    /// Provenance.
+    #[serde(default)]
+    pub source: Source,
+    /// The values, in the order the spec lists them.
+    pub values: Vec<EnumValue>,
+}
+
+/// One value of a value set.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnumValue {
+    /// Wire spelling.
+    pub value: String,
+    /// Rust variant name, when the wire spelling does not make one (`1min`).
+    #[serde(default)]
+    pub rust: Option<String>,
+    /// Explanation.
+    #[serde(default)]
+    pub doc: Option<String>,
+    /// Provenance.
+    #[serde(default)]
+    pub source: Source,
+}
+
+/// HTTP method. The service is read-only.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Method {
+    /// `GET`.
+    #[serde(rename = "GET")]
+    Get,
+}
+
+/// Whether an endpoint needs the API key.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthMode {
+    /// A missing or unknown key is rejected.
+    Required,
+    /// A key is accepted but not required.
+    Optional,
+}
+
+/// One endpoint.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Endpoint {
+    /// HTTP method.
+    pub method: Method,
+    /// Path below the base path, with `{name}` for path parameters.
+    pub path: String,
+    /// One line.
+    pub summary: String,
+    /// More explanation.
+    #[serde(default)]
+    pub doc: Option<String>,
+    /// Documented ordering of the returned records.
+    #[serde(default)]
+    pub ordering: Option<String>,
+    /// Whether the key is required.
+    pub auth: AuthMode,
+    /// Provenance of the auth requirement.
+    #[serde(default)]
+    pub auth_source: Source,
+    /// The record `data` holds.
+    pub returns: String,
+    /// Provenance of the endpoint as a whole.
+    #[serde(default)]
+    pub source: Source,
+    /// Parameters, in documented order.
+    #[serde(default)]
+    pub params: Vec<Param>,
+    /// Rules across parameters.
+    #[serde(default)]
+    pub rules: Vec<Rule>,
+    /// Set when the change history lists the endpoint as removed.
+    #[serde(default)]
+    pub removed: Option<Removal>,
+}
+
+/// When and in which release an endpoint was removed.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Removal {
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    /// Release tag, e.g. `v0.10.43`.
+    pub version: String,
+}
+
+/// Where a parameter travels.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamLocation {
+    /// The query string.
+    Query,
+    /// A `{name}` segment of the path.
+    Path,
+}
+
+/// One request parameter.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Param {
+    /// Wire name.
+    pub name: String,
+    /// Where it travels.
+    #[serde(rename = "in")]
+    pub location: ParamLocation,
+    /// `string`, `integer`, `boolean`, or a value set.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Format, checked where the generator knows how.
+    #[serde(default)]
+    pub format: Option<Format>,
+    /// Required on every request.
+    #[serde(default)]
+    pub required: bool,
+    /// Value used when absent.
+    #[serde(default)]
+    pub default: Option<serde_yaml::Value>,
+    /// Smallest allowed integer.
+    #[serde(default)]
+    pub min: Option<i64>,
+    /// Largest allowed integer.
+    #[serde(default)]
+    pub max: Option<i64>,
+    /// Regular expression the whole value must match.
+    #[serde(default)]
+    pub pattern: Option<String>,
+    /// What the pattern means, for error messages (`a six-letter currency pair`).
+    #[serde(default)]
+    pub pattern_doc: Option<String>,
+    /// Explanation.
+    pub doc: String,
+    /// Provenance.
+    #[serde(default)]
+    pub source: Source,
+}
+
+/// A rule across parameters. It names exactly one kind of check as a key of its own
+/// (`ordered:`, `max_span:`, `requires:`, `at_least_one:`, `allowed_values:` or `matches:`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    /// Stable id, named by validation errors (`stock_dividends.range_order`).
+    pub id: String,
+    /// Explanation, also the reason given when the rule is broken.
+    pub doc: String,
+    /// Provenance.
+    #[serde(default)]
+    pub source: Source,
+    /// The rule applies only when this holds.
+    #[serde(default)]
+    pub when: Option<Condition>,
+    /// `before` < `after` when both are given.
+    #[serde(default)]
+    pub ordered: Option<Ordered>,
+    /// `to - from <= seconds` when both are given.
+    #[serde(default)]
+    pub max_span: Option<MaxSpan>,
+    /// When `param` is given, `needs` must be given too.
+    #[serde(default)]
+    pub requires: Option<Requires>,
+    /// At least one of these parameters is given.
+    #[serde(default)]
+    pub at_least_one: Option<Vec<String>>,
+    /// `param`, when given, is one of `values` (wire spellings).
+    #[serde(default)]
+    pub allowed_values: Option<AllowedValues>,
+    /// `param`, when given, matches `pattern`.
+    #[serde(default)]
+    pub matches: Option<Matches>,
+}
+
+/// The spellings of the check kinds, for messages.
+pub const CHECK_KINDS: &[&str] = &[
+    "ordered",
+    "max_span",
+    "requires",
+    "at_least_one",
+    "allowed_values",
+    "matches",
+];
+
+impl Rule {
+    /// The check kinds this rule names, with their spelling.
+    pub fn checks(&self) -> Vec<(&'static str, Check<'_>)> {
+        let mut out = Vec::new();
+        if let Some(c) = &self.ordered {
+            out.push(("ordered", Check::Ordered(c)));
+        }
+        if let Some(c) = &self.max_span {
+            out.push(("max_span", Check::MaxSpan(c)));
+        }
+        if let Some(c) = &self.requires {
+            out.push(("requires", Check::Requires(c)));
+        }
+        if let Some(c) = &self.at_least_one {
+            out.push(("at_least_one", Check::AtLeastOne(c)));
+        }
+        if let Some(c) = &self.allowed_values {
+            out.push(("allowed_values", Check::AllowedValues(c)));
+        }
+        if let Some(c) = &self.matches {
+            out.push(("matches", Check::Matches(c)));
+        }
+        out
+    }
+}
+
+/// One check of a rule, borrowed.
+#[derive(Debug)]
+pub enum Check<'a> {
+    /// See [`Ordered`].
+    Ordered(&'a Ordered),
+    /// See [`MaxSpan`].
+    MaxSpan(&'a MaxSpan),
+    /// See [`Requires`].
+    Requires(&'a Requires),
+    /// Parameter names.
+    AtLeastOne(&'a [String]),
+    /// See [`AllowedValues`].
+    AllowedValues(&'a AllowedValues),
+    /// See [`Matches`].
+    Matches(&'a Matches),
+}
+
+/// `before < after` when both are given.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ordered {
+    /// The earlier parameter.
+    pub before: String,
+    /// The later parameter.
+    pub after: String,
+}
+
+/// `to - from <= seconds` when both are given.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaxSpan {
+    /// Start of the span.
+    pub from: String,
+    /// End of the span.
+    pub to: String,
+    /// Largest allowed difference.
+    pub seconds: i64,
+}
+
+/// `param` given implies `needs` given.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Requires {
+    /// The dependent parameter.
+    pub param: String,
+    /// The parameter it needs.
+    pub needs: String,
+}
+
+/// `param`, when given, is one of `values`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AllowedValues {
+    /// The parameter restricted.
+    pub param: String,
+    /// The values still allowed.
+    pub values: Vec<String>,
+}
+
+/// `param`, when given, matches `pattern`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Matches {
+    /// The parameter checked.
+    pub param: String,
+    /// Regular expression for the whole value.
+    pub pattern: String,
+}
+
+/// A condition on one parameter's value.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Condition {
+    /// The parameter looked at.
+    pub param: String,
+    /// Holds when the value is one of these (wire spellings).
+    #[serde(default, rename = "in")]
+    pub one_of: Option<Vec<String>>,
+    /// Holds when the value matches this regular expression.
+    #[serde(default)]
+    pub matches: Option<String>,
+}
+
+/// One row of the change history.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryEntry {
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    /// Release tags.
+    pub versions: Vec<String>,
+    /// What changed.
+    pub changes: Vec<Change>,
+}
+
+/// One endpoint added or removed.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Change {
+    /// Added or removed.
+    pub action: ChangeAction,
+    /// HTTP method of the endpoint.
+    pub method: String,
+    /// Path of the endpoint.
+    pub path: String,
+}
+
+/// Kind of change.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeAction {
+    /// The endpoint appeared.
+    Added,
+    /// The endpoint went away.
+    Removed,
+}

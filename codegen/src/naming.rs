@@ -1,0 +1,129 @@
+//! Every Rust name the generator uses is decided here: casing, keyword escaping, validity.
+
+use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
+
+/// Rust keywords of the 2024 edition (strict and reserved), which need `r#` as identifiers.
+const KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
+    "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
+    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+    "return", "self", "Self", "static", "struct", "super", "trait", "true", "try", "type",
+    "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
+/// Keywords that cannot be raw identifiers.
+const NOT_RAW: &[&str] = &["crate", "self", "Self", "super"];
+
+/// Variant name reserved for the catch-all of tolerant value sets.
+pub const CATCH_ALL: &str = "Unknown";
+
+/// True for a plain ASCII identifier shape (letter or `_` first, then letters, digits, `_`).
+pub fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && s != "_"
+}
+
+/// A Rust type name for a spec name (`PITDividend` → `PitDividend`, `SSR` → `Ssr`).
+pub fn type_name(spec: &str) -> Result<String, String> {
+    let name = spec.to_upper_camel_case();
+    if is_identifier(&name) && !KEYWORDS.contains(&name.as_str()) {
+        Ok(name)
+    } else {
+        Err(format!(
+            "`{spec}` does not make a Rust type name (it becomes `{name}`)"
+        ))
+    }
+}
+
+/// A Rust field or method name for a wire name, escaped with `r#` when it is a keyword
+/// (`type` → `r#type`, `startTime` → `start_time`).
+pub fn field_name(wire: &str) -> Result<String, String> {
+    let name = wire.to_snake_case();
+    if !is_identifier(&name) {
+        return Err(format!(
+            "`{wire}` does not make a Rust field name (it becomes `{name}`)"
+        ));
+    }
+    if NOT_RAW.contains(&name.as_str()) {
+        return Ok(format!("{name}_"));
+    }
+    if KEYWORDS.contains(&name.as_str()) {
+        return Ok(format!("r#{name}"));
+    }
+    Ok(name)
+}
+
+/// A Rust variant name for a wire value (`IPO Date` → `IpoDate`), or the explicit `rust:`
+/// name when the spec gives one.
+pub fn variant_name(wire: &str, explicit: Option<&str>) -> Result<String, String> {
+    if let Some(name) = explicit {
+        return if is_identifier(name)
+            && !KEYWORDS.contains(&name)
+            && name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        {
+            Ok(name.to_owned())
+        } else {
+            Err(format!(
+                "`{name}` is not a Rust variant name (an identifier starting with an uppercase letter)"
+            ))
+        };
+    }
+    let name = wire.to_upper_camel_case();
+    if is_identifier(&name) && !KEYWORDS.contains(&name.as_str()) {
+        Ok(name)
+    } else {
+        Err(format!(
+            "value `{wire}` does not make a Rust variant name (it becomes `{name}`)"
+        ))
+    }
+}
+
+/// Name of an endpoint's parameter type (`stock_dividends` → `StockDividendsParams`).
+pub fn params_type(endpoint: &str) -> String {
+    format!("{}Params", endpoint.to_upper_camel_case())
+}
+
+/// Name of an endpoint's constant (`stock_dividends` → `STOCK_DIVIDENDS`).
+pub fn const_name(endpoint: &str) -> String {
+    endpoint.to_shouty_snake_case()
+}
+
+/// True when `id` is already a snake_case identifier usable as a method name.
+pub fn is_operation_id(id: &str) -> bool {
+    is_identifier(id) && id.to_snake_case() == id && !KEYWORDS.contains(&id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(type_name("PITDividend").unwrap(), "PitDividend");
+        assert_eq!(type_name("SSR").unwrap(), "Ssr");
+        assert_eq!(type_name("IndexBar1Min").unwrap(), "IndexBar1Min");
+        assert!(type_name("1Bad").is_err());
+        assert_eq!(field_name("type").unwrap(), "r#type");
+        assert_eq!(field_name("yield").unwrap(), "r#yield");
+        assert_eq!(field_name("self").unwrap(), "self_");
+        assert_eq!(field_name("startTime").unwrap(), "start_time");
+        assert!(field_name("1st").is_err());
+        assert_eq!(variant_name("IPO Date", None).unwrap(), "IpoDate");
+        assert_eq!(
+            variant_name("MLC 128Gb 16GBx8", None).unwrap(),
+            "Mlc128gb16gBx8"
+        );
+        assert!(variant_name("1min", None).is_err());
+        assert_eq!(
+            variant_name("1min", Some("OneMinute")).unwrap(),
+            "OneMinute"
+        );
+        assert!(variant_name("x", Some("lower")).is_err());
+        assert_eq!(params_type("stock_dividends"), "StockDividendsParams");
+        assert_eq!(const_name("index_1min"), "INDEX_1MIN");
+        assert!(is_operation_id("index_1min"));
+        assert!(!is_operation_id("Index"));
+    }
+}

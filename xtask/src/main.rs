@@ -1,0 +1,104 @@
+//! Project automation. `cargo xtask codegen` regenerates every generated file from `spec/`;
+//! `cargo xtask codegen --check` only compares, and fails with a diff when anything is stale.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "cargo xtask",
+    about = "Project automation for the MRDS generator"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Regenerate crates/ (and other generated files) from spec/.
+    Codegen {
+        /// Change nothing; exit non-zero with a diff when the tree is out of date.
+        #[arg(long)]
+        check: bool,
+    },
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives one level below the workspace root")
+        .to_path_buf()
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Codegen { check } => codegen(&workspace_root(), check),
+    }
+}
+
+fn codegen(root: &Path, check: bool) -> ExitCode {
+    let api = match mrds_codegen::load_spec(&root.join("spec")) {
+        Ok(api) => api,
+        Err(diags) => {
+            eprintln!("{diags}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let files = match mrds_codegen::generate(&api) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if check {
+        match files.plan(root) {
+            Ok(plan) if plan.is_empty() => {
+                println!(
+                    "codegen: {} generated files are up to date with spec/",
+                    files.len()
+                );
+                ExitCode::SUCCESS
+            }
+            Ok(plan) => {
+                eprint!("{plan}");
+                eprintln!(
+                    "codegen --check: the generated files are out of date with spec/; run `cargo xtask codegen` and commit the result"
+                );
+                ExitCode::FAILURE
+            }
+            Err(e) => {
+                eprintln!("codegen --check: cannot compare the tree: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    } else {
+        match files.write(root) {
+            Ok(plan) => {
+                for (rel, old, _) in &plan.changed {
+                    println!(
+                        "{} {rel}",
+                        if old.is_some() { "updated" } else { "created" }
+                    );
+                }
+                for rel in &plan.stale {
+                    println!("removed {rel}");
+                }
+                println!(
+                    "codegen: {} files generated, {} written, {} removed",
+                    files.len(),
+                    plan.changed.len(),
+                    plan.stale.len()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("codegen: writing failed, the tree is left as it was: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
