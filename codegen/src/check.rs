@@ -142,7 +142,8 @@ impl<'a> Cx<'a> {
         let records_ir: Vec<Record> = records
             .iter()
             .map(|(name, def)| Record {
-                name: name.to_string(),
+                name: naming::type_name(name).unwrap_or_else(|_| name.to_string()),
+                spec_name: name.to_string(),
                 doc: def.item.doc.clone(),
                 source: def.item.source,
                 fields: self.fields(

@@ -83,8 +83,10 @@ pub struct ErrorCode {
 /// A record.
 #[derive(Clone, Debug)]
 pub struct Record {
-    /// Spec name (also the Rust type name).
+    /// Rust type name (`PitDividend`).
     pub name: String,
+    /// Name in the spec and the interface description (`PITDividend`).
+    pub spec_name: String,
     /// Explanation.
     pub doc: String,
     /// Provenance.
@@ -140,7 +142,7 @@ pub enum TypeRef {
 /// A value set.
 #[derive(Clone, Debug)]
 pub struct ValueSet {
-    /// Spec name (also the Rust type name).
+    /// Rust type name.
     pub name: String,
     /// Explanation.
     pub doc: String,

@@ -7,6 +7,8 @@ use proc_macro2::TokenStream;
 use crate::files::{FileSet, RUST_HEADER};
 use crate::model::Api;
 
+pub mod model;
+
 /// The generator produced tokens that do not parse as a Rust file: a bug in an emitter.
 #[derive(Debug)]
 pub struct EmitError {
@@ -33,8 +35,8 @@ pub const ROOTS: &[&str] = &["crates"];
 
 /// Every generated file.
 pub fn all(api: &Api) -> Result<FileSet, EmitError> {
-    let _ = api;
-    let set = FileSet::new(ROOTS);
+    let mut set = FileSet::new(ROOTS);
+    model::emit(api, &mut set)?;
     Ok(set)
 }
 
@@ -45,4 +47,31 @@ pub fn rust_file(path: &str, tokens: TokenStream) -> Result<String, EmitError> {
         message: e.to_string(),
     })?;
     Ok(format!("{RUST_HEADER}\n\n{}", prettyplease::unparse(&file)))
+}
+
+/// An identifier token for a name decided by [`crate::naming`] (`r#type` becomes a raw one).
+pub fn ident(name: &str) -> proc_macro2::Ident {
+    match name.strip_prefix("r#") {
+        Some(raw) => proc_macro2::Ident::new_raw(raw, proc_macro2::Span::call_site()),
+        None => proc_macro2::Ident::new(name, proc_macro2::Span::call_site()),
+    }
+}
+
+/// `#[doc]` attributes for `text` (one per line), noting when the fact is assumed.
+pub fn doc_attrs(text: &str, source: crate::model::Source) -> TokenStream {
+    let mut text = text.trim().to_string();
+    if source == crate::model::Source::Assumed {
+        text.push_str(
+            "\n\n*Assumed*: not stated by the interface description; decided in `DECISIONS.md`.",
+        );
+    }
+    let lines = text.lines().map(|l| {
+        let l = if l.is_empty() {
+            String::new()
+        } else {
+            format!(" {l}")
+        };
+        quote::quote!(#[doc = #l])
+    });
+    quote::quote!(#(#lines)*)
 }
