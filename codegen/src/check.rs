@@ -920,12 +920,16 @@ impl<'a> Cx<'a> {
         }
         let default = p.default.as_ref().and_then(|v| {
             let lit = self.literal(file, &format!("{path}.default"), v, &kind, value_sets, &format!("the default of `{name}`"))?;
-            if let Literal::Integer(n) = lit {
-                if p.min.is_some_and(|min| n < min) || p.max.is_some_and(|max| n > max) {
-                    let range = range_text(p.min, p.max);
-                    self.err(file, &format!("{path}.default"), format!("the default {n} of parameter `{name}` is outside its own range {range}"));
-                    return None;
-                }
+            if let Literal::Integer(n) = lit
+                && (p.min.is_some_and(|min| n < min) || p.max.is_some_and(|max| n > max))
+            {
+                let range = range_text(p.min, p.max);
+                self.err(
+                    file,
+                    &format!("{path}.default"),
+                    format!("the default {n} of parameter `{name}` is outside its own range {range}"),
+                );
+                return None;
             }
             if let (Literal::String(s), Some(re)) = (&lit, &pattern)
                 && regex::Regex::new(re).is_ok_and(|re| !re.is_match(s))
@@ -1056,6 +1060,7 @@ impl<'a> Cx<'a> {
     }
 
     /// A rule's parameter reference; reports an unknown one.
+    #[allow(clippy::too_many_arguments)]
     fn param_ref<'p>(
         &mut self,
         file: &LoadedFile,
