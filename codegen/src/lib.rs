@@ -44,3 +44,63 @@ pub fn load_sources(sources: &[(String, String)]) -> Result<Api, Diagnostics> {
 pub fn generate(api: &Api) -> Result<FileSet, emit::EmitError> {
     emit::all(api)
 }
+
+/// What `cargo xtask codegen` does, for a workspace at `root`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Write changed files and remove stale ones.
+    Write,
+    /// Change nothing; report drift.
+    Check,
+}
+
+/// Why a codegen run failed. Nothing on disk changed unless the variant says otherwise.
+#[derive(Debug)]
+pub enum Failure {
+    /// The spec has errors.
+    Spec(Diagnostics),
+    /// An emitter produced invalid Rust (a generator bug).
+    Emit(emit::EmitError),
+    /// `--check`: the tree differs from what the spec produces.
+    Drift(Plan),
+    /// Reading or writing the tree failed; writes are staged and renamed, so the old
+    /// files are in place unless the failure came during the final renames.
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Spec(d) => write!(f, "{d}"),
+            Failure::Emit(e) => write!(f, "{e}"),
+            Failure::Drift(plan) => write!(
+                f,
+                "{plan}the generated files are out of date with spec/; run `cargo xtask codegen` and commit the result"
+            ),
+            Failure::Io(e) => write!(f, "codegen: cannot update the tree: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// The whole pipeline for the workspace at `root`: load and check `root/spec`, generate,
+/// then write (or, in [`Mode::Check`], compare). Returns the generated set and what differed.
+pub fn run(root: &Path, mode: Mode) -> Result<(FileSet, Plan), Failure> {
+    let api = load_spec(&root.join("spec")).map_err(Failure::Spec)?;
+    let files = generate(&api).map_err(Failure::Emit)?;
+    match mode {
+        Mode::Check => {
+            let plan = files.plan(root).map_err(Failure::Io)?;
+            if plan.is_empty() {
+                Ok((files, plan))
+            } else {
+                Err(Failure::Drift(plan))
+            }
+        }
+        Mode::Write => {
+            let plan = files.write(root).map_err(Failure::Io)?;
+            Ok((files, plan))
+        }
+    }
+}

@@ -40,65 +40,40 @@ fn main() -> ExitCode {
 }
 
 fn codegen(root: &Path, check: bool) -> ExitCode {
-    let api = match mrds_codegen::load_spec(&root.join("spec")) {
-        Ok(api) => api,
-        Err(diags) => {
-            eprintln!("{diags}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let files = match mrds_codegen::generate(&api) {
-        Ok(files) => files,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    if check {
-        match files.plan(root) {
-            Ok(plan) if plan.is_empty() => {
-                println!(
-                    "codegen: {} generated files are up to date with spec/",
-                    files.len()
-                );
-                ExitCode::SUCCESS
-            }
-            Ok(plan) => {
-                eprint!("{plan}");
-                eprintln!(
-                    "codegen --check: the generated files are out of date with spec/; run `cargo xtask codegen` and commit the result"
-                );
-                ExitCode::FAILURE
-            }
-            Err(e) => {
-                eprintln!("codegen --check: cannot compare the tree: {e}");
-                ExitCode::FAILURE
-            }
-        }
+    let mode = if check {
+        mrds_codegen::Mode::Check
     } else {
-        match files.write(root) {
-            Ok(plan) => {
-                for (rel, old, _) in &plan.changed {
-                    println!(
-                        "{} {rel}",
-                        if old.is_some() { "updated" } else { "created" }
-                    );
-                }
-                for rel in &plan.stale {
-                    println!("removed {rel}");
-                }
+        mrds_codegen::Mode::Write
+    };
+    match mrds_codegen::run(root, mode) {
+        Ok((files, _)) if check => {
+            println!(
+                "codegen: {} generated files are up to date with spec/",
+                files.len()
+            );
+            ExitCode::SUCCESS
+        }
+        Ok((files, plan)) => {
+            for (rel, old, _) in &plan.changed {
                 println!(
-                    "codegen: {} files generated, {} written, {} removed",
-                    files.len(),
-                    plan.changed.len(),
-                    plan.stale.len()
+                    "{} {rel}",
+                    if old.is_some() { "updated" } else { "created" }
                 );
-                ExitCode::SUCCESS
             }
-            Err(e) => {
-                eprintln!("codegen: writing failed, the tree is left as it was: {e}");
-                ExitCode::FAILURE
+            for rel in &plan.stale {
+                println!("removed {rel}");
             }
+            println!(
+                "codegen: {} files generated, {} written, {} removed",
+                files.len(),
+                plan.changed.len(),
+                plan.stale.len()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(failure) => {
+            eprintln!("{failure}");
+            ExitCode::FAILURE
         }
     }
 }
