@@ -235,6 +235,31 @@ fn enum_tokens(e: &EnumSpec<'_>) -> TokenStream {
     let extra = &e.extra;
     let quoted: Vec<String> = wires.iter().map(|w| format!("`{w}`")).collect();
     let values_reason = format!("must be one of {}", quoted.join(", "));
+    // Impls the strict and tolerant forms share.
+    let common = quote! {
+        impl serde::Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl crate::support::ParamValue for #name {
+            fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
+                text.parse().map_err(|_| ("values", #values_reason.to_string()))
+            }
+            fn to_param(&self) -> String {
+                self.as_str().to_string()
+            }
+        }
+
+        impl std::fmt::Display for #name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        #extra
+    };
     let from_str_err = quote! {
         crate::support::UnknownValue { set: #set_name, got: s.to_string(), expected: Self::WIRE }
     };
@@ -287,12 +312,6 @@ fn enum_tokens(e: &EnumSpec<'_>) -> TokenStream {
                 }
             }
 
-            impl serde::Serialize for #name {
-                fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                    serializer.serialize_str(self.as_str())
-                }
-            }
-
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                     let s = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
@@ -300,22 +319,7 @@ fn enum_tokens(e: &EnumSpec<'_>) -> TokenStream {
                 }
             }
 
-            impl crate::support::ParamValue for #name {
-                fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-                    text.parse().map_err(|_| ("values", #values_reason.to_string()))
-                }
-                fn to_param(&self) -> String {
-                    self.as_str().to_string()
-                }
-            }
-
-            impl std::fmt::Display for #name {
-                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                    f.write_str(self.as_str())
-                }
-            }
-
-            #extra
+            #common
         }
     } else {
         quote! {
@@ -349,12 +353,6 @@ fn enum_tokens(e: &EnumSpec<'_>) -> TokenStream {
                 }
             }
 
-            impl serde::Serialize for #name {
-                fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                    serializer.serialize_str(self.as_str())
-                }
-            }
-
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                     let s = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(deserializer)?;
@@ -362,22 +360,7 @@ fn enum_tokens(e: &EnumSpec<'_>) -> TokenStream {
                 }
             }
 
-            impl crate::support::ParamValue for #name {
-                fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-                    text.parse().map_err(|_| ("values", #values_reason.to_string()))
-                }
-                fn to_param(&self) -> String {
-                    self.as_str().to_string()
-                }
-            }
-
-            impl std::fmt::Display for #name {
-                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                    f.write_str(self.as_str())
-                }
-            }
-
-            #extra
+            #common
         }
     }
 }

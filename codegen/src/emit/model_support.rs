@@ -257,12 +257,7 @@ impl RawParams {
         rules: &ParamRules,
         issues: &mut Vec<ValidationIssue>,
     ) -> Option<T> {
-        let before = issues.len();
-        let text = Self::one(&self.query, name, rules.repeated, issues);
-        if text.is_none() && issues.len() == before {
-            issues.push(ValidationIssue::new(rules.required, name, "", "is required"));
-        }
-        Self::read(text, name, rules, issues)
+        Self::must(&self.query, name, rules, issues)
     }
 
     /// A path parameter (always required).
@@ -272,8 +267,17 @@ impl RawParams {
         rules: &ParamRules,
         issues: &mut Vec<ValidationIssue>,
     ) -> Option<T> {
+        Self::must(&self.path, name, rules, issues)
+    }
+
+    fn must<T: ParamValue>(
+        list: &[(String, String)],
+        name: &'static str,
+        rules: &ParamRules,
+        issues: &mut Vec<ValidationIssue>,
+    ) -> Option<T> {
         let before = issues.len();
-        let text = Self::one(&self.path, name, rules.repeated, issues);
+        let text = Self::one(list, name, rules.repeated, issues);
         if text.is_none() && issues.len() == before {
             issues.push(ValidationIssue::new(rules.required, name, "", "is required"));
         }

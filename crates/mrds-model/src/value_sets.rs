@@ -98,11 +98,6 @@ impl std::str::FromStr for ErrorCode {
         }
     }
 }
-impl serde::Serialize for ErrorCode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 impl<'de> serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -112,6 +107,11 @@ impl<'de> serde::Deserialize<'de> for ErrorCode {
             str,
         > as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from_wire(&s))
+    }
+}
+impl serde::Serialize for ErrorCode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 impl crate::support::ParamValue for ErrorCode {
@@ -198,11 +198,6 @@ impl std::str::FromStr for InstrumentType {
         }
     }
 }
-impl serde::Serialize for InstrumentType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 impl<'de> serde::Deserialize<'de> for InstrumentType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -212,6 +207,11 @@ impl<'de> serde::Deserialize<'de> for InstrumentType {
             str,
         > as serde::Deserialize>::deserialize(deserializer)?;
         s.parse().map_err(|_| serde::de::Error::unknown_variant(&s, Self::WIRE))
+    }
+}
+impl serde::Serialize for InstrumentType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 impl crate::support::ParamValue for InstrumentType {
@@ -318,11 +318,6 @@ impl std::str::FromStr for Interval {
         }
     }
 }
-impl serde::Serialize for Interval {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 impl<'de> serde::Deserialize<'de> for Interval {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -332,6 +327,11 @@ impl<'de> serde::Deserialize<'de> for Interval {
             str,
         > as serde::Deserialize>::deserialize(deserializer)?;
         s.parse().map_err(|_| serde::de::Error::unknown_variant(&s, Self::WIRE))
+    }
+}
+impl serde::Serialize for Interval {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 impl crate::support::ParamValue for Interval {
@@ -439,11 +439,6 @@ impl std::str::FromStr for NandItem {
         }
     }
 }
-impl serde::Serialize for NandItem {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 impl<'de> serde::Deserialize<'de> for NandItem {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -453,6 +448,11 @@ impl<'de> serde::Deserialize<'de> for NandItem {
             str,
         > as serde::Deserialize>::deserialize(deserializer)?;
         s.parse().map_err(|_| serde::de::Error::unknown_variant(&s, Self::WIRE))
+    }
+}
+impl serde::Serialize for NandItem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 impl crate::support::ParamValue for NandItem {
@@ -535,11 +535,6 @@ impl std::str::FromStr for OwnChannelVerified {
         }
     }
 }
-impl serde::Serialize for OwnChannelVerified {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 impl<'de> serde::Deserialize<'de> for OwnChannelVerified {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -549,6 +544,11 @@ impl<'de> serde::Deserialize<'de> for OwnChannelVerified {
             str,
         > as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from_wire(&s))
+    }
+}
+impl serde::Serialize for OwnChannelVerified {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 impl crate::support::ParamValue for OwnChannelVerified {
@@ -625,11 +625,6 @@ impl std::str::FromStr for PublishedAtSource {
         }
     }
 }
-impl serde::Serialize for PublishedAtSource {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 impl<'de> serde::Deserialize<'de> for PublishedAtSource {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -639,6 +634,11 @@ impl<'de> serde::Deserialize<'de> for PublishedAtSource {
             str,
         > as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from_wire(&s))
+    }
+}
+impl serde::Serialize for PublishedAtSource {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 impl crate::support::ParamValue for PublishedAtSource {
@@ -721,11 +721,6 @@ impl std::str::FromStr for ScreenerEventType {
         }
     }
 }
-impl serde::Serialize for ScreenerEventType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 impl<'de> serde::Deserialize<'de> for ScreenerEventType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -735,6 +730,11 @@ impl<'de> serde::Deserialize<'de> for ScreenerEventType {
             str,
         > as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from_wire(&s))
+    }
+}
+impl serde::Serialize for ScreenerEventType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 impl crate::support::ParamValue for ScreenerEventType {
@@ -793,11 +793,6 @@ impl std::str::FromStr for Session {
         }
     }
 }
-impl serde::Serialize for Session {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 impl<'de> serde::Deserialize<'de> for Session {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -807,6 +802,11 @@ impl<'de> serde::Deserialize<'de> for Session {
             str,
         > as serde::Deserialize>::deserialize(deserializer)?;
         s.parse().map_err(|_| serde::de::Error::unknown_variant(&s, Self::WIRE))
+    }
+}
+impl serde::Serialize for Session {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 impl crate::support::ParamValue for Session {
@@ -861,11 +861,6 @@ impl std::str::FromStr for SortOrder {
         }
     }
 }
-impl serde::Serialize for SortOrder {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 impl<'de> serde::Deserialize<'de> for SortOrder {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -875,6 +870,11 @@ impl<'de> serde::Deserialize<'de> for SortOrder {
             str,
         > as serde::Deserialize>::deserialize(deserializer)?;
         s.parse().map_err(|_| serde::de::Error::unknown_variant(&s, Self::WIRE))
+    }
+}
+impl serde::Serialize for SortOrder {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 impl crate::support::ParamValue for SortOrder {
@@ -952,11 +952,6 @@ impl std::str::FromStr for SourceKind {
         }
     }
 }
-impl serde::Serialize for SourceKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 impl<'de> serde::Deserialize<'de> for SourceKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -966,6 +961,11 @@ impl<'de> serde::Deserialize<'de> for SourceKind {
             str,
         > as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from_wire(&s))
+    }
+}
+impl serde::Serialize for SourceKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 impl crate::support::ParamValue for SourceKind {
@@ -1024,11 +1024,6 @@ impl std::str::FromStr for TimeField {
         }
     }
 }
-impl serde::Serialize for TimeField {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 impl<'de> serde::Deserialize<'de> for TimeField {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1038,6 +1033,11 @@ impl<'de> serde::Deserialize<'de> for TimeField {
             str,
         > as serde::Deserialize>::deserialize(deserializer)?;
         s.parse().map_err(|_| serde::de::Error::unknown_variant(&s, Self::WIRE))
+    }
+}
+impl serde::Serialize for TimeField {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 impl crate::support::ParamValue for TimeField {
@@ -1105,11 +1105,6 @@ impl std::str::FromStr for TimeType {
         }
     }
 }
-impl serde::Serialize for TimeType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 impl<'de> serde::Deserialize<'de> for TimeType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1119,6 +1114,11 @@ impl<'de> serde::Deserialize<'de> for TimeType {
             str,
         > as serde::Deserialize>::deserialize(deserializer)?;
         s.parse().map_err(|_| serde::de::Error::unknown_variant(&s, Self::WIRE))
+    }
+}
+impl serde::Serialize for TimeType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 impl crate::support::ParamValue for TimeType {
@@ -1193,11 +1193,6 @@ impl std::str::FromStr for UnitKind {
         }
     }
 }
-impl serde::Serialize for UnitKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 impl<'de> serde::Deserialize<'de> for UnitKind {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1207,6 +1202,11 @@ impl<'de> serde::Deserialize<'de> for UnitKind {
             str,
         > as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from_wire(&s))
+    }
+}
+impl serde::Serialize for UnitKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 impl crate::support::ParamValue for UnitKind {
