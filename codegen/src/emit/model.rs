@@ -1097,6 +1097,31 @@ fn params_type(e: &Endpoint, api: &Api) -> TokenStream {
             None => quote!(let #x: Option<#t> = #read;),
         }
     });
+    // Rules about presence: a parameter that was given but did not parse counts as given,
+    // so its own issue is reported and the presence rule is not.
+    let presence_drops: Vec<TokenStream> = e
+        .rules
+        .iter()
+        .filter_map(|r| {
+            let given: Vec<&str> = match &r.check {
+                Check::Requires { needs, .. } => vec![needs.as_str()],
+                Check::AtLeastOne(names) => names.iter().map(String::as_str).collect(),
+                _ => return None,
+            };
+            let id = &r.id;
+            let any_given = if given.len() == 1 {
+                quote!(#(raw.has(#given))*)
+            } else {
+                quote!((#(raw.has(#given))||*))
+            };
+            Some(quote!(i.rule == #id && #any_given))
+        })
+        .collect();
+    let presence = (!presence_drops.is_empty()).then(|| {
+        quote! {
+            issues.retain(|i| !(#(#presence_drops)||*));
+        }
+    });
     let always: Vec<&Param> = e
         .params
         .iter()
@@ -1184,6 +1209,7 @@ fn params_type(e: &Endpoint, api: &Api) -> TokenStream {
                 let mut issues = Vec::new();
                 #(#reads)*
                 Self::check(#(#from_locals,)* &mut issues);
+                #presence
                 #build
             }
 

@@ -130,6 +130,11 @@ impl CompanyDetailParams {
                 &mut issues,
             );
         Self::check(symbol.as_deref(), name_kw.as_deref(), &mut issues);
+        issues
+            .retain(|i| {
+                !(i.rule == "company_detail.symbol_or_name"
+                    && (raw.has("symbol") || raw.has("name_kw")))
+            });
         if issues.is_empty() {
             Ok(Self { symbol, name_kw })
         } else {
@@ -2519,6 +2524,10 @@ impl ResearchUnitsParams {
                 &mut issues,
             );
         Self::check(doc_id.as_deref(), kind.as_ref(), idx, &mut issues);
+        issues
+            .retain(|i| {
+                !(i.rule == "research_units.idx_requires_kind" && raw.has("kind"))
+            });
         match (doc_id,) {
             (Some(doc_id),) if issues.is_empty() => Ok(Self { doc_id, kind, idx }),
             _ => Err(ValidationError { issues }),
@@ -3364,6 +3373,10 @@ impl TreasuryRatesParams {
                 &mut issues,
             );
         Self::check(start_time, end_time, &mut issues);
+        issues
+            .retain(|i| {
+                !(i.rule == "treasury_rates.end_requires_start" && raw.has("start_time"))
+            });
         if issues.is_empty() {
             Ok(Self { start_time, end_time })
         } else {

@@ -53,7 +53,9 @@ impl fmt::Display for ValidationIssue {
 /// Every problem found in one request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValidationError {
-    /// The problems, in parameter order, then rule order.
+    /// The problems: those found reading the parameters (missing, repeated, not of their
+    /// type) first, then each parameter's own checks in documented order, then the rules
+    /// across parameters in the spec's order.
     pub issues: Vec<ValidationIssue>,
 }
 impl ValidationError {
@@ -169,6 +171,10 @@ impl RawParams {
     ) -> Self {
         self.path.push((name.into(), value.into()));
         self
+    }
+    /// True when the request carries the parameter (valid or not), in the query or the path.
+    pub fn has(&self, name: &str) -> bool {
+        self.query.iter().chain(&self.path).any(|(n, _)| n == name)
     }
     fn one<'a>(
         list: &'a [(String, String)],
