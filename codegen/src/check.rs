@@ -14,7 +14,34 @@ const FIELD_PRIMITIVES: &[&str] = &["string", "integer", "number", "boolean", "a
 /// Primitive parameter types.
 const PARAM_PRIMITIVES: &[&str] = &["string", "integer", "boolean"];
 /// Type names the generated model crate defines itself.
-const RESERVED_TYPES: &[&str] = &["Envelope", "ErrorCode", "ValidationIssue", "Endpoint"];
+const RESERVED_TYPES: &[&str] = &[
+    // Defined by the generated model crate itself.
+    "Auth",
+    "Change",
+    "ChangeAction",
+    "Endpoint",
+    "Envelope",
+    "ErrorCode",
+    "HistoryEntry",
+    "ParamRules",
+    "ParamValue",
+    "RawParams",
+    "Removal",
+    "Request",
+    "UnknownValue",
+    "ValidationError",
+    "ValidationIssue",
+    // Names the generated code uses unqualified.
+    "Box",
+    "Option",
+    "Result",
+    "Some",
+    "None",
+    "Ok",
+    "Err",
+    "String",
+    "Vec",
+];
 
 /// Checks the loaded files and builds the resolved model.
 pub fn check(files: &[LoadedFile]) -> Result<Api, Diagnostics> {
@@ -81,8 +108,12 @@ impl<'a> Cx<'a> {
                 let path = format!("{section}.{name}");
                 if let Some(first) = out.get(name.as_str()) {
                     let first_at = first.file.key_at(&first.path);
-                    let d =
-                        self.err_key(file, &path, format!("{section} `{name}` is defined twice"));
+                    let what = match section {
+                        "records" => "record",
+                        "value_sets" => "value set",
+                        _ => "endpoint",
+                    };
+                    let d = self.err_key(file, &path, format!("{what} `{name}` is defined twice"));
                     Self::hint(d, format!("the first definition is at {first_at}"));
                 } else {
                     out.insert(name, Def { file, path, item });
@@ -454,6 +485,7 @@ impl<'a> Cx<'a> {
         }
         ValueSet {
             name: naming::type_name(name).unwrap_or_else(|_| name.to_string()),
+            spec_name: name.to_string(),
             doc: def.item.doc.clone(),
             source: def.item.source,
             tolerant,
@@ -827,10 +859,7 @@ impl<'a> Cx<'a> {
             "string" => ParamKind::String,
             "integer" => ParamKind::Integer,
             "boolean" => ParamKind::Boolean,
-            other => match value_sets
-                .iter()
-                .find(|v| v.name == naming::type_name(other).unwrap_or_default())
-            {
+            other => match value_sets.iter().find(|v| v.spec_name == other) {
                 Some(vs) => ParamKind::Enum(vs.name.clone()),
                 None => {
                     let d = self.err(
@@ -1043,12 +1072,8 @@ impl<'a> Cx<'a> {
             }
             Err(e) => {
                 let detail = e.to_string();
-                let last = detail
-                    .lines()
-                    .last()
-                    .unwrap_or("invalid")
-                    .trim()
-                    .to_string();
+                let last = detail.lines().last().unwrap_or("invalid").trim();
+                let last = last.strip_prefix("error: ").unwrap_or(last).to_string();
                 self.err(
                     file,
                     path,
@@ -1343,7 +1368,9 @@ impl<'a> Cx<'a> {
                         return None;
                     }
                     regex::Regex::new(re).map_err(|e| {
-                        let last = e.to_string().lines().last().unwrap_or("invalid").trim().to_string();
+                        let text = e.to_string();
+                        let last = text.lines().last().unwrap_or("invalid").trim();
+                        let last = last.strip_prefix("error: ").unwrap_or(last).to_string();
                         self.err(file, &format!("{wpath}.matches"), format!("invalid regular expression `{re}`: {last}"));
                     }).ok()?;
                     Some(Condition::Matches { param: c.param.clone(), pattern: re.clone() })

@@ -144,6 +144,8 @@ pub enum TypeRef {
 pub struct ValueSet {
     /// Rust type name.
     pub name: String,
+    /// Name in the spec.
+    pub spec_name: String,
     /// Explanation.
     pub doc: String,
     /// Provenance.

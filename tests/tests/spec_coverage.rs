@@ -1,0 +1,773 @@
+//! The real spec under `spec/` says what the interface description and `DECISIONS.md` say:
+//! every endpoint, record, value set, rule, error code and history row the service documents or
+//! the project decided, with nothing missing and nothing extra.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::sync::OnceLock;
+
+use mrds_codegen::check::format_name;
+use mrds_codegen::model::{
+    Api, AuthMode, ChangeAction, Check, Condition, Endpoint, Literal, ParamKind, ParamLocation,
+    Source, TypeRef,
+};
+
+fn api() -> &'static Api {
+    static API: OnceLock<Api> = OnceLock::new();
+    API.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+        mrds_codegen::load_spec(&dir).unwrap_or_else(|diags| panic!("spec/ must load:\n{diags}"))
+    })
+}
+
+fn endpoint(id: &str) -> &'static Endpoint {
+    api()
+        .endpoints
+        .iter()
+        .find(|e| e.id == id)
+        .unwrap_or_else(|| panic!("no endpoint `{id}`"))
+}
+
+fn set<'a>(items: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
+    items.into_iter().map(str::to_owned).collect()
+}
+
+fn literal(l: &Literal) -> String {
+    match l {
+        Literal::String(s) => s.clone(),
+        Literal::Integer(n) => n.to_string(),
+        Literal::Boolean(b) => b.to_string(),
+        Literal::Variant(v) => v.wire.clone(),
+    }
+}
+
+/// One parameter in one line: `path name*: type (format) min..=max = default`.
+fn describe_param(p: &mrds_codegen::model::Param) -> String {
+    let mut s = String::new();
+    if p.location == ParamLocation::Path {
+        s.push_str("path ");
+    }
+    s.push_str(&p.wire);
+    if p.required {
+        s.push('*');
+    }
+    s.push_str(": ");
+    s.push_str(match &p.kind {
+        ParamKind::String => "string",
+        ParamKind::Integer => "integer",
+        ParamKind::Boolean => "boolean",
+        ParamKind::Enum(name) => name,
+    });
+    if let Some(f) = p.format {
+        s.push_str(&format!(" ({})", format_name(f)));
+    }
+    if p.min.is_some() || p.max.is_some() {
+        let bound = |b: Option<i64>| b.map(|n| n.to_string()).unwrap_or_default();
+        s.push_str(&format!(" {}..={}", bound(p.min), bound(p.max)));
+    }
+    if let Some(d) = &p.default {
+        s.push_str(&format!(" = {}", literal(d)));
+    }
+    s
+}
+
+/// One rule in one line: its check, then its condition.
+fn describe_rule(r: &mrds_codegen::model::Rule) -> String {
+    let check = match &r.check {
+        Check::Ordered { before, after } => format!("ordered {before} < {after}"),
+        Check::MaxSpan { from, to, seconds } => format!("max_span {to} - {from} <= {seconds}"),
+        Check::Requires { param, needs } => format!("requires {param} -> {needs}"),
+        Check::AtLeastOne(names) => format!("at_least_one [{}]", names.join(", ")),
+        Check::AllowedValues { param, values } => format!(
+            "allowed_values {param} in [{}]",
+            values.iter().map(literal).collect::<Vec<_>>().join(", ")
+        ),
+        Check::Matches { param, pattern } => format!("matches {param} ~ {pattern}"),
+    };
+    match &r.when {
+        None => check,
+        Some(Condition::In { param, values }) => format!(
+            "{check} when {param} in [{}]",
+            values.iter().map(literal).collect::<Vec<_>>().join(", ")
+        ),
+        Some(Condition::Matches { param, pattern }) => {
+            format!("{check} when {param} ~ {pattern}")
+        }
+    }
+}
+
+const ENDPOINT_PATHS: &[&str] = &[
+    "/v1/persons/{person_id}/commentary",
+    "/v1/stocks/dividends",
+    "/v1/stocks/company/detail",
+    "/v1/stocks/screener/events",
+    "/v1/stocks/research/units",
+    "/v1/macro/treasury-rates",
+    "/v1/etf/flow",
+    "/v1/stocks/non-us/kline",
+    "/v1/macro/forex/historical",
+    "/v1/crypto/hyperliquid/perp/usdc/kline",
+    "/v1/crypto/metrics/leverage-ratio",
+    "/v1/crypto/metrics/ssr",
+    "/v1/stocks/equity-offering",
+    "/v1/other/semiconductor/nand-flash-spot-price",
+    "/v1/macro/index/1min",
+    "/v1/market/kline",
+];
+
+#[test]
+fn service_basics() {
+    let api = api();
+    assert_eq!(api.base_path, "/api");
+    assert_eq!(api.auth.header, "X-API-Key");
+    let records: Vec<_> = api
+        .envelope
+        .fields
+        .iter()
+        .filter(|f| f.ty == TypeRef::Records)
+        .map(|f| (f.wire.as_str(), f.array, f.optional))
+        .collect();
+    assert_eq!(
+        records,
+        [("data", true, false)],
+        "`data` carries the records"
+    );
+    let envelope: Vec<_> = api
+        .envelope
+        .fields
+        .iter()
+        .map(|f| f.wire.as_str())
+        .collect();
+    assert_eq!(
+        envelope,
+        [
+            "success",
+            "request_id",
+            "data",
+            "error",
+            "metadata",
+            "pagination"
+        ]
+    );
+}
+
+#[test]
+fn the_sixteen_endpoints() {
+    let api = api();
+    let paths: BTreeSet<String> = api.endpoints.iter().map(|e| e.path.clone()).collect();
+    assert_eq!(paths, set(ENDPOINT_PATHS.iter().copied()));
+    assert_eq!(api.endpoints.len(), 16, "one endpoint per path");
+
+    // Which record each returns, by its name in the interface description.
+    let returns: BTreeMap<&str, &str> = api
+        .endpoints
+        .iter()
+        .map(|e| {
+            let record = api
+                .record(&e.returns)
+                .unwrap_or_else(|| panic!("{} returns unknown {}", e.id, e.returns));
+            (e.path.as_str(), record.spec_name.as_str())
+        })
+        .collect();
+    let expected: BTreeMap<&str, &str> = [
+        ("/v1/persons/{person_id}/commentary", "PersonCommentary"),
+        ("/v1/stocks/dividends", "PITDividend"),
+        ("/v1/stocks/company/detail", "CompanyProfile"),
+        ("/v1/stocks/screener/events", "ScreenerEvent"),
+        ("/v1/stocks/research/units", "ResearchUnit"),
+        ("/v1/macro/treasury-rates", "TreasuryRate"),
+        ("/v1/etf/flow", "ETFFlow"),
+        ("/v1/stocks/non-us/kline", "NonUSBar"),
+        ("/v1/macro/forex/historical", "ForexBar"),
+        ("/v1/crypto/hyperliquid/perp/usdc/kline", "Candle"),
+        ("/v1/crypto/metrics/leverage-ratio", "LeverageRatio"),
+        ("/v1/crypto/metrics/ssr", "SSR"),
+        ("/v1/stocks/equity-offering", "EquityOffering"),
+        (
+            "/v1/other/semiconductor/nand-flash-spot-price",
+            "NandSpotPrice",
+        ),
+        ("/v1/macro/index/1min", "IndexBar1Min"),
+        ("/v1/market/kline", "Candle"),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(returns, expected);
+}
+
+#[test]
+fn auth_is_required_except_commentary_and_unified_kline() {
+    let optional: BTreeSet<String> = api()
+        .endpoints
+        .iter()
+        .filter(|e| e.auth == AuthMode::Optional)
+        .map(|e| e.id.clone())
+        .collect();
+    assert_eq!(optional, set(["person_commentary", "market_kline"]));
+    for e in &api().endpoints {
+        match e.auth {
+            AuthMode::Required => {}
+            AuthMode::Optional => assert_eq!(
+                e.auth_source,
+                Source::Assumed,
+                "{}: the description leaves its key requirement open",
+                e.id
+            ),
+        }
+    }
+}
+
+#[test]
+fn the_records() {
+    let names: BTreeSet<String> = api().records.iter().map(|r| r.spec_name.clone()).collect();
+    assert_eq!(
+        names,
+        set([
+            "PITDividend",
+            "CompanyProfile",
+            "ScreenerEvent",
+            "ResearchUnit",
+            "TreasuryRate",
+            "ETFFlow",
+            "NonUSBar",
+            "ForexBar",
+            "Candle",
+            "LeverageRatio",
+            "SSR",
+            "EquityOffering",
+            "NandSpotPrice",
+            "IndexBar1Min",
+            "PersonCommentary",
+            "ErrorObject",
+            "ErrorDetail",
+        ])
+    );
+    let fields = |name: &str| -> Vec<String> {
+        api()
+            .records
+            .iter()
+            .find(|r| r.spec_name == name)
+            .unwrap_or_else(|| panic!("no record {name}"))
+            .fields
+            .iter()
+            .map(|f| f.wire.clone())
+            .collect()
+    };
+    assert_eq!(fields("ErrorDetail"), ["field", "got", "reason"]);
+    assert_eq!(
+        fields("ErrorObject"),
+        [
+            "code",
+            "message",
+            "details",
+            "docs_url",
+            "examples",
+            "hint",
+            "suggestions"
+        ]
+    );
+    assert_eq!(
+        fields("Candle"),
+        [
+            "price_open",
+            "price_high",
+            "price_low",
+            "price_close",
+            "volume",
+            "time_open",
+            "time_close"
+        ]
+    );
+}
+
+#[test]
+fn the_value_sets_and_their_wire_values() {
+    let actual: BTreeMap<String, Vec<String>> = api()
+        .value_sets
+        .iter()
+        .map(|v| {
+            (
+                v.name.clone(),
+                v.values.iter().map(|x| x.wire.clone()).collect(),
+            )
+        })
+        .collect();
+    let expected: BTreeMap<String, Vec<String>> = [
+        (
+            "Interval",
+            &[
+                "1min", "5min", "15min", "30min", "1h", "4h", "1d", "1w", "1m",
+            ][..],
+        ),
+        (
+            "TimeType",
+            &["RECORD_DATE", "PAYMENT_DATE", "DECLARATION_DATE"],
+        ),
+        ("UnitKind", &["section", "exhibit"]),
+        ("SourceKind", &["own", "transcript", "interview"]),
+        ("PublishedAtSource", &["page", "fetch"]),
+        ("OwnChannelVerified", &["author", "channel", "unverified"]),
+        ("SortOrder", &["asc", "desc"]),
+        ("Session", &["RTH", "ETH"]),
+        ("TimeField", &["DATE", "OBSERVED_AT"]),
+        (
+            "ScreenerEventType",
+            &["IPO Date", "Split Date", "Earnings Date"],
+        ),
+        (
+            "NandItem",
+            &[
+                "MLC 128Gb 16GBx8",
+                "MLC 256Gb 32GBx8",
+                "MLC 32Gb 4GBx8",
+                "MLC 64Gb 8GBx8",
+                "SLC 16Gb 2GBx8",
+                "SLC 1Gb 128MBx8",
+                "SLC 2Gb 256MBx8",
+                "SLC 4Gb 512MBx8",
+                "SLC 8Gb 1GBx8",
+            ],
+        ),
+        ("InstrumentType", &["SPOT", "PERP", "OPTION", "FUTURE"]),
+    ]
+    .into_iter()
+    .map(|(name, values)| {
+        (
+            name.to_owned(),
+            values.iter().map(|v| v.to_string()).collect(),
+        )
+    })
+    .collect();
+    assert_eq!(actual, expected);
+
+    // The sets record fields use decode unknown values; the others are strict.
+    let tolerant: BTreeSet<String> = api()
+        .value_sets
+        .iter()
+        .filter(|v| v.tolerant)
+        .map(|v| v.name.clone())
+        .collect();
+    assert_eq!(
+        tolerant,
+        set([
+            "ScreenerEventType",
+            "UnitKind",
+            "SourceKind",
+            "PublishedAtSource",
+            "OwnChannelVerified",
+        ])
+    );
+}
+
+/// The parameters of every endpoint, as `DECISIONS.md` names them (`*` = required).
+#[test]
+fn the_parameters_of_every_endpoint() {
+    let unix = |name: &str, required: bool| {
+        format!(
+            "{name}{}: integer (unix_seconds)",
+            if required { "*" } else { "" }
+        )
+    };
+    let range = |required: bool| vec![unix("start_time", required), unix("end_time", required)];
+    let with = |mut head: Vec<String>, tail: &[&str]| {
+        head.extend(tail.iter().map(|s| s.to_string()));
+        head
+    };
+    let lead = |first: &[&str], rest: Vec<String>| {
+        let mut v: Vec<String> = first.iter().map(|s| s.to_string()).collect();
+        v.extend(rest);
+        v
+    };
+    let metrics = lead(
+        &["symbol*: string"],
+        with(
+            range(false),
+            &["time_field: TimeField = DATE", "limit: integer 1..=1000"],
+        ),
+    );
+    let expected: BTreeMap<&str, Vec<String>> = [
+        (
+            "person_commentary",
+            lead(
+                &["path person_id*: string (uuid)"],
+                with(
+                    range(true),
+                    &["limit: integer 1..=500 = 50", "offset: integer 0..= = 0"],
+                ),
+            ),
+        ),
+        (
+            "stock_dividends",
+            lead(
+                &["symbol*: string"],
+                with(
+                    range(true),
+                    &["time_type*: TimeType", "limit: integer 1..=1000 = 50"],
+                ),
+            ),
+        ),
+        (
+            "company_detail",
+            lead(&["symbol: string", "name_kw: string"], vec![]),
+        ),
+        (
+            "screener_events",
+            lead(&["event_type*: ScreenerEventType"], range(true)),
+        ),
+        (
+            "research_units",
+            lead(
+                &[
+                    "doc_id*: string (hex16)",
+                    "kind: UnitKind",
+                    "idx: integer 0..=",
+                ],
+                vec![],
+            ),
+        ),
+        ("treasury_rates", range(false)),
+        ("etf_flow", lead(&["symbol*: string"], range(true))),
+        (
+            "non_us_kline",
+            lead(
+                &["symbol*: string"],
+                with(
+                    range(true),
+                    &["interval: Interval = 1d", "limit: integer 1..=10000 = 500"],
+                ),
+            ),
+        ),
+        (
+            "forex_historical",
+            lead(
+                &["symbol*: string"],
+                with(range(true), &["sort_order: SortOrder = desc"]),
+            ),
+        ),
+        (
+            "perp_kline",
+            lead(
+                &["symbol*: string", "interval*: Interval"],
+                with(range(true), &["limit: integer 1..=10000 = 500"]),
+            ),
+        ),
+        ("leverage_ratio", metrics.clone()),
+        ("ssr", metrics),
+        (
+            "equity_offering",
+            lead(
+                &["limit: integer 1..=1000 = 50", "offset: integer 0..= = 0"],
+                vec![],
+            ),
+        ),
+        (
+            "nand_flash_spot_price",
+            lead(&["item*: NandItem"], range(true)),
+        ),
+        (
+            "index_1min",
+            lead(
+                &["symbol*: string"],
+                with(range(true), &["limit: integer 1..=500"]),
+            ),
+        ),
+        (
+            "market_kline",
+            lead(
+                &[
+                    "trading_pair*: string",
+                    "interval*: Interval",
+                    "start_time: string (rfc3339)",
+                    "end_time: string (rfc3339)",
+                    "limit: integer 1..=10000 = 500",
+                    "session: Session = ETH",
+                ],
+                vec![],
+            ),
+        ),
+    ]
+    .into_iter()
+    .collect();
+    let actual: BTreeMap<&str, Vec<String>> = api()
+        .endpoints
+        .iter()
+        .map(|e| (e.id.as_str(), e.params.iter().map(describe_param).collect()))
+        .collect();
+    assert_eq!(actual, expected);
+
+    // Patterns the decisions state outright.
+    let pattern = |id: &str, param: &str| {
+        endpoint(id)
+            .param(param)
+            .and_then(|p| p.pattern.clone())
+            .unwrap_or_else(|| panic!("{id}.{param} has no pattern"))
+    };
+    assert_eq!(pattern("leverage_ratio", "symbol"), "^BTC$");
+    assert_eq!(pattern("ssr", "symbol"), "^BTC$");
+    assert_eq!(pattern("forex_historical", "symbol"), "^[A-Z]{6}$");
+    assert_eq!(
+        pattern("non_us_kline", "symbol"),
+        r"^[A-Za-z0-9]{1,12}\.[A-Z]{1,4}$"
+    );
+    assert_eq!(
+        pattern("market_kline", "trading_pair"),
+        "^[A-Z0-9]+_(SPOT|PERP|OPTION|FUTURE)_[A-Z0-9]+_[A-Z0-9]+$"
+    );
+}
+
+/// Every cross-parameter rule the service states, by id, kind and condition.
+#[test]
+fn the_cross_parameter_rules() {
+    let actual: BTreeMap<String, String> = api()
+        .endpoints
+        .iter()
+        .flat_map(|e| e.rules.iter())
+        .map(|r| (r.id.clone(), describe_rule(r)))
+        .collect();
+    let order = "ordered start_time < end_time";
+    let mut expected: BTreeMap<String, String> = [
+        "person_commentary",
+        "stock_dividends",
+        "screener_events",
+        "treasury_rates",
+        "etf_flow",
+        "non_us_kline",
+        "forex_historical",
+        "perp_kline",
+        "leverage_ratio",
+        "ssr",
+        "nand_flash_spot_price",
+        "index_1min",
+        "market_kline",
+    ]
+    .into_iter()
+    .map(|id| (format!("{id}.range_order"), order.to_owned()))
+    .collect();
+    expected.extend(
+        [
+            (
+                "screener_events.max_span",
+                "max_span end_time - start_time <= 31622400 when event_type in [Split Date, Earnings Date]",
+            ),
+            (
+                "research_units.idx_requires_kind",
+                "requires idx -> kind",
+            ),
+            (
+                "company_detail.symbol_or_name",
+                "at_least_one [symbol, name_kw]",
+            ),
+            (
+                "treasury_rates.end_requires_start",
+                "requires end_time -> start_time",
+            ),
+            (
+                "market_kline.future_daily_only",
+                "allowed_values interval in [1d] when trading_pair ~ ^[A-Z0-9]+_FUTURE_",
+            ),
+            (
+                "market_kline.fx_daily_only",
+                "allowed_values interval in [1d] when trading_pair ~ ^FX_SPOT_",
+            ),
+            (
+                "market_kline.option_symbol",
+                "matches trading_pair ~ ^[A-Z0-9]+_OPTION_[A-Z]{1,6}[0-9]{6}[CP][0-9]{8}_[A-Z0-9]+$ when trading_pair ~ ^[A-Z0-9]+_OPTION_",
+            ),
+        ]
+        .into_iter()
+        .map(|(id, rule)| (id.to_owned(), rule.to_owned())),
+    );
+    assert_eq!(actual, expected);
+
+    // "Start before end" holds on exactly the endpoints that take a range.
+    for e in &api().endpoints {
+        let has_range = e.param("start_time").is_some() && e.param("end_time").is_some();
+        let ordered = e.rules.iter().any(|r| {
+            matches!(&r.check, Check::Ordered { before, after }
+                if before == "start_time" && after == "end_time")
+                && r.when.is_none()
+        });
+        assert_eq!(has_range, ordered, "{}: range without order rule", e.id);
+    }
+
+    // Every rule id is prefixed by its endpoint.
+    for e in &api().endpoints {
+        for r in &e.rules {
+            assert!(
+                r.id.starts_with(&format!("{}.", e.id)),
+                "rule {} of {}",
+                r.id,
+                e.id
+            );
+        }
+    }
+}
+
+#[test]
+fn the_removed_endpoint() {
+    let removed: Vec<_> = api()
+        .endpoints
+        .iter()
+        .filter_map(|e| {
+            e.removed
+                .as_ref()
+                .map(|r| (e.path.as_str(), r.date.as_str(), r.version.as_str()))
+        })
+        .collect();
+    assert_eq!(
+        removed,
+        [("/v1/macro/index/1min", "2026-07-29", "v0.10.43")]
+    );
+    assert_eq!(endpoint("index_1min").path, "/v1/macro/index/1min");
+}
+
+#[test]
+fn the_error_codes() {
+    let codes: Vec<(&str, u16)> = api()
+        .error_codes
+        .iter()
+        .map(|c| (c.code.as_str(), c.status))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            ("INVALID_PARAMETER", 400),
+            ("UNAUTHORIZED", 401),
+            ("RESOURCE_NOT_FOUND", 404),
+            ("ENDPOINT_REMOVED", 410),
+            ("RATE_LIMITED", 429),
+            ("INTERNAL_ERROR", 500),
+        ]
+    );
+    // Only "not found" is documented; the rest of the table comes from DECISIONS.md.
+    let documented: BTreeSet<String> = api()
+        .error_codes
+        .iter()
+        .filter(|c| c.source == Source::Documented)
+        .map(|c| c.code.clone())
+        .collect();
+    assert_eq!(documented, set(["RESOURCE_NOT_FOUND"]));
+}
+
+#[test]
+fn the_change_history() {
+    let history = &api().history;
+    let rows: Vec<(&str, Vec<&str>)> = history
+        .iter()
+        .map(|h| {
+            (
+                h.date.as_str(),
+                h.versions.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    let expected: Vec<(&str, Vec<&str>)> = vec![
+        ("2026-09-09", vec!["v0.10.102"]),
+        ("2026-09-08", vec!["v0.10.98"]),
+        ("2026-09-04", vec!["v0.10.93"]),
+        ("2026-08-26", vec!["v0.10.79"]),
+        ("2026-08-20", vec!["v0.10.69"]),
+        ("2026-08-18", vec!["v0.10.65"]),
+        ("2026-08-13", vec!["v0.10.58"]),
+        ("2026-08-12", vec!["v0.10.56"]),
+        ("2026-07-29", vec!["v0.10.43"]),
+        ("2026-07-10", vec!["v0.10.18"]),
+        ("2026-07-08", vec!["v0.10.15", "v0.10.16"]),
+        ("2026-06-30", vec!["v0.10.8", "v0.10.9"]),
+        ("2026-06-26", vec!["v0.10.3"]),
+        ("2026-06-22", vec!["v0.9.6"]),
+        ("2026-06-15", vec!["v0.8.10"]),
+    ];
+    assert_eq!(rows, expected);
+    assert_eq!(history.len(), 15);
+    assert!(
+        history.windows(2).all(|w| w[0].date > w[1].date),
+        "newest first, one row per date"
+    );
+
+    // The removal row of the removed endpoint.
+    let removals: BTreeSet<String> = history
+        .iter()
+        .find(|h| h.date == "2026-07-29")
+        .expect("row of 2026-07-29")
+        .changes
+        .iter()
+        .filter(|c| c.action == ChangeAction::Removed && c.method == "GET")
+        .map(|c| c.path.clone())
+        .collect();
+    assert_eq!(
+        removals,
+        set([
+            "/v1/macro/commodity/1min",
+            "/v1/macro/forex/1min",
+            "/v1/macro/index/1min",
+        ])
+    );
+}
+
+/// What the interface description leaves open and `DECISIONS.md` decides is marked assumed.
+#[test]
+fn decisions_are_marked_assumed() {
+    let assumed = |id: &str, param: &str| {
+        endpoint(id)
+            .param(param)
+            .unwrap_or_else(|| panic!("no parameter {id}.{param}"))
+            .source
+            == Source::Assumed
+    };
+    // The samples the decisions name first.
+    assert!(assumed("screener_events", "event_type"));
+    assert!(assumed("research_units", "doc_id"));
+    assert!(assumed("perp_kline", "interval"));
+
+    // Every assumed parameter, exactly: those whose name or required flag is "not shown".
+    let actual: BTreeSet<String> = api()
+        .endpoints
+        .iter()
+        .flat_map(|e| {
+            e.params
+                .iter()
+                .filter(|p| p.source == Source::Assumed)
+                .map(move |p| format!("{}.{}", e.id, p.wire))
+        })
+        .collect();
+    let metrics = ["symbol", "start_time", "end_time", "time_field", "limit"];
+    let mut expected = set([
+        "screener_events.event_type",
+        "screener_events.start_time",
+        "screener_events.end_time",
+        "research_units.doc_id",
+        "research_units.idx",
+        "etf_flow.symbol",
+        "etf_flow.start_time",
+        "etf_flow.end_time",
+        "non_us_kline.symbol",
+        "non_us_kline.start_time",
+        "non_us_kline.end_time",
+        "non_us_kline.limit",
+        "forex_historical.symbol",
+        "forex_historical.start_time",
+        "forex_historical.end_time",
+        "perp_kline.interval",
+        "perp_kline.end_time",
+        "perp_kline.limit",
+        "equity_offering.limit",
+        "equity_offering.offset",
+        "market_kline.interval",
+        "market_kline.start_time",
+        "market_kline.end_time",
+        "market_kline.limit",
+        "market_kline.session",
+    ]);
+    for id in ["leverage_ratio", "ssr"] {
+        expected.extend(metrics.iter().map(|p| format!("{id}.{p}")));
+    }
+    assert_eq!(actual, expected);
+
+    // The venue literal of the perpetual kline path is a decision too.
+    assert_eq!(endpoint("perp_kline").source, Source::Assumed);
+    // Documented parameters stay documented.
+    assert!(!assumed("stock_dividends", "time_type"));
+    assert!(!assumed("market_kline", "trading_pair"));
+    assert!(!assumed("person_commentary", "person_id"));
+}
