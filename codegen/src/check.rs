@@ -204,7 +204,7 @@ impl<'a> Cx<'a> {
         });
 
         let history = self.history();
-        let mut seen_rules: BTreeMap<String, (usize, String)> = BTreeMap::new();
+        let mut seen_rules: BTreeMap<String, String> = BTreeMap::new();
         let mut seen_routes: BTreeMap<(ast::Method, String), String> = BTreeMap::new();
         let endpoints_ir: Vec<Endpoint> = endpoints
             .iter()
@@ -223,7 +223,7 @@ impl<'a> Cx<'a> {
                 }
                 for (i, rule) in def.item.rules.iter().enumerate() {
                     let path = format!("{}.rules[{i}].id", def.path);
-                    if let Some((_, other)) = seen_rules.get(&rule.id) {
+                    if let Some(other) = seen_rules.get(&rule.id) {
                         let d = self.err(
                             def.file,
                             &path,
@@ -236,7 +236,7 @@ impl<'a> Cx<'a> {
                             ),
                         );
                     } else {
-                        seen_rules.insert(rule.id.clone(), (i, id.to_string()));
+                        seen_rules.insert(rule.id.clone(), id.to_string());
                     }
                 }
                 ep
@@ -724,7 +724,7 @@ impl<'a> Cx<'a> {
                         continue;
                     }
                     idents.insert(ident.clone(), &p.name);
-                    if let Some(param) = self.param(id, file, &path, p, ident, value_sets) {
+                    if let Some(param) = self.param(file, &path, p, ident, value_sets) {
                         params.push(param);
                     }
                 }
@@ -846,7 +846,6 @@ impl<'a> Cx<'a> {
 
     fn param(
         &mut self,
-        endpoint: &str,
         file: &LoadedFile,
         path: &str,
         p: &ast::Param,
@@ -971,7 +970,6 @@ impl<'a> Cx<'a> {
         if self.errors.len() != before {
             return None;
         }
-        let _ = endpoint;
         Some(Param {
             wire: p.name.clone(),
             ident,

@@ -467,7 +467,6 @@ fn api_rs(api: &Api) -> TokenStream {
             AuthMode::Required => quote!(Auth::Required),
             AuthMode::Optional => quote!(Auth::Optional),
         };
-        let params_type = ident(&e.params_type);
         let doc = format!(
             "`{method} {path}`: {summary} Parameters: [`crate::params::{}`].",
             e.params_type
@@ -484,7 +483,6 @@ fn api_rs(api: &Api) -> TokenStream {
             }
             None => (quote!(None), quote!()),
         };
-        let _ = params_type;
         quote! {
             #[doc = #doc]
             #deprecated
