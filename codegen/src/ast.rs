@@ -32,6 +32,9 @@ pub struct SpecFile {
     /// The change history, newest first.
     #[serde(default)]
     pub history: Vec<HistoryEntry>,
+    /// Sample data of the sample-data server, by endpoint id.
+    #[serde(default)]
+    pub samples: BTreeMap<String, Samples>,
 }
 
 /// Where a fact comes from.
@@ -112,9 +115,6 @@ pub struct Record {
     pub source: Source,
     /// Fields in wire order.
     pub fields: Vec<Field>,
-    /// Sample records, used by the sample-data server.
-    #[serde(default)]
-    pub examples: Vec<serde_yaml::Value>,
 }
 
 /// A field of a record or of the envelope.
@@ -500,4 +500,104 @@ pub enum ChangeAction {
     Added,
     /// The endpoint went away.
     Removed,
+}
+
+/// The sample data one endpoint of the sample-data server answers with, and how a request
+/// selects from it: matching sets, then field filters, range, order, offset and limit.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Samples {
+    /// A request this endpoint answers with sample records: its path (below the base path)
+    /// and query, e.g. `/v1/etf/flow?symbol=SPY&start_time=1&end_time=2`.
+    pub example: String,
+    /// What to answer when no set matches: an empty array (default) or 404.
+    #[serde(default)]
+    pub missing: Missing,
+    /// Of these parameters only the first one the request gives selects sets.
+    #[serde(default)]
+    pub first_of: Vec<String>,
+    /// Parameters matched as a case-insensitive part of a listed spelling, not exactly.
+    #[serde(default)]
+    pub contains: Vec<String>,
+    /// Record field to parameter: the field is set to the caller's spelling.
+    #[serde(default)]
+    pub echo: BTreeMap<String, String>,
+    /// Parameter to record field: when given, only records whose field equals it remain.
+    #[serde(default)]
+    pub filter: BTreeMap<String, String>,
+    /// A time range the records must fall in.
+    #[serde(default)]
+    pub range: Option<SampleRange>,
+    /// The order of the answer.
+    #[serde(default)]
+    pub order: Option<SampleOrder>,
+    /// When none of these parameters is given, only the first record (after ordering) remains.
+    #[serde(default)]
+    pub latest_without: Vec<String>,
+    /// The parameter capping the number of records.
+    #[serde(default)]
+    pub limit: Option<String>,
+    /// The parameter giving how many records to skip.
+    #[serde(default)]
+    pub offset: Option<String>,
+    /// The sample sets; every set that matches contributes its records.
+    pub sets: Vec<SampleSet>,
+}
+
+/// What the sample-data server answers when no set matches.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Missing {
+    /// HTTP 200 with `data: []`.
+    #[default]
+    Empty,
+    /// HTTP 404 `RESOURCE_NOT_FOUND`.
+    NotFound,
+}
+
+/// A time range over one record field (or a field chosen by a parameter).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SampleRange {
+    /// Parameter holding the earliest instant (inclusive).
+    #[serde(default)]
+    pub from: Option<String>,
+    /// Parameter holding the latest instant (inclusive).
+    #[serde(default)]
+    pub to: Option<String>,
+    /// The record field compared.
+    #[serde(default)]
+    pub field: Option<String>,
+    /// A parameter whose value chooses the field (with `fields`).
+    #[serde(default)]
+    pub by: Option<String>,
+    /// Value of `by` to record field.
+    #[serde(default)]
+    pub fields: BTreeMap<String, String>,
+}
+
+/// The order of the records.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SampleOrder {
+    /// The record field ordered by; the range's field when absent.
+    #[serde(default)]
+    pub field: Option<String>,
+    /// Newest (largest) first.
+    #[serde(default)]
+    pub descending: bool,
+    /// A parameter with values `asc`/`desc` that chooses the direction.
+    #[serde(default)]
+    pub by: Option<String>,
+}
+
+/// One set of sample records and the requests it answers.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SampleSet {
+    /// Parameter to accepted spellings; a given parameter must be one of them.
+    #[serde(default)]
+    pub when: BTreeMap<String, Vec<String>>,
+    /// The records, as they travel.
+    pub records: Vec<serde_yaml::Value>,
 }

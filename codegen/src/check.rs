@@ -9,6 +9,8 @@ use crate::load::LoadedFile;
 use crate::model::*;
 use crate::naming;
 
+mod samples;
+
 /// Primitive field types.
 const FIELD_PRIMITIVES: &[&str] = &["string", "integer", "number", "boolean", "any"];
 /// Primitive parameter types.
@@ -111,6 +113,7 @@ impl<'a> Cx<'a> {
                     let what = match section {
                         "records" => "record",
                         "value_sets" => "value set",
+                        "samples" => "sample section",
                         _ => "endpoint",
                     };
                     let d = self.err_key(file, &path, format!("{what} `{name}` is defined twice"));
@@ -206,7 +209,7 @@ impl<'a> Cx<'a> {
         let history = self.history();
         let mut seen_rules: BTreeMap<String, String> = BTreeMap::new();
         let mut seen_routes: BTreeMap<(ast::Method, String), String> = BTreeMap::new();
-        let endpoints_ir: Vec<Endpoint> = endpoints
+        let mut endpoints_ir: Vec<Endpoint> = endpoints
             .iter()
             .filter_map(|(id, def)| {
                 let ep = self.endpoint(id, def, &records, &value_sets_ir, &history);
@@ -242,6 +245,14 @@ impl<'a> Cx<'a> {
                 ep
             })
             .collect();
+
+        self.samples(
+            &mut endpoints_ir,
+            &samples::Types {
+                records: &records_ir,
+                value_sets: &value_sets_ir,
+            },
+        );
 
         let (file, s) = service?;
         let service_ok = self.service_ok(s, file);
@@ -841,6 +852,7 @@ impl<'a> Cx<'a> {
             params,
             rules,
             removed,
+            samples: None,
         })
     }
 

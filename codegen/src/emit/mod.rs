@@ -4,10 +4,12 @@ use std::fmt;
 
 use proc_macro2::TokenStream;
 
-use crate::files::{FileSet, RUST_HEADER};
+use crate::files::{FileSet, RUST_HEADER, TOML_HEADER};
 use crate::model::Api;
 
+pub mod mock;
 pub mod model;
+pub mod server;
 
 /// The generator produced tokens that do not parse as a Rust file: a bug in an emitter.
 #[derive(Debug)]
@@ -37,6 +39,8 @@ pub const ROOTS: &[&str] = &["crates"];
 pub fn all(api: &Api) -> Result<FileSet, EmitError> {
     let mut set = FileSet::new(ROOTS);
     model::emit(api, &mut set)?;
+    server::emit(api, &mut set)?;
+    mock::emit(api, &mut set)?;
     Ok(set)
 }
 
@@ -47,6 +51,29 @@ pub fn rust_file(path: &str, tokens: TokenStream) -> Result<String, EmitError> {
         message: e.to_string(),
     })?;
     Ok(format!("{RUST_HEADER}\n\n{}", prettyplease::unparse(&file)))
+}
+
+/// Tokens of a static Rust source file the generator ships verbatim (runtime support code).
+pub fn static_tokens(path: &str, text: &str) -> Result<TokenStream, EmitError> {
+    text.parse().map_err(|e: proc_macro2::LexError| EmitError {
+        file: path.to_string(),
+        message: e.to_string(),
+    })
+}
+
+/// The `Cargo.toml` of a generated crate; `dependencies` are `name = spec` lines.
+pub fn cargo_toml(name: &str, description: &str, dependencies: &[&str]) -> String {
+    let mut text = format!(
+        "{TOML_HEADER}\n\n[package]\nname = \"{name}\"\nversion = \"0.1.0\"\n\
+         description = \"{description}\"\n\
+         edition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n\
+         [dependencies]\n"
+    );
+    for dependency in dependencies {
+        text.push_str(dependency);
+        text.push('\n');
+    }
+    text
 }
 
 /// An identifier token for a name decided by [`crate::naming`] (`r#type` becomes a raw one).

@@ -3,8 +3,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{EmitError, doc_attrs, ident, rust_file};
-use crate::files::{FileSet, TOML_HEADER};
+use super::{EmitError, cargo_toml, doc_attrs, ident, rust_file, static_tokens};
+use crate::files::FileSet;
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
@@ -13,7 +13,7 @@ pub const DIR: &str = "crates/mrds-model";
 /// Adds the model crate's files to `out`.
 pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
     let uses_regex = api.endpoints.iter().any(|e| !patterns(e).is_empty());
-    out.insert(format!("{DIR}/Cargo.toml"), cargo_toml(uses_regex));
+    out.insert(format!("{DIR}/Cargo.toml"), model_cargo_toml(uses_regex));
     let files: [(&str, TokenStream); 7] = [
         ("lib.rs", lib_rs(api)),
         ("records.rs", records_rs(api)),
@@ -31,13 +31,16 @@ pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
     Ok(())
 }
 
-fn cargo_toml(uses_regex: bool) -> String {
-    let regex = if uses_regex { "regex = \"1\"\n" } else { "" };
-    format!(
-        "{TOML_HEADER}\n\n[package]\nname = \"mrds-model\"\nversion = \"0.1.0\"\n\
-         description = \"Types of the Market and Reference Data Service: records, value sets, validated parameters\"\n\
-         edition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n\
-         [dependencies]\n{regex}serde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n"
+fn model_cargo_toml(uses_regex: bool) -> String {
+    let regex: &[&str] = if uses_regex { &["regex = \"1\""] } else { &[] };
+    let rest = [
+        "serde = { version = \"1\", features = [\"derive\"] }",
+        "serde_json = \"1\"",
+    ];
+    cargo_toml(
+        "mrds-model",
+        "Types of the Market and Reference Data Service: records, value sets, validated parameters",
+        &[regex, &rest].concat(),
     )
 }
 
@@ -83,13 +86,10 @@ fn lib_rs(api: &Api) -> TokenStream {
 }
 
 fn support_rs() -> Result<TokenStream, EmitError> {
-    const SUPPORT: &str = include_str!("model_support.rs");
-    SUPPORT
-        .parse()
-        .map_err(|e: proc_macro2::LexError| EmitError {
-            file: format!("{DIR}/src/support.rs"),
-            message: e.to_string(),
-        })
+    static_tokens(
+        &format!("{DIR}/src/support.rs"),
+        include_str!("model_support.rs"),
+    )
 }
 
 // ---------------------------------------------------------------- records

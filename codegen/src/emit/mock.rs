@@ -1,0 +1,239 @@
+//! The sample-data server crate: the server trait implemented over the spec's `samples:`.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{EmitError, cargo_toml, ident, rust_file, static_tokens};
+use crate::files::FileSet;
+use crate::model::*;
+
+/// Crate directory, relative to the workspace root.
+pub const DIR: &str = "crates/mrds-mock";
+
+/// The key the sample server accepts when no other is given.
+const DEMO_KEY: &str = "demo-key";
+
+/// Adds the sample-data server's files to `out`.
+pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
+    out.insert(
+        format!("{DIR}/Cargo.toml"),
+        cargo_toml(
+            "mrds-mock",
+            "Sample-data server of the Market and Reference Data Service, built from the spec's samples",
+            &[
+                "clap = { version = \"4\", features = [\"derive\"] }",
+                "mrds-model = { path = \"../mrds-model\" }",
+                "mrds-server = { path = \"../mrds-server\" }",
+                "serde = \"1\"",
+                "serde_json = \"1\"",
+                "tokio = { version = \"1\", features = [\"macros\", \"net\", \"rt-multi-thread\", \"signal\"] }",
+                "tracing-subscriber = { version = \"0.3\", features = [\"env-filter\", \"fmt\"] }",
+            ],
+        ),
+    );
+    let files: [(&str, TokenStream); 4] = [
+        ("lib.rs", lib_rs(api)),
+        ("samples.rs", samples_rs(api)),
+        (
+            "engine.rs",
+            static_tokens(
+                &format!("{DIR}/src/engine.rs"),
+                include_str!("mock_engine.rs"),
+            )?,
+        ),
+        (
+            "main.rs",
+            static_tokens(&format!("{DIR}/src/main.rs"), include_str!("mock_main.rs"))?,
+        ),
+    ];
+    for (name, tokens) in files {
+        let path = format!("{DIR}/src/{name}");
+        let text = rust_file(&path, tokens)?;
+        out.insert(path, text);
+    }
+    Ok(())
+}
+
+fn lib_rs(api: &Api) -> TokenStream {
+    let title = format!(" Sample-data server of the {}.", api.title);
+    let example = api
+        .endpoints
+        .iter()
+        .find_map(|e| e.samples.as_ref().map(|s| s.example.clone()))
+        .unwrap_or_default();
+    let methods = api
+        .endpoints
+        .iter()
+        .filter(|e| e.removed.is_none())
+        .map(method);
+    quote! {
+        #![doc = #title]
+        #![doc = ""]
+        #![doc = " [`Mock`] implements [`mrds_server::Api`] with the records of the spec's `samples:`"]
+        #![doc = " sections, selected as they declare (matching sets, echoed spellings, ranges, order,"]
+        #![doc = " offset and limit). Removed endpoints keep the server's 410 answer."]
+        #![doc = ""]
+        #![doc = " `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` (`--addr`, `--api-key`)."]
+
+        use std::future::Future;
+
+        use mrds_model::support::ParamValue;
+        use mrds_server::{ApiError, KeyStore, RequestContext};
+
+        // Generated modules are formatted by the generator (prettyplease), not by rustfmt.
+        #[rustfmt::skip]
+        mod engine;
+        #[rustfmt::skip]
+        mod samples;
+
+        pub use mrds_model::api::{AUTH_HEADER, BASE_PATH};
+        pub use samples::EXAMPLES;
+
+        /// The key accepted when no other is configured.
+        pub const DEMO_KEY: &str = #DEMO_KEY;
+
+        /// A request the sample data answers (path below [`BASE_PATH`], and query).
+        pub const EXAMPLE_REQUEST: &str = #example;
+
+        /// The service answering with sample data.
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct Mock;
+
+        /// The router of [`Mock`], accepting the keys `keys` accepts.
+        pub fn router<K: KeyStore>(keys: K) -> mrds_server::axum::Router {
+            mrds_server::router(Mock, keys)
+        }
+
+        impl mrds_server::Api for Mock {
+            #(#methods)*
+        }
+    }
+}
+
+fn method(e: &Endpoint) -> TokenStream {
+    let name = ident(&e.id);
+    let params_ty = format_ident!("{}", e.params_type);
+    let record = format_ident!("{}", e.returns);
+    let body = match &e.samples {
+        Some(_) => {
+            let table = format_ident!("{}", e.const_name);
+            let given = e.params.iter().map(|p| {
+                let wire = &p.wire;
+                let field = ident(&p.ident);
+                if p.required || p.default.is_some() {
+                    quote!((#wire, Some(ParamValue::to_param(&params.#field))))
+                } else {
+                    quote!((#wire, params.#field.as_ref().map(ParamValue::to_param)))
+                }
+            });
+            quote! {
+                let given = [#(#given),*];
+                std::future::ready(engine::answer(&samples::#table, &given))
+            }
+        }
+        None => quote! {
+            let _ = params;
+            std::future::ready(Ok(Vec::new()))
+        },
+    };
+    quote! {
+        fn #name(
+            &self,
+            _ctx: RequestContext,
+            params: mrds_model::params::#params_ty,
+        ) -> impl Future<Output = Result<Vec<mrds_model::records::#record>, ApiError>> + Send {
+            #body
+        }
+    }
+}
+
+fn samples_rs(api: &Api) -> TokenStream {
+    let tables = api.endpoints.iter().filter_map(|e| {
+        let s = e.samples.as_ref()?;
+        let name = format_ident!("{}", e.const_name);
+        let doc = format!(" Sample data of `{}`.", e.id);
+        let not_found = s.not_found_when_missing;
+        let first_of = &s.first_of;
+        let contains = &s.contains;
+        let echo = s.echo.iter().map(|(f, p)| quote!((#f, #p)));
+        let filter = s.filter.iter().map(|(p, f)| quote!((#p, #f)));
+        let range = option(s.range.as_ref().map(|r| {
+            let (from, to, field) = (option_str(&r.from), option_str(&r.to), field(&r.field));
+            quote!(Range { from: #from, to: #to, field: #field })
+        }));
+        let order = option(s.order.as_ref().map(|o| {
+            let (field, descending, by) = (field(&o.field), o.descending, option_str(&o.by));
+            quote!(Order { field: #field, descending: #descending, by: #by })
+        }));
+        let latest = &s.latest_without;
+        let (limit, offset) = (option_str(&s.limit), option_str(&s.offset));
+        let sets = s.sets.iter().map(|set| {
+            let when = set
+                .when
+                .iter()
+                .map(|(p, spellings)| quote!((#p, &[#(#spellings),*])));
+            let records = &set.records_json;
+            quote!(Set { when: &[#(#when),*], records: #records })
+        });
+        Some(quote! {
+            #[doc = #doc]
+            pub static #name: Samples = Samples {
+                not_found_when_missing: #not_found,
+                first_of: &[#(#first_of),*],
+                contains: &[#(#contains),*],
+                echo: &[#(#echo),*],
+                filter: &[#(#filter),*],
+                range: #range,
+                order: #order,
+                latest_without: &[#(#latest),*],
+                limit: #limit,
+                offset: #offset,
+                sets: &[#(#sets),*],
+                parsed: OnceLock::new(),
+            };
+        })
+    });
+    let examples = api.endpoints.iter().filter_map(|e| {
+        let s = e.samples.as_ref()?;
+        let (id, example) = (&e.id, &s.example);
+        Some(quote!((#id, #example)))
+    });
+    quote! {
+        //! The sample data of every endpoint, from the spec's `samples:` sections.
+        #![allow(clippy::type_complexity)]
+
+        use std::sync::OnceLock;
+
+        #[allow(unused_imports)]
+        use crate::engine::{FieldChoice, Order, Range, Samples, Set};
+
+        /// (endpoint id, a request it answers with sample records: path and query).
+        pub const EXAMPLES: &[(&str, &str)] = &[#(#examples),*];
+
+        #(#tables)*
+    }
+}
+
+fn option(tokens: Option<TokenStream>) -> TokenStream {
+    match tokens {
+        Some(t) => quote!(Some(#t)),
+        None => quote!(None),
+    }
+}
+
+fn option_str(s: &Option<String>) -> TokenStream {
+    match s {
+        Some(s) => quote!(Some(#s)),
+        None => quote!(None),
+    }
+}
+
+fn field(f: &SampleField) -> TokenStream {
+    match f {
+        SampleField::Fixed(name) => quote!(FieldChoice::Fixed(#name)),
+        SampleField::By(param, fields) => {
+            let pairs = fields.iter().map(|(v, f)| quote!((#v, #f)));
+            quote!(FieldChoice::By(#param, &[#(#pairs),*]))
+        }
+    }
+}
