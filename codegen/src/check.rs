@@ -45,6 +45,17 @@ const RESERVED_TYPES: &[&str] = &[
     "Vec",
 ];
 
+/// Error codes the generated crates answer with (validation, keys, lookups, removed
+/// endpoints, rate limits, failures), so every spec must define them.
+const NEEDED_ERROR_CODES: &[&str] = &[
+    "INVALID_PARAMETER",
+    "UNAUTHORIZED",
+    "RESOURCE_NOT_FOUND",
+    "ENDPOINT_REMOVED",
+    "RATE_LIMITED",
+    "INTERNAL_ERROR",
+];
+
 /// Checks the loaded files and builds the resolved model.
 pub fn check(files: &[LoadedFile]) -> Result<Api, Diagnostics> {
     let mut cx = Cx {
@@ -351,11 +362,29 @@ impl<'a> Cx<'a> {
                 });
             }
         }
-        if out.is_empty() && self.files.iter().any(|f| f.ast.service.is_some()) {
-            self.errors.push(
-                Diagnostic::global("the spec lists no error codes")
-                    .with_hint("add `error_codes:` with at least INVALID_PARAMETER"),
-            );
+        if self.files.iter().any(|f| f.ast.service.is_some()) {
+            let missing: Vec<&str> = NEEDED_ERROR_CODES
+                .iter()
+                .copied()
+                .filter(|code| !out.iter().any(|e| e.code == *code))
+                .collect();
+            if !missing.is_empty() {
+                let list = missing.join(", ");
+                let at = self
+                    .files
+                    .iter()
+                    .find(|f| !f.ast.error_codes.is_empty())
+                    .map(|f| f.key_at("error_codes"));
+                let message =
+                    format!("the error codes lack {list}, which the generated server answers with");
+                let d = match at {
+                    Some(at) => Diagnostic::at(at, message),
+                    None => Diagnostic::global(message),
+                };
+                self.errors.push(d.with_hint(format!(
+                    "add `error_codes:` entries for {list} with their HTTP status"
+                )));
+            }
         }
         out
     }

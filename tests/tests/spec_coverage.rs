@@ -771,3 +771,36 @@ fn decisions_are_marked_assumed() {
     assert!(!assumed("market_kline", "trading_pair"));
     assert!(!assumed("person_commentary", "person_id"));
 }
+
+#[test]
+fn every_endpoint_has_sample_data_for_the_sample_server() {
+    for e in &api().endpoints {
+        let samples = e
+            .samples
+            .as_ref()
+            .unwrap_or_else(|| panic!("endpoint `{}` has no samples", e.id));
+        assert!(
+            samples.sets.iter().any(|s| s.records_json.len() > 2),
+            "endpoint `{}` has no sample records",
+            e.id
+        );
+        let path = samples.example.split('?').next().unwrap();
+        assert_eq!(
+            path.split('/').count(),
+            e.path.split('/').count(),
+            "the example of `{}` requests its path",
+            e.id
+        );
+    }
+    // Lookups of one thing answer 404 when it is not in the sample set.
+    let not_found: BTreeSet<&str> = api()
+        .endpoints
+        .iter()
+        .filter(|e| e.samples.as_ref().is_some_and(|s| s.not_found_when_missing))
+        .map(|e| e.id.as_str())
+        .collect();
+    assert_eq!(
+        not_found,
+        BTreeSet::from(["person_commentary", "research_units"])
+    );
+}

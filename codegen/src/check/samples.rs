@@ -523,7 +523,12 @@ impl<'a> Cx<'a> {
             let d = self.err(
                 file,
                 path,
-                format!("field `{}` is of type {}", field.wire, type_text(&field.ty)),
+                format!(
+                    "field `{}` is of type {}, but the sample gives {}",
+                    field.wire,
+                    type_text(&field.ty),
+                    describe(value)
+                ),
             );
             if matches!(field.ty, TypeRef::String) && !value.is_string() {
                 Self::hint(d, "quote the value to make it text");
@@ -563,6 +568,19 @@ fn type_text(ty: &TypeRef) -> &'static str {
         TypeRef::Number => "number",
         TypeRef::Boolean => "boolean",
         _ => "any",
+    }
+}
+
+fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::String(_) => "text",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(_) => "a number",
+        Value::Bool(_) => "a boolean",
+        Value::Sequence(_) => "a list",
+        Value::Mapping(_) => "a mapping",
+        Value::Null => "null",
+        Value::Tagged(_) => "a tagged value",
     }
 }
 

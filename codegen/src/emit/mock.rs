@@ -26,13 +26,14 @@ pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
                 "mrds-server = { path = \"../mrds-server\" }",
                 "serde = \"1\"",
                 "serde_json = \"1\"",
-                "tokio = { version = \"1\", features = [\"macros\", \"net\", \"rt-multi-thread\", \"signal\"] }",
+                "tokio = { version = \"1\", features = [\"net\", \"rt-multi-thread\", \"signal\"] }",
                 "tracing-subscriber = { version = \"0.3\", features = [\"env-filter\", \"fmt\"] }",
             ],
         ),
     );
-    let files: [(&str, TokenStream); 4] = [
+    let files: [(&str, TokenStream); 6] = [
         ("lib.rs", lib_rs(api)),
+        ("service.rs", service_rs(api)),
         ("samples.rs", samples_rs(api)),
         (
             "engine.rs",
@@ -42,9 +43,10 @@ pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
             )?,
         ),
         (
-            "main.rs",
-            static_tokens(&format!("{DIR}/src/main.rs"), include_str!("mock_main.rs"))?,
+            "cli.rs",
+            static_tokens(&format!("{DIR}/src/cli.rs"), include_str!("mock_cli.rs"))?,
         ),
+        ("main.rs", main_rs()),
     ];
     for (name, tokens) in files {
         let path = format!("{DIR}/src/{name}");
@@ -56,52 +58,88 @@ pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
 
 fn lib_rs(api: &Api) -> TokenStream {
     let title = format!(" Sample-data server of the {}.", api.title);
-    let example = api
-        .endpoints
-        .iter()
-        .find_map(|e| e.samples.as_ref().map(|s| s.example.clone()))
-        .unwrap_or_default();
-    let methods = api
-        .endpoints
-        .iter()
-        .filter(|e| e.removed.is_none())
-        .map(method);
     quote! {
         #![doc = #title]
         #![doc = ""]
         #![doc = " [`Mock`] implements [`mrds_server::Api`] with the records of the spec's `samples:`"]
         #![doc = " sections, selected as they declare (matching sets, echoed spellings, ranges, order,"]
-        #![doc = " offset and limit). Removed endpoints keep the server's 410 answer."]
+        #![doc = " offset and limit). Removed endpoints answer 410 unless [`Mock::serving_removed`]."]
         #![doc = ""]
-        #![doc = " `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` (`--addr`, `--api-key`)."]
+        #![doc = " `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` (`--addr`, `--api-key`,"]
+        #![doc = " `--serve-removed`)."]
+
+        // Generated modules are formatted by the generator (prettyplease), not by rustfmt.
+        #[rustfmt::skip]
+        mod cli;
+        #[rustfmt::skip]
+        mod engine;
+        #[rustfmt::skip]
+        mod samples;
+        #[rustfmt::skip]
+        mod service;
+
+        pub use cli::run;
+        pub use mrds_model::api::{AUTH_HEADER, BASE_PATH};
+        pub use samples::EXAMPLES;
+        pub use service::{DEMO_KEY, EXAMPLE_REQUEST, Mock, router};
+    }
+}
+
+fn main_rs() -> TokenStream {
+    quote! {
+        //! `mrds-mock`: serves the spec's sample data on a local port (see `--help`).
+
+        fn main() -> std::process::ExitCode {
+            mrds_mock::run()
+        }
+    }
+}
+
+fn service_rs(api: &Api) -> TokenStream {
+    let example = api
+        .endpoints
+        .iter()
+        .find_map(|e| e.samples.as_ref().map(|s| s.example.clone()))
+        .unwrap_or_default();
+    let methods = api.endpoints.iter().map(method);
+    quote! {
+        //! [`Mock`]: the service answering with the sample data.
+        #![allow(deprecated)]
 
         use std::future::Future;
 
         use mrds_model::support::ParamValue;
         use mrds_server::{ApiError, KeyStore, RequestContext};
 
-        // Generated modules are formatted by the generator (prettyplease), not by rustfmt.
-        #[rustfmt::skip]
-        mod engine;
-        #[rustfmt::skip]
-        mod samples;
-
-        pub use mrds_model::api::{AUTH_HEADER, BASE_PATH};
-        pub use samples::EXAMPLES;
+        use crate::{engine, samples};
 
         /// The key accepted when no other is configured.
         pub const DEMO_KEY: &str = #DEMO_KEY;
 
-        /// A request the sample data answers (path below [`BASE_PATH`], and query).
+        /// A request the sample data answers (path below the base path, and query).
         pub const EXAMPLE_REQUEST: &str = #example;
 
         /// The service answering with sample data.
         #[derive(Clone, Copy, Debug, Default)]
-        pub struct Mock;
+        pub struct Mock {
+            serve_removed: bool,
+        }
 
-        /// The router of [`Mock`], accepting the keys `keys` accepts.
+        impl Mock {
+            /// Removed endpoints answer 410 `ENDPOINT_REMOVED`, as the service does.
+            pub fn new() -> Self {
+                Self::default()
+            }
+
+            /// Removed endpoints answer with their sample data instead of 410.
+            pub fn serving_removed() -> Self {
+                Self { serve_removed: true }
+            }
+        }
+
+        /// The router of [`Mock::new`], accepting the keys `keys` accepts.
         pub fn router<K: KeyStore>(keys: K) -> mrds_server::axum::Router {
-            mrds_server::router(Mock, keys)
+            mrds_server::router(Mock::new(), keys)
         }
 
         impl mrds_server::Api for Mock {
@@ -126,9 +164,20 @@ fn method(e: &Endpoint) -> TokenStream {
                     quote!((#wire, params.#field.as_ref().map(ParamValue::to_param)))
                 }
             });
-            quote! {
+            let answer = quote! {
                 let given = [#(#given),*];
-                std::future::ready(engine::answer(&samples::#table, &given))
+                engine::answer(&samples::#table, &given)
+            };
+            match &e.removed {
+                Some(_) => quote! {
+                    let answer = if self.serve_removed {
+                        #answer
+                    } else {
+                        Err(ApiError::removed(&mrds_model::api::#table))
+                    };
+                    std::future::ready(answer)
+                },
+                None => quote!(std::future::ready({ #answer })),
             }
         }
         None => quote! {

@@ -15,6 +15,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "/v1/macro/forex/historical?symbol=EURUSD&start_time=1793491200&end_time=1795996800",
     ),
     (
+        "index_1min",
+        "/v1/macro/index/1min?symbol=%5EGSPC&start_time=1784505600&end_time=1784592000",
+    ),
+    (
         "leverage_ratio",
         "/v1/crypto/metrics/leverage-ratio?symbol=BTC&start_time=1793491200&end_time=1795996800",
     ),
@@ -174,6 +178,34 @@ pub static FOREX_HISTORICAL: Samples = Samples {
         Set {
             when: &[("symbol", &["USDJPY"])],
             records: "[{\"symbol\":\"USDJPY\",\"date\":\"2026-11-18\",\"open\":151.42,\"high\":152.27394,\"low\":151.11716,\"close\":151.97,\"change\":0.55,\"change_percent\":0.3632,\"volume\":221004,\"vwap\":151.695},{\"symbol\":\"USDJPY\",\"date\":\"2026-11-19\",\"open\":151.97,\"high\":152.61462,\"low\":151.66606,\"close\":152.31,\"change\":0.34,\"change_percent\":0.2237,\"volume\":198776,\"vwap\":152.14}]",
+        },
+    ],
+    parsed: OnceLock::new(),
+};
+/// Sample data of `index_1min`.
+pub static INDEX_1MIN: Samples = Samples {
+    not_found_when_missing: false,
+    first_of: &[],
+    contains: &[],
+    echo: &[("symbol", "symbol")],
+    filter: &[],
+    range: Some(Range {
+        from: Some("start_time"),
+        to: Some("end_time"),
+        field: FieldChoice::Fixed("timestamp"),
+    }),
+    order: Some(Order {
+        field: FieldChoice::Fixed("timestamp"),
+        descending: false,
+        by: None,
+    }),
+    latest_without: &[],
+    limit: Some("limit"),
+    offset: None,
+    sets: &[
+        Set {
+            when: &[("symbol", &["^GSPC", "GSPC"])],
+            records: "[{\"symbol\":\"^GSPC\",\"data_type\":\"index\",\"timestamp\":1784554200,\"open\":6310.25,\"high\":6313.35,\"low\":6307.85,\"close\":6311.45,\"volume\":0},{\"symbol\":\"^GSPC\",\"data_type\":\"index\",\"timestamp\":1784554260,\"open\":6311.4,\"high\":6314.5,\"low\":6309.0,\"close\":6312.6,\"volume\":0},{\"symbol\":\"^GSPC\",\"data_type\":\"index\",\"timestamp\":1784554320,\"open\":6309.9,\"high\":6313.0,\"low\":6307.5,\"close\":6311.1,\"volume\":0}]",
         },
     ],
     parsed: OnceLock::new(),

@@ -4,13 +4,13 @@
 //!
 //! Implement [`Api`] (one async method per endpoint) and serve [`router`]:
 //!
-//! ```no_run
-//! # async fn serve(my_api: impl mrds_server::Api) -> std::io::Result<()> {
-//! let app = mrds_server::router(my_api, mrds_server::StaticKeys::new(["my-key"]));
-//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! mrds_server::axum::serve(listener, app).await
-//! # }
 //! ```
+//! fn app(my_api: impl mrds_server::Api) -> mrds_server::axum::Router {
+//!     mrds_server::router(my_api, mrds_server::StaticKeys::new(["my-key"]))
+//! }
+//! ```
+//!
+//! and hand the router to `mrds_server::axum::serve` with a `tokio::net::TcpListener`.
 //!
 //! [`router`] mounts every endpoint below `/api`; requests reach the [`Api`] implementation
 //! only after the API key is checked and the parameters parsed and validated; every

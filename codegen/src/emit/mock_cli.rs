@@ -1,4 +1,4 @@
-//! `mrds-mock`: serves the spec's sample data on a local port.
+//! The `mrds-mock` command line: serves the spec's sample data on a local port.
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -15,11 +15,24 @@ struct Args {
     /// An API key to accept (repeatable); without one the demo key is accepted.
     #[arg(long = "api-key", value_name = "KEY")]
     api_keys: Vec<String>,
+    /// Serve removed endpoints with their sample data instead of 410.
+    #[arg(long)]
+    serve_removed: bool,
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
+/// Runs the command line (`mrds-mock --help`) until interrupted.
+pub fn run() -> ExitCode {
     let args = Args::parse();
+    match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime.block_on(serve(args)),
+        Err(e) => {
+            eprintln!("mrds-mock: cannot start the runtime: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(args: Args) -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -28,7 +41,7 @@ async fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let keys = if args.api_keys.is_empty() {
-        vec![mrds_mock::DEMO_KEY.to_string()]
+        vec![crate::DEMO_KEY.to_string()]
     } else {
         args.api_keys
     };
@@ -40,16 +53,21 @@ async fn main() -> ExitCode {
         }
     };
     let addr = listener.local_addr().unwrap_or(args.addr);
-    println!("mrds-mock: serving sample data at http://{addr}{}", mrds_mock::BASE_PATH);
+    println!("mrds-mock: serving sample data at http://{addr}{}", crate::BASE_PATH);
     println!("mrds-mock: accepted API key(s): {}", keys.join(", "));
     println!(
         "mrds-mock: try  curl -H '{}: {}' 'http://{addr}{}{}'",
-        mrds_mock::AUTH_HEADER,
+        crate::AUTH_HEADER,
         keys[0],
-        mrds_mock::BASE_PATH,
-        mrds_mock::EXAMPLE_REQUEST
+        crate::BASE_PATH,
+        crate::EXAMPLE_REQUEST
     );
-    let app = mrds_mock::router(mrds_server::StaticKeys::new(&keys));
+    let mock = if args.serve_removed {
+        crate::Mock::serving_removed()
+    } else {
+        crate::Mock::new()
+    };
+    let app = mrds_server::router(mock, mrds_server::StaticKeys::new(&keys));
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };

@@ -1,0 +1,711 @@
+//! The generated server and the sample-data server over real HTTP on a loopback port: every
+//! endpoint, every rule kind, keys, the removed endpoint, unknown paths and a panicking
+//! implementation. Requests are written by hand so the exact query reaches the server.
+
+use std::future::Future;
+use std::net::SocketAddr;
+
+use mrds_model::api::{Auth, ENDPOINTS};
+use mrds_model::records::*;
+use mrds_model::{Envelope, ErrorCode, ErrorObject};
+use mrds_server::{Api, ApiError, RequestContext, StaticKeys};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const KEY: &str = "test-key";
+
+/// Serves `router` on a fresh loopback port for the rest of the test.
+async fn serve(router: mrds_server::axum::Router) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { mrds_server::axum::serve(listener, router).await });
+    addr
+}
+
+async fn mock() -> SocketAddr {
+    serve(mrds_mock::router(StaticKeys::new([KEY]))).await
+}
+
+/// One HTTP answer.
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
+            panic!(
+                "body is not JSON ({e}): {}",
+                String::from_utf8_lossy(&self.body)
+            )
+        })
+    }
+
+    /// The error envelope, checked for the shape the decisions require.
+    fn error(&self, status: u16, code: ErrorCode) -> ErrorObject {
+        assert_eq!(
+            self.status,
+            status,
+            "{}",
+            String::from_utf8_lossy(&self.body)
+        );
+        let envelope: Envelope<ErrorObject> = serde_json::from_slice(&self.body).unwrap();
+        assert!(!envelope.success);
+        assert_eq!(
+            Some(envelope.request_id.as_str()),
+            self.header("x-request-id")
+        );
+        assert!(envelope.request_id.starts_with("req_"));
+        let error = envelope.error.expect("error is filled in");
+        assert_eq!(error.code, code);
+        assert_eq!(
+            envelope.data,
+            vec![error.clone()],
+            "data repeats the error object"
+        );
+        assert_eq!(self.header("content-type"), Some("application/json"));
+        error
+    }
+
+    /// The records of a successful envelope.
+    fn records<T: DeserializeOwned>(&self) -> Vec<T> {
+        assert_eq!(self.status, 200, "{}", String::from_utf8_lossy(&self.body));
+        let envelope: Envelope<T> = serde_json::from_slice(&self.body).unwrap_or_else(|e| {
+            panic!(
+                "does not decode ({e}): {}",
+                String::from_utf8_lossy(&self.body)
+            )
+        });
+        assert!(envelope.success);
+        assert!(envelope.error.is_none());
+        assert_eq!(
+            Some(envelope.request_id.as_str()),
+            self.header("x-request-id")
+        );
+        envelope.data
+    }
+}
+
+/// `GET /api{target}` with `key` in `X-API-Key` when given.
+async fn get(addr: SocketAddr, target: &str, key: Option<&str>) -> Answer {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let key = key
+        .map(|k| format!("X-API-Key: {k}\r\n"))
+        .unwrap_or_default();
+    let request =
+        format!("GET /api{target} HTTP/1.1\r\nHost: {addr}\r\n{key}Connection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.unwrap();
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a complete head");
+    let head = String::from_utf8(raw[..split].to_vec()).unwrap();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers = lines
+        .filter_map(|l| l.split_once(": "))
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect();
+    Answer {
+        status,
+        headers,
+        body: raw[split + 4..].to_vec(),
+    }
+}
+
+/// Decodes the answer of endpoint `id` into its record type; the number of records.
+fn decode(id: &str, answer: &Answer) -> usize {
+    match id {
+        "company_detail" => answer.records::<CompanyProfile>().len(),
+        "equity_offering" => answer.records::<EquityOffering>().len(),
+        "etf_flow" => answer.records::<EtfFlow>().len(),
+        "forex_historical" => answer.records::<ForexBar>().len(),
+        "index_1min" => answer.records::<IndexBar1Min>().len(),
+        "leverage_ratio" => answer.records::<LeverageRatio>().len(),
+        "market_kline" | "perp_kline" => answer.records::<Candle>().len(),
+        "nand_flash_spot_price" => answer.records::<NandSpotPrice>().len(),
+        "non_us_kline" => answer.records::<NonUsBar>().len(),
+        "person_commentary" => answer.records::<PersonCommentary>().len(),
+        "research_units" => answer.records::<ResearchUnit>().len(),
+        "screener_events" => answer.records::<ScreenerEvent>().len(),
+        "ssr" => answer.records::<Ssr>().len(),
+        "stock_dividends" => answer.records::<PitDividend>().len(),
+        "treasury_rates" => answer.records::<TreasuryRate>().len(),
+        other => panic!("no record type known for endpoint {other}"),
+    }
+}
+
+fn example(id: &str) -> &'static str {
+    mrds_mock::EXAMPLES
+        .iter()
+        .find(|(e, _)| *e == id)
+        .unwrap_or_else(|| panic!("no sample example for {id}"))
+        .1
+}
+
+/// The details of a 400 as (field, rule id) pairs, the rule id read from the reason.
+fn broken(answer: &Answer) -> Vec<(String, String)> {
+    let error = answer.error(400, ErrorCode::InvalidParameter);
+    assert!(!error.details.is_empty());
+    error
+        .details
+        .iter()
+        .map(|d| {
+            let rule = d
+                .reason
+                .rsplit_once("[rule ")
+                .and_then(|(_, r)| r.strip_suffix(']'))
+                .unwrap_or_else(|| panic!("reason names no rule: {}", d.reason));
+            (d.field.clone(), rule.to_string())
+        })
+        .collect()
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(f, r)| (f.to_string(), r.to_string()))
+        .collect()
+}
+
+#[tokio::test]
+async fn every_endpoint_answers_its_example_with_records_of_its_type() {
+    let addr = mock().await;
+    for endpoint in ENDPOINTS.iter().filter(|e| e.removed.is_none()) {
+        let answer = get(addr, example(endpoint.id), Some(KEY)).await;
+        let n = decode(endpoint.id, &answer);
+        assert!(n > 0, "{}: the example answers no records", endpoint.id);
+        // Every record is a JSON object: data is always an array of records.
+        assert!(
+            answer.json()["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(Value::is_object)
+        );
+    }
+}
+
+#[tokio::test]
+async fn every_rule_kind_broken_is_a_400_naming_field_and_rule() {
+    let addr = mock().await;
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        // ordered
+        (
+            "/v1/stocks/dividends?symbol=AAPL&start_time=20&end_time=20&time_type=RECORD_DATE",
+            &[("end_time", "stock_dividends.range_order")],
+        ),
+        // max_span, only for some event types
+        (
+            "/v1/stocks/screener/events?event_type=Split%20Date&start_time=0&end_time=31622401",
+            &[("end_time", "screener_events.max_span")],
+        ),
+        // requires
+        (
+            "/v1/stocks/research/units?doc_id=a1b2c3d4e5f60718&idx=1",
+            &[("idx", "research_units.idx_requires_kind")],
+        ),
+        // at_least_one
+        (
+            "/v1/stocks/company/detail",
+            &[("symbol", "company_detail.symbol_or_name")],
+        ),
+        // allowed_values under a condition
+        (
+            "/v1/market/kline?trading_pair=FX_SPOT_EURUSD_USD&interval=1h",
+            &[("interval", "market_kline.fx_daily_only")],
+        ),
+        // matches under a condition
+        (
+            "/v1/market/kline?trading_pair=US_OPTION_AAPL_USD&interval=1d",
+            &[("trading_pair", "market_kline.option_symbol")],
+        ),
+        // per parameter: required, values, range, pattern, format
+        (
+            "/v1/etf/flow?symbol=SPY&start_time=1",
+            &[("end_time", "etf_flow.end_time.required")],
+        ),
+        (
+            "/v1/crypto/metrics/ssr?symbol=ETH",
+            &[("symbol", "ssr.symbol.pattern")],
+        ),
+        (
+            "/v1/stocks/equity-offering?limit=1001",
+            &[("limit", "equity_offering.limit.range")],
+        ),
+        (
+            "/v1/stocks/non-us/kline?symbol=0700HK&start_time=1&end_time=2",
+            &[("symbol", "non_us_kline.symbol.pattern")],
+        ),
+        (
+            "/v1/stocks/research/units?doc_id=xyz",
+            &[("doc_id", "research_units.doc_id.format")],
+        ),
+        (
+            "/v1/persons/not-a-uuid/commentary?start_time=1&end_time=2",
+            &[("person_id", "person_commentary.person_id.format")],
+        ),
+    ];
+    for (target, expected) in cases {
+        let answer = get(addr, target, Some(KEY)).await;
+        assert_eq!(broken(&answer), pairs(expected), "{target}");
+    }
+}
+
+#[tokio::test]
+async fn several_problems_are_all_reported() {
+    let addr = mock().await;
+    let answer = get(
+        addr,
+        "/v1/stocks/dividends?symbol=AAPL&start_time=9&end_time=5&time_type=NOPE&limit=0",
+        Some(KEY),
+    )
+    .await;
+    assert_eq!(
+        broken(&answer),
+        pairs(&[
+            ("time_type", "stock_dividends.time_type.values"),
+            ("limit", "stock_dividends.limit.range"),
+            ("end_time", "stock_dividends.range_order"),
+        ])
+    );
+    let error = answer.error(400, ErrorCode::InvalidParameter);
+    assert_eq!(error.details[0].got, "NOPE");
+    assert_eq!(error.details[1].got, "0");
+}
+
+#[tokio::test]
+async fn repeated_and_unparsable_parameters_are_invalid_and_unknown_ones_ignored() {
+    let addr = mock().await;
+    let base = "/v1/etf/flow?symbol=SPY&start_time=1794787200";
+    let repeated = get(
+        addr,
+        &format!("{base}&end_time=1796083200&end_time=1796083201"),
+        Some(KEY),
+    )
+    .await;
+    assert_eq!(
+        broken(&repeated),
+        pairs(&[("end_time", "etf_flow.end_time.repeated")])
+    );
+
+    let letter = get(addr, &format!("{base}&end_time=17645x"), Some(KEY)).await;
+    assert_eq!(
+        broken(&letter),
+        pairs(&[("end_time", "etf_flow.end_time.type")])
+    );
+    assert_eq!(
+        letter.error(400, ErrorCode::InvalidParameter).details[0].got,
+        "17645x"
+    );
+
+    let huge = get(
+        addr,
+        &format!("{base}&end_time=9223372036854775808"),
+        Some(KEY),
+    )
+    .await;
+    assert_eq!(
+        broken(&huge),
+        pairs(&[("end_time", "etf_flow.end_time.type")])
+    );
+
+    let unknown = get(
+        addr,
+        &format!("{base}&end_time=1796083200&colour=blue"),
+        Some(KEY),
+    )
+    .await;
+    assert_eq!(unknown.records::<EtfFlow>().len(), 4);
+}
+
+#[tokio::test]
+async fn keys_are_required_where_the_spec_says_and_checked_everywhere() {
+    let addr = mock().await;
+    let required: Vec<_> = ENDPOINTS
+        .iter()
+        .filter(|e| e.auth == Auth::Required)
+        .collect();
+    assert!(required.len() >= 12);
+    for endpoint in required {
+        let target = match mrds_mock::EXAMPLES.iter().find(|(e, _)| *e == endpoint.id) {
+            Some((_, example)) => example.to_string(),
+            None => endpoint.path.to_string(),
+        };
+        for key in [None, Some("wrong-key"), Some("")] {
+            let answer = get(addr, &target, key).await;
+            let error = answer.error(401, ErrorCode::Unauthorized);
+            assert!(!String::from_utf8_lossy(&answer.body).contains(KEY));
+            assert!(error.message.contains("API key"), "{}", error.message);
+        }
+    }
+    for endpoint in ENDPOINTS.iter().filter(|e| e.auth == Auth::Optional) {
+        let target = example(endpoint.id);
+        assert!(decode(endpoint.id, &get(addr, target, None).await) > 0);
+        assert!(decode(endpoint.id, &get(addr, target, Some(KEY)).await) > 0);
+        get(addr, target, Some("wrong-key"))
+            .await
+            .error(401, ErrorCode::Unauthorized);
+    }
+}
+
+#[tokio::test]
+async fn the_removed_endpoint_answers_410_and_unknown_paths_404() {
+    let addr = mock().await;
+    let error = get(addr, example("index_1min"), Some(KEY))
+        .await
+        .error(410, ErrorCode::EndpointRemoved);
+    assert!(error.message.contains("2026-07-29"), "{}", error.message);
+
+    for target in [
+        "/v1/nothing",
+        "/v2/stocks/dividends",
+        "/v1/stocks/dividends/",
+        "",
+    ] {
+        get(addr, target, Some(KEY))
+            .await
+            .error(404, ErrorCode::ResourceNotFound);
+    }
+}
+
+#[tokio::test]
+async fn a_removed_endpoint_can_be_served_when_the_implementation_chooses() {
+    let addr = serve(mrds_server::router(
+        mrds_mock::Mock::serving_removed(),
+        StaticKeys::new([KEY]),
+    ))
+    .await;
+    for symbol in ["%5EGSPC", "GSPC"] {
+        let target = format!(
+            "/v1/macro/index/1min?symbol={symbol}&start_time=1784505600&end_time=1784592000"
+        );
+        let bars = get(addr, &target, Some(KEY))
+            .await
+            .records::<IndexBar1Min>();
+        assert_eq!(bars.len(), 3);
+        let expected = symbol.replace("%5E", "^");
+        assert!(
+            bars.iter().all(|b| b.symbol == expected),
+            "echoes {expected}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------- the sample data's behaviour
+
+#[tokio::test]
+async fn samples_filter_by_range_cap_by_limit_and_apply_defaults() {
+    let addr = mock().await;
+    // Dividends ordered by the chosen date, newest first, ranged on it.
+    let all = get(addr, example("stock_dividends"), Some(KEY))
+        .await
+        .records::<PitDividend>();
+    assert_eq!(all.len(), 5);
+    assert!(
+        all.windows(2)
+            .all(|w| w[0].payment_date > w[1].payment_date)
+    );
+    let target = "/v1/stocks/dividends?symbol=AAPL&start_time=1767225600&end_time=1798761600&time_type=DECLARATION_DATE&limit=2";
+    let capped = get(addr, target, Some(KEY)).await.records::<PitDividend>();
+    assert_eq!(
+        capped
+            .iter()
+            .map(|d| d.declaration_date.as_str())
+            .collect::<Vec<_>>(),
+        ["2026-07-30", "2026-04-30"]
+    );
+    // Record date range: 2026-02-01 .. 2026-06-01 holds two ex-dates.
+    let target = "/v1/stocks/dividends?symbol=AAPL&start_time=1769904000&end_time=1780272000&time_type=RECORD_DATE";
+    let ranged = get(addr, target, Some(KEY)).await.records::<PitDividend>();
+    assert_eq!(ranged.len(), 2);
+
+    // Non-US kline: the default interval is 1d; bars newest first.
+    let bars = get(addr, example("non_us_kline"), Some(KEY))
+        .await
+        .records::<NonUsBar>();
+    assert_eq!(bars.len(), 5);
+    assert!(bars.windows(2).all(|w| w[0].time_open > w[1].time_open));
+    assert!(bars.iter().all(|b| b.time_close - b.time_open == 86_399.0));
+    let limited = format!("{}&limit=2", example("non_us_kline"));
+    assert_eq!(
+        get(addr, &limited, Some(KEY))
+            .await
+            .records::<NonUsBar>()
+            .len(),
+        2
+    );
+
+    // Treasury rates: none given is the latest only.
+    let latest = get(addr, "/v1/macro/treasury-rates", Some(KEY))
+        .await
+        .records::<TreasuryRate>();
+    assert_eq!(latest.len(), 1);
+    assert_eq!(latest[0].date, "2026-11-20");
+    let from = get(
+        addr,
+        "/v1/macro/treasury-rates?start_time=1795046400",
+        Some(KEY),
+    )
+    .await
+    .records::<TreasuryRate>();
+    assert_eq!(from.len(), 2, "from 2026-11-19 on");
+
+    // Commentary: pages by limit and offset.
+    let id = "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f";
+    let range = "start_time=1793491200&end_time=1796083200";
+    let mut seen = Vec::new();
+    for offset in [0, 2, 4] {
+        let target = format!("/v1/persons/{id}/commentary?{range}&limit=2&offset={offset}");
+        let page = get(addr, &target, None).await.records::<PersonCommentary>();
+        seen.extend(page.into_iter().map(|c| c.published_at));
+    }
+    assert_eq!(seen.len(), 4);
+    assert!(
+        seen.windows(2).all(|w| w[0] > w[1]),
+        "newest first: {seen:?}"
+    );
+}
+
+#[tokio::test]
+async fn samples_keep_the_documented_orderings_and_spellings() {
+    let addr = mock().await;
+    let forex =
+        "/v1/macro/forex/historical?symbol=EURUSD&start_time=1794787200&end_time=1796083200";
+    let newest_first = get(addr, forex, Some(KEY)).await.records::<ForexBar>();
+    assert!(newest_first.windows(2).all(|w| w[0].date > w[1].date));
+    let oldest_first = get(addr, &format!("{forex}&sort_order=asc"), Some(KEY))
+        .await
+        .records::<ForexBar>();
+    assert!(oldest_first.windows(2).all(|w| w[0].date < w[1].date));
+    assert_eq!(oldest_first.len(), newest_first.len());
+
+    for spelling in ["BF.B", "BF-B"] {
+        let target = format!(
+            "/v1/stocks/dividends?symbol={spelling}&start_time=1735689600&end_time=1798761600&time_type=RECORD_DATE"
+        );
+        let rows = get(addr, &target, Some(KEY)).await.records::<PitDividend>();
+        assert_eq!(rows.len(), 3);
+        assert!(rows.iter().all(|r| r.symbol == spelling));
+    }
+    for spelling in ["BRK.B", "BRK-B"] {
+        let target = format!("/v1/stocks/company/detail?symbol={spelling}");
+        let rows = get(addr, &target, Some(KEY))
+            .await
+            .records::<CompanyProfile>();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].symbol, spelling);
+    }
+    // Name keyword: case-insensitive part of the name, in English or Chinese; symbol wins.
+    for keyword in ["apple", "APPLE%20INC", "%E8%8B%B9%E6%9E%9C"] {
+        let target = format!("/v1/stocks/company/detail?name_kw={keyword}");
+        let rows = get(addr, &target, Some(KEY))
+            .await
+            .records::<CompanyProfile>();
+        assert_eq!(rows.len(), 1, "{keyword}");
+        assert_eq!(rows[0].symbol, "AAPL");
+    }
+    let both = "/v1/stocks/company/detail?symbol=MSFT&name_kw=apple";
+    let rows = get(addr, both, Some(KEY)).await.records::<CompanyProfile>();
+    assert_eq!(rows[0].symbol, "MSFT");
+    let none = get(addr, "/v1/stocks/company/detail?symbol=ZZZZ", Some(KEY)).await;
+    assert!(
+        none.records::<CompanyProfile>().is_empty(),
+        "no match is not an error"
+    );
+}
+
+#[tokio::test]
+async fn samples_answer_empty_or_404_where_the_spec_says() {
+    let addr = mock().await;
+    // Intraday bars of a symbol outside the polling pool: an empty array, not an error.
+    let outside = "/v1/stocks/non-us/kline?symbol=7203.T&start_time=1794787200&end_time=1796083200&interval=5min";
+    assert!(
+        get(addr, outside, Some(KEY))
+            .await
+            .records::<NonUsBar>()
+            .is_empty()
+    );
+    let daily = outside.replace("&interval=5min", "");
+    assert_eq!(
+        get(addr, &daily, Some(KEY))
+            .await
+            .records::<NonUsBar>()
+            .len(),
+        4
+    );
+    let pool = outside.replace("7203.T", "0700.HK").replace("5min", "1min");
+    assert_eq!(
+        get(addr, &pool, Some(KEY))
+            .await
+            .records::<NonUsBar>()
+            .len(),
+        4
+    );
+
+    // A document or person not in the sample set: 404.
+    let doc = get(
+        addr,
+        "/v1/stocks/research/units?doc_id=ffffffffffffffff",
+        Some(KEY),
+    )
+    .await;
+    let error = doc.error(404, ErrorCode::ResourceNotFound);
+    assert!(
+        error.message.contains("ffffffffffffffff"),
+        "{}",
+        error.message
+    );
+    let person =
+        "/v1/persons/00000000-0000-4000-8000-000000000000/commentary?start_time=1&end_time=2";
+    get(addr, person, None)
+        .await
+        .error(404, ErrorCode::ResourceNotFound);
+
+    // A known document narrowed by kind and index.
+    let units = "/v1/stocks/research/units?doc_id=a1b2c3d4e5f60718";
+    let all = get(addr, units, Some(KEY)).await.records::<ResearchUnit>();
+    assert_eq!(all.iter().map(|u| u.idx).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    let exhibits = get(addr, &format!("{units}&kind=exhibit"), Some(KEY))
+        .await
+        .records::<ResearchUnit>();
+    assert_eq!(exhibits.len(), 2);
+    let one = get(addr, &format!("{units}&kind=exhibit&idx=3"), Some(KEY))
+        .await
+        .records::<ResearchUnit>();
+    assert_eq!(one.len(), 1);
+    assert_eq!(one[0].heading, "Exhibit 2: Gross margin");
+    // An empty range is an empty array.
+    let empty = "/v1/etf/flow?symbol=SPY&start_time=1&end_time=2";
+    assert!(
+        get(addr, empty, Some(KEY))
+            .await
+            .records::<EtfFlow>()
+            .is_empty()
+    );
+}
+
+#[tokio::test]
+async fn rfc3339_ranges_of_the_unified_kline_filter() {
+    let addr = mock().await;
+    let target = "/v1/market/kline?trading_pair=US_SPOT_AAPL_USD&interval=1d&start_time=2026-11-17T00:00:00Z&end_time=2026-11-18T12:00:00%2B02:00";
+    let candles = get(addr, target, None).await.records::<Candle>();
+    assert_eq!(
+        candles
+            .iter()
+            .map(|c| c.time_open.as_str())
+            .collect::<Vec<_>>(),
+        ["2026-11-17T00:00:00Z", "2026-11-18T00:00:00Z"]
+    );
+    // A `+` that was not percent-encoded is a space, and the timestamp is invalid.
+    let plus = target.replace("%2B", "+");
+    assert_eq!(
+        broken(&get(addr, &plus, None).await),
+        pairs(&[("end_time", "market_kline.end_time.format")])
+    );
+}
+
+// ---------------------------------------------------------------- failures inside an implementation
+
+/// The sample data, except that dividends panic and ETF flows fail with an internal error.
+struct Faulty(mrds_mock::Mock);
+
+macro_rules! delegate {
+    ($($name:ident: $params:ident => $record:ty),* $(,)?) => {$(
+        fn $name(
+            &self,
+            ctx: RequestContext,
+            params: mrds_model::params::$params,
+        ) -> impl Future<Output = Result<Vec<$record>, ApiError>> + Send {
+            self.0.$name(ctx, params)
+        }
+    )*};
+}
+
+impl Api for Faulty {
+    delegate! {
+        company_detail: CompanyDetailParams => CompanyProfile,
+        equity_offering: EquityOfferingParams => EquityOffering,
+        forex_historical: ForexHistoricalParams => ForexBar,
+        leverage_ratio: LeverageRatioParams => LeverageRatio,
+        market_kline: MarketKlineParams => Candle,
+        nand_flash_spot_price: NandFlashSpotPriceParams => NandSpotPrice,
+        non_us_kline: NonUsKlineParams => NonUsBar,
+        perp_kline: PerpKlineParams => Candle,
+        person_commentary: PersonCommentaryParams => PersonCommentary,
+        research_units: ResearchUnitsParams => ResearchUnit,
+        screener_events: ScreenerEventsParams => ScreenerEvent,
+        ssr: SsrParams => Ssr,
+        treasury_rates: TreasuryRatesParams => TreasuryRate,
+    }
+
+    async fn stock_dividends(
+        &self,
+        _ctx: RequestContext,
+        params: mrds_model::params::StockDividendsParams,
+    ) -> Result<Vec<PitDividend>, ApiError> {
+        panic!("database password is hunter2 (symbol {})", params.symbol);
+    }
+
+    async fn etf_flow(
+        &self,
+        _ctx: RequestContext,
+        _params: mrds_model::params::EtfFlowParams,
+    ) -> Result<Vec<EtfFlow>, ApiError> {
+        Err(ApiError::internal("connection to db-7 refused"))
+    }
+}
+
+#[tokio::test]
+async fn a_panic_or_internal_error_is_a_500_without_detail_and_the_server_keeps_serving() {
+    let addr = serve(mrds_server::router(
+        Faulty(mrds_mock::Mock::new()),
+        StaticKeys::new([KEY]),
+    ))
+    .await;
+    for _ in 0..2 {
+        let answer = get(addr, example("stock_dividends"), Some(KEY)).await;
+        let error = answer.error(500, ErrorCode::InternalError);
+        let body = String::from_utf8_lossy(&answer.body);
+        assert!(
+            !body.contains("hunter2") && !body.contains("panic"),
+            "{body}"
+        );
+        assert_eq!(error.message, "internal error");
+
+        let answer = get(addr, example("etf_flow"), Some(KEY)).await;
+        answer.error(500, ErrorCode::InternalError);
+        assert!(!String::from_utf8_lossy(&answer.body).contains("db-7"));
+
+        // The next request is served.
+        let ok = get(addr, example("treasury_rates"), Some(KEY)).await;
+        assert!(!ok.records::<TreasuryRate>().is_empty());
+    }
+}
+
+#[tokio::test]
+async fn request_ids_differ_per_request() {
+    let addr = mock().await;
+    let a = get(addr, example("treasury_rates"), Some(KEY)).await;
+    let b = get(addr, example("treasury_rates"), Some(KEY)).await;
+    assert_ne!(a.header("x-request-id"), b.header("x-request-id"));
+}
