@@ -18,21 +18,20 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// A scratch workspace holding a copy of `spec/` and of the generated model crate.
+/// A scratch workspace holding a copy of `spec/` and of the generated crates.
 fn scratch(name: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let dir = std::env::temp_dir().join(format!("mrds-pipeline-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     copy_dir(&root.join("spec"), &dir.join("spec"));
-    copy_dir(
-        &root.join("crates/mrds-model/src"),
-        &dir.join("crates/mrds-model/src"),
-    );
-    std::fs::copy(
-        root.join("crates/mrds-model/Cargo.toml"),
-        dir.join("crates/mrds-model/Cargo.toml"),
-    )
-    .unwrap();
+    for krate in ["crates/mrds-model", "crates/mrds-client"] {
+        copy_dir(&root.join(krate).join("src"), &dir.join(krate).join("src"));
+        std::fs::copy(
+            root.join(krate).join("Cargo.toml"),
+            dir.join(krate).join("Cargo.toml"),
+        )
+        .unwrap();
+    }
     dir
 }
 

@@ -7,6 +7,7 @@ use proc_macro2::TokenStream;
 use crate::files::{FileSet, RUST_HEADER};
 use crate::model::Api;
 
+pub mod client;
 pub mod model;
 
 /// The generator produced tokens that do not parse as a Rust file: a bug in an emitter.
@@ -37,6 +38,7 @@ pub const ROOTS: &[&str] = &["crates"];
 pub fn all(api: &Api) -> Result<FileSet, EmitError> {
     let mut set = FileSet::new(ROOTS);
     model::emit(api, &mut set)?;
+    client::emit(api, &mut set)?;
     Ok(set)
 }
 
