@@ -7,6 +7,7 @@ use proc_macro2::TokenStream;
 use crate::files::{FileSet, RUST_HEADER, TOML_HEADER};
 use crate::model::Api;
 
+pub mod client;
 pub mod mock;
 pub mod model;
 pub mod server;
@@ -41,6 +42,7 @@ pub fn all(api: &Api) -> Result<FileSet, EmitError> {
     model::emit(api, &mut set)?;
     server::emit(api, &mut set)?;
     mock::emit(api, &mut set)?;
+    client::emit(api, &mut set)?;
     Ok(set)
 }
 

@@ -1,0 +1,941 @@
+//! The generated client (`crates/mrds-client`) against small hand-made servers on a loopback
+//! port: decoding, validation before sending, the error variants, retries, base URLs,
+//! headers, percent-encoding and paging. Each server writes canned HTTP responses and
+//! records every request it receives.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::{StreamExt, TryStreamExt};
+use mrds_client::{BuildError, Client, Error, RetryPolicy, TransportKind};
+use mrds_model::params::{MarketKlineParams, PersonCommentaryParams, StockDividendsParams};
+use mrds_model::{ErrorCode, Interval, TimeType};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+// ---------------------------------------------------------------------------------------------
+// A canned-response server
+// ---------------------------------------------------------------------------------------------
+
+/// What the server saw of one request.
+#[derive(Clone, Debug)]
+struct Seen {
+    /// The request target: path and query, as sent.
+    target: String,
+    headers: Vec<(String, String)>,
+}
+
+impl Seen {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The value of a query parameter, as sent (still percent-encoded).
+    fn query(&self, name: &str) -> Option<&str> {
+        let (_, query) = self.target.split_once('?')?;
+        query
+            .split('&')
+            .filter_map(|pair| pair.split_once('='))
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v)
+    }
+}
+
+/// The server's answer to one request.
+enum Reply {
+    /// These bytes, then the connection is closed.
+    Raw(Vec<u8>),
+    /// Nothing: the connection stays open and silent.
+    Hang,
+}
+
+struct Server {
+    root: String,
+    seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl Server {
+    fn count(&self) -> usize {
+        self.seen.lock().unwrap().len()
+    }
+
+    fn seen(&self) -> Vec<Seen> {
+        self.seen.lock().unwrap().clone()
+    }
+
+    /// A client of this server with a key, tiny backoffs and three retries.
+    fn client(&self) -> Client {
+        Client::builder(&self.root)
+            .api_key(KEY)
+            .retry(fast_retries(3))
+            .build()
+            .unwrap()
+    }
+}
+
+const KEY: &str = "sk-test-7f3a9c";
+
+fn fast_retries(max_retries: u32) -> RetryPolicy {
+    RetryPolicy {
+        max_retries,
+        initial_backoff: Duration::from_millis(1),
+        max_backoff: Duration::from_millis(5),
+    }
+}
+
+/// Starts a server on a loopback port; `respond(n, request)` answers request `n` (from 0).
+async fn serve<F>(respond: F) -> Server
+where
+    F: Fn(usize, &Seen) -> Reply + Send + Sync + 'static,
+{
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let root = format!("http://{}", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let respond = Arc::new(respond);
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            let log = log.clone();
+            let respond = respond.clone();
+            tokio::spawn(async move {
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 4096];
+                while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match socket.read(&mut chunk).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                    }
+                }
+                let head = String::from_utf8_lossy(&buf).into_owned();
+                let mut lines = head.split("\r\n");
+                let target = lines
+                    .next()
+                    .and_then(|l| l.split(' ').nth(1))
+                    .unwrap_or_default()
+                    .to_string();
+                let headers = lines
+                    .filter_map(|l| l.split_once(':'))
+                    .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+                    .collect();
+                let request = Seen { target, headers };
+                let n = {
+                    let mut log = log.lock().unwrap();
+                    log.push(request.clone());
+                    log.len() - 1
+                };
+                match respond(n, &request) {
+                    Reply::Raw(bytes) => {
+                        let _ = socket.write_all(&bytes).await;
+                        let _ = socket.shutdown().await;
+                    }
+                    Reply::Hang => {
+                        tokio::time::sleep(Duration::from_secs(60)).await;
+                        drop(socket);
+                    }
+                }
+            });
+        }
+    });
+    Server { root, seen }
+}
+
+/// A complete HTTP response with a JSON content type unless `headers` names another.
+fn http(status: u16, headers: &[(&str, &str)], body: &str) -> Reply {
+    let mut head = format!(
+        "HTTP/1.1 {status} Canned\r\ncontent-length: {}\r\nconnection: close\r\n",
+        body.len()
+    );
+    if !headers
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("content-type"))
+    {
+        head.push_str("content-type: application/json\r\n");
+    }
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    Reply::Raw([head.as_bytes(), body.as_bytes()].concat())
+}
+
+fn success(data: Value) -> String {
+    json!({
+        "success": true,
+        "request_id": "req-ok-1",
+        "data": data,
+        "metadata": {"source": "canned", "count": 1},
+        "pagination": {"limit": 50, "offset": 0, "has_more": false},
+    })
+    .to_string()
+}
+
+fn failure(code: &str, message: &str, details: Value) -> String {
+    let error = json!({"code": code, "message": message, "details": details, "hint": "check it"});
+    json!({"success": false, "request_id": "req-err-1", "data": [error], "error": error})
+        .to_string()
+}
+
+fn dividend() -> Value {
+    json!({
+        "symbol": "BRK.B", "date": "2026-03-02", "record_date": "2026-03-03",
+        "payment_date": "2026-03-20", "declaration_date": "2026-02-10",
+        "adj_dividend": 0.5, "dividend": 0.5, "yield": 1.25, "frequency": "Quarterly",
+    })
+}
+
+fn dividends() -> StockDividendsParams {
+    StockDividendsParams::new("BRK.B", 1_700_000_000, 1_710_000_000, TimeType::PaymentDate)
+}
+
+const PERSON: &str = "123e4567-e89b-12d3-a456-426614174000";
+
+fn commentary_row(i: i64) -> Value {
+    json!({
+        "person_id": PERSON, "quote": format!("Remark {i}."), "url": "https://example.org/a",
+        "page_title": "A page", "venue": "A venue", "author": "", "lang": "en",
+        "said_on": "2026-07-01", "published_at": 1_780_000_000 + i,
+        "published_at_source": "page", "source_kind": "interview", "cluster_id": format!("c{i}"),
+    })
+}
+
+#[track_caller]
+fn undecodable(result: Result<impl std::fmt::Debug, Error>) -> mrds_client::UndecodableError {
+    match result {
+        Err(Error::Undecodable(e)) => e,
+        other => panic!("expected an undecodable response, got {other:?}"),
+    }
+}
+
+#[track_caller]
+fn api_error(result: Result<impl std::fmt::Debug, Error>) -> mrds_client::ApiError {
+    match result {
+        Err(Error::Api(e)) => *e,
+        other => panic!("expected an API error, got {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Success and what was sent
+// ---------------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn valid_call_decodes_records_and_envelope() {
+    let server = serve(|_, _| http(200, &[], &success(json!([dividend(), dividend()])))).await;
+    let page = server.client().stock_dividends(&dividends()).await.unwrap();
+    assert_eq!(page.data.len(), 2);
+    assert_eq!(page.data[0].symbol, "BRK.B");
+    assert_eq!(page.data[0].r#yield, 1.25);
+    assert_eq!(page.request_id, "req-ok-1");
+    assert_eq!(page.metadata.as_ref().unwrap()["source"], "canned");
+    assert_eq!(page.pagination.as_ref().unwrap()["limit"], 50);
+    assert_eq!(page.into_iter().count(), 2);
+
+    let seen = server.seen();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(
+        seen[0].target,
+        "/api/v1/stocks/dividends?symbol=BRK.B&start_time=1700000000&end_time=1710000000\
+         &time_type=PAYMENT_DATE&limit=50"
+    );
+}
+
+#[tokio::test]
+async fn sends_key_user_agent_and_accept() {
+    let server = serve(|_, _| http(200, &[], &success(json!([])))).await;
+    server.client().stock_dividends(&dividends()).await.unwrap();
+    let seen = &server.seen()[0];
+    assert_eq!(seen.header("x-api-key"), Some(KEY));
+    assert_eq!(
+        seen.header("user-agent"),
+        Some(mrds_client::DEFAULT_USER_AGENT)
+    );
+    assert!(mrds_client::DEFAULT_USER_AGENT.starts_with("mrds-client/"));
+    assert_eq!(seen.header("accept"), Some("application/json"));
+
+    // No key configured: no key header.
+    let anonymous = Client::builder(&server.root).build().unwrap();
+    anonymous.stock_dividends(&dividends()).await.unwrap();
+    assert_eq!(server.seen()[1].header("x-api-key"), None);
+}
+
+#[tokio::test]
+async fn custom_http_client_and_user_agent() {
+    let server = serve(|_, _| http(200, &[], &success(json!([])))).await;
+    let client = Client::builder(&server.root)
+        .http_client(mrds_client::reqwest::Client::new())
+        .user_agent("probe/1.0")
+        .api_key(KEY)
+        .build()
+        .unwrap();
+    client.stock_dividends(&dividends()).await.unwrap();
+    let seen = &server.seen()[0];
+    assert_eq!(seen.header("user-agent"), Some("probe/1.0"));
+    assert_eq!(seen.header("x-api-key"), Some(KEY));
+}
+
+#[tokio::test]
+async fn query_and_path_values_are_percent_encoded() {
+    let server = serve(|_, _| http(200, &[], &success(json!([])))).await;
+    let params = MarketKlineParams::new("US_SPOT_AAPL_USD", Interval::OneDay)
+        .with_start_time("2026-07-01T00:00:00+02:00")
+        .with_end_time("2026-07-02T00:00:00+02:00");
+    server.client().market_kline(&params).await.unwrap();
+    let seen = &server.seen()[0];
+    assert!(
+        seen.target.starts_with("/api/v1/market/kline?"),
+        "{}",
+        seen.target
+    );
+    assert_eq!(
+        seen.query("start_time"),
+        Some("2026-07-01T00%3A00%3A00%2B02%3A00")
+    );
+    assert_eq!(
+        seen.query("end_time"),
+        Some("2026-07-02T00%3A00%3A00%2B02%3A00")
+    );
+    assert_eq!(seen.query("trading_pair"), Some("US_SPOT_AAPL_USD"));
+
+    let params = PersonCommentaryParams::new(PERSON, 1_700_000_000, 1_710_000_000);
+    server.client().person_commentary(&params).await.unwrap();
+    assert_eq!(
+        server.seen()[1].target,
+        format!(
+            "/api/v1/persons/{PERSON}/commentary?start_time=1700000000&end_time=1710000000&limit=50&offset=0"
+        )
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation before sending
+// ---------------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn invalid_params_fail_without_traffic() {
+    let server = serve(|_, _| http(200, &[], &success(json!([])))).await;
+    let params =
+        StockDividendsParams::new("BRK.B", 1_710_000_000, 1_700_000_000, TimeType::PaymentDate)
+            .with_limit(0);
+    let err = server.client().stock_dividends(&params).await.unwrap_err();
+    let Error::InvalidInput(validation) = &err else {
+        panic!("expected invalid input, got {err:?}");
+    };
+    assert_eq!(validation, &params.validate().unwrap_err());
+    assert!(
+        validation.breaks("stock_dividends.limit.range"),
+        "{validation}"
+    );
+    assert!(
+        validation.breaks("stock_dividends.range_order"),
+        "{validation}"
+    );
+
+    let object = err.error_object().unwrap();
+    assert_eq!(object.code, ErrorCode::InvalidParameter);
+    assert_eq!(object.details.len(), validation.issues.len());
+    assert!(err.to_string().contains("nothing was sent"), "{err}");
+    assert_eq!(err.status(), None);
+
+    let params = PersonCommentaryParams::new("not-a-uuid", 1, 2);
+    let err = server
+        .client()
+        .person_commentary(&params)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    assert_eq!(
+        server.count(),
+        0,
+        "an invalid call must not reach the server"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error envelopes
+// ---------------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn error_envelopes_map_to_api_errors() {
+    let cases = [
+        (400, "INVALID_PARAMETER", ErrorCode::InvalidParameter),
+        (401, "UNAUTHORIZED", ErrorCode::Unauthorized),
+        (404, "RESOURCE_NOT_FOUND", ErrorCode::ResourceNotFound),
+        (410, "ENDPOINT_REMOVED", ErrorCode::EndpointRemoved),
+        (500, "INTERNAL_ERROR", ErrorCode::InternalError),
+    ];
+    for (status, code, expected) in cases {
+        let details = json!([{"field": "symbol", "got": "??", "reason": "must be a symbol"}]);
+        let body = failure(code, "it went wrong", details);
+        let server = serve(move |_, _| http(status, &[], &body)).await;
+        let result = server.client().stock_dividends(&dividends()).await;
+        let err = result.unwrap_err();
+        assert_eq!(err.status(), Some(status));
+        assert_eq!(err.request_id(), Some("req-err-1"));
+        let text = err.to_string();
+        assert!(text.contains(&format!("HTTP {status} {code}")), "{text}");
+        assert!(text.contains("req-err-1"), "{text}");
+        let e = api_error(Err::<(), _>(err));
+        assert_eq!(e.status, status);
+        assert_eq!(e.error.code, expected);
+        assert_eq!(e.error.message, "it went wrong");
+        assert_eq!(e.error.details[0].field, "symbol");
+        assert_eq!(e.error.hint.as_deref(), Some("check it"));
+        assert_eq!(server.count(), 1, "HTTP {status} is not retried");
+    }
+}
+
+#[tokio::test]
+#[allow(deprecated)]
+async fn removed_endpoint_answers_410() {
+    let body = failure("ENDPOINT_REMOVED", "removed on 2026-07-29", json!([]));
+    let server = serve(move |_, _| http(410, &[], &body)).await;
+    let params = mrds_model::params::Index1minParams::new("^GSPC", 1_700_000_000, 1_700_000_600);
+    let e = api_error(server.client().index_1min(&params).await);
+    assert_eq!(e.status, 410);
+    assert_eq!(e.error.code, ErrorCode::EndpointRemoved);
+}
+
+#[tokio::test]
+async fn success_false_with_200_is_an_api_error() {
+    let body = failure("INTERNAL_ERROR", "partial failure", json!([]));
+    let server = serve(move |_, _| http(200, &[], &body)).await;
+    let e = api_error(server.client().stock_dividends(&dividends()).await);
+    assert_eq!(e.status, 200);
+    assert_eq!(e.error.code, ErrorCode::InternalError);
+    assert_eq!(e.request_id.as_deref(), Some("req-err-1"));
+
+    // An unknown code is kept as received.
+    let body = failure("QUOTA_EXCEEDED", "over quota", json!([]));
+    let server = serve(move |_, _| http(403, &[], &body)).await;
+    let e = api_error(server.client().stock_dividends(&dividends()).await);
+    assert_eq!(e.error.code, ErrorCode::Unknown("QUOTA_EXCEEDED".into()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bodies that cannot be decoded
+// ---------------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn non_json_body_is_undecodable() {
+    let server = serve(|_, _| {
+        http(
+            200,
+            &[("content-type", "text/html")],
+            "<html>maintenance</html>",
+        )
+    })
+    .await;
+    let e = undecodable(server.client().stock_dividends(&dividends()).await);
+    assert_eq!(e.status, 200);
+    assert_eq!(e.body_prefix, "<html>maintenance</html>");
+    assert_eq!(e.reason, "the body is not JSON");
+    assert!(std::error::Error::source(&e).is_some());
+}
+
+#[tokio::test]
+async fn truncated_json_is_undecodable() {
+    let body = success(json!([dividend()]));
+    let cut = body[..body.len() / 2].to_string();
+    let server = serve(move |_, _| http(200, &[], &cut)).await;
+    let e = undecodable(server.client().stock_dividends(&dividends()).await);
+    assert_eq!(e.status, 200);
+    assert_eq!(e.body_prefix, &body[..body.len() / 2]);
+    assert!(e.reason.contains("truncated"), "{}", e.reason);
+}
+
+#[tokio::test]
+async fn connection_cut_mid_body_is_undecodable() {
+    let server = serve(|_, _| {
+        Reply::Raw(
+            b"HTTP/1.1 200 OK\r\ncontent-length: 500\r\n\r\n{\"success\": true, \"da".to_vec(),
+        )
+    })
+    .await;
+    let e = undecodable(server.client().stock_dividends(&dividends()).await);
+    assert_eq!(e.status, 200);
+    assert_eq!(e.body_prefix, "{\"success\": true, \"da");
+    assert!(e.reason.contains("ended"), "{}", e.reason);
+}
+
+#[tokio::test]
+async fn empty_body_is_undecodable() {
+    let server = serve(|_, _| http(200, &[], "")).await;
+    let e = undecodable(server.client().stock_dividends(&dividends()).await);
+    assert_eq!((e.status, e.body_len, e.body_prefix.as_str()), (200, 0, ""));
+    assert_eq!(e.reason, "the body is empty");
+
+    let server = serve(|_, _| http(404, &[], "")).await;
+    let e = undecodable(server.client().stock_dividends(&dividends()).await);
+    assert_eq!(e.status, 404);
+}
+
+#[tokio::test]
+async fn wrong_records_are_undecodable() {
+    let server = serve(|_, _| http(200, &[], &success(json!([{"symbol": 5}])))).await;
+    let e = undecodable(server.client().stock_dividends(&dividends()).await);
+    assert_eq!(e.reason, "the JSON is not the response envelope");
+}
+
+#[tokio::test]
+async fn error_status_without_envelope_is_undecodable() {
+    let server = serve(|_, _| {
+        http(
+            502,
+            &[("content-type", "text/html")],
+            "<h1>Bad Gateway</h1>",
+        )
+    })
+    .await;
+    let client = Client::builder(&server.root).no_retries().build().unwrap();
+    let err = client.stock_dividends(&dividends()).await.unwrap_err();
+    assert_eq!(err.status(), Some(502));
+    let text = err.to_string();
+    assert!(
+        text.contains("HTTP 502") && text.contains("Bad Gateway"),
+        "{text}"
+    );
+    let e = undecodable(Err::<(), _>(err));
+    assert_eq!(e.body_prefix, "<h1>Bad Gateway</h1>");
+
+    let server = serve(|_, _| http(500, &[], r#"{"message": "boom"}"#)).await;
+    let e = undecodable(server.client().stock_dividends(&dividends()).await);
+    assert_eq!(e.status, 500);
+    assert!(
+        e.reason.contains("no error object") || e.reason.contains("without an error object"),
+        "{}",
+        e.reason
+    );
+}
+
+#[tokio::test]
+async fn long_bodies_are_cut_to_the_prefix() {
+    let body = "€".repeat(600); // 1800 bytes; 512 would split the 171st character
+    let server = serve(move |_, _| http(200, &[("content-type", "text/plain")], &body)).await;
+    let e = undecodable(server.client().stock_dividends(&dividends()).await);
+    assert_eq!(e.body_len, 1800);
+    assert_eq!(e.body_prefix, "€".repeat(170));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retries
+// ---------------------------------------------------------------------------------------------
+
+fn unavailable() -> String {
+    failure("INTERNAL_ERROR", "try later", json!([]))
+}
+
+#[tokio::test]
+async fn retries_on_503_stop_at_the_limit() {
+    let server = serve(|_, _| http(503, &[], &unavailable())).await;
+    let client = Client::builder(&server.root)
+        .retry(fast_retries(2))
+        .build()
+        .unwrap();
+    let e = api_error(client.stock_dividends(&dividends()).await);
+    assert_eq!(e.status, 503);
+    assert_eq!(server.count(), 3, "one attempt and two retries");
+}
+
+#[tokio::test]
+async fn retries_then_succeeds() {
+    let server = serve(|n, _| match n {
+        0 => http(429, &[], &failure("RATE_LIMITED", "slow down", json!([]))),
+        1 => http(502, &[("content-type", "text/html")], "bad gateway"),
+        2 => http(504, &[], ""),
+        _ => http(200, &[], &success(json!([dividend()]))),
+    })
+    .await;
+    let page = server.client().stock_dividends(&dividends()).await.unwrap();
+    assert_eq!(page.data.len(), 1);
+    assert_eq!(server.count(), 4);
+}
+
+#[tokio::test]
+async fn no_retry_when_disabled() {
+    let server = serve(|_, _| http(503, &[], &unavailable())).await;
+    let client = Client::builder(&server.root).no_retries().build().unwrap();
+    assert_eq!(client.retry_policy().max_retries, 0);
+    let e = api_error(client.stock_dividends(&dividends()).await);
+    assert_eq!(e.status, 503);
+    assert_eq!(server.count(), 1);
+}
+
+#[tokio::test]
+async fn retry_after_is_honoured_and_capped() {
+    // The computed backoff would be an hour: only `Retry-After: 0` lets the retry come soon.
+    let server = serve(|n, _| match n {
+        0 => http(503, &[("retry-after", "0")], &unavailable()),
+        _ => http(200, &[], &success(json!([]))),
+    })
+    .await;
+    let slow = RetryPolicy {
+        max_retries: 1,
+        initial_backoff: Duration::from_secs(3600),
+        max_backoff: Duration::from_secs(3600),
+    };
+    let client = Client::builder(&server.root).retry(slow).build().unwrap();
+    let params = dividends();
+    let call = client.stock_dividends(&params);
+    let page = tokio::time::timeout(Duration::from_secs(60), call)
+        .await
+        .expect("Retry-After: 0 must replace the hour-long backoff")
+        .unwrap();
+    assert_eq!(page.request_id, "req-ok-1");
+    assert_eq!(server.count(), 2);
+
+    // An hour-long Retry-After is capped at max_backoff.
+    let server = serve(|n, _| match n {
+        0 => http(
+            429,
+            &[("retry-after", "3600")],
+            &failure("RATE_LIMITED", "slow down", json!([])),
+        ),
+        _ => http(200, &[], &success(json!([]))),
+    })
+    .await;
+    let client = server.client();
+    let call = client.stock_dividends(&params);
+    tokio::time::timeout(Duration::from_secs(60), call)
+        .await
+        .expect("Retry-After must be capped at max_backoff")
+        .unwrap();
+    assert_eq!(server.count(), 2);
+}
+
+#[tokio::test]
+async fn retry_after_is_reported_when_retries_run_out() {
+    let server = serve(|_, _| {
+        http(
+            429,
+            &[("retry-after", "7")],
+            &failure("RATE_LIMITED", "slow down", json!([])),
+        )
+    })
+    .await;
+    let client = Client::builder(&server.root).no_retries().build().unwrap();
+    let e = api_error(client.stock_dividends(&dividends()).await);
+    assert_eq!(e.error.code, ErrorCode::RateLimited);
+    assert_eq!(e.retry_after, Some(Duration::from_secs(7)));
+}
+
+#[test]
+fn backoff_grows_is_jittered_and_capped() {
+    let policy = RetryPolicy {
+        max_retries: 10,
+        initial_backoff: Duration::from_millis(100),
+        max_backoff: Duration::from_secs(1),
+    };
+    for _ in 0..50 {
+        let first = policy.delay(1, None);
+        assert!(
+            first >= Duration::from_millis(50) && first <= Duration::from_millis(100),
+            "{first:?}"
+        );
+        let third = policy.delay(3, None);
+        assert!(
+            third >= Duration::from_millis(200) && third <= Duration::from_millis(400),
+            "{third:?}"
+        );
+        assert!(policy.delay(10, None) <= Duration::from_secs(1));
+    }
+    assert_eq!(
+        policy.delay(1, Some(Duration::from_secs(0))),
+        Duration::ZERO
+    );
+    assert_eq!(
+        policy.delay(1, Some(Duration::from_secs(60))),
+        Duration::from_secs(1)
+    );
+    let samples: std::collections::BTreeSet<Duration> =
+        (0..20).map(|_| policy.delay(2, None)).collect();
+    assert!(samples.len() > 1, "the wait is jittered");
+    assert_eq!(RetryPolicy::none().max_retries, 0);
+    assert_eq!(RetryPolicy::default().max_retries, 3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transport failures
+// ---------------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn connection_refused_is_a_transport_error() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let root = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    let client = Client::builder(&root)
+        .retry(fast_retries(2))
+        .build()
+        .unwrap();
+    let err = client.stock_dividends(&dividends()).await.unwrap_err();
+    let Error::Transport(t) = &err else {
+        panic!("expected a transport error, got {err:?}");
+    };
+    assert_eq!(t.kind, TransportKind::Connect);
+    assert!(t.reqwest_error().is_connect());
+    assert!(
+        std::error::Error::source(&err).is_some(),
+        "the source is kept"
+    );
+    assert!(err.to_string().contains("could not connect"), "{err}");
+}
+
+#[tokio::test]
+async fn a_silent_server_times_out() {
+    let server = serve(|_, _| Reply::Hang).await;
+    let client = Client::builder(&server.root)
+        .timeout(Duration::from_millis(200))
+        .build()
+        .unwrap();
+    let err = client.stock_dividends(&dividends()).await.unwrap_err();
+    assert!(
+        matches!(&err, Error::Transport(t) if t.kind == TransportKind::Timeout),
+        "{err:?}"
+    );
+    assert_eq!(server.count(), 1, "timeouts are not retried");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Builder
+// ---------------------------------------------------------------------------------------------
+
+#[tokio::test]
+async fn base_url_spellings_name_the_same_root() {
+    let server = serve(|_, _| http(200, &[], &success(json!([])))).await;
+    let root = server.root.clone();
+    let spellings = [
+        root.clone(),
+        format!("{root}/"),
+        format!("{root}/api"),
+        format!("{root}/api/"),
+        format!(" {root}/api// "),
+    ];
+    for spelling in &spellings {
+        let client = Client::builder(spelling).build().unwrap();
+        assert_eq!(
+            client.base_url().as_str(),
+            format!("{root}/api"),
+            "{spelling}"
+        );
+        client.stock_dividends(&dividends()).await.unwrap();
+    }
+    let prefixed = Client::builder(format!("{root}/gateway/mrds"))
+        .build()
+        .unwrap();
+    assert_eq!(
+        prefixed.base_url().as_str(),
+        format!("{root}/gateway/mrds/api")
+    );
+    prefixed.stock_dividends(&dividends()).await.unwrap();
+
+    let seen = server.seen();
+    assert_eq!(seen.len(), spellings.len() + 1);
+    for s in &seen[..spellings.len()] {
+        assert!(
+            s.target.starts_with("/api/v1/stocks/dividends?"),
+            "{}",
+            s.target
+        );
+    }
+    assert!(
+        seen[spellings.len()]
+            .target
+            .starts_with("/gateway/mrds/api/v1/stocks/dividends?")
+    );
+}
+
+#[test]
+fn bad_settings_are_rejected() {
+    for bad in [
+        "not a url",
+        "ftp://host/api",
+        "http://host/api?x=1",
+        "http://user:pw@host/api",
+    ] {
+        let err = Client::builder(bad).build().unwrap_err();
+        assert!(
+            matches!(err, BuildError::InvalidBaseUrl { .. }),
+            "{bad}: {err:?}"
+        );
+        assert!(err.to_string().contains("invalid base URL"), "{err}");
+    }
+    let err = Client::builder("http://host")
+        .api_key("bad\nkey")
+        .build()
+        .unwrap_err();
+    assert!(matches!(err, BuildError::InvalidApiKey));
+    assert!(!err.to_string().contains("bad"), "the key is never shown");
+    let err = Client::builder("http://host")
+        .api_key("")
+        .build()
+        .unwrap_err();
+    assert!(matches!(err, BuildError::InvalidApiKey));
+    let err = Client::builder("http://host")
+        .user_agent("a\u{7f}")
+        .build()
+        .unwrap_err();
+    assert!(matches!(err, BuildError::InvalidUserAgent(_)));
+}
+
+#[test]
+fn debug_never_shows_the_key() {
+    let builder = Client::builder("http://127.0.0.1:8080").api_key(KEY);
+    let text = format!("{builder:?}");
+    assert!(!text.contains(KEY) && text.contains("<redacted>"), "{text}");
+    let client = builder.build().unwrap();
+    let text = format!("{client:?} {client:#?}");
+    assert!(!text.contains(KEY) && text.contains("<redacted>"), "{text}");
+    assert!(text.contains("http://127.0.0.1:8080/api"), "{text}");
+}
+
+#[test]
+fn errors_and_futures_are_send() {
+    fn error<T: std::error::Error + Send + Sync + 'static>() {}
+    error::<Error>();
+    error::<BuildError>();
+    fn send<T: Send>(_: &T) {}
+    let client = Client::builder("http://127.0.0.1:8080").build().unwrap();
+    let params = dividends();
+    send(&client.stock_dividends(&params));
+    send(&client);
+}
+
+#[tokio::test]
+async fn redirects_are_followed_only_within_one_origin() {
+    let server = serve(|n, _| match n {
+        0 => http(302, &[("location", "/api/v1/stocks/dividends?moved=1")], ""),
+        _ => http(200, &[], &success(json!([]))),
+    })
+    .await;
+    server.client().stock_dividends(&dividends()).await.unwrap();
+    let seen = server.seen();
+    assert_eq!(seen.len(), 2);
+    assert_eq!(seen[1].target, "/api/v1/stocks/dividends?moved=1");
+    assert_eq!(seen[1].header("x-api-key"), Some(KEY));
+
+    // To another origin: not followed, so the key stays home.
+    let elsewhere = serve(|_, _| http(200, &[], &success(json!([])))).await;
+    let target = elsewhere.root.replace("127.0.0.1", "localhost");
+    let server =
+        serve(move |_, _| http(307, &[("location", &format!("{target}/steal"))], "")).await;
+    let e = undecodable(server.client().stock_dividends(&dividends()).await);
+    assert_eq!(e.status, 307);
+    assert!(e.reason.contains("redirect"), "{}", e.reason);
+    assert_eq!(elsewhere.count(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paging
+// ---------------------------------------------------------------------------------------------
+
+/// A commentary server holding `total` rows, answering `limit`/`offset` pages.
+async fn commentary_server(total: i64) -> Server {
+    serve(move |_, seen| {
+        let number = |name| {
+            seen.query(name)
+                .and_then(|v| v.parse::<i64>().ok())
+                .unwrap_or(0)
+        };
+        let (limit, offset) = (number("limit"), number("offset"));
+        let rows: Vec<Value> = (offset..total.min(offset + limit))
+            .map(commentary_row)
+            .collect();
+        http(200, &[], &success(Value::Array(rows)))
+    })
+    .await
+}
+
+fn offsets(server: &Server) -> Vec<String> {
+    server
+        .seen()
+        .iter()
+        .map(|s| s.query("offset").unwrap_or_default().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn paging_walks_every_page_and_stops_on_a_short_one() {
+    let server = commentary_server(5).await;
+    let params = PersonCommentaryParams::new(PERSON, 1_700_000_000, 1_710_000_000).with_limit(2);
+    let rows: Vec<_> = server
+        .client()
+        .person_commentary_stream(&params)
+        .try_collect()
+        .await
+        .unwrap();
+    let quotes: Vec<&str> = rows.iter().map(|r| r.quote.as_str()).collect();
+    assert_eq!(
+        quotes,
+        [
+            "Remark 0.",
+            "Remark 1.",
+            "Remark 2.",
+            "Remark 3.",
+            "Remark 4."
+        ]
+    );
+    assert_eq!(offsets(&server), ["0", "2", "4"]);
+
+    // An exact multiple ends on an empty page.
+    let server = commentary_server(4).await;
+    let rows: Vec<_> = server
+        .client()
+        .person_commentary_stream(&params)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 4);
+    assert_eq!(offsets(&server), ["0", "2", "4"]);
+
+    // Starting further in; a full last page is followed by an empty one.
+    let server = commentary_server(5).await;
+    let params = params.with_offset(3);
+    let rows: Vec<_> = server
+        .client()
+        .person_commentary_stream(&params)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(offsets(&server), ["3", "5"]);
+}
+
+#[tokio::test]
+async fn paging_ends_after_the_first_error() {
+    let server = serve(|n, _| match n {
+        0 => http(
+            200,
+            &[],
+            &success(json!([commentary_row(0), commentary_row(1)])),
+        ),
+        _ => http(500, &[], &failure("INTERNAL_ERROR", "boom", json!([]))),
+    })
+    .await;
+    let params = PersonCommentaryParams::new(PERSON, 1_700_000_000, 1_710_000_000).with_limit(2);
+    let client = server.client();
+    let mut stream = std::pin::pin!(client.person_commentary_stream(&params));
+    assert!(stream.next().await.unwrap().is_ok());
+    assert!(stream.next().await.unwrap().is_ok());
+    let err = stream.next().await.unwrap().unwrap_err();
+    assert_eq!(err.status(), Some(500));
+    assert!(stream.next().await.is_none());
+    assert_eq!(server.count(), 2);
+
+    // Invalid parameters: one error, nothing sent.
+    let server = commentary_server(5).await;
+    let params = PersonCommentaryParams::new(PERSON, 1_700_000_000, 1_710_000_000).with_limit(0);
+    let items: Vec<_> = server
+        .client()
+        .person_commentary_stream(&params)
+        .collect()
+        .await;
+    assert_eq!(items.len(), 1);
+    assert!(matches!(items[0], Err(Error::InvalidInput(_))));
+    assert_eq!(server.count(), 0);
+}
