@@ -8,8 +8,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{EmitError, doc_attrs, ident, rust_file};
-use crate::files::{FileSet, TOML_HEADER};
+use super::{EmitError, cargo_toml, doc_attrs, ident, rust_file, static_tokens};
+use crate::files::FileSet;
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
@@ -17,11 +17,17 @@ pub const DIR: &str = "crates/mrds-client";
 
 /// Adds the client crate's files to `out`.
 pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
-    out.insert(format!("{DIR}/Cargo.toml"), cargo_toml());
+    out.insert(format!("{DIR}/Cargo.toml"), client_cargo_toml());
     let files: [(&str, TokenStream); 3] = [
         ("lib.rs", lib_rs(api)),
         ("endpoints.rs", endpoints_rs(api)),
-        ("support.rs", support_rs()?),
+        (
+            "support.rs",
+            static_tokens(
+                &format!("{DIR}/src/support.rs"),
+                include_str!("client_support.rs"),
+            )?,
+        ),
     ];
     for (name, tokens) in files {
         let path = format!("{DIR}/src/{name}");
@@ -31,32 +37,24 @@ pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
     Ok(())
 }
 
-fn cargo_toml() -> String {
-    format!(
-        "{TOML_HEADER}\n\n[package]\nname = \"mrds-client\"\nversion = \"0.1.0\"\n\
-         description = \"Typed async client of the Market and Reference Data Service\"\n\
-         edition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n\
-         [dependencies]\n\
-         futures-util = {{ version = \"0.3\", default-features = false }}\n\
-         mrds-model = {{ path = \"../mrds-model\" }}\n\
-         reqwest = {{ version = \"0.13\", default-features = false, features = [\"rustls\"] }}\n\
-         serde = {{ version = \"1\", features = [\"derive\"] }}\n\
-         serde_json = \"1\"\n\
-         tokio = {{ version = \"1\", default-features = false, features = [\"time\"] }}\n\n\
-         # For the hand-written examples in `examples/`.\n\
-         [dev-dependencies]\n\
-         tokio = {{ version = \"1\", features = [\"macros\", \"rt\"] }}\n"
-    )
-}
-
-fn support_rs() -> Result<TokenStream, EmitError> {
-    const SUPPORT: &str = include_str!("client_support.rs");
-    SUPPORT
-        .parse()
-        .map_err(|e: proc_macro2::LexError| EmitError {
-            file: format!("{DIR}/src/support.rs"),
-            message: e.to_string(),
-        })
+fn client_cargo_toml() -> String {
+    let mut text = cargo_toml(
+        "mrds-client",
+        "Typed async client of the Market and Reference Data Service",
+        &[
+            "futures-util = { version = \"0.3\", default-features = false }",
+            "mrds-model = { path = \"../mrds-model\" }",
+            "reqwest = { version = \"0.13\", default-features = false, features = [\"rustls\"] }",
+            "serde = { version = \"1\", features = [\"derive\"] }",
+            "serde_json = \"1\"",
+            "tokio = { version = \"1\", default-features = false, features = [\"time\"] }",
+        ],
+    );
+    text.push_str(
+        "\n# For the hand-written examples in `examples/`.\n[dev-dependencies]\n\
+         tokio = { version = \"1\", features = [\"macros\", \"rt\"] }\n",
+    );
+    text
 }
 
 /// The wire names of a `limit`/`offset` pair that [`crate::model::Endpoint`] pages with:

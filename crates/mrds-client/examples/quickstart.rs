@@ -38,9 +38,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // 2. Dividends paid in a range, newest first.
     let params = StockDividendsParams::new(
-        "BRK.B",
-        1_672_531_200, // 2023-01-01
-        1_767_225_600, // 2026-01-01
+        "BF-B",
+        1_735_689_600, // 2025-01-01
+        1_798_761_600, // 2027-01-01
         TimeType::PaymentDate,
     )
     .with_limit(5);
@@ -59,8 +59,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // 3. Treasury rates over one month.
     let params = TreasuryRatesParams::new()
-        .with_start_time(1_767_225_600) // 2026-01-01
-        .with_end_time(1_769_904_000); // 2026-02-01
+        .with_start_time(1_793_491_200) // 2026-11-01
+        .with_end_time(1_796_083_200); // 2026-12-01
     match client.treasury_rates(&params).await {
         Ok(page) => {
             println!("treasury rates: {} day(s)", page.data.len());

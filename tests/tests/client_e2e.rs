@@ -1,0 +1,275 @@
+//! The generated client against the generated sample-data server on a loopback port: every
+//! endpoint decodes, every error class reaches the caller as its variant, retries on 503 stop
+//! at the limit, and client-side validation sends nothing (the server counts what it saw).
+
+#![allow(deprecated)] // the removed endpoint's method is called on purpose
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use futures_util::TryStreamExt;
+use mrds_client::{Client, Error, RetryPolicy};
+use mrds_model::params::*;
+use mrds_model::{ErrorCode, RawParams, Request, TimeType};
+use mrds_server::StaticKeys;
+use mrds_server::axum::extract::Request as HttpRequest;
+use mrds_server::axum::http::StatusCode;
+use mrds_server::axum::middleware::{self, Next};
+use mrds_server::axum::response::IntoResponse;
+
+const KEY: &str = "e2e-key";
+
+/// The sample server behind a counter; the first `failures` requests answer 503.
+struct Server {
+    addr: SocketAddr,
+    seen: Arc<AtomicUsize>,
+}
+
+async fn server(failures: usize) -> Server {
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counter = seen.clone();
+    let app = mrds_mock::router(StaticKeys::new([KEY])).layer(middleware::from_fn(
+        move |request: HttpRequest, next: Next| {
+            let counter = counter.clone();
+            async move {
+                if counter.fetch_add(1, Ordering::SeqCst) < failures {
+                    return (StatusCode::SERVICE_UNAVAILABLE, "upstream unavailable")
+                        .into_response();
+                }
+                next.run(request).await
+            }
+        },
+    ));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { mrds_server::axum::serve(listener, app).await });
+    Server { addr, seen }
+}
+
+impl Server {
+    fn seen(&self) -> usize {
+        self.seen.load(Ordering::SeqCst)
+    }
+
+    fn client(&self, key: Option<&str>) -> Client {
+        let mut builder = Client::builder(format!("http://{}", self.addr)).retry(RetryPolicy {
+            max_retries: 3,
+            initial_backoff: Duration::from_millis(1),
+            max_backoff: Duration::from_millis(10),
+        });
+        if let Some(key) = key {
+            builder = builder.api_key(key);
+        }
+        builder.build().unwrap()
+    }
+}
+
+/// The parameters of the sample server's example request for `P`'s endpoint.
+fn example<P: Request>() -> P {
+    let id = P::ENDPOINT.id;
+    let (_, target) = mrds_mock::EXAMPLES
+        .iter()
+        .find(|(e, _)| *e == id)
+        .unwrap_or_else(|| panic!("no example for {id}"));
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let mut raw = RawParams::from_query_string(query);
+    for (template, value) in P::ENDPOINT.path.split('/').zip(path.split('/')) {
+        if let Some(name) = template.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+            raw = raw.with_path(name, value);
+        }
+    }
+    P::from_raw(&raw).unwrap_or_else(|e| panic!("example of {id} is invalid: {e}"))
+}
+
+#[tokio::test]
+async fn every_endpoint_returns_decoded_records() {
+    let server = server(0).await;
+    let client = server.client(Some(KEY));
+    macro_rules! call {
+        ($($method:ident: $params:ty),* $(,)?) => {{
+            let mut called = Vec::new();
+            $(
+                let page = client
+                    .$method(&example::<$params>())
+                    .await
+                    .unwrap_or_else(|e| panic!("{}: {e}", stringify!($method)));
+                assert!(!page.data.is_empty(), "{} answered no records", stringify!($method));
+                assert!(page.request_id.starts_with("req_"));
+                called.push(stringify!($method));
+            )*
+            called
+        }};
+    }
+    let called = call! {
+        company_detail: CompanyDetailParams,
+        equity_offering: EquityOfferingParams,
+        etf_flow: EtfFlowParams,
+        forex_historical: ForexHistoricalParams,
+        leverage_ratio: LeverageRatioParams,
+        market_kline: MarketKlineParams,
+        nand_flash_spot_price: NandFlashSpotPriceParams,
+        non_us_kline: NonUsKlineParams,
+        perp_kline: PerpKlineParams,
+        person_commentary: PersonCommentaryParams,
+        research_units: ResearchUnitsParams,
+        screener_events: ScreenerEventsParams,
+        ssr: SsrParams,
+        stock_dividends: StockDividendsParams,
+        treasury_rates: TreasuryRatesParams,
+    };
+    let live: Vec<&str> = mrds_model::api::ENDPOINTS
+        .iter()
+        .filter(|e| e.removed.is_none())
+        .map(|e| e.id)
+        .collect();
+    assert_eq!(called, live, "every endpoint that is not removed is called");
+    assert_eq!(server.seen(), live.len());
+}
+
+#[tokio::test]
+async fn the_client_and_the_server_agree_on_encoding() {
+    let server = server(0).await;
+    let client = server.client(Some(KEY));
+    // Spellings with `.`, `-` and `^`, RFC 3339 offsets with `+`, a space in an enum value.
+    for symbol in ["BF.B", "BF-B"] {
+        let params =
+            StockDividendsParams::new(symbol, 1_735_689_600, 1_798_761_600, TimeType::RecordDate);
+        let page = client.stock_dividends(&params).await.unwrap();
+        assert_eq!(page.data.len(), 3);
+        assert!(page.data.iter().all(|d| d.symbol == symbol));
+    }
+    let params = MarketKlineParams::new("US_SPOT_AAPL_USD", mrds_model::Interval::OneDay)
+        .with_start_time("2026-11-17T00:00:00Z")
+        .with_end_time("2026-11-18T12:00:00+02:00");
+    assert_eq!(client.market_kline(&params).await.unwrap().data.len(), 2);
+    let params = ScreenerEventsParams::new(
+        mrds_model::ScreenerEventType::IpoDate,
+        1_735_689_600,
+        1_767_225_600,
+    );
+    let events = client.screener_events(&params).await.unwrap().data;
+    assert!(
+        events
+            .iter()
+            .all(|e| e.r#type == mrds_model::ScreenerEventType::IpoDate)
+    );
+    assert!(!events.is_empty());
+}
+
+/// The API error of a call that must fail with one.
+fn api<T>(result: Result<mrds_client::Response<T>, Error>) -> Box<mrds_client::ApiError> {
+    match result {
+        Err(Error::Api(e)) => e,
+        Err(other) => panic!("expected an API error, got {other}"),
+        Ok(_) => panic!("expected an API error, got records"),
+    }
+}
+
+#[tokio::test]
+async fn every_error_class_reaches_the_caller_as_its_variant() {
+    let server = server(0).await;
+
+    // Invalid input: caught before sending, nothing reaches the server.
+    let client = server.client(Some(KEY));
+    let bad = StockDividendsParams::new("AAPL", 9, 5, TimeType::RecordDate).with_limit(0);
+    match client.stock_dividends(&bad).await {
+        Err(Error::InvalidInput(e)) => {
+            assert!(e.breaks("stock_dividends.range_order"));
+            assert!(e.breaks("stock_dividends.limit.range"));
+        }
+        other => panic!("expected invalid input, got {other:?}"),
+    }
+    assert_eq!(server.seen(), 0, "an invalid call sends nothing");
+
+    let dividends = example::<StockDividendsParams>();
+
+    // 401: no key, and a wrong key.
+    let e = api(server.client(None).stock_dividends(&dividends).await);
+    assert_eq!((e.status, &e.error.code), (401, &ErrorCode::Unauthorized));
+    assert!(e.request_id.is_some());
+    let e = api(server
+        .client(Some("nope"))
+        .stock_dividends(&dividends)
+        .await);
+    assert_eq!((e.status, &e.error.code), (401, &ErrorCode::Unauthorized));
+
+    // 404: a document the samples do not hold.
+    let e = api(client
+        .research_units(&ResearchUnitsParams::new("0123456789abcdef"))
+        .await);
+    assert_eq!(
+        (e.status, &e.error.code),
+        (404, &ErrorCode::ResourceNotFound)
+    );
+
+    // 410: the removed endpoint.
+    let e = api(client.index_1min(&example::<Index1minParams>()).await);
+    assert_eq!(
+        (e.status, &e.error.code),
+        (410, &ErrorCode::EndpointRemoved)
+    );
+
+    // Transport: nothing listens.
+    let closed = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = closed.local_addr().unwrap();
+    drop(closed);
+    let nowhere = Client::builder(format!("http://{addr}"))
+        .api_key(KEY)
+        .no_retries()
+        .build()
+        .unwrap();
+    assert!(matches!(
+        nowhere.stock_dividends(&dividends).await,
+        Err(Error::Transport(_))
+    ));
+}
+
+#[tokio::test]
+async fn retries_on_503_succeed_within_the_limit() {
+    let server = server(2).await;
+    let page = server
+        .client(Some(KEY))
+        .treasury_rates(&example())
+        .await
+        .unwrap();
+    assert_eq!(page.data.len(), 5);
+    assert_eq!(server.seen(), 3, "two failures, then the answer");
+}
+
+#[tokio::test]
+async fn retries_on_503_stop_at_the_limit() {
+    let server = server(usize::MAX).await;
+    let result = server.client(Some(KEY)).treasury_rates(&example()).await;
+    assert_eq!(result.as_ref().err().and_then(Error::status), Some(503));
+    assert_eq!(server.seen(), 4, "the first attempt and three retries");
+
+    let server = self::server(usize::MAX).await;
+    let once = Client::builder(format!("http://{}", server.addr))
+        .api_key(KEY)
+        .no_retries()
+        .build()
+        .unwrap();
+    assert!(once.treasury_rates(&example()).await.is_err());
+    assert_eq!(server.seen(), 1, "no retries when switched off");
+}
+
+#[tokio::test]
+async fn the_commentary_stream_walks_every_page() {
+    let server = server(0).await;
+    let client = server.client(None);
+    let params = example::<PersonCommentaryParams>().with_limit(1);
+    let all: Vec<_> = client
+        .person_commentary_stream(&params)
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(all.len(), 4);
+    assert!(
+        all.windows(2)
+            .all(|w| w[0].published_at > w[1].published_at)
+    );
+    // Four full pages of one and a fifth, empty, one.
+    assert_eq!(server.seen(), 5);
+}
