@@ -404,6 +404,8 @@ pub struct Change {
 pub struct Samples {
     /// A request answered with sample records: path below the base path, and query.
     pub example: String,
+    /// The parameters of `example`, decoded: (wire name, value), path parameters first.
+    pub example_values: Vec<(String, String)>,
     /// Answer 404 (not an empty array) when no set matches.
     pub not_found_when_missing: bool,
     /// Of these parameters only the first one given selects sets.

@@ -709,3 +709,19 @@ async fn request_ids_differ_per_request() {
     let b = get(addr, example("treasury_rates"), Some(KEY)).await;
     assert_ne!(a.header("x-request-id"), b.header("x-request-id"));
 }
+
+#[tokio::test]
+async fn the_openapi_document_is_served_without_a_key() {
+    let addr = mock().await;
+    let answer = get(addr, "/openapi.json", None).await;
+    assert_eq!(answer.status, 200);
+    assert_eq!(answer.header("content-type"), Some("application/json"));
+    assert_eq!(answer.body, mrds_server::OPENAPI_JSON.as_bytes());
+    let on_disk = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../spec/generated/openapi.json"
+    ))
+    .unwrap();
+    assert_eq!(answer.body, on_disk);
+    assert_eq!(answer.json()["openapi"], "3.1.0");
+}

@@ -168,6 +168,7 @@ impl<'a> Cx<'a> {
 
         (self.errors.len() == before).then(|| Samples {
             example: s.example.clone(),
+            example_values: example_values(&ep.path, &s.example),
             not_found_when_missing: s.missing == ast::Missing::NotFound,
             first_of: s.first_of.clone(),
             contains: s.contains.clone(),
@@ -547,6 +548,46 @@ fn wires<'t>(types: &Types<'t>, set: &str) -> Vec<&'t str> {
         .unwrap_or_default()
 }
 
+/// The decoded parameters of an example request of `template`: path parameters, then the
+/// query's pairs (`+` is a space, `%XX` an escaped byte).
+fn example_values(template: &str, example: &str) -> Vec<(String, String)> {
+    let (route, query) = example.split_once('?').unwrap_or((example, ""));
+    let path = template
+        .split('/')
+        .zip(route.split('/'))
+        .filter_map(|(t, r)| {
+            let name = t.strip_prefix('{')?.strip_suffix('}')?;
+            Some((name.to_string(), decode(r)))
+        });
+    let query = query.split('&').filter(|p| !p.is_empty()).map(|p| {
+        let (n, v) = p.split_once('=').unwrap_or((p, ""));
+        (decode(n), decode(v))
+    });
+    path.chain(query).collect()
+}
+
+fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// True when `route` is `template` with every `{name}` filled by one non-empty segment.
 fn route_matches(template: &str, route: &str) -> bool {
     let (t, r): (Vec<&str>, Vec<&str>) =
@@ -594,4 +635,30 @@ fn quoted(names: &[&str]) -> String {
 
 fn endpoint_ids(endpoints: &[Endpoint]) -> impl Iterator<Item = &str> {
     endpoints.iter().map(|e| e.id.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn example_values_are_decoded() {
+        let got = example_values(
+            "/v1/persons/{person_id}/commentary",
+            "/v1/persons/ab%2Dc/commentary?a=1&name=MLC%2064Gb+x&t=2026-01-01T00:00:00%2B02:00&bad=%zz&end=%4",
+        );
+        let want = [
+            ("person_id", "ab-c"),
+            ("a", "1"),
+            ("name", "MLC 64Gb x"),
+            ("t", "2026-01-01T00:00:00+02:00"),
+            ("bad", "%zz"),
+            ("end", "%4"),
+        ];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        assert_eq!(got, want);
+    }
 }

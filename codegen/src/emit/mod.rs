@@ -10,6 +10,7 @@ use crate::model::Api;
 pub mod client;
 pub mod mock;
 pub mod model;
+pub mod openapi;
 pub mod server;
 
 /// The generator produced tokens that do not parse as a Rust file: a bug in an emitter.
@@ -34,7 +35,7 @@ impl fmt::Display for EmitError {
 impl std::error::Error for EmitError {}
 
 /// Directories the generator owns; stale generated files there are removed.
-pub const ROOTS: &[&str] = &["crates"];
+pub const ROOTS: &[&str] = &["crates", "spec/generated"];
 
 /// Every generated file.
 pub fn all(api: &Api) -> Result<FileSet, EmitError> {
@@ -43,6 +44,7 @@ pub fn all(api: &Api) -> Result<FileSet, EmitError> {
     server::emit(api, &mut set)?;
     mock::emit(api, &mut set)?;
     client::emit(api, &mut set)?;
+    openapi::emit(api, &mut set);
     Ok(set)
 }
 

@@ -79,7 +79,7 @@ fn lib_rs(api: &Api) -> TokenStream {
 
         pub use axum;
         pub use mrds_model;
-        pub use router::router;
+        pub use router::{OPENAPI_JSON, router};
         pub use service::Api;
         pub use support::{
             ApiError, KeyStore, REQUEST_ID_HEADER, RequestContext, StaticKeys, new_request_id,
@@ -166,6 +166,9 @@ fn router_rs(api: &Api) -> TokenStream {
         let route = format!("{}{}", api.base_path, e.path);
         quote!(.route(#route, get(#name::<S, K>)))
     });
+    let openapi_route = format!("{}/openapi.json", api.base_path);
+    // From crates/mrds-server/src/ to the document.
+    let openapi_file = format!("../../../{}", super::openapi::PATH);
     let handlers = api.endpoints.iter().map(|e| {
         let name = ident(&e.id);
         let params = params_path(e);
@@ -242,14 +245,29 @@ fn router_rs(api: &Api) -> TokenStream {
 
         /// The router serving `service`, with the keys `keys` accepts.
         ///
-        /// Every endpoint is mounted at its documented path below the base path; any other
-        /// path answers 404 `RESOURCE_NOT_FOUND` in the envelope.
+        /// Every endpoint is mounted at its documented path below the base path, the OpenAPI
+        /// document at `openapi.json` below it; any other path answers 404
+        /// `RESOURCE_NOT_FOUND` in the envelope.
         pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
             let shared = Arc::new(Shared { service, keys });
             Router::new()
                 #(#routes)*
+                .route(#openapi_route, get(openapi))
                 .fallback(crate::support::unknown_path)
                 .with_state(shared)
+        }
+
+        /// The OpenAPI 3.1 document of the service, generated from the same spec.
+        pub const OPENAPI_JSON: &str = include_str!(#openapi_file);
+
+        /// Serves [`OPENAPI_JSON`]; no key needed.
+        async fn openapi() -> Response {
+            let mut response = Response::new(axum::body::Body::from(OPENAPI_JSON));
+            response.headers_mut().insert(
+                axum::http::header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static("application/json"),
+            );
+            response
         }
 
         #(#handlers)*

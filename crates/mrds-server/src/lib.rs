@@ -23,7 +23,7 @@ mod service;
 mod support;
 pub use axum;
 pub use mrds_model;
-pub use router::router;
+pub use router::{OPENAPI_JSON, router};
 pub use service::Api;
 pub use support::{
     ApiError, KeyStore, REQUEST_ID_HEADER, RequestContext, StaticKeys, new_request_id,

@@ -18,8 +18,9 @@ struct Shared<S, K> {
 }
 /// The router serving `service`, with the keys `keys` accepts.
 ///
-/// Every endpoint is mounted at its documented path below the base path; any other
-/// path answers 404 `RESOURCE_NOT_FOUND` in the envelope.
+/// Every endpoint is mounted at its documented path below the base path, the OpenAPI
+/// document at `openapi.json` below it; any other path answers 404
+/// `RESOURCE_NOT_FOUND` in the envelope.
 pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
     let shared = Arc::new(Shared { service, keys });
     Router::new()
@@ -42,8 +43,22 @@ pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
         .route("/api/v1/crypto/metrics/ssr", get(ssr::<S, K>))
         .route("/api/v1/stocks/dividends", get(stock_dividends::<S, K>))
         .route("/api/v1/macro/treasury-rates", get(treasury_rates::<S, K>))
+        .route("/api/openapi.json", get(openapi))
         .fallback(crate::support::unknown_path)
         .with_state(shared)
+}
+/// The OpenAPI 3.1 document of the service, generated from the same spec.
+pub const OPENAPI_JSON: &str = include_str!("../../../spec/generated/openapi.json");
+/// Serves [`OPENAPI_JSON`]; no key needed.
+async fn openapi() -> Response {
+    let mut response = Response::new(axum::body::Body::from(OPENAPI_JSON));
+    response
+        .headers_mut()
+        .insert(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        );
+    response
 }
 async fn company_detail<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
