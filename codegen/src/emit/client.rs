@@ -8,16 +8,15 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{EmitError, cargo_toml, doc_attrs, ident, rust_file, static_tokens};
-use crate::files::FileSet;
+use super::{EmitError, Emitted, cargo_toml, doc_attrs, ident, static_tokens};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
 pub const DIR: &str = "crates/mrds-client";
 
 /// Adds the client crate's files to `out`.
-pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
-    out.insert(format!("{DIR}/Cargo.toml"), client_cargo_toml());
+pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
+    out.text(format!("{DIR}/Cargo.toml"), client_cargo_toml());
     let files: [(&str, TokenStream); 3] = [
         ("lib.rs", lib_rs(api)),
         ("endpoints.rs", endpoints_rs(api)),
@@ -30,9 +29,7 @@ pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
         ),
     ];
     for (name, tokens) in files {
-        let path = format!("{DIR}/src/{name}");
-        let text = rust_file(&path, tokens)?;
-        out.insert(path, text);
+        out.rust(format!("{DIR}/src/{name}"), tokens);
     }
     Ok(())
 }

@@ -3,8 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{EmitError, cargo_toml, ident, rust_file, static_tokens};
-use crate::files::FileSet;
+use super::{EmitError, Emitted, cargo_toml, ident, static_tokens};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
@@ -14,8 +13,8 @@ pub const DIR: &str = "crates/mrds-mock";
 const DEMO_KEY: &str = "demo-key";
 
 /// Adds the sample-data server's files to `out`.
-pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
-    out.insert(
+pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
+    out.text(
         format!("{DIR}/Cargo.toml"),
         cargo_toml(
             "mrds-mock",
@@ -49,9 +48,7 @@ pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
         ("main.rs", main_rs()),
     ];
     for (name, tokens) in files {
-        let path = format!("{DIR}/src/{name}");
-        let text = rust_file(&path, tokens)?;
-        out.insert(path, text);
+        out.rust(format!("{DIR}/src/{name}"), tokens);
     }
     Ok(())
 }

@@ -37,14 +37,63 @@ impl std::error::Error for EmitError {}
 /// Directories the generator owns; stale generated files there are removed.
 pub const ROOTS: &[&str] = &["crates", "spec/generated"];
 
-/// Every generated file.
+/// What the emitters produce, before formatting: Rust files as token streams, other files
+/// as text. Paths are relative to the workspace root.
+#[derive(Default)]
+pub struct Emitted {
+    rust: Vec<(String, TokenStream)>,
+    text: Vec<(String, String)>,
+}
+
+impl Emitted {
+    /// Adds a Rust file.
+    pub fn rust(&mut self, path: impl Into<String>, tokens: TokenStream) {
+        self.rust.push((path.into(), tokens));
+    }
+
+    /// Adds a file that is already text.
+    pub fn text(&mut self, path: impl Into<String>, text: String) {
+        self.text.push((path.into(), text));
+    }
+
+    /// The number of files.
+    pub fn len(&self) -> usize {
+        self.rust.len() + self.text.len()
+    }
+
+    /// True when nothing was emitted.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Every generated file: [`tokens`], then [`format`].
 pub fn all(api: &Api) -> Result<FileSet, EmitError> {
+    format(tokens(api)?)
+}
+
+/// Runs every emitter: the token streams and texts of every generated file.
+pub fn tokens(api: &Api) -> Result<Emitted, EmitError> {
+    let mut out = Emitted::default();
+    model::emit(api, &mut out)?;
+    server::emit(api, &mut out)?;
+    mock::emit(api, &mut out)?;
+    client::emit(api, &mut out)?;
+    openapi::emit(api, &mut out);
+    Ok(out)
+}
+
+/// Formats the Rust files (syn + prettyplease, headed by the generated marker) into the set
+/// of files to write.
+pub fn format(emitted: Emitted) -> Result<FileSet, EmitError> {
     let mut set = FileSet::new(ROOTS);
-    model::emit(api, &mut set)?;
-    server::emit(api, &mut set)?;
-    mock::emit(api, &mut set)?;
-    client::emit(api, &mut set)?;
-    openapi::emit(api, &mut set);
+    for (path, tokens) in emitted.rust {
+        let text = rust_file(&path, tokens)?;
+        set.insert(path, text);
+    }
+    for (path, text) in emitted.text {
+        set.insert(path, text);
+    }
     Ok(set)
 }
 

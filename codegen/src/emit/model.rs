@@ -3,17 +3,16 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{EmitError, cargo_toml, doc_attrs, ident, rust_file, static_tokens};
-use crate::files::FileSet;
+use super::{EmitError, Emitted, cargo_toml, doc_attrs, ident, static_tokens};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
 pub const DIR: &str = "crates/mrds-model";
 
 /// Adds the model crate's files to `out`.
-pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
+pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
     let uses_regex = api.endpoints.iter().any(|e| !patterns(e).is_empty());
-    out.insert(format!("{DIR}/Cargo.toml"), model_cargo_toml(uses_regex));
+    out.text(format!("{DIR}/Cargo.toml"), model_cargo_toml(uses_regex));
     let files: [(&str, TokenStream); 7] = [
         ("lib.rs", lib_rs(api)),
         ("records.rs", records_rs(api)),
@@ -24,9 +23,7 @@ pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
         ("support.rs", support_rs()?),
     ];
     for (name, tokens) in files {
-        let path = format!("{DIR}/src/{name}");
-        let text = rust_file(&path, tokens)?;
-        out.insert(path, text);
+        out.rust(format!("{DIR}/src/{name}"), tokens);
     }
     Ok(())
 }

@@ -3,16 +3,15 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{EmitError, cargo_toml, doc_attrs, ident, rust_file, static_tokens};
-use crate::files::FileSet;
+use super::{EmitError, Emitted, cargo_toml, doc_attrs, ident, static_tokens};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
 pub const DIR: &str = "crates/mrds-server";
 
 /// Adds the server crate's files to `out`.
-pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
-    out.insert(
+pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
+    out.text(
         format!("{DIR}/Cargo.toml"),
         cargo_toml(
             "mrds-server",
@@ -39,9 +38,7 @@ pub fn emit(api: &Api, out: &mut FileSet) -> Result<(), EmitError> {
         ("support.rs", support),
     ];
     for (name, tokens) in files {
-        let path = format!("{DIR}/src/{name}");
-        let text = rust_file(&path, tokens)?;
-        out.insert(path, text);
+        out.rust(format!("{DIR}/src/{name}"), tokens);
     }
     Ok(())
 }

@@ -1,0 +1,73 @@
+//! Decoding a 10,000-candle response: into the model's `Envelope<Candle>`, and with serde_json
+//! into a plain hand-written struct of the same shape.
+//!
+//! `cargo bench -p mrds-bench --bench decode`
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use mrds_model::Envelope;
+use mrds_model::records::Candle;
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct PlainEnvelope {
+    success: bool,
+    request_id: String,
+    data: Vec<PlainCandle>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct PlainCandle {
+    price_open: f64,
+    price_high: f64,
+    price_low: f64,
+    price_close: f64,
+    volume: f64,
+    time_open: String,
+    time_close: String,
+}
+
+fn body(n: usize) -> Vec<u8> {
+    let candles: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let p = 91_000.0 + i as f64 * 0.5;
+            serde_json::json!({
+                "price_open": p, "price_high": p + 12.25, "price_low": p - 9.75, "price_close": p + 0.5,
+                "volume": 150.5 + i as f64,
+                "time_open": format!("2026-11-{:02}T{:02}:{:02}:00Z", 1 + i / 1440 % 28, i / 60 % 24, i % 60),
+                "time_close": format!("2026-11-{:02}T{:02}:{:02}:59Z", 1 + i / 1440 % 28, i / 60 % 24, i % 60),
+            })
+        })
+        .collect();
+    serde_json::to_vec(
+        &serde_json::json!({ "success": true, "request_id": "req_1", "data": candles }),
+    )
+    .unwrap()
+}
+
+fn decode(c: &mut Criterion) {
+    let body = body(10_000);
+    let mut group = c.benchmark_group("decode_10k_candles");
+    group.throughput(Throughput::Bytes(body.len() as u64));
+    group.bench_function("model", |b| {
+        b.iter(|| {
+            let envelope: Envelope<Candle> = serde_json::from_slice(black_box(&body)).unwrap();
+            assert_eq!(envelope.data.len(), 10_000);
+            envelope
+        })
+    });
+    group.bench_function("plain_struct", |b| {
+        b.iter(|| {
+            let envelope: PlainEnvelope = serde_json::from_slice(black_box(&body)).unwrap();
+            assert_eq!(envelope.data.len(), 10_000);
+            envelope
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, decode);
+criterion_main!(benches);
