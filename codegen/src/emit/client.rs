@@ -8,7 +8,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{EmitError, Emitted, cargo_toml, doc_attrs, ident, static_tokens};
+use super::{EmitError, Emitted, cargo_toml, doc_attrs, ident, static_rust};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
@@ -17,17 +17,12 @@ pub const DIR: &str = "crates/mrds-client";
 /// Adds the client crate's files to `out`.
 pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
     out.text(format!("{DIR}/Cargo.toml"), client_cargo_toml());
-    let files: [(&str, TokenStream); 3] = [
-        ("lib.rs", lib_rs(api)),
-        ("endpoints.rs", endpoints_rs(api)),
-        (
-            "support.rs",
-            static_tokens(
-                &format!("{DIR}/src/support.rs"),
-                include_str!("client_support.rs"),
-            )?,
-        ),
-    ];
+    out.text(
+        format!("{DIR}/src/support.rs"),
+        static_rust(include_str!("client_support.rs")),
+    );
+    let files: [(&str, TokenStream); 2] =
+        [("lib.rs", lib_rs(api)), ("endpoints.rs", endpoints_rs(api))];
     for (name, tokens) in files {
         out.rust(format!("{DIR}/src/{name}"), tokens);
     }

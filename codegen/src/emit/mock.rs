@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{EmitError, Emitted, cargo_toml, ident, static_tokens};
+use super::{EmitError, Emitted, cargo_toml, ident, static_rust};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
@@ -30,21 +30,18 @@ pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
             ],
         ),
     );
-    let files: [(&str, TokenStream); 6] = [
+    out.text(
+        format!("{DIR}/src/engine.rs"),
+        static_rust(include_str!("mock_engine.rs")),
+    );
+    out.text(
+        format!("{DIR}/src/cli.rs"),
+        static_rust(include_str!("mock_cli.rs")),
+    );
+    let files: [(&str, TokenStream); 4] = [
         ("lib.rs", lib_rs(api)),
         ("service.rs", service_rs(api)),
         ("samples.rs", samples_rs(api)),
-        (
-            "engine.rs",
-            static_tokens(
-                &format!("{DIR}/src/engine.rs"),
-                include_str!("mock_engine.rs"),
-            )?,
-        ),
-        (
-            "cli.rs",
-            static_tokens(&format!("{DIR}/src/cli.rs"), include_str!("mock_cli.rs"))?,
-        ),
         ("main.rs", main_rs()),
     ];
     for (name, tokens) in files {

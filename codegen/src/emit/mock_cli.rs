@@ -23,7 +23,10 @@ struct Args {
 /// Runs the command line (`mrds-mock --help`) until interrupted.
 pub fn run() -> ExitCode {
     let args = Args::parse();
-    match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime.block_on(serve(args)),
         Err(e) => {
             eprintln!("mrds-mock: cannot start the runtime: {e}");
@@ -53,7 +56,10 @@ async fn serve(args: Args) -> ExitCode {
         }
     };
     let addr = listener.local_addr().unwrap_or(args.addr);
-    println!("mrds-mock: serving sample data at http://{addr}{}", crate::BASE_PATH);
+    println!(
+        "mrds-mock: serving sample data at http://{addr}{}",
+        crate::BASE_PATH
+    );
     println!("mrds-mock: accepted API key(s): {}", keys.join(", "));
     println!(
         "mrds-mock: try  curl -H '{}: {}' 'http://{addr}{}{}'",

@@ -114,14 +114,15 @@ pub fn select(samples: &Samples, given: &Given<'_>) -> Result<Vec<Value>, ApiErr
     let mut records: Vec<Value> = Vec::new();
     let mut matched = false;
     for (set, parsed) in samples.sets.iter().zip(parsed) {
-        let fits = set.when.iter().all(|(param, spellings)| {
-            match value_of(given, param) {
+        let fits = set
+            .when
+            .iter()
+            .all(|(param, spellings)| match value_of(given, param) {
                 Some(value) if considered(param) => spellings
                     .iter()
                     .any(|s| spelling_matches(samples, param, s, value)),
                 _ => true,
-            }
-        });
+            });
         if fits {
             matched = true;
             records.extend(parsed.iter().cloned());
@@ -130,10 +131,19 @@ pub fn select(samples: &Samples, given: &Given<'_>) -> Result<Vec<Value>, ApiErr
     if !matched && samples.not_found_when_missing {
         let asked: Vec<String> = given
             .iter()
-            .filter(|(p, v)| v.is_some() && samples.sets.iter().any(|s| s.when.iter().any(|(w, _)| w == p)))
+            .filter(|(p, v)| {
+                v.is_some()
+                    && samples
+                        .sets
+                        .iter()
+                        .any(|s| s.when.iter().any(|(w, _)| w == p))
+            })
             .map(|(p, v)| format!("{p}={}", v.as_deref().unwrap_or_default()))
             .collect();
-        return Err(ApiError::not_found(format!("nothing matches {}", asked.join(", "))));
+        return Err(ApiError::not_found(format!(
+            "nothing matches {}",
+            asked.join(", ")
+        )));
     }
 
     for (field, param) in samples.echo {
@@ -153,8 +163,14 @@ pub fn select(samples: &Samples, given: &Given<'_>) -> Result<Vec<Value>, ApiErr
         }
     }
     if let Some(range) = &samples.range {
-        let from = range.from.and_then(|p| value_of(given, p)).and_then(instant_text);
-        let to = range.to.and_then(|p| value_of(given, p)).and_then(instant_text);
+        let from = range
+            .from
+            .and_then(|p| value_of(given, p))
+            .and_then(instant_text);
+        let to = range
+            .to
+            .and_then(|p| value_of(given, p))
+            .and_then(instant_text);
         if (from.is_some() || to.is_some())
             && let Some(field) = choose(&range.field, given)
         {
@@ -173,11 +189,18 @@ pub fn select(samples: &Samples, given: &Given<'_>) -> Result<Vec<Value>, ApiErr
         };
         records.sort_by(|a, b| {
             let ordering = compare(a.get(field), b.get(field));
-            if descending { ordering.reverse() } else { ordering }
+            if descending {
+                ordering.reverse()
+            } else {
+                ordering
+            }
         });
     }
     if !samples.latest_without.is_empty()
-        && samples.latest_without.iter().all(|p| value_of(given, p).is_none())
+        && samples
+            .latest_without
+            .iter()
+            .all(|p| value_of(given, p).is_none())
     {
         records.truncate(1);
     }

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{EmitError, Emitted, cargo_toml, doc_attrs, ident, static_tokens};
+use super::{EmitError, Emitted, cargo_toml, doc_attrs, ident, static_rust};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
@@ -13,14 +13,17 @@ pub const DIR: &str = "crates/mrds-model";
 pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
     let uses_regex = api.endpoints.iter().any(|e| !patterns(e).is_empty());
     out.text(format!("{DIR}/Cargo.toml"), model_cargo_toml(uses_regex));
-    let files: [(&str, TokenStream); 7] = [
+    out.text(
+        format!("{DIR}/src/support.rs"),
+        static_rust(include_str!("model_support.rs")),
+    );
+    let files: [(&str, TokenStream); 6] = [
         ("lib.rs", lib_rs(api)),
         ("records.rs", records_rs(api)),
         ("value_sets.rs", value_sets_rs(api)),
         ("params.rs", params_rs(api)),
         ("envelope.rs", envelope_rs(api)),
         ("api.rs", api_rs(api)),
-        ("support.rs", support_rs()?),
     ];
     for (name, tokens) in files {
         out.rust(format!("{DIR}/src/{name}"), tokens);
@@ -80,13 +83,6 @@ fn lib_rs(api: &Api) -> TokenStream {
         pub use support::{RawParams, Request, ValidationError, ValidationIssue};
         pub use value_sets::*;
     }
-}
-
-fn support_rs() -> Result<TokenStream, EmitError> {
-    static_tokens(
-        &format!("{DIR}/src/support.rs"),
-        include_str!("model_support.rs"),
-    )
 }
 
 // ---------------------------------------------------------------- records

@@ -85,10 +85,7 @@ impl ValidationError {
         let n = self.issues.len();
         ErrorObject {
             code: ErrorCode::InvalidParameter,
-            message: format!(
-                "{n} invalid parameter{}",
-                if n == 1 { "" } else { "s" }
-            ),
+            message: format!("{n} invalid parameter{}", if n == 1 { "" } else { "s" }),
             details: self.issues.iter().map(ValidationIssue::to_detail).collect(),
             docs_url: None,
             examples: Vec::new(),
@@ -286,7 +283,12 @@ impl RawParams {
         let before = issues.len();
         let text = Self::one(list, name, rules.repeated, issues);
         if text.is_none() && issues.len() == before {
-            issues.push(ValidationIssue::new(rules.required, name, "", "is required"));
+            issues.push(ValidationIssue::new(
+                rules.required,
+                name,
+                "",
+                "is required",
+            ));
         }
         Self::read(text, name, rules, issues)
     }
@@ -392,7 +394,20 @@ pub fn rfc3339_seconds(text: &str) -> Option<i64> {
     let (year, month, day) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
     let (hour, minute, second) = (num(11, 13)?, num(14, 16)?, num(17, 19)?);
     let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    let days_in_month = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let days_in_month = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
     if !(1..=12).contains(&month)
         || day < 1
         || day > days_in_month[(month - 1) as usize]
@@ -419,7 +434,13 @@ pub fn rfc3339_seconds(text: &str) -> Option<i64> {
             }
             let oh: i64 = rest[1..3].parse().ok()?;
             let om: i64 = rest[4..6].parse().ok()?;
-            if oh > 23 || om > 59 || !rest[1..3].bytes().chain(rest[4..6].bytes()).all(|c| c.is_ascii_digit()) {
+            if oh > 23
+                || om > 59
+                || !rest[1..3]
+                    .bytes()
+                    .chain(rest[4..6].bytes())
+                    .all(|c| c.is_ascii_digit())
+            {
                 return None;
             }
             let sign = if rb[0] == b'-' { -1 } else { 1 };
@@ -509,8 +530,14 @@ mod tests {
     fn rfc3339() {
         assert_eq!(rfc3339_seconds("1970-01-01T00:00:00Z"), Some(0));
         assert_eq!(rfc3339_seconds("2026-07-29T00:00:00Z"), Some(1_785_283_200));
-        assert_eq!(rfc3339_seconds("2026-07-29T02:00:00+02:00"), Some(1_785_283_200));
-        assert_eq!(rfc3339_seconds("2026-07-29T00:00:00.250Z"), Some(1_785_283_200));
+        assert_eq!(
+            rfc3339_seconds("2026-07-29T02:00:00+02:00"),
+            Some(1_785_283_200)
+        );
+        assert_eq!(
+            rfc3339_seconds("2026-07-29T00:00:00.250Z"),
+            Some(1_785_283_200)
+        );
         assert_eq!(rfc3339_seconds("2026-02-30T00:00:00Z"), None);
         assert_eq!(rfc3339_seconds("2026-07-29"), None);
         assert_eq!(rfc3339_seconds("2026-07-29T00:00:00"), None);

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{EmitError, Emitted, cargo_toml, doc_attrs, ident, static_tokens};
+use super::{EmitError, Emitted, cargo_toml, doc_attrs, ident, static_rust};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
@@ -27,15 +27,14 @@ pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
             ],
         ),
     );
-    let support = static_tokens(
-        &format!("{DIR}/src/support.rs"),
-        include_str!("server_support.rs"),
-    )?;
-    let files: [(&str, TokenStream); 4] = [
+    out.text(
+        format!("{DIR}/src/support.rs"),
+        static_rust(include_str!("server_support.rs")),
+    );
+    let files: [(&str, TokenStream); 3] = [
         ("lib.rs", lib_rs(api)),
         ("service.rs", service_rs(api)),
         ("router.rs", router_rs(api)),
-        ("support.rs", support),
     ];
     for (name, tokens) in files {
         out.rust(format!("{DIR}/src/{name}"), tokens);

@@ -249,7 +249,12 @@ pub fn raw_params<'a>(
             Ok(raw)
         }
         Err(reason) => Err(ValidationError {
-            issues: vec![mrds_model::ValidationIssue::new(rule, field, String::new(), reason)],
+            issues: vec![mrds_model::ValidationIssue::new(
+                rule,
+                field,
+                String::new(),
+                reason,
+            )],
         }),
     }
 }
@@ -304,7 +309,11 @@ fn success<T: serde::Serialize>(request_id: &str, records: &[T]) -> Response {
 
 fn failure(request_id: &str, error: &ApiError) -> Response {
     if let Some(detail) = &error.internal {
-        tracing::error!(request_id, detail, "request failed inside the implementation");
+        tracing::error!(
+            request_id,
+            detail,
+            "request failed inside the implementation"
+        );
     }
     let object = (*error.object).clone();
     let envelope = Envelope {

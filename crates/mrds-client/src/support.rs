@@ -3,10 +3,12 @@
 //! The client's runtime: the builder, the response and error types, sending with validation
 //! and retries, and paging. None of it depends on the spec: the generated `endpoints` module
 //! adds one thin method per endpoint on top of [`Client::send`].
+
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
+
 use futures_util::{Stream, TryStreamExt};
 use mrds_model::api::{AUTH_HEADER, BASE_PATH};
 use mrds_model::records::ErrorObject;
@@ -14,18 +16,26 @@ use mrds_model::support::percent_encode;
 use mrds_model::{Envelope, Request, ValidationError};
 use reqwest::Url;
 use reqwest::header::{ACCEPT, HeaderValue, LOCATION, RETRY_AFTER, USER_AGENT};
+
 /// Time allowed for one attempt (connect, send, read the whole body) unless
 /// [`ClientBuilder::timeout`] says otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// The `User-Agent` sent unless [`ClientBuilder::user_agent`] says otherwise.
 pub const DEFAULT_USER_AGENT: &str = concat!("mrds-client/", env!("CARGO_PKG_VERSION"));
+
 /// How many bytes of an undecodable body [`UndecodableError::body_prefix`] keeps.
 pub const BODY_PREFIX_LIMIT: usize = 512;
+
 /// Redirects followed within one origin by the client built here; a redirect to another
 /// origin is not followed (see [`ClientBuilder::http_client`]).
 pub const MAX_REDIRECTS: usize = 5;
+
 /// HTTP statuses answered by a retry (when retries are left): 429, 502, 503, 504.
 pub const RETRY_STATUSES: &[u16] = &[429, 502, 503, 504];
+
+// ---------------------------------------------------------------- retry policy
+
 /// When and how often a request is tried again.
 ///
 /// A request is retried after HTTP 429, 502, 503 or 504 and after a failed connection, at
@@ -43,6 +53,7 @@ pub struct RetryPolicy {
     /// Longest wait before any retry, including one asked for by `Retry-After`.
     pub max_backoff: Duration,
 }
+
 impl Default for RetryPolicy {
     /// Three retries, waits from 250 ms doubling, at most 30 s.
     fn default() -> Self {
@@ -53,6 +64,7 @@ impl Default for RetryPolicy {
         }
     }
 }
+
 impl RetryPolicy {
     /// No retries: every request is tried once.
     pub fn none() -> Self {
@@ -61,6 +73,7 @@ impl RetryPolicy {
             ..Self::default()
         }
     }
+
     /// The wait before retry number `retry` (1 for the first), `Retry-After` taking
     /// precedence over the computed backoff.
     pub fn delay(&self, retry: u32, retry_after: Option<Duration>) -> Duration {
@@ -68,11 +81,14 @@ impl RetryPolicy {
             return wait.min(self.max_backoff);
         }
         let factor = 2u32.saturating_pow(retry.saturating_sub(1));
-        let full = self.initial_backoff.saturating_mul(factor).min(self.max_backoff);
-        Duration::try_from_secs_f64(full.as_secs_f64() * (1.0 - jitter() / 2.0))
-            .unwrap_or(full)
+        let full = self
+            .initial_backoff
+            .saturating_mul(factor)
+            .min(self.max_backoff);
+        Duration::try_from_secs_f64(full.as_secs_f64() * (1.0 - jitter() / 2.0)).unwrap_or(full)
     }
 }
+
 /// A number in `[0, 1)`, different on every call. Seeded by the standard library's
 /// per-process random hash keys, a counter and the clock: enough to spread retries.
 fn jitter() -> f64 {
@@ -87,6 +103,9 @@ fn jitter() -> f64 {
     hasher.write_u32(nanos);
     (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
 }
+
+// ---------------------------------------------------------------- builder
+
 /// Configures a [`Client`]; made by [`Client::builder`].
 ///
 /// `Debug` never shows the API key.
@@ -99,6 +118,7 @@ pub struct ClientBuilder {
     http: Option<reqwest::Client>,
     retry: RetryPolicy,
 }
+
 impl fmt::Debug for ClientBuilder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ClientBuilder")
@@ -111,6 +131,7 @@ impl fmt::Debug for ClientBuilder {
             .finish()
     }
 }
+
 impl ClientBuilder {
     /// The API key, sent as the `X-API-Key` header on every request (the endpoints that do
     /// not require one accept it).
@@ -119,6 +140,7 @@ impl ClientBuilder {
         self.api_key = Some(key.into());
         self
     }
+
     /// Time allowed for one attempt: connecting, sending and reading the whole body
     /// (default [`DEFAULT_TIMEOUT`]). Applies to a custom `reqwest::Client` too.
     #[must_use]
@@ -126,6 +148,7 @@ impl ClientBuilder {
         self.timeout = timeout;
         self
     }
+
     /// The `User-Agent` header (default [`DEFAULT_USER_AGENT`]); sent on every request,
     /// through a custom `reqwest::Client` too.
     #[must_use]
@@ -133,6 +156,7 @@ impl ClientBuilder {
         self.user_agent = user_agent.into();
         self
     }
+
     /// Sends through this `reqwest::Client` (for proxies, TLS roots, connection pools shared
     /// with other code) instead of one built here. Its redirect policy is then its own: the
     /// one built here follows redirects only within one origin, since reqwest keeps the
@@ -142,23 +166,27 @@ impl ClientBuilder {
         self.http = Some(client);
         self
     }
+
     /// The retry policy (default [`RetryPolicy::default`]).
     #[must_use]
     pub fn retry(mut self, policy: RetryPolicy) -> Self {
         self.retry = policy;
         self
     }
+
     /// Sets only the number of retries; `0` turns retrying off.
     #[must_use]
     pub fn max_retries(mut self, retries: u32) -> Self {
         self.retry.max_retries = retries;
         self
     }
+
     /// Turns retrying off: every request is tried once.
     #[must_use]
     pub fn no_retries(self) -> Self {
         self.max_retries(0)
     }
+
     /// Checks the settings and makes the client.
     pub fn build(self) -> Result<Client, BuildError> {
         let base = normalize_base_url(&self.base_url)?;
@@ -166,8 +194,8 @@ impl ClientBuilder {
             None => None,
             Some(key) if key.is_empty() => return Err(BuildError::InvalidApiKey),
             Some(key) => {
-                let mut value = HeaderValue::from_str(key)
-                    .map_err(|_| BuildError::InvalidApiKey)?;
+                let mut value =
+                    HeaderValue::from_str(key).map_err(|_| BuildError::InvalidApiKey)?;
                 value.set_sensitive(true);
                 Some(value)
             }
@@ -176,12 +204,10 @@ impl ClientBuilder {
             .map_err(|_| BuildError::InvalidUserAgent(self.user_agent.clone()))?;
         let http = match self.http {
             Some(client) => client,
-            None => {
-                reqwest::Client::builder()
-                    .redirect(same_origin_redirects())
-                    .build()
-                    .map_err(BuildError::Http)?
-            }
+            None => reqwest::Client::builder()
+                .redirect(same_origin_redirects())
+                .build()
+                .map_err(BuildError::Http)?,
         };
         Ok(Client {
             inner: Arc::new(Inner {
@@ -195,20 +221,17 @@ impl ClientBuilder {
         })
     }
 }
+
 /// Follows at most [`MAX_REDIRECTS`] redirects, and only within one origin (scheme, host
 /// and port): reqwest keeps custom headers across origins, and the API key must not travel to
 /// another host.
 fn same_origin_redirects() -> reqwest::redirect::Policy {
     reqwest::redirect::Policy::custom(|attempt| {
-        let same_origin = attempt
-            .previous()
-            .last()
-            .is_some_and(|previous| {
-                previous.scheme() == attempt.url().scheme()
-                    && previous.host_str() == attempt.url().host_str()
-                    && previous.port_or_known_default()
-                        == attempt.url().port_or_known_default()
-            });
+        let same_origin = attempt.previous().last().is_some_and(|previous| {
+            previous.scheme() == attempt.url().scheme()
+                && previous.host_str() == attempt.url().host_str()
+                && previous.port_or_known_default() == attempt.url().port_or_known_default()
+        });
         if attempt.previous().len() > MAX_REDIRECTS || !same_origin {
             attempt.stop()
         } else {
@@ -216,6 +239,7 @@ fn same_origin_redirects() -> reqwest::redirect::Policy {
         }
     })
 }
+
 /// The service root: `/api` is appended unless the path already ends with it; a trailing
 /// `/` is dropped.
 fn normalize_base_url(text: &str) -> Result<Url, BuildError> {
@@ -231,9 +255,9 @@ fn normalize_base_url(text: &str) -> Result<Url, BuildError> {
         return Err(invalid("it must not carry a query or a fragment"));
     }
     if !url.username().is_empty() || url.password().is_some() {
-        return Err(
-            invalid("it must not carry credentials; give the key with `api_key`"),
-        );
+        return Err(invalid(
+            "it must not carry credentials; give the key with `api_key`",
+        ));
     }
     let path = url.path().trim_end_matches('/');
     let path = if path.ends_with(BASE_PATH) {
@@ -244,6 +268,7 @@ fn normalize_base_url(text: &str) -> Result<Url, BuildError> {
     url.set_path(&path);
     Ok(url)
 }
+
 /// Why [`ClientBuilder::build`] failed.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -262,28 +287,26 @@ pub enum BuildError {
     /// reqwest could not build its client (for instance, no TLS backend could start).
     Http(reqwest::Error),
 }
+
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BuildError::InvalidBaseUrl { url, reason } => {
                 write!(f, "invalid base URL `{url}`: {reason}")
             }
-            BuildError::InvalidApiKey => {
-                write!(
-                    f,
-                    "invalid API key: it is empty or holds characters an HTTP header cannot carry"
-                )
-            }
-            BuildError::InvalidUserAgent(ua) => {
-                write!(
-                    f,
-                    "invalid user agent `{ua}`: it holds characters an HTTP header cannot carry"
-                )
-            }
+            BuildError::InvalidApiKey => write!(
+                f,
+                "invalid API key: it is empty or holds characters an HTTP header cannot carry"
+            ),
+            BuildError::InvalidUserAgent(ua) => write!(
+                f,
+                "invalid user agent `{ua}`: it holds characters an HTTP header cannot carry"
+            ),
             BuildError::Http(_) => write!(f, "cannot build the HTTP client"),
         }
     }
 }
+
 impl std::error::Error for BuildError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
@@ -292,6 +315,9 @@ impl std::error::Error for BuildError {
         }
     }
 }
+
+// ---------------------------------------------------------------- client
+
 /// A client of the service: one async method per endpoint (named after the endpoint id),
 /// each taking the endpoint's parameter type from [`mrds_model::params`].
 ///
@@ -301,6 +327,7 @@ impl std::error::Error for BuildError {
 pub struct Client {
     inner: Arc<Inner>,
 }
+
 struct Inner {
     http: reqwest::Client,
     base: Url,
@@ -309,6 +336,7 @@ struct Inner {
     timeout: Duration,
     retry: RetryPolicy,
 }
+
 impl fmt::Debug for Client {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let inner = &self.inner;
@@ -321,6 +349,7 @@ impl fmt::Debug for Client {
             .finish()
     }
 }
+
 impl Client {
     /// A builder for a client of the service at `base_url`.
     ///
@@ -338,14 +367,17 @@ impl Client {
             retry: RetryPolicy::default(),
         }
     }
+
     /// The service root every endpoint path is appended to, ending in `/api`.
     pub fn base_url(&self) -> &Url {
         &self.inner.base
     }
+
     /// The retry policy in force.
     pub fn retry_policy(&self) -> RetryPolicy {
         self.inner.retry
     }
+
     /// The full URL of a request: base URL, the endpoint path (path parameters
     /// percent-encoded) and the query, every name and value percent-encoded.
     pub fn url_for<P: Request>(&self, params: &P) -> Url {
@@ -354,15 +386,14 @@ impl Client {
         let query: Vec<String> = params
             .to_query()
             .iter()
-            .map(|(name, value)| {
-                format!("{}={}", percent_encode(name), percent_encode(value))
-            })
+            .map(|(name, value)| format!("{}={}", percent_encode(name), percent_encode(value)))
             .collect();
         if !query.is_empty() {
             url.set_query(Some(&query.join("&")));
         }
         url
     }
+
     /// Sends one request of any endpoint: validates `params` (an invalid request fails
     /// with [`Error::InvalidInput`] and nothing is sent), then sends it, retrying as the
     /// [`RetryPolicy`] says, and decodes the envelope.
@@ -381,9 +412,7 @@ impl Client {
                     Ok(resp) if RETRY_STATUSES.contains(&resp.status().as_u16()) => {
                         Some(retry_after(resp))
                     }
-                    Err(Error::Transport(t)) if t.kind == TransportKind::Connect => {
-                        Some(None)
-                    }
+                    Err(Error::Transport(t)) if t.kind == TransportKind::Connect => Some(None),
                     _ => None,
                 };
                 if let Some(retry_after) = wait {
@@ -403,6 +432,7 @@ impl Client {
             return decode(status, retry_after, location, &body);
         }
     }
+
     /// One attempt: the response head, or a transport failure.
     async fn attempt(&self, url: &Url) -> Result<reqwest::Response, Error> {
         let inner = &self.inner;
@@ -415,8 +445,12 @@ impl Client {
         if let Some(key) = &inner.api_key {
             request = request.header(AUTH_HEADER, key.clone());
         }
-        request.send().await.map_err(|e| Error::Transport(TransportError::new(e)))
+        request
+            .send()
+            .await
+            .map_err(|e| Error::Transport(TransportError::new(e)))
     }
+
     /// Every record of an endpoint that pages with `limit` and `offset`, page after page:
     /// the first page at `params.offset`, each next one `limit` further (by the number of
     /// records received), until a page holds fewer than `limit` records. The first error
@@ -430,35 +464,34 @@ impl Client {
         P::Record: Send + 'static,
     {
         let client = self.clone();
-        futures_util::stream::try_unfold(
-                Some(params),
-                move |next| {
-                    let client = client.clone();
-                    async move {
-                        let Some(mut params) = next else {
-                            return Ok(None);
-                        };
-                        let page = client.send(&params).await?;
-                        let got = i64::try_from(page.data.len()).unwrap_or(i64::MAX);
-                        let next = if got == 0 || got < params.limit() {
-                            None
-                        } else {
-                            params.set_offset(params.offset().saturating_add(got));
-                            Some(params)
-                        };
-                        Ok(Some((page.data, next)))
-                    }
-                },
-            )
-            .map_ok(|records| futures_util::stream::iter(records.into_iter().map(Ok)))
-            .try_flatten()
+        futures_util::stream::try_unfold(Some(params), move |next| {
+            let client = client.clone();
+            async move {
+                let Some(mut params) = next else {
+                    return Ok(None);
+                };
+                let page = client.send(&params).await?;
+                let got = i64::try_from(page.data.len()).unwrap_or(i64::MAX);
+                let next = if got == 0 || got < params.limit() {
+                    None
+                } else {
+                    params.set_offset(params.offset().saturating_add(got));
+                    Some(params)
+                };
+                Ok(Some((page.data, next)))
+            }
+        })
+        .map_ok(|records| futures_util::stream::iter(records.into_iter().map(Ok)))
+        .try_flatten()
     }
 }
+
 /// A `Retry-After` in seconds (the HTTP-date form is ignored).
 fn retry_after(resp: &reqwest::Response) -> Option<Duration> {
     let text = resp.headers().get(RETRY_AFTER)?.to_str().ok()?;
     text.trim().parse::<u64>().ok().map(Duration::from_secs)
 }
+
 /// The whole body; a connection cut mid-body gives what arrived as an undecodable body.
 async fn read_body(mut resp: reqwest::Response, status: u16) -> Result<Vec<u8>, Error> {
     let mut body = Vec::new();
@@ -466,24 +499,19 @@ async fn read_body(mut resp: reqwest::Response, status: u16) -> Result<Vec<u8>, 
         match resp.chunk().await {
             Ok(Some(chunk)) => body.extend_from_slice(&chunk),
             Ok(None) => return Ok(body),
-            Err(e) if e.is_timeout() => {
-                return Err(Error::Transport(TransportError::new(e)));
-            }
+            Err(e) if e.is_timeout() => return Err(Error::Transport(TransportError::new(e))),
             Err(e) => {
-                return Err(
-                    Error::Undecodable(
-                        UndecodableError::new(
-                            status,
-                            &body,
-                            "the body ended before it was complete",
-                            Some(Box::new(e)),
-                        ),
-                    ),
-                );
+                return Err(Error::Undecodable(UndecodableError::new(
+                    status,
+                    &body,
+                    "the body ended before it was complete",
+                    Some(Box::new(e)),
+                )));
             }
         }
     }
 }
+
 /// The parts of a failure envelope, each optional so that anything known is kept.
 #[derive(serde::Deserialize)]
 struct FailureEnvelope {
@@ -494,6 +522,7 @@ struct FailureEnvelope {
     #[serde(default)]
     error: Option<ErrorObject>,
 }
+
 /// Turns a complete response into records or the error it means; never panics.
 fn decode<T: serde::de::DeserializeOwned>(
     status: u16,
@@ -502,19 +531,20 @@ fn decode<T: serde::de::DeserializeOwned>(
     body: &[u8],
 ) -> Result<Response<T>, Error> {
     let undecodable = |reason: &str, source: Option<serde_json::Error>| {
-        Error::Undecodable(
-            UndecodableError::new(status, body, reason, source.map(|e| Box::new(e) as _)),
-        )
+        Error::Undecodable(UndecodableError::new(
+            status,
+            body,
+            reason,
+            source.map(|e| Box::new(e) as _),
+        ))
     };
     let api = |error: ErrorObject, request_id: Option<String>| {
-        Error::Api(
-            Box::new(ApiError {
-                status,
-                error,
-                request_id,
-                retry_after,
-            }),
-        )
+        Error::Api(Box::new(ApiError {
+            status,
+            error,
+            request_id,
+            retry_after,
+        }))
     };
     if (300..400).contains(&status) {
         let reason = format!(
@@ -528,57 +558,44 @@ fn decode<T: serde::de::DeserializeOwned>(
     }
     if (200..300).contains(&status) {
         match serde_json::from_slice::<Envelope<T>>(body) {
-            Ok(envelope) if envelope.success => {
-                Ok(Response {
-                    data: envelope.data,
-                    request_id: envelope.request_id,
-                    metadata: envelope.metadata,
-                    pagination: envelope.pagination,
-                })
-            }
-            Ok(envelope) => {
-                match envelope.error {
-                    Some(error) => Err(api(error, Some(envelope.request_id))),
-                    None => {
-                        Err(
-                            undecodable(
-                                "`success` is false but the envelope has no error object",
-                                None,
-                            ),
-                        )
-                    }
-                }
-            }
-            Err(e) => {
-                match serde_json::from_slice::<FailureEnvelope>(body) {
-                    Ok(
-                        FailureEnvelope {
-                            success: Some(false),
-                            request_id,
-                            error: Some(error),
-                        },
-                    ) => Err(api(error, request_id)),
-                    _ => Err(undecodable(json_problem(&e), Some(e))),
-                }
-            }
+            Ok(envelope) if envelope.success => Ok(Response {
+                data: envelope.data,
+                request_id: envelope.request_id,
+                metadata: envelope.metadata,
+                pagination: envelope.pagination,
+            }),
+            Ok(envelope) => match envelope.error {
+                Some(error) => Err(api(error, Some(envelope.request_id))),
+                None => Err(undecodable(
+                    "`success` is false but the envelope has no error object",
+                    None,
+                )),
+            },
+            Err(e) => match serde_json::from_slice::<FailureEnvelope>(body) {
+                Ok(FailureEnvelope {
+                    success: Some(false),
+                    request_id,
+                    error: Some(error),
+                }) => Err(api(error, request_id)),
+                _ => Err(undecodable(json_problem(&e), Some(e))),
+            },
         }
     } else {
         match serde_json::from_slice::<FailureEnvelope>(body) {
-            Ok(FailureEnvelope { request_id, error: Some(error), .. }) => {
-                Err(api(error, request_id))
-            }
-            Ok(_) => {
-                Err(
-                    undecodable(
-                        "an error status without an error object in the body",
-                        None,
-                    ),
-                )
-            }
+            Ok(FailureEnvelope {
+                request_id,
+                error: Some(error),
+                ..
+            }) => Err(api(error, request_id)),
+            Ok(_) => Err(undecodable(
+                "an error status without an error object in the body",
+                None,
+            )),
             Err(e) => Err(undecodable(json_problem(&e), Some(e))),
         }
     }
 }
+
 fn json_problem(e: &serde_json::Error) -> &'static str {
     match e.classify() {
         serde_json::error::Category::Eof => "the JSON ends early (truncated body)",
@@ -587,6 +604,9 @@ fn json_problem(e: &serde_json::Error) -> &'static str {
         serde_json::error::Category::Io => "the body could not be read",
     }
 }
+
+// ---------------------------------------------------------------- paging
+
 /// A parameter type whose endpoint pages with `limit` and `offset`; see
 /// [`Client::stream_all`].
 pub trait OffsetPaged: Request + Clone + Send + Sync + 'static {
@@ -597,6 +617,9 @@ pub trait OffsetPaged: Request + Clone + Send + Sync + 'static {
     /// Sets the rows to skip.
     fn set_offset(&mut self, offset: i64);
 }
+
+// ---------------------------------------------------------------- response
+
 /// A successful answer: the records and what the envelope said about them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Response<T> {
@@ -609,13 +632,18 @@ pub struct Response<T> {
     /// The envelope's `pagination`, as sent.
     pub pagination: Option<serde_json::Value>,
 }
+
 impl<T> IntoIterator for Response<T> {
     type Item = T;
     type IntoIter = std::vec::IntoIter<T>;
+
     fn into_iter(self) -> Self::IntoIter {
         self.data.into_iter()
     }
 }
+
+// ---------------------------------------------------------------- errors
+
 /// Everything a call can fail with.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -631,6 +659,7 @@ pub enum Error {
     /// The response could not be decoded: not JSON, truncated, empty, or not the envelope.
     Undecodable(UndecodableError),
 }
+
 impl Error {
     /// The HTTP status, when a response arrived.
     pub fn status(&self) -> Option<u16> {
@@ -640,6 +669,7 @@ impl Error {
             Error::InvalidInput(_) | Error::Transport(_) => None,
         }
     }
+
     /// The error object: the service's, or for invalid input the one it would have sent.
     pub fn error_object(&self) -> Option<std::borrow::Cow<'_, ErrorObject>> {
         match self {
@@ -648,6 +678,7 @@ impl Error {
             Error::Transport(_) | Error::Undecodable(_) => None,
         }
     }
+
     /// The service's request id, when it sent one.
     pub fn request_id(&self) -> Option<&str> {
         match self {
@@ -656,6 +687,7 @@ impl Error {
         }
     }
 }
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -666,6 +698,7 @@ impl fmt::Display for Error {
         }
     }
 }
+
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
@@ -676,6 +709,7 @@ impl std::error::Error for Error {
         }
     }
 }
+
 /// What kind of transport failure happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -687,6 +721,7 @@ pub enum TransportKind {
     /// Anything else (the connection broke while sending, for instance). Not retried.
     Other,
 }
+
 /// A request that got no complete HTTP response.
 #[derive(Debug)]
 pub struct TransportError {
@@ -694,6 +729,7 @@ pub struct TransportError {
     pub kind: TransportKind,
     source: reqwest::Error,
 }
+
 impl TransportError {
     fn new(source: reqwest::Error) -> Self {
         let kind = if source.is_timeout() {
@@ -705,11 +741,13 @@ impl TransportError {
         };
         Self { kind, source }
     }
+
     /// The underlying reqwest error.
     pub fn reqwest_error(&self) -> &reqwest::Error {
         &self.source
     }
 }
+
 impl fmt::Display for TransportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match self.kind {
@@ -718,20 +756,23 @@ impl fmt::Display for TransportError {
             TransportKind::Other => "the request failed",
         };
         match self.source.url() {
-            Some(url) => {
-                write!(
-                    f, "{what} ({}{})", url.origin().ascii_serialization(), url.path()
-                )
-            }
+            Some(url) => write!(
+                f,
+                "{what} ({}{})",
+                url.origin().ascii_serialization(),
+                url.path()
+            ),
             None => f.write_str(what),
         }
     }
 }
+
 impl std::error::Error for TransportError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.source)
     }
 }
+
 /// The service's answer to a failed request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ApiError {
@@ -744,11 +785,13 @@ pub struct ApiError {
     /// The `Retry-After` the service asked for (seconds form), if any.
     pub retry_after: Option<Duration>,
 }
+
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
-            f, "the service answered HTTP {} {}: {}", self.status, self.error.code, self
-            .error.message
+            f,
+            "the service answered HTTP {} {}: {}",
+            self.status, self.error.code, self.error.message
         )?;
         for d in &self.error.details {
             write!(f, "; {}: {} (got `{}`)", d.field, d.reason, d.got)?;
@@ -762,7 +805,9 @@ impl fmt::Display for ApiError {
         Ok(())
     }
 }
+
 impl std::error::Error for ApiError {}
+
 /// A response whose body is not the envelope expected.
 #[derive(Debug)]
 pub struct UndecodableError {
@@ -776,6 +821,7 @@ pub struct UndecodableError {
     pub reason: String,
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
 }
+
 impl UndecodableError {
     fn new(
         status: u16,
@@ -784,7 +830,9 @@ impl UndecodableError {
         source: Option<Box<dyn std::error::Error + Send + Sync>>,
     ) -> Self {
         let mut prefix = &body[..body.len().min(BODY_PREFIX_LIMIT)];
-        if let Err(e) = std::str::from_utf8(prefix) && e.error_len().is_none() {
+        if let Err(e) = std::str::from_utf8(prefix)
+            && e.error_len().is_none()
+        {
             prefix = &prefix[..e.valid_up_to()];
         }
         Self {
@@ -796,11 +844,13 @@ impl UndecodableError {
         }
     }
 }
+
 impl fmt::Display for UndecodableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
-            f, "undecodable response (HTTP {}, {} bytes): {}", self.status, self
-            .body_len, self.reason
+            f,
+            "undecodable response (HTTP {}, {} bytes): {}",
+            self.status, self.body_len, self.reason
         )?;
         if !self.body_prefix.is_empty() {
             write!(f, "; the body starts with {:?}", self.body_prefix)?;
@@ -808,6 +858,7 @@ impl fmt::Display for UndecodableError {
         Ok(())
     }
 }
+
 impl std::error::Error for UndecodableError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         self.source.as_ref().map(|e| &**e as _)

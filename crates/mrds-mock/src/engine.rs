@@ -2,10 +2,13 @@
 
 //! How a request selects from an endpoint's sample data: the sets it matches, then echo,
 //! filters, range, order, "latest only", offset and limit, as the spec's `samples:` declare.
+
 use std::cmp::Ordering;
 use std::sync::OnceLock;
+
 use mrds_server::ApiError;
 use serde_json::Value;
+
 /// The sample data of one endpoint and its selection rules.
 pub struct Samples {
     /// Answer 404 (not an empty array) when no set matches.
@@ -33,6 +36,7 @@ pub struct Samples {
     /// The sets' records, parsed once.
     pub parsed: OnceLock<Vec<Vec<Value>>>,
 }
+
 /// One sample set.
 pub struct Set {
     /// (parameter, spellings): a given parameter must be one of them.
@@ -40,6 +44,7 @@ pub struct Set {
     /// The records, as JSON array text.
     pub records: &'static str,
 }
+
 /// A record field, fixed or chosen by a parameter's value.
 pub enum FieldChoice {
     /// Always this field.
@@ -47,6 +52,7 @@ pub enum FieldChoice {
     /// (parameter, [(value, field)]).
     By(&'static str, &'static [(&'static str, &'static str)]),
 }
+
 /// A range filter over instants (inclusive at both ends).
 pub struct Range {
     /// Parameter of the earliest instant.
@@ -56,6 +62,7 @@ pub struct Range {
     /// The field compared.
     pub field: FieldChoice,
 }
+
 /// An order.
 pub struct Order {
     /// The field ordered by.
@@ -65,11 +72,17 @@ pub struct Order {
     /// Parameter with `asc`/`desc`.
     pub by: Option<&'static str>,
 }
+
 /// The parameters of a request by wire name, `None` when not given.
 pub type Given<'a> = [(&'static str, Option<String>)];
+
 fn value_of<'a>(given: &'a Given<'_>, name: &str) -> Option<&'a str> {
-    given.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.as_deref())
+    given
+        .iter()
+        .find(|(n, _)| *n == name)
+        .and_then(|(_, v)| v.as_deref())
 }
+
 /// The records answering `given`, decoded into `T`.
 pub fn answer<T: serde::de::DeserializeOwned>(
     samples: &Samples,
@@ -79,42 +92,38 @@ pub fn answer<T: serde::de::DeserializeOwned>(
         .into_iter()
         .map(|record| {
             serde_json::from_value(record)
-                .map_err(|e| ApiError::internal(
-                    format!("a sample record does not decode: {e}"),
-                ))
+                .map_err(|e| ApiError::internal(format!("a sample record does not decode: {e}")))
         })
         .collect()
 }
+
 /// The records answering `given`, as JSON values.
 pub fn select(samples: &Samples, given: &Given<'_>) -> Result<Vec<Value>, ApiError> {
-    let parsed = samples
-        .parsed
-        .get_or_init(|| {
-            samples
-                .sets
-                .iter()
-                .map(|set| serde_json::from_str(set.records).unwrap_or_default())
-                .collect()
-        });
-    let chosen = samples.first_of.iter().find(|p| value_of(given, p).is_some());
-    let considered = |param: &str| {
-        !samples.first_of.contains(&param) || chosen == Some(&param)
-    };
+    let parsed = samples.parsed.get_or_init(|| {
+        samples
+            .sets
+            .iter()
+            .map(|set| serde_json::from_str(set.records).unwrap_or_default())
+            .collect()
+    });
+    // Of `first_of`, only the first parameter given takes part in matching.
+    let chosen = samples
+        .first_of
+        .iter()
+        .find(|p| value_of(given, p).is_some());
+    let considered = |param: &str| !samples.first_of.contains(&param) || chosen == Some(&param);
+
     let mut records: Vec<Value> = Vec::new();
     let mut matched = false;
     for (set, parsed) in samples.sets.iter().zip(parsed) {
         let fits = set
             .when
             .iter()
-            .all(|(param, spellings)| {
-                match value_of(given, param) {
-                    Some(value) if considered(param) => {
-                        spellings
-                            .iter()
-                            .any(|s| spelling_matches(samples, param, s, value))
-                    }
-                    _ => true,
-                }
+            .all(|(param, spellings)| match value_of(given, param) {
+                Some(value) if considered(param) => spellings
+                    .iter()
+                    .any(|s| spelling_matches(samples, param, s, value)),
+                _ => true,
             });
         if fits {
             matched = true;
@@ -126,12 +135,19 @@ pub fn select(samples: &Samples, given: &Given<'_>) -> Result<Vec<Value>, ApiErr
             .iter()
             .filter(|(p, v)| {
                 v.is_some()
-                    && samples.sets.iter().any(|s| s.when.iter().any(|(w, _)| w == p))
+                    && samples
+                        .sets
+                        .iter()
+                        .any(|s| s.when.iter().any(|(w, _)| w == p))
             })
             .map(|(p, v)| format!("{p}={}", v.as_deref().unwrap_or_default()))
             .collect();
-        return Err(ApiError::not_found(format!("nothing matches {}", asked.join(", "))));
+        return Err(ApiError::not_found(format!(
+            "nothing matches {}",
+            asked.join(", ")
+        )));
     }
+
     for (field, param) in samples.echo {
         if let Some(value) = value_of(given, param) {
             for record in &mut records {
@@ -149,37 +165,51 @@ pub fn select(samples: &Samples, given: &Given<'_>) -> Result<Vec<Value>, ApiErr
         }
     }
     if let Some(range) = &samples.range {
-        let from = range.from.and_then(|p| value_of(given, p)).and_then(instant_text);
-        let to = range.to.and_then(|p| value_of(given, p)).and_then(instant_text);
+        let from = range
+            .from
+            .and_then(|p| value_of(given, p))
+            .and_then(instant_text);
+        let to = range
+            .to
+            .and_then(|p| value_of(given, p))
+            .and_then(instant_text);
         if (from.is_some() || to.is_some())
             && let Some(field) = choose(&range.field, given)
         {
-            records
-                .retain(|r| match r.get(field).and_then(instant) {
-                    Some(t) => from.is_none_or(|f| t >= f) && to.is_none_or(|e| t <= e),
-                    None => false,
-                });
+            records.retain(|r| match r.get(field).and_then(instant) {
+                Some(t) => from.is_none_or(|f| t >= f) && to.is_none_or(|e| t <= e),
+                None => false,
+            });
         }
     }
-    if let Some(order) = &samples.order && let Some(field) = choose(&order.field, given)
+    if let Some(order) = &samples.order
+        && let Some(field) = choose(&order.field, given)
     {
         let descending = match order.by.and_then(|p| value_of(given, p)) {
             Some(direction) => direction == "desc",
             None => order.descending,
         };
-        records
-            .sort_by(|a, b| {
-                let ordering = compare(a.get(field), b.get(field));
-                if descending { ordering.reverse() } else { ordering }
-            });
+        records.sort_by(|a, b| {
+            let ordering = compare(a.get(field), b.get(field));
+            if descending {
+                ordering.reverse()
+            } else {
+                ordering
+            }
+        });
     }
     if !samples.latest_without.is_empty()
-        && samples.latest_without.iter().all(|p| value_of(given, p).is_none())
+        && samples
+            .latest_without
+            .iter()
+            .all(|p| value_of(given, p).is_none())
     {
         records.truncate(1);
     }
     let number = |param: Option<&str>| {
-        param.and_then(|p| value_of(given, p)).and_then(|v| v.parse::<usize>().ok())
+        param
+            .and_then(|p| value_of(given, p))
+            .and_then(|v| v.parse::<usize>().ok())
     };
     if let Some(offset) = number(samples.offset) {
         records = records.into_iter().skip(offset).collect();
@@ -189,18 +219,15 @@ pub fn select(samples: &Samples, given: &Given<'_>) -> Result<Vec<Value>, ApiErr
     }
     Ok(records)
 }
-fn spelling_matches(
-    samples: &Samples,
-    param: &str,
-    spelling: &str,
-    value: &str,
-) -> bool {
+
+fn spelling_matches(samples: &Samples, param: &str, spelling: &str, value: &str) -> bool {
     if samples.contains.contains(&param) {
         !value.is_empty() && spelling.to_lowercase().contains(&value.to_lowercase())
     } else {
         spelling == value
     }
 }
+
 fn choose(field: &FieldChoice, given: &Given<'_>) -> Option<&'static str> {
     match field {
         FieldChoice::Fixed(f) => Some(f),
@@ -210,12 +237,14 @@ fn choose(field: &FieldChoice, given: &Given<'_>) -> Option<&'static str> {
         }
     }
 }
+
 fn text(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
 }
+
 /// Unix seconds of a record value: a number, or text that is one, a date, a date and time,
 /// or an RFC 3339 timestamp.
 fn instant(value: &Value) -> Option<i64> {
@@ -225,19 +254,19 @@ fn instant(value: &Value) -> Option<i64> {
         _ => None,
     }
 }
+
 fn instant_text(text: &str) -> Option<i64> {
     if let Ok(n) = text.parse::<i64>() {
         return Some(n);
     }
     let normalized = match text.len() {
         10 => format!("{text}T00:00:00Z"),
-        19 if text.as_bytes()[10] == b' ' => {
-            format!("{}T{}Z", & text[..10], & text[11..])
-        }
+        19 if text.as_bytes()[10] == b' ' => format!("{}T{}Z", &text[..10], &text[11..]),
         _ => text.to_string(),
     };
     mrds_model::support::rfc3339_seconds(&normalized)
 }
+
 fn compare(a: Option<&Value>, b: Option<&Value>) -> Ordering {
     match (a.and_then(instant), b.and_then(instant)) {
         (Some(x), Some(y)) => x.cmp(&y),

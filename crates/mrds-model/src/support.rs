@@ -3,9 +3,12 @@
 //! Runtime support shared by every generated parameter type: validation issues, query
 //! parsing and the small format checks. This file does not depend on the spec; it is copied
 //! into the model crate as `support.rs`.
+
 use std::fmt;
+
 use crate::records::{ErrorDetail, ErrorObject};
 use crate::value_sets::ErrorCode;
+
 /// One problem with a request: the parameter at fault, the value received, and the rule broken.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValidationIssue {
@@ -18,6 +21,7 @@ pub struct ValidationIssue {
     /// What the rule requires.
     pub reason: String,
 }
+
 impl ValidationIssue {
     /// A new issue.
     pub fn new(
@@ -33,6 +37,7 @@ impl ValidationIssue {
             reason: reason.into(),
         }
     }
+
     /// The issue as an ErrorObject `details` entry; the reason names the rule id.
     pub fn to_detail(&self) -> ErrorDetail {
         ErrorDetail {
@@ -42,14 +47,17 @@ impl ValidationIssue {
         }
     }
 }
+
 impl fmt::Display for ValidationIssue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
-            f, "{}: {} (got `{}`) [rule {}]", self.field, self.reason, self.got, self
-            .rule
+            f,
+            "{}: {} (got `{}`) [rule {}]",
+            self.field, self.reason, self.got, self.rule
         )
     }
 }
+
 /// Every problem found in one request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValidationError {
@@ -58,15 +66,22 @@ pub struct ValidationError {
     /// across parameters in the spec's order.
     pub issues: Vec<ValidationIssue>,
 }
+
 impl ValidationError {
     /// `Ok` when `issues` is empty.
     pub fn check(issues: Vec<ValidationIssue>) -> Result<(), ValidationError> {
-        if issues.is_empty() { Ok(()) } else { Err(ValidationError { issues }) }
+        if issues.is_empty() {
+            Ok(())
+        } else {
+            Err(ValidationError { issues })
+        }
     }
+
     /// True when some issue names the rule `rule`.
     pub fn breaks(&self, rule: &str) -> bool {
         self.issues.iter().any(|i| i.rule == rule)
     }
+
     /// The error object the service answers with (code `INVALID_PARAMETER`).
     pub fn to_error_object(&self) -> ErrorObject {
         let n = self.issues.len();
@@ -81,6 +96,7 @@ impl ValidationError {
         }
     }
 }
+
 impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "invalid request:")?;
@@ -90,7 +106,9 @@ impl fmt::Display for ValidationError {
         Ok(())
     }
 }
+
 impl std::error::Error for ValidationError {}
+
 /// A value that travels as one query or path parameter.
 pub trait ParamValue: Sized {
     /// Parses the wire text; the error is the rule suffix (`type`, `values`) and the reason.
@@ -98,6 +116,7 @@ pub trait ParamValue: Sized {
     /// The wire text.
     fn to_param(&self) -> String;
 }
+
 impl ParamValue for String {
     fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
         Ok(text.to_string())
@@ -106,21 +125,22 @@ impl ParamValue for String {
         self.clone()
     }
 }
+
 impl ParamValue for i64 {
     fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        text.parse()
-            .map_err(|_| {
-                (
-                    "type",
-                    "must be an integer between -9223372036854775808 and 9223372036854775807"
-                        .to_string(),
-                )
-            })
+        text.parse().map_err(|_| {
+            (
+                "type",
+                "must be an integer between -9223372036854775808 and 9223372036854775807"
+                    .to_string(),
+            )
+        })
     }
     fn to_param(&self) -> String {
         self.to_string()
     }
 }
+
 impl ParamValue for bool {
     fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
         match text {
@@ -133,6 +153,7 @@ impl ParamValue for bool {
         self.to_string()
     }
 }
+
 /// The parameters of one request as received: query pairs (percent-decoded) and path
 /// segments. Parameter types read it with `from_query`; unknown names are ignored.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -140,6 +161,7 @@ pub struct RawParams {
     query: Vec<(String, String)>,
     path: Vec<(String, String)>,
 }
+
 impl RawParams {
     /// Parses a raw query string (without `?`): `&`-separated `name=value` pairs,
     /// `+` as space, percent-decoded (invalid escapes are kept as text).
@@ -152,30 +174,36 @@ impl RawParams {
                 (percent_decode(name), percent_decode(value))
             })
             .collect();
-        Self { query, path: Vec::new() }
+        Self {
+            query,
+            path: Vec::new(),
+        }
     }
+
     /// Query pairs already decoded.
     pub fn from_pairs<N: Into<String>, V: Into<String>>(
         pairs: impl IntoIterator<Item = (N, V)>,
     ) -> Self {
         Self {
-            query: pairs.into_iter().map(|(n, v)| (n.into(), v.into())).collect(),
+            query: pairs
+                .into_iter()
+                .map(|(n, v)| (n.into(), v.into()))
+                .collect(),
             path: Vec::new(),
         }
     }
+
     /// Adds a path parameter (already percent-decoded).
-    pub fn with_path(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<String>,
-    ) -> Self {
+    pub fn with_path(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.path.push((name.into(), value.into()));
         self
     }
+
     /// True when the request carries the parameter (valid or not), in the query or the path.
     pub fn has(&self, name: &str) -> bool {
         self.query.iter().chain(&self.path).any(|(n, _)| n == name)
     }
+
     fn one<'a>(
         list: &'a [(String, String)],
         name: &'static str,
@@ -186,19 +214,17 @@ impl RawParams {
         let first = found.next()?;
         let more = found.count();
         if more > 0 {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        rule,
-                        name,
-                        first.clone(),
-                        format!("is given {} times; give it once", more + 1),
-                    ),
-                );
+            issues.push(ValidationIssue::new(
+                rule,
+                name,
+                first.clone(),
+                format!("is given {} times; give it once", more + 1),
+            ));
             return None;
         }
         Some(first.as_str())
     }
+
     fn read<T: ParamValue>(
         text: Option<&str>,
         name: &'static str,
@@ -212,12 +238,12 @@ impl RawParams {
                     "values" => rules.values,
                     _ => rules.ty,
                 };
-                issues
-                    .push(ValidationIssue::new(rule, name, text.unwrap_or(""), reason));
+                issues.push(ValidationIssue::new(rule, name, text.unwrap_or(""), reason));
                 None
             }
         }
     }
+
     /// A query parameter that may be absent. `None` when absent or invalid (then an issue
     /// is recorded).
     pub fn optional<T: ParamValue>(
@@ -229,6 +255,7 @@ impl RawParams {
         let text = Self::one(&self.query, name, rules.repeated, issues);
         Self::read(text, name, rules, issues)
     }
+
     /// A query parameter that must be given.
     pub fn required<T: ParamValue>(
         &self,
@@ -238,6 +265,7 @@ impl RawParams {
     ) -> Option<T> {
         Self::must(&self.query, name, rules, issues)
     }
+
     /// A path parameter (always required).
     pub fn path<T: ParamValue>(
         &self,
@@ -247,6 +275,7 @@ impl RawParams {
     ) -> Option<T> {
         Self::must(&self.path, name, rules, issues)
     }
+
     fn must<T: ParamValue>(
         list: &[(String, String)],
         name: &'static str,
@@ -256,11 +285,17 @@ impl RawParams {
         let before = issues.len();
         let text = Self::one(list, name, rules.repeated, issues);
         if text.is_none() && issues.len() == before {
-            issues.push(ValidationIssue::new(rules.required, name, "", "is required"));
+            issues.push(ValidationIssue::new(
+                rules.required,
+                name,
+                "",
+                "is required",
+            ));
         }
         Self::read(text, name, rules, issues)
     }
 }
+
 /// The rule ids of one parameter's own checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParamRules {
@@ -273,6 +308,7 @@ pub struct ParamRules {
     /// Not one of its value set.
     pub values: &'static str,
 }
+
 fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -295,6 +331,7 @@ fn percent_decode(text: &str) -> String {
     }
     String::from_utf8_lossy(&out).into_owned()
 }
+
 fn hex_value(b: u8) -> Option<u8> {
     match b {
         b'0'..=b'9' => Some(b - b'0'),
@@ -303,6 +340,7 @@ fn hex_value(b: u8) -> Option<u8> {
         _ => None,
     }
 }
+
 /// Percent-encodes text for a query value or a path segment (everything but unreserved
 /// characters).
 pub fn percent_encode(text: &str) -> String {
@@ -318,22 +356,22 @@ pub fn percent_encode(text: &str) -> String {
     }
     out
 }
+
 /// A UUID in hyphenated form (8-4-4-4-12 hexadecimal digits).
 pub fn is_uuid(text: &str) -> bool {
     let b = text.as_bytes();
     b.len() == 36
-        && b
-            .iter()
-            .enumerate()
-            .all(|(i, c)| match i {
-                8 | 13 | 18 | 23 => *c == b'-',
-                _ => c.is_ascii_hexdigit(),
-            })
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
 }
+
 /// Exactly 16 hexadecimal digits.
 pub fn is_hex16(text: &str) -> bool {
     text.len() == 16 && text.bytes().all(|c| c.is_ascii_hexdigit())
 }
+
 /// Parses an RFC 3339 timestamp (`2026-07-01T12:00:00Z`, `...T12:00:00.5+02:00`) into Unix
 /// seconds, or `None` when the text is not one.
 pub fn rfc3339_seconds(text: &str) -> Option<i64> {
@@ -343,7 +381,11 @@ pub fn rfc3339_seconds(text: &str) -> Option<i64> {
     }
     let num = |from: usize, to: usize| -> Option<i64> {
         let s = text.get(from..to)?;
-        if s.bytes().all(|c| c.is_ascii_digit()) { s.parse().ok() } else { None }
+        if s.bytes().all(|c| c.is_ascii_digit()) {
+            s.parse().ok()
+        } else {
+            None
+        }
     };
     if b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
         return None;
@@ -368,8 +410,12 @@ pub fn rfc3339_seconds(text: &str) -> Option<i64> {
         30,
         31,
     ];
-    if !(1..=12).contains(&month) || day < 1 || day > days_in_month[(month - 1) as usize]
-        || hour > 23 || minute > 59 || second > 60
+    if !(1..=12).contains(&month)
+        || day < 1
+        || day > days_in_month[(month - 1) as usize]
+        || hour > 23
+        || minute > 59
+        || second > 60
     {
         return None;
     }
@@ -390,7 +436,8 @@ pub fn rfc3339_seconds(text: &str) -> Option<i64> {
             }
             let oh: i64 = rest[1..3].parse().ok()?;
             let om: i64 = rest[4..6].parse().ok()?;
-            if oh > 23 || om > 59
+            if oh > 23
+                || om > 59
                 || !rest[1..3]
                     .bytes()
                     .chain(rest[4..6].bytes())
@@ -402,11 +449,9 @@ pub fn rfc3339_seconds(text: &str) -> Option<i64> {
             sign * (oh * 3600 + om * 60)
         }
     };
-    Some(
-        days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
-            - offset,
-    )
+    Some(days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset)
 }
+
 /// Days since 1970-01-01 of a proleptic Gregorian date.
 fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     let y = if month <= 2 { year - 1 } else { year };
@@ -417,6 +462,7 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     era * 146_097 + doe - 719_468
 }
+
 /// Deserializes `null` as the type's default (an empty list), for tolerant decoding.
 pub fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
@@ -426,6 +472,7 @@ where
     let value: Option<T> = serde::Deserialize::deserialize(deserializer)?;
     Ok(value.unwrap_or_default())
 }
+
 /// One generated parameter type: the validated query of one endpoint.
 pub trait Request: Sized {
     /// The record `data` holds.
@@ -441,6 +488,7 @@ pub trait Request: Sized {
     /// Parses and validates the parameters of a received request.
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError>;
 }
+
 /// A value of a strict value set that the spec does not list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownValue {
@@ -451,49 +499,63 @@ pub struct UnknownValue {
     /// The values the set allows.
     pub expected: &'static [&'static str],
 }
+
 impl fmt::Display for UnknownValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
-            f, "`{}` is not a value of {}; expected one of {}", self.got, self.set,
+            f,
+            "`{}` is not a value of {}; expected one of {}",
+            self.got,
+            self.set,
             one_of(self.expected)
         )
     }
 }
+
 impl std::error::Error for UnknownValue {}
+
 /// `` `a`, `b` or `c` ``.
 pub fn one_of(values: &[&str]) -> String {
     let quoted: Vec<String> = values.iter().map(|v| format!("`{v}`")).collect();
     match quoted.split_last() {
-        Some((last, rest)) if !rest.is_empty() => {
-            format!("{} or {last}", rest.join(", "))
-        }
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         Some((last, _)) => last.clone(),
         None => String::new(),
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
     #[test]
     fn rfc3339() {
         assert_eq!(rfc3339_seconds("1970-01-01T00:00:00Z"), Some(0));
         assert_eq!(rfc3339_seconds("2026-07-29T00:00:00Z"), Some(1_785_283_200));
-        assert_eq!(rfc3339_seconds("2026-07-29T02:00:00+02:00"), Some(1_785_283_200));
-        assert_eq!(rfc3339_seconds("2026-07-29T00:00:00.250Z"), Some(1_785_283_200));
+        assert_eq!(
+            rfc3339_seconds("2026-07-29T02:00:00+02:00"),
+            Some(1_785_283_200)
+        );
+        assert_eq!(
+            rfc3339_seconds("2026-07-29T00:00:00.250Z"),
+            Some(1_785_283_200)
+        );
         assert_eq!(rfc3339_seconds("2026-02-30T00:00:00Z"), None);
         assert_eq!(rfc3339_seconds("2026-07-29"), None);
         assert_eq!(rfc3339_seconds("2026-07-29T00:00:00"), None);
         assert_eq!(rfc3339_seconds("2026-07-29T24:00:00Z"), None);
     }
+
     #[test]
     fn shapes() {
         assert!(is_uuid("123e4567-e89b-12d3-a456-426614174000"));
-        assert!(! is_uuid("123e4567e89b12d3a456426614174000"));
+        assert!(!is_uuid("123e4567e89b12d3a456426614174000"));
         assert!(is_hex16("00ff00ff00ff00ff"));
-        assert!(! is_hex16("00ff00ff00ff00fg"));
+        assert!(!is_hex16("00ff00ff00ff00fg"));
         assert_eq!(percent_encode("a b/ü"), "a%20b%2F%C3%BC");
         assert_eq!(percent_decode("a+b%2Fc%zz"), "a b/c%zz");
     }
+
     #[test]
     fn repeated_and_missing() {
         let rules = ParamRules {
@@ -504,14 +566,14 @@ mod tests {
         };
         let raw = RawParams::from_query_string("p=1&p=2&q=x");
         let mut issues = Vec::new();
-        assert_eq!(raw.required::< i64 > ("p", & rules, & mut issues), None);
+        assert_eq!(raw.required::<i64>("p", &rules, &mut issues), None);
         assert_eq!(issues[0].rule, "e.p.repeated");
         let mut issues = Vec::new();
-        assert_eq!(raw.required::< i64 > ("z", & rules, & mut issues), None);
+        assert_eq!(raw.required::<i64>("z", &rules, &mut issues), None);
         assert_eq!(issues[0].rule, "e.p.required");
         let raw = RawParams::from_query_string("p=99999999999999999999");
         let mut issues = Vec::new();
-        assert_eq!(raw.optional::< i64 > ("p", & rules, & mut issues), None);
+        assert_eq!(raw.optional::<i64>("p", &rules, &mut issues), None);
         assert_eq!(issues[0].rule, "e.p.type");
     }
 }

@@ -2,11 +2,13 @@
 
 //! The request pipeline every generated handler runs: key check, parameter parsing and
 //! validation, the call into the implementation, and the envelope around its answer.
+
 use std::fmt;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
 use axum::body::Body;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
@@ -14,8 +16,10 @@ use futures_util::FutureExt;
 use mrds_model::api::{AUTH_HEADER, Auth, Endpoint};
 use mrds_model::{Envelope, ErrorCode, ErrorObject, RawParams, Request, ValidationError};
 use subtle::ConstantTimeEq;
+
 /// The response header carrying the request id.
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
+
 /// What the server knows of one request besides its parameters.
 #[derive(Clone)]
 pub struct RequestContext {
@@ -24,6 +28,7 @@ pub struct RequestContext {
     /// The caller's API key, when one was given (and accepted).
     pub api_key: Option<String>,
 }
+
 impl fmt::Debug for RequestContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RequestContext")
@@ -32,6 +37,7 @@ impl fmt::Debug for RequestContext {
             .finish()
     }
 }
+
 /// A failure an implementation answers with; it becomes the error envelope with the HTTP
 /// status of its code.
 #[derive(Clone, Debug)]
@@ -39,6 +45,7 @@ pub struct ApiError {
     object: Box<ErrorObject>,
     internal: Option<String>,
 }
+
 impl ApiError {
     /// An error with `code` and a message for the caller.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
@@ -55,6 +62,7 @@ impl ApiError {
             internal: None,
         }
     }
+
     /// `INVALID_PARAMETER` with one detail per problem.
     pub fn invalid(error: &ValidationError) -> Self {
         Self {
@@ -62,27 +70,29 @@ impl ApiError {
             internal: None,
         }
     }
+
     /// `RESOURCE_NOT_FOUND`: nothing matches where a single thing was asked for.
     pub fn not_found(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::ResourceNotFound, message)
     }
+
     /// `ENDPOINT_REMOVED`, naming when the endpoint went away.
     pub fn removed(endpoint: &Endpoint) -> Self {
         let message = match endpoint.removed {
-            Some(r) => {
-                format!(
-                    "{} {} was removed on {} ({})", endpoint.method, endpoint.path, r
-                    .date, r.version
-                )
-            }
+            Some(r) => format!(
+                "{} {} was removed on {} ({})",
+                endpoint.method, endpoint.path, r.date, r.version
+            ),
             None => format!("{} {} was removed", endpoint.method, endpoint.path),
         };
         Self::new(ErrorCode::EndpointRemoved, message)
     }
+
     /// `RATE_LIMITED`.
     pub fn rate_limited() -> Self {
         Self::new(ErrorCode::RateLimited, "too many requests")
     }
+
     /// `INTERNAL_ERROR`. `detail` is logged with the request id and never sent to the caller.
     pub fn internal(detail: impl fmt::Display) -> Self {
         Self {
@@ -90,16 +100,19 @@ impl ApiError {
             ..Self::new(ErrorCode::InternalError, "internal error")
         }
     }
+
     /// Adds a suggested fix.
     #[must_use]
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.object.hint = Some(hint.into());
         self
     }
+
     /// The error code.
     pub fn code(&self) -> &ErrorCode {
         &self.object.code
     }
+
     /// The HTTP status of the error code.
     pub fn status(&self) -> StatusCode {
         self.object
@@ -108,45 +121,57 @@ impl ApiError {
             .and_then(|s| StatusCode::from_u16(s).ok())
             .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
     }
+
     /// The error object sent to the caller.
     pub fn error_object(&self) -> &ErrorObject {
         &self.object
     }
 }
+
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:?}: {}", self.object.code, self.object.message)
     }
 }
+
 impl std::error::Error for ApiError {}
+
 impl From<ValidationError> for ApiError {
     fn from(error: ValidationError) -> Self {
         Self::invalid(&error)
     }
 }
+
 /// Decides which API keys are accepted.
 pub trait KeyStore: Send + Sync + 'static {
     /// True when `key` is a known key. Implementations should compare in constant time.
     fn accepts(&self, key: &str) -> bool;
 }
+
 /// A fixed set of keys, compared in constant time (every key is compared, whatever matches).
 #[derive(Clone)]
 pub struct StaticKeys {
     keys: Vec<Box<[u8]>>,
 }
+
 impl StaticKeys {
     /// The set of `keys`.
     pub fn new<K: AsRef<str>>(keys: impl IntoIterator<Item = K>) -> Self {
         Self {
-            keys: keys.into_iter().map(|k| k.as_ref().as_bytes().into()).collect(),
+            keys: keys
+                .into_iter()
+                .map(|k| k.as_ref().as_bytes().into())
+                .collect(),
         }
     }
 }
+
 impl fmt::Debug for StaticKeys {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "StaticKeys({} keys)", self.keys.len())
     }
 }
+
 impl KeyStore for StaticKeys {
     fn accepts(&self, key: &str) -> bool {
         let mut found = subtle::Choice::from(0);
@@ -156,21 +181,22 @@ impl KeyStore for StaticKeys {
         found.into()
     }
 }
+
 /// A new request id: unique within the process, not guessable across restarts.
 pub fn new_request_id() -> String {
     static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let seed = *SEED
-        .get_or_init(|| {
-            let nanos = SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or_default();
-            nanos ^ (u64::from(std::process::id()) << 32)
-        });
+    let seed = *SEED.get_or_init(|| {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or_default();
+        nanos ^ (u64::from(std::process::id()) << 32)
+    });
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     format!("req_{:012x}{:08x}", seed & 0xffff_ffff_ffff, n as u32)
 }
+
 /// Runs one request of endpoint `P`: key check, parsing and validation, the implementation
 /// (`call`), and the envelope. Never panics; a panic inside `call` becomes a 500.
 pub async fn handle<P, F, Fut>(
@@ -199,7 +225,7 @@ where
             Err(_) => Err(ApiError::internal("the implementation panicked")),
         }
     }
-        .await;
+    .await;
     let response = match outcome {
         Ok(records) => success(&request_id, &records),
         Err(error) => failure(&request_id, &error),
@@ -207,6 +233,7 @@ where
     log(&request_id, endpoint.id, response.status(), started);
     response
 }
+
 /// The parameters of a request: its raw query and the path parameters axum matched. A path
 /// that does not decode breaks `rule` of path parameter `field`.
 pub fn raw_params<'a>(
@@ -223,27 +250,28 @@ pub fn raw_params<'a>(
             }
             Ok(raw)
         }
-        Err(reason) => {
-            Err(ValidationError {
-                issues: vec![
-                    mrds_model::ValidationIssue::new(rule, field, String::new(), reason)
-                ],
-            })
-        }
+        Err(reason) => Err(ValidationError {
+            issues: vec![mrds_model::ValidationIssue::new(
+                rule,
+                field,
+                String::new(),
+                reason,
+            )],
+        }),
     }
 }
+
 /// The 404 envelope for a path no endpoint serves.
 pub async fn unknown_path(method: Method, uri: Uri) -> Response {
     let started = Instant::now();
     let request_id = new_request_id();
-    let error = ApiError::not_found(
-            format!("no endpoint serves {method} {}", uri.path()),
-        )
+    let error = ApiError::not_found(format!("no endpoint serves {method} {}", uri.path()))
         .with_hint("see the endpoint table of the API; every path starts with /api/v1/");
     let response = failure(&request_id, &error);
     log(&request_id, "", response.status(), started);
     response
 }
+
 fn check_key(
     keys: &dyn KeyStore,
     headers: &HeaderMap,
@@ -256,14 +284,13 @@ fn check_key(
     match headers.get(AUTH_HEADER) {
         None if auth == Auth::Required => Err(unauthorized("missing API key")),
         None => Ok(None),
-        Some(value) => {
-            match value.to_str() {
-                Ok(key) if keys.accepts(key) => Ok(Some(key.to_string())),
-                _ => Err(unauthorized("unknown API key")),
-            }
-        }
+        Some(value) => match value.to_str() {
+            Ok(key) if keys.accepts(key) => Ok(Some(key.to_string())),
+            _ => Err(unauthorized("unknown API key")),
+        },
     }
 }
+
 fn success<T: serde::Serialize>(request_id: &str, records: &[T]) -> Response {
     #[derive(serde::Serialize)]
     struct Success<'a, T> {
@@ -281,9 +308,14 @@ fn success<T: serde::Serialize>(request_id: &str, records: &[T]) -> Response {
         Err(e) => failure(request_id, &ApiError::internal(e)),
     }
 }
+
 fn failure(request_id: &str, error: &ApiError) -> Response {
     if let Some(detail) = &error.internal {
-        tracing::error!(request_id, detail, "request failed inside the implementation");
+        tracing::error!(
+            request_id,
+            detail,
+            "request failed inside the implementation"
+        );
     }
     let object = (*error.object).clone();
     let envelope = Envelope {
@@ -294,26 +326,33 @@ fn failure(request_id: &str, error: &ApiError) -> Response {
         metadata: None,
         pagination: None,
     };
-    let bytes = serde_json::to_vec(&envelope)
-        .unwrap_or_else(|_| {
-            br#"{"success":false,"request_id":"","data":[],"error":{"code":"INTERNAL_ERROR","message":"internal error"}}"#
-                .to_vec()
-        });
+    let bytes = serde_json::to_vec(&envelope).unwrap_or_else(|_| {
+        br#"{"success":false,"request_id":"","data":[],"error":{"code":"INTERNAL_ERROR","message":"internal error"}}"#
+            .to_vec()
+    });
     json(error.status(), request_id, bytes)
 }
+
 fn json(status: StatusCode, request_id: &str, bytes: Vec<u8>) -> Response {
     let mut response = Response::new(Body::from(bytes));
     *response.status_mut() = status;
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
     if let Ok(id) = HeaderValue::from_str(request_id) {
         headers.insert(REQUEST_ID_HEADER, id);
     }
     response
 }
+
 fn log(request_id: &str, endpoint: &str, status: StatusCode, started: Instant) {
     tracing::info!(
-        request_id, endpoint, status = status.as_u16(), micros = started.elapsed()
-        .as_micros() as u64, "request"
+        request_id,
+        endpoint,
+        status = status.as_u16(),
+        micros = started.elapsed().as_micros() as u64,
+        "request"
     );
 }
