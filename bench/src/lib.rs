@@ -2,7 +2,14 @@
 //! generated server (or through a hand-written axum handler, for comparison) so `bench/server.sh`
 //! can load it with wrk; `benches/decode.rs` measures decoding a large candle response.
 
-use mrds_model::records::PitDividend;
+use std::future::Future;
+
+use mrds_model::params::*;
+use mrds_model::records::*;
+use mrds_server::axum::Router;
+use mrds_server::axum::http::header;
+use mrds_server::axum::routing::get;
+use mrds_server::{Api, ApiError, RequestContext, StaticKeys};
 
 /// The API key the benchmark server accepts.
 pub const KEY: &str = "bench-key";
@@ -29,4 +36,98 @@ pub fn dividends() -> Vec<PitDividend> {
             frequency: "Quarterly".into(),
         })
         .collect()
+}
+
+/// The generated router over an implementation answering fixed dividends.
+pub fn generated() -> Router {
+    mrds_server::router(
+        Fixed {
+            dividends: dividends(),
+            samples: mrds_mock::Mock::new(),
+        },
+        StaticKeys::new([KEY]),
+    )
+}
+
+/// Fixed dividends; every other endpoint answers with the sample data.
+struct Fixed {
+    dividends: Vec<PitDividend>,
+    samples: mrds_mock::Mock,
+}
+
+macro_rules! delegate {
+    ($($name:ident: $params:ident => $record:ty),* $(,)?) => {$(
+        fn $name(
+            &self,
+            ctx: RequestContext,
+            params: $params,
+        ) -> impl Future<Output = Result<Vec<$record>, ApiError>> + Send {
+            self.samples.$name(ctx, params)
+        }
+    )*};
+}
+
+impl Api for Fixed {
+    delegate! {
+        company_detail: CompanyDetailParams => CompanyProfile,
+        equity_offering: EquityOfferingParams => EquityOffering,
+        etf_flow: EtfFlowParams => EtfFlow,
+        forex_historical: ForexHistoricalParams => ForexBar,
+        leverage_ratio: LeverageRatioParams => LeverageRatio,
+        market_kline: MarketKlineParams => Candle,
+        nand_flash_spot_price: NandFlashSpotPriceParams => NandSpotPrice,
+        non_us_kline: NonUsKlineParams => NonUsBar,
+        perp_kline: PerpKlineParams => Candle,
+        person_commentary: PersonCommentaryParams => PersonCommentary,
+        research_units: ResearchUnitsParams => ResearchUnit,
+        screener_events: ScreenerEventsParams => ScreenerEvent,
+        ssr: SsrParams => Ssr,
+        treasury_rates: TreasuryRatesParams => TreasuryRate,
+    }
+
+    async fn stock_dividends(
+        &self,
+        _ctx: RequestContext,
+        _params: StockDividendsParams,
+    ) -> Result<Vec<PitDividend>, ApiError> {
+        Ok(self.dividends.clone())
+    }
+}
+
+fn envelope(records: Vec<PitDividend>) -> mrds_model::Envelope<PitDividend> {
+    mrds_model::Envelope {
+        success: true,
+        request_id: "req_000000000000000000".into(),
+        data: records,
+        error: None,
+        metadata: None,
+        pagination: None,
+    }
+}
+
+/// A hand-written axum handler answering the same records, serialized per request, with no key
+/// check, no parsing and no validation.
+pub fn baseline() -> Router {
+    let records = std::sync::Arc::new(dividends());
+    Router::new().route(
+        "/api/v1/stocks/dividends",
+        get(move || {
+            let records = records.clone();
+            async move {
+                let body =
+                    serde_json::to_vec(&envelope(records.to_vec())).expect("records serialize");
+                ([(header::CONTENT_TYPE, "application/json")], body)
+            }
+        }),
+    )
+}
+
+/// A hand-written handler answering bytes serialized once: the floor of HTTP cost.
+pub fn fixed_bytes() -> Router {
+    let body = serde_json::to_vec(&envelope(dividends())).expect("records serialize");
+    let body: &'static [u8] = body.leak();
+    Router::new().route(
+        "/api/v1/stocks/dividends",
+        get(move || async move { ([(header::CONTENT_TYPE, "application/json")], body) }),
+    )
 }

@@ -8,7 +8,8 @@
 //! - `stage`: where the time goes: `read` (the spec files from disk), `parse` (YAML to AST with
 //!   positions), `check` (resolve and lower), `emit` (token streams), `format` (syn +
 //!   prettyplease), `plan` (compare with the files on disk);
-//! - `scale`: the full generation for synthetic specs 1×, 4× and 16× the real one.
+//! - `scale`: the full generation for synthetic specs 1×, 4× and 16× the real one, and
+//!   `scale_stage`: each stage for 1× and 16×, to see which one grows faster than the spec.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -92,5 +93,33 @@ fn scale(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, pipeline, stages, scale);
+fn scale_stages(c: &mut Criterion) {
+    let sources = sources();
+    let mut group = c.benchmark_group("scale_stage");
+    group.sample_size(10);
+    for factor in [1, 16] {
+        let scaled = xtask::synth::scale(&sources, factor).unwrap();
+        let files = load::parse_all(&scaled).unwrap();
+        let api = check::check(&files).unwrap();
+        group.bench_function(format!("parse/{factor}x"), |b| {
+            b.iter(|| load::parse_all(black_box(&scaled)).unwrap())
+        });
+        group.bench_function(format!("check/{factor}x"), |b| {
+            b.iter(|| check::check(black_box(&files)).unwrap())
+        });
+        group.bench_function(format!("emit/{factor}x"), |b| {
+            b.iter(|| emit::tokens(black_box(&api)).unwrap())
+        });
+        group.bench_function(format!("format/{factor}x"), |b| {
+            b.iter_batched(
+                || emit::tokens(&api).unwrap(),
+                |tokens| emit::format(tokens).unwrap(),
+                criterion::BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, pipeline, stages, scale, scale_stages);
 criterion_main!(benches);

@@ -1,5 +1,7 @@
 //! Project automation. `cargo xtask codegen` regenerates every generated file from `spec/`;
 //! `cargo xtask codegen --check` only compares, and fails with a diff when anything is stale.
+//! `cargo xtask synth --scale N --out DIR` writes a synthetic spec N times the real one (for
+//! measuring how the generator scales).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -24,6 +26,16 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Write a synthetic spec: the real one with every record, value set, endpoint and
+    /// samples section copied N times under new names.
+    Synth {
+        /// How many times the real spec's content is present.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+        scale: u16,
+        /// Directory to write the spec into (created; must not hold YAML files yet).
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 fn workspace_root() -> PathBuf {
@@ -36,6 +48,40 @@ fn workspace_root() -> PathBuf {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Codegen { check } => codegen(&workspace_root(), check),
+        Command::Synth { scale, out } => synth(&workspace_root(), usize::from(scale), &out),
+    }
+}
+
+fn synth(root: &Path, scale: usize, out: &Path) -> ExitCode {
+    let result = (|| -> Result<usize, Box<dyn std::error::Error>> {
+        let sources = mrds_codegen::load::read_dir(&root.join("spec"))?;
+        let scaled = xtask::synth::scale(&sources, scale)?;
+        if out.exists() && std::fs::read_dir(out)?.next().is_some() {
+            return Err(format!("{} is not empty", out.display()).into());
+        }
+        for (name, text) in &scaled {
+            // Names are `spec/...`; the copy keeps the layout below the spec directory.
+            let rel = name.strip_prefix("spec/").unwrap_or(name);
+            let path = out.join(rel);
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            std::fs::write(&path, text)?;
+        }
+        Ok(scaled.len())
+    })();
+    match result {
+        Ok(files) => {
+            println!(
+                "synth: {files} spec files, {scale}x the real spec, in {}",
+                out.display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("synth: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -176,7 +176,7 @@ fn router_rs(api: &Api) -> TokenStream {
                 quote!(path: Result<RawPathParams, RawPathParamsRejection>,),
                 quote! {
                     crate::support::raw_params(
-                        query.as_deref(),
+                        query,
                         path.as_ref().map(RawPathParams::iter).map_err(|e| e.body_text()),
                         #rule,
                         #field,
@@ -187,19 +187,19 @@ fn router_rs(api: &Api) -> TokenStream {
             (
                 quote!(),
                 quote!(Ok(RawParams::from_query_string(
-                    query.as_deref().unwrap_or_default()
+                    query.unwrap_or_default()
                 ))),
             )
         };
         quote! {
             async fn #name<S: Api, K: KeyStore>(
                 State(shared): State<Arc<Shared<S, K>>>,
-                headers: HeaderMap,
-                RawQuery(query): RawQuery,
                 #path_arg
+                request: Request,
             ) -> Response {
+                let query = request.uri().query();
                 let raw = #raw;
-                crate::support::handle::<#params, _, _>(&shared.keys, &headers, raw, |ctx, params| {
+                crate::support::handle::<#params, _, _>(&shared.keys, request.headers(), raw, |ctx, params| {
                     shared.service.#name(ctx, params)
                 })
                 .await
@@ -224,8 +224,7 @@ fn router_rs(api: &Api) -> TokenStream {
         use std::sync::Arc;
 
         use axum::Router;
-        use axum::extract::{RawQuery, State};
-        use axum::http::HeaderMap;
+        use axum::extract::{Request, State};
         use axum::response::Response;
         use axum::routing::get;
         #path_imports

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use axum::body::Body;
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
 use futures_util::FutureExt;
 use mrds_model::api::{AUTH_HEADER, Auth, Endpoint};
@@ -180,7 +180,8 @@ impl KeyStore for StaticKeys {
     }
 }
 
-/// A new request id: unique within the process, not guessable across restarts.
+/// A new request id (`req_` and 20 hex digits): unique within the process, not guessable
+/// across restarts.
 pub fn new_request_id() -> String {
     static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -192,7 +193,15 @@ pub fn new_request_id() -> String {
         nanos ^ (u64::from(std::process::id()) << 32)
     });
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    format!("req_{:012x}{:08x}", seed & 0xffff_ffff_ffff, n as u32)
+    // 48 bits of the seed, then 32 bits of the counter, as hex.
+    let value = (u128::from(seed & 0xffff_ffff_ffff) << 32) | u128::from(n as u32);
+    let mut id = String::with_capacity(24);
+    id.push_str("req_");
+    for shift in (0..20).rev() {
+        let digit = ((value >> (shift * 4)) & 0xf) as u32;
+        id.push(char::from_digit(digit, 16).unwrap_or('0'));
+    }
+    id
 }
 
 /// Runs one request of endpoint `P`: key check, parsing and validation, the implementation
@@ -208,7 +217,7 @@ where
     F: FnOnce(RequestContext, P) -> Fut,
     Fut: Future<Output = Result<Vec<P::Record>, ApiError>>,
 {
-    let started = Instant::now();
+    let started = log_enabled().then(Instant::now);
     let endpoint = P::ENDPOINT;
     let request_id = new_request_id();
     let outcome = async {
@@ -261,7 +270,7 @@ pub fn raw_params<'a>(
 
 /// The 404 envelope for a path no endpoint serves.
 pub async fn unknown_path(method: Method, uri: Uri) -> Response {
-    let started = Instant::now();
+    let started = log_enabled().then(Instant::now);
     let request_id = new_request_id();
     let error = ApiError::not_found(format!("no endpoint serves {method} {}", uri.path()))
         .with_hint("see the endpoint table of the API; every path starts with /api/v1/");
@@ -279,7 +288,13 @@ fn check_key(
         ApiError::new(ErrorCode::Unauthorized, message)
             .with_hint(format!("send a valid key in the {AUTH_HEADER} header"))
     };
-    match headers.get(AUTH_HEADER) {
+    static KEY_HEADER: std::sync::LazyLock<Option<HeaderName>> =
+        std::sync::LazyLock::new(|| HeaderName::from_bytes(AUTH_HEADER.as_bytes()).ok());
+    let given = match &*KEY_HEADER {
+        Some(name) => headers.get(name),
+        None => headers.get(AUTH_HEADER),
+    };
+    match given {
         None if auth == Auth::Required => Err(unauthorized("missing API key")),
         None => Ok(None),
         Some(value) => match value.to_str() {
@@ -340,12 +355,20 @@ fn json(status: StatusCode, request_id: &str, bytes: Vec<u8>) -> Response {
         HeaderValue::from_static("application/json"),
     );
     if let Ok(id) = HeaderValue::from_str(request_id) {
-        headers.insert(REQUEST_ID_HEADER, id);
+        headers.insert(HeaderName::from_static(REQUEST_ID_HEADER), id);
     }
     response
 }
 
-fn log(request_id: &str, endpoint: &str, status: StatusCode, started: Instant) {
+fn log_enabled() -> bool {
+    tracing::enabled!(tracing::Level::INFO)
+}
+
+/// Logs one request; `started` is `None` when INFO logging is off (nothing to do then).
+fn log(request_id: &str, endpoint: &str, status: StatusCode, started: Option<Instant>) {
+    let Some(started) = started else {
+        return;
+    };
     tracing::info!(
         request_id,
         endpoint,

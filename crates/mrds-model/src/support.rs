@@ -155,74 +155,119 @@ impl ParamValue for bool {
 }
 
 /// The parameters of one request as received: query pairs (percent-decoded) and path
-/// segments. Parameter types read it with `from_query`; unknown names are ignored.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// segments. Parameter types read it with `from_raw`; unknown names are ignored.
+///
+/// All names and values live in one buffer (two allocations per request, whatever the
+/// number of parameters).
+#[derive(Clone, Default)]
 pub struct RawParams {
-    query: Vec<(String, String)>,
-    path: Vec<(String, String)>,
+    text: String,
+    query: Vec<(Span, Span)>,
+    path: Vec<(Span, Span)>,
 }
+
+/// Where a name or value stands in [`RawParams`]'s buffer.
+type Span = (usize, usize);
 
 impl RawParams {
     /// Parses a raw query string (without `?`): `&`-separated `name=value` pairs,
     /// `+` as space, percent-decoded (invalid escapes are kept as text).
     pub fn from_query_string(query: &str) -> Self {
-        let query = query
-            .split('&')
-            .filter(|pair| !pair.is_empty())
-            .map(|pair| {
-                let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-                (percent_decode(name), percent_decode(value))
-            })
-            .collect();
-        Self {
-            query,
+        let mut raw = Self {
+            text: String::with_capacity(query.len()),
+            query: Vec::with_capacity(query.len() / 8 + 1),
             path: Vec::new(),
+        };
+        for pair in query.split('&').filter(|pair| !pair.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let name = raw.push_decoded(name);
+            let value = raw.push_decoded(value);
+            raw.query.push((name, value));
         }
+        raw
     }
 
     /// Query pairs already decoded.
-    pub fn from_pairs<N: Into<String>, V: Into<String>>(
+    pub fn from_pairs<N: AsRef<str>, V: AsRef<str>>(
         pairs: impl IntoIterator<Item = (N, V)>,
     ) -> Self {
-        Self {
-            query: pairs
-                .into_iter()
-                .map(|(n, v)| (n.into(), v.into()))
-                .collect(),
-            path: Vec::new(),
+        let mut raw = Self::default();
+        for (name, value) in pairs {
+            let name = raw.push(name.as_ref());
+            let value = raw.push(value.as_ref());
+            raw.query.push((name, value));
         }
+        raw
     }
 
     /// Adds a path parameter (already percent-decoded).
-    pub fn with_path(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        self.path.push((name.into(), value.into()));
+    pub fn with_path(mut self, name: impl AsRef<str>, value: impl AsRef<str>) -> Self {
+        let name = self.push(name.as_ref());
+        let value = self.push(value.as_ref());
+        self.path.push((name, value));
         self
     }
 
     /// True when the request carries the parameter (valid or not), in the query or the path.
     pub fn has(&self, name: &str) -> bool {
-        self.query.iter().chain(&self.path).any(|(n, _)| n == name)
+        self.query
+            .iter()
+            .chain(&self.path)
+            .any(|(n, _)| self.at(*n) == name)
     }
 
-    fn one<'a>(
-        list: &'a [(String, String)],
+    /// The query pairs, in the order received.
+    pub fn query_pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.query.iter().map(|(n, v)| (self.at(*n), self.at(*v)))
+    }
+
+    /// The path parameters.
+    pub fn path_pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.path.iter().map(|(n, v)| (self.at(*n), self.at(*v)))
+    }
+
+    fn at(&self, (from, to): Span) -> &str {
+        &self.text[from..to]
+    }
+
+    fn push(&mut self, text: &str) -> Span {
+        let from = self.text.len();
+        self.text.push_str(text);
+        (from, self.text.len())
+    }
+
+    fn push_decoded(&mut self, text: &str) -> Span {
+        // Most names and values carry no escape: copied as they are.
+        if !text.bytes().any(|b| b == b'%' || b == b'+') {
+            return self.push(text);
+        }
+        let decoded = percent_decode(text);
+        self.push(&decoded)
+    }
+
+    fn one(
+        &self,
+        list: &[(Span, Span)],
         name: &'static str,
         rule: &'static str,
         issues: &mut Vec<ValidationIssue>,
-    ) -> Option<&'a str> {
-        let mut found = list.iter().filter(|(n, _)| n == name).map(|(_, v)| v);
+    ) -> Option<&str> {
+        let mut found = list
+            .iter()
+            .filter(|(n, _)| self.at(*n) == name)
+            .map(|(_, v)| self.at(*v));
         let first = found.next()?;
         let more = found.count();
         if more > 0 {
             issues.push(ValidationIssue::new(
                 rule,
                 name,
-                first.clone(),
+                first,
                 format!("is given {} times; give it once", more + 1),
             ));
             return None;
         }
-        Some(first.as_str())
+        Some(first)
     }
 
     fn read<T: ParamValue>(
@@ -252,7 +297,7 @@ impl RawParams {
         rules: &ParamRules,
         issues: &mut Vec<ValidationIssue>,
     ) -> Option<T> {
-        let text = Self::one(&self.query, name, rules.repeated, issues);
+        let text = self.one(&self.query, name, rules.repeated, issues);
         Self::read(text, name, rules, issues)
     }
 
@@ -263,7 +308,7 @@ impl RawParams {
         rules: &ParamRules,
         issues: &mut Vec<ValidationIssue>,
     ) -> Option<T> {
-        Self::must(&self.query, name, rules, issues)
+        self.must(&self.query, name, rules, issues)
     }
 
     /// A path parameter (always required).
@@ -273,17 +318,18 @@ impl RawParams {
         rules: &ParamRules,
         issues: &mut Vec<ValidationIssue>,
     ) -> Option<T> {
-        Self::must(&self.path, name, rules, issues)
+        self.must(&self.path, name, rules, issues)
     }
 
     fn must<T: ParamValue>(
-        list: &[(String, String)],
+        &self,
+        list: &[(Span, Span)],
         name: &'static str,
         rules: &ParamRules,
         issues: &mut Vec<ValidationIssue>,
     ) -> Option<T> {
         let before = issues.len();
-        let text = Self::one(list, name, rules.repeated, issues);
+        let text = self.one(list, name, rules.repeated, issues);
         if text.is_none() && issues.len() == before {
             issues.push(ValidationIssue::new(
                 rules.required,
@@ -295,6 +341,23 @@ impl RawParams {
         Self::read(text, name, rules, issues)
     }
 }
+
+impl fmt::Debug for RawParams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RawParams")
+            .field("query", &self.query_pairs().collect::<Vec<_>>())
+            .field("path", &self.path_pairs().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl PartialEq for RawParams {
+    fn eq(&self, other: &Self) -> bool {
+        self.query_pairs().eq(other.query_pairs()) && self.path_pairs().eq(other.path_pairs())
+    }
+}
+
+impl Eq for RawParams {}
 
 /// The rule ids of one parameter's own checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -316,20 +379,19 @@ fn percent_decode(text: &str) -> String {
     while i < bytes.len() {
         match bytes[i] {
             b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                match (hex_value(bytes[i + 1]), hex_value(bytes[i + 2])) {
-                    (Some(h), Some(l)) => {
-                        out.push(h * 16 + l);
-                        i += 2;
-                    }
-                    _ => out.push(b'%'),
+            b'%' if i + 2 < bytes.len() => match (hex_value(bytes[i + 1]), hex_value(bytes[i + 2]))
+            {
+                (Some(h), Some(l)) => {
+                    out.push(h * 16 + l);
+                    i += 2;
                 }
-            }
+                _ => out.push(b'%'),
+            },
             b => out.push(b),
         }
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 fn hex_value(b: u8) -> Option<u8> {

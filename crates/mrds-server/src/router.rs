@@ -4,8 +4,7 @@
 #![allow(deprecated)]
 use std::sync::Arc;
 use axum::Router;
-use axum::extract::{RawQuery, State};
-use axum::http::HeaderMap;
+use axum::extract::{Request, State};
 use axum::response::Response;
 use axum::routing::get;
 use axum::extract::{RawPathParams, rejection::RawPathParamsRejection};
@@ -62,17 +61,17 @@ async fn openapi() -> Response {
 }
 async fn company_detail<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::CompanyDetailParams,
         _,
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.company_detail(ctx, params) },
         )
@@ -80,17 +79,17 @@ async fn company_detail<S: Api, K: KeyStore>(
 }
 async fn equity_offering<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::EquityOfferingParams,
         _,
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.equity_offering(ctx, params) },
         )
@@ -98,17 +97,17 @@ async fn equity_offering<S: Api, K: KeyStore>(
 }
 async fn etf_flow<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::EtfFlowParams,
         _,
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.etf_flow(ctx, params) },
         )
@@ -116,17 +115,17 @@ async fn etf_flow<S: Api, K: KeyStore>(
 }
 async fn forex_historical<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::ForexHistoricalParams,
         _,
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.forex_historical(ctx, params) },
         )
@@ -134,17 +133,17 @@ async fn forex_historical<S: Api, K: KeyStore>(
 }
 async fn index_1min<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::Index1minParams,
         _,
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.index_1min(ctx, params) },
         )
@@ -152,17 +151,17 @@ async fn index_1min<S: Api, K: KeyStore>(
 }
 async fn leverage_ratio<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::LeverageRatioParams,
         _,
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.leverage_ratio(ctx, params) },
         )
@@ -170,17 +169,17 @@ async fn leverage_ratio<S: Api, K: KeyStore>(
 }
 async fn market_kline<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::MarketKlineParams,
         _,
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.market_kline(ctx, params) },
         )
@@ -188,17 +187,17 @@ async fn market_kline<S: Api, K: KeyStore>(
 }
 async fn nand_flash_spot_price<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::NandFlashSpotPriceParams,
         _,
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.nand_flash_spot_price(ctx, params) },
         )
@@ -206,17 +205,17 @@ async fn nand_flash_spot_price<S: Api, K: KeyStore>(
 }
 async fn non_us_kline<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::NonUsKlineParams,
         _,
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.non_us_kline(ctx, params) },
         )
@@ -224,17 +223,17 @@ async fn non_us_kline<S: Api, K: KeyStore>(
 }
 async fn perp_kline<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::PerpKlineParams,
         _,
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.perp_kline(ctx, params) },
         )
@@ -242,12 +241,12 @@ async fn perp_kline<S: Api, K: KeyStore>(
 }
 async fn person_commentary<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
     path: Result<RawPathParams, RawPathParamsRejection>,
+    request: Request,
 ) -> Response {
+    let query = request.uri().query();
     let raw = crate::support::raw_params(
-        query.as_deref(),
+        query,
         path.as_ref().map(RawPathParams::iter).map_err(|e| e.body_text()),
         "person_commentary.person_id.type",
         "person_id",
@@ -258,7 +257,7 @@ async fn person_commentary<S: Api, K: KeyStore>(
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.person_commentary(ctx, params) },
         )
@@ -266,17 +265,17 @@ async fn person_commentary<S: Api, K: KeyStore>(
 }
 async fn research_units<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::ResearchUnitsParams,
         _,
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.research_units(ctx, params) },
         )
@@ -284,17 +283,17 @@ async fn research_units<S: Api, K: KeyStore>(
 }
 async fn screener_events<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::ScreenerEventsParams,
         _,
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.screener_events(ctx, params) },
         )
@@ -302,30 +301,35 @@ async fn screener_events<S: Api, K: KeyStore>(
 }
 async fn ssr<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::SsrParams,
         _,
         _,
-    >(&shared.keys, &headers, raw, |ctx, params| { shared.service.ssr(ctx, params) })
+    >(
+            &shared.keys,
+            request.headers(),
+            raw,
+            |ctx, params| { shared.service.ssr(ctx, params) },
+        )
         .await
 }
 async fn stock_dividends<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::StockDividendsParams,
         _,
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.stock_dividends(ctx, params) },
         )
@@ -333,17 +337,17 @@ async fn stock_dividends<S: Api, K: KeyStore>(
 }
 async fn treasury_rates<S: Api, K: KeyStore>(
     State(shared): State<Arc<Shared<S, K>>>,
-    headers: HeaderMap,
-    RawQuery(query): RawQuery,
+    request: Request,
 ) -> Response {
-    let raw = Ok(RawParams::from_query_string(query.as_deref().unwrap_or_default()));
+    let query = request.uri().query();
+    let raw = Ok(RawParams::from_query_string(query.unwrap_or_default()));
     crate::support::handle::<
         mrds_model::params::TreasuryRatesParams,
         _,
         _,
     >(
             &shared.keys,
-            &headers,
+            request.headers(),
             raw,
             |ctx, params| { shared.service.treasury_rates(ctx, params) },
         )
