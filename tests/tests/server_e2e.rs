@@ -351,7 +351,14 @@ async fn keys_are_required_where_the_spec_says_and_checked_everywhere() {
             Some((_, example)) => example.to_string(),
             None => endpoint.path.to_string(),
         };
-        for key in [None, Some("wrong-key"), Some("")] {
+        let longer = format!("{KEY}x");
+        for key in [
+            None,
+            Some("wrong-key"),
+            Some(""),
+            Some(&KEY[..KEY.len() - 1]),
+            Some(&longer),
+        ] {
             let answer = get(addr, &target, key).await;
             let error = answer.error(401, ErrorCode::Unauthorized);
             assert!(!String::from_utf8_lossy(&answer.body).contains(KEY));
@@ -724,4 +731,29 @@ async fn the_openapi_document_is_served_without_a_key() {
     .unwrap();
     assert_eq!(answer.body, on_disk);
     assert_eq!(answer.json()["openapi"], "3.1.0");
+}
+
+#[tokio::test]
+async fn every_configured_key_is_accepted_whatever_its_length() {
+    let addr = serve(mrds_mock::router(StaticKeys::new([
+        "k",
+        "a-much-longer-key",
+        "k2",
+    ])))
+    .await;
+    let target = example("treasury_rates");
+    for key in ["k", "a-much-longer-key", "k2"] {
+        assert!(
+            !get(addr, target, Some(key))
+                .await
+                .records::<TreasuryRate>()
+                .is_empty(),
+            "{key}"
+        );
+    }
+    for key in ["", "K", "k3", "a-much-longer-ke", "a-much-longer-key0"] {
+        get(addr, target, Some(key))
+            .await
+            .error(401, ErrorCode::Unauthorized);
+    }
 }

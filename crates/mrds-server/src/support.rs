@@ -148,19 +148,31 @@ pub trait KeyStore: Send + Sync + 'static {
     fn accepts(&self, key: &str) -> bool;
 }
 
-/// A fixed set of keys, compared in constant time (every key is compared, whatever matches).
+/// A fixed set of keys, compared in constant time: every key is compared over the same
+/// number of bytes (the longest key's length), whatever matches, so neither a key's content
+/// nor its length shows in the time an answer takes.
 #[derive(Clone)]
 pub struct StaticKeys {
-    keys: Vec<Box<[u8]>>,
+    /// Each key zero-padded to the longest one, with its length.
+    keys: Vec<(Box<[u8]>, u64)>,
 }
 
 impl StaticKeys {
     /// The set of `keys`.
     pub fn new<K: AsRef<str>>(keys: impl IntoIterator<Item = K>) -> Self {
+        let keys: Vec<Vec<u8>> = keys
+            .into_iter()
+            .map(|k| k.as_ref().as_bytes().to_vec())
+            .collect();
+        let width = keys.iter().map(Vec::len).max().unwrap_or(0);
         Self {
             keys: keys
                 .into_iter()
-                .map(|k| k.as_ref().as_bytes().into())
+                .map(|mut k| {
+                    let len = k.len() as u64;
+                    k.resize(width, 0);
+                    (k.into_boxed_slice(), len)
+                })
                 .collect(),
         }
     }
@@ -174,9 +186,14 @@ impl fmt::Debug for StaticKeys {
 
 impl KeyStore for StaticKeys {
     fn accepts(&self, key: &str) -> bool {
+        let given = key.as_bytes();
         let mut found = subtle::Choice::from(0);
-        for known in &self.keys {
-            found |= known.ct_eq(key.as_bytes());
+        for (padded, len) in &self.keys {
+            let mut same = len.ct_eq(&(given.len() as u64));
+            for (i, byte) in padded.iter().enumerate() {
+                same &= byte.ct_eq(&given.get(i).copied().unwrap_or(0));
+            }
+            found |= same;
         }
         found.into()
     }
