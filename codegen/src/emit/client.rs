@@ -8,14 +8,14 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{EmitError, Emitted, cargo_toml, doc_attrs, ident, static_rust};
+use super::{Emitted, cargo_toml, doc_attrs, ident, static_rust};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
 pub const DIR: &str = "crates/mrds-client";
 
 /// Adds the client crate's files to `out`.
-pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
+pub fn emit(api: &Api, out: &mut Emitted) {
     out.text(format!("{DIR}/Cargo.toml"), client_cargo_toml());
     out.text(
         format!("{DIR}/src/support.rs"),
@@ -23,10 +23,7 @@ pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
     );
     let files: [(&str, TokenStream); 2] =
         [("lib.rs", lib_rs(api)), ("endpoints.rs", endpoints_rs(api))];
-    for (name, tokens) in files {
-        out.rust(format!("{DIR}/src/{name}"), tokens);
-    }
-    Ok(())
+    out.crate_sources(DIR, files);
 }
 
 fn client_cargo_toml() -> String {

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{EmitError, Emitted, cargo_toml, ident, static_rust};
+use super::{Emitted, cargo_toml, ident, static_rust};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
@@ -13,7 +13,7 @@ pub const DIR: &str = "crates/mrds-mock";
 const DEMO_KEY: &str = "demo-key";
 
 /// Adds the sample-data server's files to `out`.
-pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
+pub fn emit(api: &Api, out: &mut Emitted) {
     out.text(
         format!("{DIR}/Cargo.toml"),
         cargo_toml(
@@ -44,10 +44,7 @@ pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
         ("samples.rs", samples_rs(api)),
         ("main.rs", main_rs()),
     ];
-    for (name, tokens) in files {
-        out.rust(format!("{DIR}/src/{name}"), tokens);
-    }
-    Ok(())
+    out.crate_sources(DIR, files);
 }
 
 fn lib_rs(api: &Api) -> TokenStream {

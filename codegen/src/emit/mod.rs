@@ -51,6 +51,13 @@ impl Emitted {
         self.rust.push((path.into(), tokens));
     }
 
+    /// Adds Rust files under `dir/src/`, by file name.
+    pub fn crate_sources<const N: usize>(&mut self, dir: &str, files: [(&str, TokenStream); N]) {
+        for (name, tokens) in files {
+            self.rust(format!("{dir}/src/{name}"), tokens);
+        }
+    }
+
     /// Adds a file that is already text.
     pub fn text(&mut self, path: impl Into<String>, text: String) {
         self.text.push((path.into(), text));
@@ -69,18 +76,18 @@ impl Emitted {
 
 /// Every generated file: [`tokens`], then [`format`].
 pub fn all(api: &Api) -> Result<FileSet, EmitError> {
-    format(tokens(api)?)
+    format(tokens(api))
 }
 
 /// Runs every emitter: the token streams and texts of every generated file.
-pub fn tokens(api: &Api) -> Result<Emitted, EmitError> {
+pub fn tokens(api: &Api) -> Emitted {
     let mut out = Emitted::default();
-    model::emit(api, &mut out)?;
-    server::emit(api, &mut out)?;
-    mock::emit(api, &mut out)?;
-    client::emit(api, &mut out)?;
+    model::emit(api, &mut out);
+    server::emit(api, &mut out);
+    mock::emit(api, &mut out);
+    client::emit(api, &mut out);
     openapi::emit(api, &mut out);
-    Ok(out)
+    out
 }
 
 /// Formats the Rust files (syn + prettyplease, headed by the generated marker) into the set

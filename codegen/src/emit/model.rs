@@ -3,14 +3,14 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{EmitError, Emitted, cargo_toml, doc_attrs, ident, static_rust};
+use super::{Emitted, cargo_toml, doc_attrs, ident, static_rust};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
 pub const DIR: &str = "crates/mrds-model";
 
 /// Adds the model crate's files to `out`.
-pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
+pub fn emit(api: &Api, out: &mut Emitted) {
     let uses_regex = api.endpoints.iter().any(|e| !patterns(e).is_empty());
     out.text(format!("{DIR}/Cargo.toml"), model_cargo_toml(uses_regex));
     out.text(
@@ -25,10 +25,7 @@ pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
         ("envelope.rs", envelope_rs(api)),
         ("api.rs", api_rs(api)),
     ];
-    for (name, tokens) in files {
-        out.rust(format!("{DIR}/src/{name}"), tokens);
-    }
-    Ok(())
+    out.crate_sources(DIR, files);
 }
 
 fn model_cargo_toml(uses_regex: bool) -> String {

@@ -3,14 +3,14 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{EmitError, Emitted, cargo_toml, doc_attrs, ident, static_rust};
+use super::{Emitted, cargo_toml, doc_attrs, ident, static_rust};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
 pub const DIR: &str = "crates/mrds-server";
 
 /// Adds the server crate's files to `out`.
-pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
+pub fn emit(api: &Api, out: &mut Emitted) {
     out.text(
         format!("{DIR}/Cargo.toml"),
         cargo_toml(
@@ -36,10 +36,7 @@ pub fn emit(api: &Api, out: &mut Emitted) -> Result<(), EmitError> {
         ("service.rs", service_rs(api)),
         ("router.rs", router_rs(api)),
     ];
-    for (name, tokens) in files {
-        out.rust(format!("{DIR}/src/{name}"), tokens);
-    }
-    Ok(())
+    out.crate_sources(DIR, files);
 }
 
 fn lib_rs(api: &Api) -> TokenStream {
