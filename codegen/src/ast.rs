@@ -207,6 +207,15 @@ pub enum Method {
     Get,
 }
 
+impl Method {
+    /// The method's name on the wire (`GET`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+        }
+    }
+}
+
 /// Whether an endpoint needs the API key.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]

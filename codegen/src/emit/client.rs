@@ -74,9 +74,7 @@ fn lib_rs(api: &Api) -> TokenStream {
     );
     let mut table = String::from(" | method | endpoint | records |\n |---|---|---|");
     for e in &api.endpoints {
-        let method = match e.method {
-            Method::Get => "GET",
-        };
+        let method = e.method.as_str();
         let removed = if e.removed.is_some() {
             " (removed, deprecated)"
         } else {
@@ -159,9 +157,7 @@ fn endpoints_rs(api: &Api) -> TokenStream {
         let name = ident(&e.id);
         let params = ident(&e.params_type);
         let record = ident(&e.returns);
-        let method = match e.method {
-            Method::Get => "GET",
-        };
+        let method = e.method.as_str();
         let mut doc = format!(
             "`{method} {}`: {}\n\nParameters: [`{}`](mrds_model::params::{}); records: [`{}`](mrds_model::records::{}). {}",
             e.path,

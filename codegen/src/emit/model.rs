@@ -450,9 +450,7 @@ fn api_rs(api: &Api) -> TokenStream {
         let id = &e.id;
         let path = &e.path;
         let summary = &e.summary;
-        let method = match e.method {
-            Method::Get => "GET",
-        };
+        let method = e.method.as_str();
         let auth = match e.auth {
             AuthMode::Required => quote!(Auth::Required),
             AuthMode::Optional => quote!(Auth::Optional),
@@ -910,9 +908,7 @@ fn params_type(e: &Endpoint, api: &Api) -> TokenStream {
     let name = ident(&e.params_type);
     let record = ident(&e.returns);
     let const_name = format_ident!("{}", e.const_name);
-    let method = match e.method {
-        Method::Get => "GET",
-    };
+    let method = e.method.as_str();
     let mut doc = format!("Parameters of `{method} {}`: {}", e.path, e.summary);
     if let Some(d) = &e.doc {
         doc.push_str(&format!("\n\n{d}"));

@@ -36,7 +36,7 @@ fn document(api: &Api) -> Value {
     let mut paths = Map::new();
     for e in &api.endpoints {
         let mut item = Map::new();
-        item.insert(method(e).to_lowercase(), operation(api, e));
+        item.insert(e.method.as_str().to_lowercase(), operation(api, e));
         paths.insert(e.path.clone(), Value::Object(item));
     }
     let mut schemas = Map::new();
@@ -83,12 +83,6 @@ fn document(api: &Api) -> Value {
             },
         },
     })
-}
-
-fn method(e: &Endpoint) -> &'static str {
-    match e.method {
-        Method::Get => "GET",
-    }
 }
 
 fn operation(api: &Api, e: &Endpoint) -> Value {

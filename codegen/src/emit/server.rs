@@ -95,7 +95,7 @@ fn service_rs(api: &Api) -> TokenStream {
         let name = ident(&e.id);
         let record = record_path(e);
         let params = params_path(e);
-        let mut text = format!("`{} {}{}`: {}", method(e), api.base_path, e.path, e.summary);
+        let mut text = format!("`{} {}{}`: {}", e.method.as_str(), api.base_path, e.path, e.summary);
         if let Some(doc) = &e.doc {
             text.push_str("\n\n");
             text.push_str(doc);
@@ -263,11 +263,5 @@ fn router_rs(api: &Api) -> TokenStream {
         }
 
         #(#handlers)*
-    }
-}
-
-fn method(e: &Endpoint) -> &'static str {
-    match e.method {
-        Method::Get => "GET",
     }
 }
