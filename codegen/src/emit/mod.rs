@@ -62,16 +62,6 @@ impl Emitted {
     pub fn text(&mut self, path: impl Into<String>, text: String) {
         self.text.push((path.into(), text));
     }
-
-    /// The number of files.
-    pub fn len(&self) -> usize {
-        self.rust.len() + self.text.len()
-    }
-
-    /// True when nothing was emitted.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// Every generated file: [`tokens`], then [`format`].
