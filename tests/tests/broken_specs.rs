@@ -1,41 +1,499 @@
 //! The corpus of broken specs under `tests/broken/`: every case must fail to load, without a
 //! panic, and its diagnostics are pinned word for word (one snapshot per case, named after the
-//! case directory). A property test also checks that truncated and mutilated copies of the real
-//! spec never make the loader or the checker panic.
+//! case). A property test also checks that truncated and mutilated copies of the real spec never
+//! make the loader or the checker panic.
 //!
-//! Each case directory is a complete spec derived from `tests/broken/_valid_base/` with one
-//! deliberate defect (the `many_*` cases hold several, to show all are reported at once); its
-//! files start with a `# Broken on purpose:` comment naming the defect. Directories whose name
-//! starts with `_` are not cases.
+//! `tests/broken/_valid_base/` is a small valid spec (it must load cleanly). Each case is an
+//! overlay on it, `tests/broken/<case>.yaml`, that states only its deliberate defect (the
+//! `many_*` cases hold several, to show all are reported at once):
+//!
+//! ```yaml
+//! # Broken on purpose: `limit` has min 100 above max 10.
+//! - edit: api.yaml
+//!   find: "min: 1, max: 100, default: 10"
+//!   replace: "min: 100, max: 10"
+//! ```
+//!
+//! An overlay starts with comment lines, the first one `# Broken on purpose:` naming the defect,
+//! then lists the steps, applied in order, each naming the file it changes:
+//!
+//! - `edit: FILE` with `find: TEXT` and `replace: TEXT` replaces the one occurrence of `find` in
+//!   the file as the earlier steps left it (its header or comment lines aside); a `find` that
+//!   occurs nowhere or several times is an error;
+//! - `add: FILE` with `text: TEXT` adds a file the base does not have;
+//! - `rewrite: FILE` with `text: TEXT` gives a file of the base a new content;
+//! - `remove: FILE` leaves a file of the base out.
+//!
+//! A file is plain or quoted; a text is quoted (`"..."` with the escapes `\n`, `\t`, `\"` and
+//! `\\`, or `'...'`) or a literal block (`|`, or `|-` without the final line break), and no
+//! line ends in a space. This small subset of YAML, which any YAML reader reads the same way,
+//! is read by `parse_overlay` (the tests need no YAML dependency for it); anything outside it,
+//! an unknown key included, is an error that names the case.
+//!
+//! The case is built in memory and loaded with `load_sources`, under the names a directory
+//! `tests/broken/<case>/` would give its files (`<case>/api.yaml`, sorted as `load::read_dir`
+//! sorts them):
+//!
+//! - a base file starts with a header comment line saying it is the base; a file the overlay
+//!   leaves alone loses that line;
+//! - a file the overlay writes (edits, adds or rewrites) starts with the overlay's leading
+//!   comment lines instead, so it names its defect, and with a one-line comment an edited file
+//!   keeps the line numbers of the base;
+//! - `samples.yaml` is part of a case only if the overlay writes it: the sample checks would add
+//!   follow-on diagnostics to the cases about other defects.
+//!
+//! One case is not an overlay: `empty_spec_dir`, a spec directory without any `.yaml` file, is
+//! reported by `load::read_dir` before there is anything to give `load_sources`, so
+//! `an_empty_spec_dir_fails_with_pinned_diagnostics` makes such a directory.
 
 use std::any::Any;
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use mrds_codegen::{Diagnostics, load, load_sources, load_spec};
 
+/// The directory of the base, under `tests/broken`.
+const BASE: &str = "_valid_base";
+
+/// The base file that is part of a case only if the overlay writes it.
+const SAMPLES: &str = "samples.yaml";
+
+/// How an overlay, and so every file it writes, starts.
+const CASE_COMMENT: &str = "# Broken on purpose:";
+
 fn broken_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("broken")
 }
 
-/// The case directories, sorted by name.
-fn cases() -> Vec<(String, PathBuf)> {
-    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(broken_root())
-        .expect("tests/broken is readable")
-        .map(|entry| entry.expect("tests/broken entry is readable").path())
-        .filter(|path| path.is_dir())
-        .map(|path| {
-            let name = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .expect("case directory names are UTF-8")
-                .to_owned();
-            (name, path)
+/// The files of the base, by their name in it (`api.yaml`), with their whole text.
+fn base_files() -> BTreeMap<String, String> {
+    let prefix = format!("{BASE}/");
+    load::read_dir(&broken_root().join(BASE))
+        .expect("the base is readable")
+        .into_iter()
+        .map(|(name, text)| {
+            let name = name.strip_prefix(&prefix).expect("named after the base");
+            (name.to_owned(), text)
         })
-        .filter(|(name, _)| !name.starts_with('_'))
-        .collect();
+        .collect()
+}
+
+/// The cases, by name (the overlay's file name without `.yaml`) with their overlay's text,
+/// sorted by name. Besides the overlays, `tests/broken` holds the base only.
+fn cases() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(broken_root()).expect("tests/broken is readable") {
+        let path = entry.expect("tests/broken entry is readable").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("tests/broken names are UTF-8");
+        if name == BASE && path.is_dir() {
+            continue;
+        }
+        let case = name
+            .strip_suffix(".yaml")
+            .filter(|_| path.is_file())
+            .unwrap_or_else(|| {
+                panic!("tests/broken holds `{BASE}/` and `<case>.yaml` overlays only, not `{name}`")
+            });
+        let overlay = std::fs::read_to_string(&path).expect("an overlay is readable");
+        out.push((case.to_owned(), overlay));
+    }
     out.sort();
     out
+}
+
+/// A case's overlay on the base.
+#[derive(Debug)]
+struct Overlay {
+    /// The leading comment lines, each with its line break; every file the overlay writes
+    /// starts with them.
+    comment: String,
+    steps: Vec<Step>,
+}
+
+/// One step of an overlay.
+#[derive(Debug)]
+enum Step {
+    Edit {
+        file: String,
+        find: String,
+        replace: String,
+    },
+    Add {
+        file: String,
+        text: String,
+    },
+    Rewrite {
+        file: String,
+        text: String,
+    },
+    Remove {
+        file: String,
+    },
+}
+
+impl Step {
+    fn file(&self) -> &str {
+        match self {
+            Step::Edit { file, .. }
+            | Step::Add { file, .. }
+            | Step::Rewrite { file, .. }
+            | Step::Remove { file } => file,
+        }
+    }
+}
+
+/// A value of an overlay, and whether it was given plain (unquoted).
+struct Scalar {
+    text: String,
+    plain: bool,
+}
+
+/// One `key: value` of a step, with its line number.
+type Entry = (String, usize, Scalar);
+
+/// Reads an overlay (the format is in the module documentation). Errors name the line.
+fn parse_overlay(source: &str) -> Result<Overlay, String> {
+    let lines: Vec<&str> = source.lines().collect();
+    if !lines.first().is_some_and(|l| l.starts_with(CASE_COMMENT)) {
+        return Err(format!(
+            "line 1: an overlay starts with `{CASE_COMMENT}` and the defect"
+        ));
+    }
+    if let Some(at) = lines.iter().position(|l| l.ends_with([' ', '\t'])) {
+        return Err(format!("line {}: the line ends in a space", at + 1));
+    }
+    let head = lines.iter().take_while(|l| l.starts_with('#')).count();
+    let comment = lines[..head].iter().map(|l| format!("{l}\n")).collect();
+
+    // The steps' lines and entries.
+    let mut raw: Vec<(usize, Vec<Entry>)> = Vec::new();
+    let mut i = head;
+    while i < lines.len() {
+        let line = lines[i];
+        let content = line.trim_start_matches(' ');
+        if content.is_empty() || content.starts_with('#') {
+            i += 1;
+            continue;
+        }
+        let entry = match (line.strip_prefix("- "), raw.last_mut()) {
+            (Some(rest), _) if !rest.starts_with(' ') => {
+                raw.push((i + 1, Vec::new()));
+                rest
+            }
+            (None, Some(_)) if line.len() - content.len() == 2 => content,
+            _ => {
+                return Err(format!(
+                    "line {}: expected `- key: value` starting a step, or `  key: value` in one",
+                    i + 1
+                ));
+            }
+        };
+        let (key, value) = entry
+            .split_once(':')
+            .filter(|(key, _)| !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase()))
+            .ok_or_else(|| format!("line {}: expected `key: value`", i + 1))?;
+        let value = match value.strip_prefix(' ') {
+            Some(value) if !value.trim_start_matches(' ').starts_with('#') => {
+                value.trim_start_matches(' ')
+            }
+            _ => return Err(format!("line {}: `{key}` has no value", i + 1)),
+        };
+        let (scalar, next) = parse_scalar(&lines, i, value)?;
+        let (_, entries) = raw.last_mut().expect("a step was started");
+        entries.push((key.to_owned(), i + 1, scalar));
+        i = next;
+    }
+    if raw.is_empty() {
+        return Err("the overlay has no step".to_owned());
+    }
+    let steps = raw
+        .into_iter()
+        .map(|(line, entries)| parse_step(line, entries))
+        .collect::<Result<_, _>>()?;
+    Ok(Overlay { comment, steps })
+}
+
+/// Whether `rest`, what follows a value on its line, is nothing or a comment.
+fn nothing_or_comment(rest: &str) -> bool {
+    let trimmed = rest.trim_start_matches(' ');
+    trimmed.is_empty() || (trimmed.starts_with('#') && trimmed.len() < rest.len())
+}
+
+/// The value that starts as `value` on line `i` (from 0) of `lines`, and the index of the line
+/// after it.
+fn parse_scalar(lines: &[&str], i: usize, value: &str) -> Result<(Scalar, usize), String> {
+    let at = |message: &str| format!("line {}: {message}", i + 1);
+    let (text, rest, plain) = if let Some(body) = value.strip_prefix('"') {
+        let mut text = String::new();
+        let mut chars = body.char_indices();
+        let end = loop {
+            match chars.next() {
+                None => return Err(at("a `\"` text ends on its line")),
+                Some((k, '"')) => break k + 1,
+                Some((_, '\\')) => match chars.next() {
+                    Some((_, 'n')) => text.push('\n'),
+                    Some((_, 't')) => text.push('\t'),
+                    Some((_, c @ ('"' | '\\'))) => text.push(c),
+                    _ => return Err(at("the escapes are \\n, \\t, \\\" and \\\\")),
+                },
+                Some((_, c)) => text.push(c),
+            }
+        };
+        (text, &body[end..], false)
+    } else if let Some(body) = value.strip_prefix('\'') {
+        let mut text = String::new();
+        let mut chars = body.char_indices().peekable();
+        let end = loop {
+            match chars.next() {
+                None => return Err(at("a `'` text ends on its line")),
+                Some((_, '\'')) if chars.peek().is_some_and(|&(_, c)| c == '\'') => {
+                    chars.next();
+                    text.push('\'');
+                }
+                Some((k, '\'')) => break k + 1,
+                Some((_, c)) => text.push(c),
+            }
+        };
+        (text, &body[end..], false)
+    } else if let Some(header) = value.strip_prefix('|') {
+        return parse_block(lines, i, header);
+    } else {
+        let end = value.find(" #").unwrap_or(value.len());
+        let text = value[..end].trim_end_matches(' ');
+        if !text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c))
+        {
+            return Err(at(
+                "quote this text (`\"...\"`) or give it as a block (`|`)",
+            ));
+        }
+        (text.to_owned(), &value[end..], true)
+    };
+    if !nothing_or_comment(rest) {
+        return Err(at("unexpected text after the value"));
+    }
+    Ok((Scalar { text, plain }, i + 1))
+}
+
+/// The literal block whose header (what follows its `|`) is on line `i` (from 0), and the index
+/// of the line after it.
+fn parse_block(lines: &[&str], i: usize, header: &str) -> Result<(Scalar, usize), String> {
+    let at = |line: usize, message: &str| format!("line {}: {message}", line + 1);
+    let (final_break, rest) = match header.strip_prefix('-') {
+        Some(rest) => (false, rest),
+        None => (true, header),
+    };
+    if !nothing_or_comment(rest) {
+        return Err(at(i, "a block starts with `|` or `|-` alone"));
+    }
+    let mut body: Vec<&str> = Vec::new();
+    let mut indent = None;
+    let mut j = i + 1;
+    while let Some(line) = lines.get(j) {
+        let content = line.trim_start_matches(' ');
+        if content.is_empty() {
+            if indent.is_none() {
+                return Err(at(j, "a block starts with its text, not an empty line"));
+            }
+            body.push("");
+        } else {
+            let depth = line.len() - content.len();
+            let indent = *indent.get_or_insert(depth);
+            if depth < indent {
+                break;
+            }
+            body.push(&line[indent..]);
+        }
+        j += 1;
+    }
+    // Empty lines at the end are no part of it.
+    while body.last() == Some(&"") {
+        body.pop();
+    }
+    if indent.is_none_or(|n| n <= 2) {
+        return Err(at(i + 1, "a block's lines are indented below its key"));
+    }
+    let mut text = body.join("\n");
+    if final_break {
+        text.push('\n');
+    }
+    Ok((Scalar { text, plain: false }, j))
+}
+
+/// The step given by `entries`, from line `line`.
+fn parse_step(line: usize, entries: Vec<Entry>) -> Result<Step, String> {
+    const KINDS: [(&str, &[&str]); 4] = [
+        ("edit", &["find", "replace"]),
+        ("add", &["text"]),
+        ("rewrite", &["text"]),
+        ("remove", &[]),
+    ];
+    let kinds: Vec<_> = KINDS
+        .iter()
+        .filter(|(kind, _)| entries.iter().any(|(key, ..)| key == kind))
+        .collect();
+    let [&(kind, keys)] = kinds[..] else {
+        return Err(format!(
+            "line {line}: a step has one of the keys `edit`, `add`, `rewrite` or `remove`"
+        ));
+    };
+    let mut values = BTreeMap::new();
+    for (key, at, value) in entries {
+        if key != kind && !keys.contains(&key.as_str()) {
+            let expected: Vec<_> = keys.iter().map(|k| format!("`{k}`")).collect();
+            return Err(format!(
+                "line {at}: unknown key `{key}` in an `{kind}` step (it takes {})",
+                if expected.is_empty() {
+                    "nothing else".to_owned()
+                } else {
+                    expected.join(" and ")
+                }
+            ));
+        }
+        if values.insert(key.clone(), (at, value)).is_some() {
+            return Err(format!("line {at}: `{key}` is given twice"));
+        }
+    }
+    let mut take = |key: &str| {
+        values
+            .remove(key)
+            .ok_or_else(|| format!("line {line}: the `{kind}` step lacks `{key}`"))
+    };
+    let (at, file) = take(kind)?;
+    let file = file.text;
+    let valid = file.ends_with(".yaml")
+        && file
+            .split('/')
+            .all(|part| !part.is_empty() && part != "." && part != "..");
+    if !valid {
+        return Err(format!(
+            "line {at}: `{file}` is not the relative path of a `.yaml` file"
+        ));
+    }
+    let mut text = |key: &str| {
+        let (at, value) = take(key)?;
+        if value.plain {
+            return Err(format!(
+                "line {at}: quote the `{key}` text (`\"...\"`) or give it as a block (`|`)"
+            ));
+        }
+        Ok((at, value.text))
+    };
+    Ok(match kind {
+        "edit" => {
+            let (at, find) = text("find")?;
+            if find.is_empty() {
+                return Err(format!("line {at}: `find` is empty"));
+            }
+            let (_, replace) = text("replace")?;
+            Step::Edit {
+                file,
+                find,
+                replace,
+            }
+        }
+        "add" => Step::Add {
+            file,
+            text: text("text")?.1,
+        },
+        "rewrite" => Step::Rewrite {
+            file,
+            text: text("text")?.1,
+        },
+        _ => Step::Remove { file },
+    })
+}
+
+/// How many times `find` occurs in `text`, overlapping occurrences included.
+fn occurrences(text: &str, find: &str) -> usize {
+    (0..text.len())
+        .filter(|&i| text.is_char_boundary(i) && text[i..].starts_with(find))
+        .count()
+}
+
+/// The sources of case `case`: the base with the overlay applied (the rules are in the module
+/// documentation), named and sorted as `load::read_dir` names and sorts a directory `<case>/`.
+fn build_case(
+    case: &str,
+    base: &BTreeMap<String, String>,
+    overlay: &Overlay,
+) -> Result<Vec<(String, String)>, String> {
+    let mut files = BTreeMap::new();
+    for (name, text) in base {
+        match text.split_once('\n') {
+            Some((header, body)) if header.starts_with('#') => {
+                files.insert(name.clone(), body.to_owned());
+            }
+            _ => {
+                return Err(format!(
+                    "tests/broken/{BASE}/{name} does not start with its header comment line"
+                ));
+            }
+        }
+    }
+    let mut written = BTreeSet::new();
+    for (n, step) in overlay.steps.iter().enumerate() {
+        let file = step.file();
+        let missing = || format!("step {}: the case has no file `{file}`", n + 1);
+        match step {
+            Step::Edit { find, replace, .. } => {
+                let text = files.get_mut(file).ok_or_else(missing)?;
+                let count = occurrences(text, find);
+                if count != 1 {
+                    return Err(format!(
+                        "step {}: the `find` text occurs {count} times in {file}, not once: {find:?}",
+                        n + 1
+                    ));
+                }
+                *text = text.replacen(find.as_str(), replace, 1);
+            }
+            Step::Add { text, .. } => {
+                if files.insert(file.to_owned(), text.clone()).is_some() {
+                    return Err(format!(
+                        "step {}: `{file}` is a file of the base; `rewrite` it",
+                        n + 1
+                    ));
+                }
+            }
+            Step::Rewrite { text, .. } => *files.get_mut(file).ok_or_else(missing)? = text.clone(),
+            Step::Remove { .. } => {
+                files.remove(file).ok_or_else(missing)?;
+                written.remove(file);
+                continue;
+            }
+        }
+        written.insert(file);
+    }
+    let mut sources: Vec<(String, String)> = files
+        .into_iter()
+        .filter(|(name, _)| name != SAMPLES || written.contains(name.as_str()))
+        .map(|(name, body)| {
+            let text = if written.contains(name.as_str()) {
+                format!("{}{body}", overlay.comment)
+            } else {
+                body
+            };
+            (format!("{case}/{name}"), text)
+        })
+        .collect();
+    sources.sort_by(|(a, _), (b, _)| Path::new(a).cmp(Path::new(b)));
+    Ok(sources)
+}
+
+/// The sources of case `case` whose overlay is `overlay`. Errors name the overlay's file.
+fn case_sources(
+    case: &str,
+    overlay: &str,
+    base: &BTreeMap<String, String>,
+) -> Result<Vec<(String, String)>, String> {
+    parse_overlay(overlay)
+        .and_then(|overlay| build_case(case, base, &overlay))
+        .map_err(|e| format!("tests/broken/{case}.yaml: {e}"))
 }
 
 /// The text of a panic payload.
@@ -47,16 +505,19 @@ fn panic_text(payload: &(dyn Any + Send)) -> String {
         .unwrap_or_else(|| "(non-text panic payload)".to_owned())
 }
 
-/// The diagnostics as printed, with the machine-specific location of the corpus replaced, so
-/// a message naming the spec directory itself (an empty directory) is the same everywhere.
-fn stable_text(diags: &Diagnostics, name: &str, dir: &Path) -> String {
-    diags
-        .to_string()
-        .replace(&dir.display().to_string(), &format!("tests/broken/{name}"))
+/// Pins the diagnostics of case `name` (snapshot `broken_specs__<name>.snap`).
+fn pin(name: &str, text: String) {
+    insta::with_settings!({
+        description => format!("diagnostics of tests/broken/{name}"),
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(name, text);
+    });
 }
 
 #[test]
 fn every_broken_spec_fails_with_pinned_diagnostics() {
+    let base = base_files();
     let cases = cases();
     assert!(
         cases.len() >= 30,
@@ -67,8 +528,15 @@ fn every_broken_spec_fails_with_pinned_diagnostics() {
     // First every case, so that one report names every case that panics or loads.
     let mut problems = Vec::new();
     let mut texts = Vec::new();
-    for (name, dir) in &cases {
-        match panic::catch_unwind(|| load_spec(dir)) {
+    for (name, overlay) in &cases {
+        let sources = match case_sources(name, overlay, &base) {
+            Ok(sources) => sources,
+            Err(e) => {
+                problems.push(e);
+                continue;
+            }
+        };
+        match panic::catch_unwind(|| load_sources(&sources)) {
             Err(payload) => problems.push(format!(
                 "{name}: loading panicked: {}",
                 panic_text(payload.as_ref())
@@ -80,7 +548,7 @@ fn every_broken_spec_fails_with_pinned_diagnostics() {
                 if diags.is_empty() {
                     problems.push(format!("{name}: failed with an empty list of diagnostics"));
                 }
-                texts.push((name.clone(), stable_text(&diags, name, dir)));
+                texts.push((name.clone(), diags.to_string()));
             }
         }
     }
@@ -91,32 +559,144 @@ fn every_broken_spec_fails_with_pinned_diagnostics() {
     );
 
     for (name, text) in texts {
-        insta::with_settings!({
-            description => format!("diagnostics of tests/broken/{name}"),
-            omit_expression => true,
-        }, {
-            insta::assert_snapshot!(name.as_str(), text);
-        });
+        pin(&name, text);
     }
+}
+
+/// The diagnostics as printed, with the machine-specific location of the spec directory
+/// replaced, so a message naming the directory itself is the same everywhere.
+fn stable_text(diags: &Diagnostics, name: &str, dir: &Path) -> String {
+    diags
+        .to_string()
+        .replace(&dir.display().to_string(), &format!("tests/broken/{name}"))
+}
+
+/// The one case that is not an overlay: a spec directory without any `.yaml` file, which
+/// `load::read_dir` reports before there is anything to give `load_sources`. The directory is
+/// made under Cargo's scratch directory for tests; the pinned message names it
+/// `tests/broken/empty_spec_dir`, as when the case was a directory of the corpus.
+#[test]
+fn an_empty_spec_dir_fails_with_pinned_diagnostics() {
+    let name = "empty_spec_dir";
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("broken_specs")
+        .join(name);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).expect("the old scratch directory can be removed");
+    }
+    std::fs::create_dir_all(&dir).expect("the scratch directory can be made");
+    match load_spec(&dir) {
+        Ok(_) => panic!("an empty directory loaded as a spec"),
+        Err(diags) => pin(name, stable_text(&diags, name, &dir)),
+    }
+}
+
+/// Every overlay reads and applies; an error names the case.
+#[test]
+fn every_overlay_parses_and_applies() {
+    let base = base_files();
+    let problems: Vec<String> = cases()
+        .iter()
+        .filter_map(|(name, overlay)| case_sources(name, overlay, &base).err())
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A mistake in an overlay fails, naming the case and what is wrong.
+#[test]
+fn overlay_mistakes_fail_naming_the_case() {
+    let base = base_files();
+    let fails = |overlay: &str, expected: &str| {
+        let err = case_sources("a_case", overlay, &base)
+            .expect_err(&format!("this overlay must fail:\n{overlay}"));
+        assert!(
+            err.starts_with("tests/broken/a_case.yaml: ") && err.contains(expected),
+            "expected {expected:?} in the error: {err}"
+        );
+    };
+    let edit = |find: &str| {
+        format!(
+            "# Broken on purpose: test.\n- edit: api.yaml\n  find: \"{find}\"\n  replace: \"x\"\n"
+        )
+    };
+    fails(
+        &edit("no such text"),
+        "the `find` text occurs 0 times in api.yaml",
+    );
+    fails(&edit("doc: "), "times in api.yaml, not once");
+    fails(
+        "# Broken on purpose: test.\n- edit: api.yaml\n  fnd: \"Bar\"\n  replace: \"x\"\n",
+        "line 3: unknown key `fnd`",
+    );
+    fails(
+        "# Broken on purpose: test.\n- edit: api.yaml\n  find: \"Bar\"\n",
+        "lacks `replace`",
+    );
+    fails(
+        "# Broken on purpose: test.\n- chmod: api.yaml\n",
+        "line 2: a step has one of the keys",
+    );
+    fails(
+        "- remove: api.yaml\n",
+        "line 1: an overlay starts with `# Broken on purpose:`",
+    );
+    fails(
+        "# Broken on purpose: test.\n- remove: nope.yaml\n",
+        "no file `nope.yaml`",
+    );
+    fails(
+        "# Broken on purpose: test.\n- add: api.yaml\n  text: \"x\"\n",
+        "`api.yaml` is a file of the base",
+    );
+    fails(
+        "# Broken on purpose: test.\n- edit: api.yaml\n  find: min: 1\n  replace: \"x\"\n",
+        "line 3: quote this text",
+    );
+}
+
+/// The file set of a case follows the rules of the module documentation.
+#[test]
+fn a_case_is_the_base_with_its_overlay() {
+    let base = base_files();
+    let overlay = "# Broken on purpose: test.\n# A second comment line.\n\
+                   - edit: service.yaml\n  find: |-\n    base_path: /api\n  replace: 'base_path: \"\"'\n\
+                   - add: more/extra.yaml\n  text: |\n    ~\n";
+    let sources = case_sources("a_case", overlay, &base).expect("the overlay applies");
+    let names: Vec<&str> = sources.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "a_case/api.yaml",
+            "a_case/more/extra.yaml",
+            "a_case/service.yaml"
+        ]
+    );
+    let without_header = |text: &str| text.split_once('\n').expect("a header line").1.to_owned();
+    assert_eq!(sources[0].1, without_header(&base["api.yaml"]));
+    let comment = "# Broken on purpose: test.\n# A second comment line.\n";
+    assert_eq!(sources[1].1, format!("{comment}~\n"));
+    let service =
+        without_header(&base["service.yaml"]).replace("base_path: /api", "base_path: \"\"");
+    assert_eq!(sources[2].1, format!("{comment}{service}"));
 }
 
 /// The base every case is derived from is valid, so each case fails for its own defect only.
 #[test]
 fn the_valid_base_loads() {
-    let dir = broken_root().join("_valid_base");
+    let dir = broken_root().join(BASE);
     if let Err(diags) = load_spec(&dir) {
-        panic!("tests/broken/_valid_base must load cleanly:\n{diags}");
+        panic!("tests/broken/{BASE} must load cleanly:\n{diags}");
     }
 }
 
 /// Blank files (empty, comments only, or a bare `---`) are accepted as contributing nothing.
 #[test]
 fn blank_files_contribute_nothing() {
-    let base = load::read_dir(&broken_root().join("_valid_base")).expect("base is readable");
+    let base = load::read_dir(&broken_root().join(BASE)).expect("base is readable");
     let reference = load_sources(&base).expect("the base loads");
     for blank in ["", "\n\n", "# only a comment\n", "---\n"] {
         let mut sources = base.clone();
-        sources.push(("_valid_base/blank.yaml".to_owned(), blank.to_owned()));
+        sources.push((format!("{BASE}/blank.yaml"), blank.to_owned()));
         match load_sources(&sources) {
             Ok(api) => {
                 let ids = |a: &mrds_codegen::Api| {
