@@ -37,17 +37,6 @@ pub struct SpecFile {
     pub samples: BTreeMap<String, Samples>,
 }
 
-/// Where a fact comes from.
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
-#[serde(rename_all = "snake_case")]
-pub enum Source {
-    /// Stated by the interface description.
-    #[default]
-    Documented,
-    /// Not stated there; chosen in `DECISIONS.md`.
-    Assumed,
-}
-
 /// Service-wide facts.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -74,9 +63,9 @@ pub struct Auth {
     pub header: String,
     /// Explanation.
     pub doc: String,
-    /// Provenance.
+    /// Set when the interface description does not state the fact: why the spec assumes it.
     #[serde(default)]
-    pub source: Source,
+    pub assumed: Option<String>,
 }
 
 /// The common response envelope.
@@ -99,9 +88,9 @@ pub struct ErrorCode {
     pub status: u16,
     /// When it is used.
     pub doc: String,
-    /// Provenance.
+    /// Set when the interface description does not state the fact: why the spec assumes it.
     #[serde(default)]
-    pub source: Source,
+    pub assumed: Option<String>,
 }
 
 /// A record: one object shape on the wire.
@@ -110,9 +99,9 @@ pub struct ErrorCode {
 pub struct Record {
     /// Explanation.
     pub doc: String,
-    /// Provenance.
+    /// Set when the interface description does not state the fact: why the spec assumes it.
     #[serde(default)]
-    pub source: Source,
+    pub assumed: Option<String>,
     /// Fields in wire order.
     pub fields: Vec<Field>,
 }
@@ -135,18 +124,18 @@ pub struct Field {
     pub optional: bool,
     /// Format of a text or integer value.
     #[serde(default)]
-    pub format: Option<Format>,
+    pub format: Option<FieldFormat>,
     /// Explanation.
     pub doc: String,
-    /// Provenance.
+    /// Set when the interface description does not state the fact: why the spec assumes it.
     #[serde(default)]
-    pub source: Source,
+    pub assumed: Option<String>,
 }
 
-/// Text and number formats the spec knows.
+/// Formats of record fields, documented in the generated types and OpenAPI.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
-pub enum Format {
+pub enum FieldFormat {
     /// `YYYY-MM-DD`.
     Date,
     /// ISO 8601 timestamp.
@@ -155,18 +144,65 @@ pub enum Format {
     TimestampMillis,
     /// `YYYY-MM-DD HH:MM:SS`.
     DateTime,
-    /// RFC 3339 timestamp (checked on parameters).
+    /// RFC 3339 timestamp.
     Rfc3339,
     /// Integer Unix seconds (UTC).
     UnixSeconds,
-    /// A UUID in its hyphenated text form (checked on parameters).
+    /// A UUID in its hyphenated text form.
     Uuid,
-    /// 16 hexadecimal characters (checked on parameters).
+    /// 16 hexadecimal characters.
     Hex16,
     /// A decimal number carried as text.
     NumericText,
     /// A URL.
     Url,
+}
+
+impl FieldFormat {
+    /// The spec spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            FieldFormat::Date => "date",
+            FieldFormat::Timestamp => "timestamp",
+            FieldFormat::TimestampMillis => "timestamp_millis",
+            FieldFormat::DateTime => "date_time",
+            FieldFormat::Rfc3339 => "rfc3339",
+            FieldFormat::UnixSeconds => "unix_seconds",
+            FieldFormat::Uuid => "uuid",
+            FieldFormat::Hex16 => "hex16",
+            FieldFormat::NumericText => "numeric_text",
+            FieldFormat::Url => "url",
+        }
+    }
+}
+
+/// Formats of parameters: each one is enforced by a check of the generated code.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamFormat {
+    /// Integer Unix seconds (UTC), on integers.
+    UnixSeconds,
+    /// RFC 3339 timestamp, on strings.
+    Rfc3339,
+    /// A hyphenated UUID, on strings.
+    Uuid,
+    /// 16 hexadecimal characters, on strings.
+    Hex16,
+    /// `YYYY-MM-DD`, on strings.
+    Date,
+}
+
+impl ParamFormat {
+    /// The spec spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            ParamFormat::UnixSeconds => "unix_seconds",
+            ParamFormat::Rfc3339 => "rfc3339",
+            ParamFormat::Uuid => "uuid",
+            ParamFormat::Hex16 => "hex16",
+            ParamFormat::Date => "date",
+        }
+    }
 }
 
 /// A value set (enumeration).
@@ -175,9 +211,9 @@ pub enum Format {
 pub struct ValueSet {
     /// Explanation.
     pub doc: String,
-    /// Provenance.
+    /// Set when the interface description does not state the fact: why the spec assumes it.
     #[serde(default)]
-    pub source: Source,
+    pub assumed: Option<String>,
     /// The values, in the order the spec lists them.
     pub values: Vec<EnumValue>,
 }
@@ -194,9 +230,9 @@ pub struct EnumValue {
     /// Explanation.
     #[serde(default)]
     pub doc: Option<String>,
-    /// Provenance.
+    /// Set when the interface description does not state the fact: why the spec assumes it.
     #[serde(default)]
-    pub source: Source,
+    pub assumed: Option<String>,
 }
 
 /// HTTP method. The service is read-only.
@@ -244,23 +280,41 @@ pub struct Endpoint {
     pub ordering: Option<String>,
     /// Whether the key is required.
     pub auth: AuthMode,
-    /// Provenance of the auth requirement.
+    /// Set when the interface description does not state the key requirement: why the spec
+    /// assumes it.
     #[serde(default)]
-    pub auth_source: Source,
+    pub auth_assumed: Option<String>,
     /// The record `data` holds.
     pub returns: String,
-    /// Provenance of the endpoint as a whole.
+    /// Set when the interface description does not state the endpoint as a whole (its path,
+    /// say): why the spec assumes it.
     #[serde(default)]
-    pub source: Source,
+    pub assumed: Option<String>,
     /// Parameters, in documented order.
     #[serde(default)]
     pub params: Vec<Param>,
     /// Rules across parameters.
     #[serde(default)]
     pub rules: Vec<Rule>,
+    /// The parameters that cap and page the records.
+    #[serde(default)]
+    pub paging: Option<Paging>,
     /// Set when the change history lists the endpoint as removed.
     #[serde(default)]
     pub removed: Option<Removal>,
+}
+
+/// The parameters that cap and page an endpoint's records: `limit` caps the number of records
+/// (the sample server applies it, the contract suite checks it); with `offset` too, the
+/// endpoint pages (the client streams every page).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Paging {
+    /// The integer parameter capping the number of records.
+    pub limit: String,
+    /// The integer parameter giving how many records to skip.
+    #[serde(default)]
+    pub offset: Option<String>,
 }
 
 /// When and in which release an endpoint was removed.
@@ -295,9 +349,9 @@ pub struct Param {
     /// `string`, `integer`, `boolean`, or a value set.
     #[serde(rename = "type")]
     pub ty: String,
-    /// Format, checked where the generator knows how.
+    /// Format, checked by the generated code.
     #[serde(default)]
-    pub format: Option<Format>,
+    pub format: Option<ParamFormat>,
     /// Required on every request.
     #[serde(default)]
     pub required: bool,
@@ -318,9 +372,9 @@ pub struct Param {
     pub pattern_doc: Option<String>,
     /// Explanation.
     pub doc: String,
-    /// Provenance.
+    /// Set when the interface description does not state the fact: why the spec assumes it.
     #[serde(default)]
-    pub source: Source,
+    pub assumed: Option<String>,
 }
 
 /// A rule across parameters. It names exactly one kind of check as a key of its own
@@ -332,9 +386,9 @@ pub struct Rule {
     pub id: String,
     /// Explanation, also the reason given when the rule is broken.
     pub doc: String,
-    /// Provenance.
+    /// Set when the interface description does not state the fact: why the spec assumes it.
     #[serde(default)]
-    pub source: Source,
+    pub assumed: Option<String>,
     /// The rule applies only when this holds.
     #[serde(default)]
     pub when: Option<Condition>,
@@ -369,28 +423,30 @@ pub const CHECK_KINDS: &[&str] = &[
 ];
 
 impl Rule {
-    /// The check kinds this rule names, with their spelling.
+    /// The check kinds this rule names, with their spelling. The destructuring names every
+    /// field, so a new kind cannot be added to [`Rule`] without being listed here.
     pub fn checks(&self) -> Vec<(&'static str, Check<'_>)> {
-        let mut out = Vec::new();
-        if let Some(c) = &self.ordered {
-            out.push(("ordered", Check::Ordered(c)));
-        }
-        if let Some(c) = &self.max_span {
-            out.push(("max_span", Check::MaxSpan(c)));
-        }
-        if let Some(c) = &self.requires {
-            out.push(("requires", Check::Requires(c)));
-        }
-        if let Some(c) = &self.at_least_one {
-            out.push(("at_least_one", Check::AtLeastOne(c)));
-        }
-        if let Some(c) = &self.allowed_values {
-            out.push(("allowed_values", Check::AllowedValues(c)));
-        }
-        if let Some(c) = &self.matches {
-            out.push(("matches", Check::Matches(c)));
-        }
-        out
+        let Rule {
+            id: _,
+            doc: _,
+            assumed: _,
+            when: _,
+            ordered,
+            max_span,
+            requires,
+            at_least_one,
+            allowed_values,
+            matches,
+        } = self;
+        let all = [
+            ordered.as_ref().map(Check::Ordered),
+            max_span.as_ref().map(Check::MaxSpan),
+            requires.as_ref().map(Check::Requires),
+            at_least_one.as_deref().map(Check::AtLeastOne),
+            allowed_values.as_ref().map(Check::AllowedValues),
+            matches.as_ref().map(Check::Matches),
+        ];
+        all.into_iter().flatten().map(|c| (c.kind(), c)).collect()
     }
 }
 
@@ -409,6 +465,20 @@ pub enum Check<'a> {
     AllowedValues(&'a AllowedValues),
     /// See [`Matches`].
     Matches(&'a Matches),
+}
+
+impl Check<'_> {
+    /// The kind's spelling (one of [`CHECK_KINDS`]).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Check::Ordered(_) => CHECK_KINDS[0],
+            Check::MaxSpan(_) => CHECK_KINDS[1],
+            Check::Requires(_) => CHECK_KINDS[2],
+            Check::AtLeastOne(_) => CHECK_KINDS[3],
+            Check::AllowedValues(_) => CHECK_KINDS[4],
+            Check::Matches(_) => CHECK_KINDS[5],
+        }
+    }
 }
 
 /// `before < after` when both are given.
@@ -512,7 +582,8 @@ pub enum ChangeAction {
 }
 
 /// The sample data one endpoint of the sample-data server answers with, and how a request
-/// selects from it: matching sets, then field filters, range, order, offset and limit.
+/// selects from it: matching sets, then field filters, range, order, and the endpoint's
+/// `paging` (offset and limit).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Samples {
@@ -543,12 +614,6 @@ pub struct Samples {
     /// When none of these parameters is given, only the first record (after ordering) remains.
     #[serde(default)]
     pub latest_without: Vec<String>,
-    /// The parameter capping the number of records.
-    #[serde(default)]
-    pub limit: Option<String>,
-    /// The parameter giving how many records to skip.
-    #[serde(default)]
-    pub offset: Option<String>,
     /// The sample sets; every set that matches contributes its records.
     pub sets: Vec<SampleSet>,
 }

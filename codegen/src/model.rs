@@ -1,10 +1,47 @@
 //! The resolved model of the API: what the emitters read.
 //!
-//! Built by [`crate::check`] from the AST once every reference resolves and every name is
-//! decided. Ordered containers only; records, value sets and endpoints are sorted by name, so
-//! the generated output never depends on file order or hashing.
+//! Built by [`crate::check`] once every reference resolves and every name is decided, so an
+//! emitter never re-derives a fact: paths are parsed templates, parameters are typed by kind
+//! (each kind with its own constraints), paging is explicit, and every Rust name an emitter
+//! needs is computed here once. Ordered containers only; records, value sets and endpoints are
+//! sorted by name, so the generated output never depends on file order or hashing.
 
-pub use crate::ast::{AuthMode, ChangeAction, Format, Method, ParamLocation, Source};
+use std::fmt;
+
+pub use crate::ast::{AuthMode, ChangeAction, FieldFormat, Method, ParamLocation};
+
+/// Where a fact comes from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Provenance {
+    /// Stated by the interface description.
+    #[default]
+    Documented,
+    /// Not stated there; the spec assumes it, for this reason.
+    Assumed(String),
+}
+
+impl Provenance {
+    /// From the spec's optional `assumed:` reason.
+    pub fn from_reason(reason: Option<&String>) -> Self {
+        match reason {
+            Some(r) => Provenance::Assumed(r.trim().to_string()),
+            None => Provenance::Documented,
+        }
+    }
+
+    /// The reason, when assumed.
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            Provenance::Documented => None,
+            Provenance::Assumed(r) => Some(r),
+        }
+    }
+
+    /// True when assumed.
+    pub fn is_assumed(&self) -> bool {
+        matches!(self, Provenance::Assumed(_))
+    }
+}
 
 /// The whole API.
 #[derive(Clone, Debug)]
@@ -34,14 +71,19 @@ pub struct Api {
 }
 
 impl Api {
-    /// The record named `name`.
+    /// The record whose Rust name is `name`.
     pub fn record(&self, name: &str) -> Option<&Record> {
         self.records.iter().find(|r| r.name == name)
     }
 
-    /// The value set named `name`.
+    /// The value set whose Rust name is `name`.
     pub fn value_set(&self, name: &str) -> Option<&ValueSet> {
         self.value_sets.iter().find(|v| v.name == name)
+    }
+
+    /// The endpoint with id `id`.
+    pub fn endpoint(&self, id: &str) -> Option<&Endpoint> {
+        self.endpoints.iter().find(|e| e.id == id)
     }
 }
 
@@ -53,7 +95,7 @@ pub struct AuthScheme {
     /// Explanation.
     pub doc: String,
     /// Provenance.
-    pub source: Source,
+    pub provenance: Provenance,
 }
 
 /// The common envelope.
@@ -77,7 +119,7 @@ pub struct ErrorCode {
     /// Explanation.
     pub doc: String,
     /// Provenance.
-    pub source: Source,
+    pub provenance: Provenance,
 }
 
 /// A record.
@@ -90,7 +132,7 @@ pub struct Record {
     /// Explanation.
     pub doc: String,
     /// Provenance.
-    pub source: Source,
+    pub provenance: Provenance,
     /// Fields in wire order.
     pub fields: Vec<Field>,
 }
@@ -109,11 +151,11 @@ pub struct Field {
     /// May be absent.
     pub optional: bool,
     /// Text or number format.
-    pub format: Option<Format>,
+    pub format: Option<FieldFormat>,
     /// Explanation.
     pub doc: String,
     /// Provenance.
-    pub source: Source,
+    pub provenance: Provenance,
 }
 
 /// A resolved field type.
@@ -129,9 +171,9 @@ pub enum TypeRef {
     Boolean,
     /// Any JSON value.
     Any,
-    /// A record, by name.
+    /// A record, by Rust name.
     Record(String),
-    /// A value set, by name.
+    /// A value set, by Rust name.
     ValueSet(String),
     /// The error code set.
     ErrorCode,
@@ -149,7 +191,7 @@ pub struct ValueSet {
     /// Explanation.
     pub doc: String,
     /// Provenance.
-    pub source: Source,
+    pub provenance: Provenance,
     /// Used by a record field: unknown wire values decode into a catch-all variant.
     pub tolerant: bool,
     /// Values in the spec's order.
@@ -166,22 +208,20 @@ pub struct Variant {
     /// Explanation.
     pub doc: Option<String>,
     /// Provenance.
-    pub source: Source,
+    pub provenance: Provenance,
 }
 
 /// An endpoint.
 #[derive(Clone, Debug)]
 pub struct Endpoint {
-    /// Operation id (snake case; also the client and trait method name).
+    /// Operation id (snake case).
     pub id: String,
-    /// Rust name of the parameter type (`StockDividendsParams`).
-    pub params_type: String,
-    /// Name of its constant in the endpoint table (`STOCK_DIVIDENDS`).
-    pub const_name: String,
+    /// Every Rust name the emitters give this endpoint.
+    pub names: EndpointNames,
     /// HTTP method.
     pub method: Method,
     /// Path below the base path.
-    pub path: String,
+    pub path: PathTemplate,
     /// One line.
     pub summary: String,
     /// More explanation.
@@ -191,15 +231,19 @@ pub struct Endpoint {
     /// Key requirement.
     pub auth: AuthMode,
     /// Provenance of the key requirement.
-    pub auth_source: Source,
-    /// Record name of the elements of `data`.
+    pub auth_provenance: Provenance,
+    /// Rust name of the record in `data`.
     pub returns: String,
+    /// Spec name of that record.
+    pub returns_spec: String,
     /// Provenance.
-    pub source: Source,
+    pub provenance: Provenance,
     /// Parameters in documented order.
     pub params: Vec<Param>,
     /// Rules across parameters, in the spec's order.
     pub rules: Vec<Rule>,
+    /// The parameters that cap and page the records.
+    pub paging: Option<Paging>,
     /// Removal, when the change history lists one.
     pub removed: Option<Removal>,
     /// Sample data of the sample-data server.
@@ -210,6 +254,82 @@ impl Endpoint {
     /// The parameter whose wire name is `name`.
     pub fn param(&self, name: &str) -> Option<&Param> {
         self.params.iter().find(|p| p.wire == name)
+    }
+
+    /// The id of one of a parameter's own checks (`stock_dividends.limit.range`).
+    pub fn param_rule(&self, param: &Param, check: ParamCheck) -> String {
+        format!("{}.{}.{}", self.id, param.wire, check.as_str())
+    }
+
+    /// True when the endpoint pages with both a page size and an offset.
+    pub fn offset_paged(&self) -> bool {
+        self.paging.as_ref().is_some_and(|p| p.offset.is_some())
+    }
+}
+
+/// The Rust names of one endpoint, decided once.
+#[derive(Clone, Debug)]
+pub struct EndpointNames {
+    /// Method of the server trait and the client (`stock_dividends`).
+    pub method: String,
+    /// The parameter type (`StockDividendsParams`).
+    pub params_type: String,
+    /// Its constant in the endpoint table, and its sample table (`STOCK_DIVIDENDS`).
+    pub constant: String,
+    /// The client's paging stream (`person_commentary_stream`), for offset-paged endpoints.
+    pub stream: String,
+}
+
+/// A path below the base path: literal segments and `{name}` placeholders.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathTemplate {
+    /// The segments, in order.
+    pub segments: Vec<Segment>,
+}
+
+/// One segment of a path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Segment {
+    /// Fixed text.
+    Literal(String),
+    /// A path parameter, by wire name.
+    Param(String),
+}
+
+impl PathTemplate {
+    /// The names of the path parameters, in order.
+    pub fn params(&self) -> impl Iterator<Item = &str> {
+        self.segments.iter().filter_map(|s| match s {
+            Segment::Param(p) => Some(p.as_str()),
+            Segment::Literal(_) => None,
+        })
+    }
+
+    /// True when the path has no placeholder.
+    pub fn is_fixed(&self) -> bool {
+        self.params().next().is_none()
+    }
+
+    /// The first literal segment after the version (`stocks` of `/v1/stocks/dividends`),
+    /// used to group endpoints.
+    pub fn group(&self) -> Option<&str> {
+        match self.segments.get(1) {
+            Some(Segment::Literal(s)) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for PathTemplate {
+    /// `/v1/persons/{person_id}/commentary`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for s in &self.segments {
+            match s {
+                Segment::Literal(l) => write!(f, "/{l}")?,
+                Segment::Param(p) => write!(f, "/{{{p}}}")?,
+            }
+        }
+        Ok(())
     }
 }
 
@@ -222,58 +342,210 @@ pub struct Removal {
     pub version: String,
 }
 
+/// The parameters that cap and page an endpoint's records.
+#[derive(Clone, Debug)]
+pub struct Paging {
+    /// Wire name of the integer parameter capping the number of records.
+    pub limit: String,
+    /// Wire name of the integer parameter giving how many records to skip.
+    pub offset: Option<String>,
+}
+
 /// A request parameter.
 #[derive(Clone, Debug)]
 pub struct Param {
     /// Wire name.
     pub wire: String,
-    /// Rust field name.
+    /// Rust field name (raw identifier text such as `r#type` where needed).
     pub ident: String,
     /// Where it travels.
     pub location: ParamLocation,
-    /// Value type.
-    pub kind: ParamKind,
-    /// Format.
-    pub format: Option<Format>,
+    /// Value type and its constraints.
+    pub ty: ParamType,
     /// Required on every request.
     pub required: bool,
     /// Value used when absent.
     pub default: Option<Literal>,
-    /// Smallest allowed integer.
-    pub min: Option<i64>,
-    /// Largest allowed integer.
-    pub max: Option<i64>,
-    /// Regular expression for the whole value.
-    pub pattern: Option<String>,
-    /// What the pattern means.
-    pub pattern_doc: Option<String>,
     /// Explanation.
     pub doc: String,
     /// Provenance.
-    pub source: Source,
+    pub provenance: Provenance,
 }
 
 impl Param {
-    /// Id of one of this parameter's own rules (`stock_dividends.limit.range`).
-    pub fn rule_id(&self, endpoint: &str, rule: &str) -> String {
-        format!("{endpoint}.{}.{rule}", self.wire)
+    /// True when the parameter always has a value (required, or defaulted).
+    pub fn always(&self) -> bool {
+        self.required || self.default.is_some()
+    }
+
+    /// The identifier without a raw prefix (`type` for `r#type`), for derived names.
+    pub fn bare_ident(&self) -> &str {
+        self.ident.trim_start_matches("r#")
+    }
+
+    /// True when the value is a point in time (Unix seconds or RFC 3339 text).
+    pub fn is_instant(&self) -> bool {
+        self.time_format().is_some()
+    }
+
+    /// The time format, when the value is a point in time.
+    pub fn time_format(&self) -> Option<TimeFormat> {
+        match &self.ty {
+            ParamType::Integer(IntegerType {
+                format: Some(IntegerFormat::UnixSeconds),
+                ..
+            }) => Some(TimeFormat::UnixSeconds),
+            ParamType::String(StringType {
+                format: Some(StringFormat::Rfc3339),
+                ..
+            }) => Some(TimeFormat::Rfc3339),
+            _ => None,
+        }
     }
 }
 
-/// A parameter's value type.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParamKind {
-    /// Text.
-    String,
-    /// A 64-bit integer.
-    Integer,
-    /// `true` or `false`.
-    Boolean,
-    /// A value set, by name.
-    Enum(String),
+/// How a point in time travels in a parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeFormat {
+    /// Integer Unix seconds.
+    UnixSeconds,
+    /// RFC 3339 text.
+    Rfc3339,
 }
 
-/// A literal value from the spec (a default).
+/// A parameter's value type, with the constraints each kind can carry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamType {
+    /// A 64-bit integer.
+    Integer(IntegerType),
+    /// Text.
+    String(StringType),
+    /// `true` or `false`.
+    Boolean,
+    /// A value of a value set.
+    Enum(EnumType),
+}
+
+/// An integer parameter's constraints.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IntegerType {
+    /// Smallest allowed value.
+    pub min: Option<i64>,
+    /// Largest allowed value.
+    pub max: Option<i64>,
+    /// What the integer means.
+    pub format: Option<IntegerFormat>,
+}
+
+/// Formats of integer parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntegerFormat {
+    /// Unix seconds (UTC).
+    UnixSeconds,
+}
+
+/// A text parameter's constraints.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StringType {
+    /// A regular expression for the whole value.
+    pub pattern: Option<Pattern>,
+    /// A format every value is checked against.
+    pub format: Option<StringFormat>,
+}
+
+/// An anchored regular expression and what it means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    /// The regular expression.
+    pub regex: String,
+    /// What it means, for messages (`a six-letter currency pair`).
+    pub doc: Option<String>,
+}
+
+/// Formats of text parameters; every one is enforced by a check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StringFormat {
+    /// RFC 3339 timestamp.
+    Rfc3339,
+    /// Hyphenated UUID.
+    Uuid,
+    /// 16 hexadecimal characters.
+    Hex16,
+    /// `YYYY-MM-DD`.
+    Date,
+}
+
+/// A parameter of a value set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EnumType {
+    /// Rust name of the value set.
+    pub name: String,
+    /// The set keeps unknown values (it is used by a record field).
+    pub tolerant: bool,
+    /// Wire spellings of its values, in the spec's order.
+    pub values: Vec<String>,
+}
+
+/// A parameter's own checks, each with a rule id `<endpoint>.<param>.<check>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ParamCheck {
+    /// Missing although required.
+    Required,
+    /// Given more than once.
+    Repeated,
+    /// Not of its type.
+    Type,
+    /// Not a value of its value set.
+    Values,
+    /// Outside its integer range.
+    Range,
+    /// Not matching its pattern.
+    Pattern,
+    /// Not in its format.
+    Format,
+}
+
+impl ParamCheck {
+    /// The last part of the rule id.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParamCheck::Required => "required",
+            ParamCheck::Repeated => "repeated",
+            ParamCheck::Type => "type",
+            ParamCheck::Values => "values",
+            ParamCheck::Range => "range",
+            ParamCheck::Pattern => "pattern",
+            ParamCheck::Format => "format",
+        }
+    }
+
+    /// The checks `param` is subject to, in the order they are reported.
+    pub fn of(param: &Param) -> Vec<ParamCheck> {
+        let mut out = Vec::new();
+        if param.required {
+            out.push(ParamCheck::Required);
+        }
+        out.extend([ParamCheck::Repeated, ParamCheck::Type]);
+        match &param.ty {
+            ParamType::Enum(_) => out.push(ParamCheck::Values),
+            ParamType::Integer(t) if t.min.is_some() || t.max.is_some() => {
+                out.push(ParamCheck::Range)
+            }
+            ParamType::String(t) => {
+                if t.pattern.is_some() {
+                    out.push(ParamCheck::Pattern);
+                }
+                if t.format.is_some() {
+                    out.push(ParamCheck::Format);
+                }
+            }
+            ParamType::Integer(_) | ParamType::Boolean => {}
+        }
+        out
+    }
+}
+
+/// A literal value from the spec (a default, a value of a rule).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Literal {
     /// Text.
@@ -286,10 +558,22 @@ pub enum Literal {
     Variant(ValueRef),
 }
 
+impl Literal {
+    /// The value as it travels.
+    pub fn wire(&self) -> String {
+        match self {
+            Literal::String(s) => s.clone(),
+            Literal::Integer(n) => n.to_string(),
+            Literal::Boolean(b) => b.to_string(),
+            Literal::Variant(v) => v.wire.clone(),
+        }
+    }
+}
+
 /// A value of a value set, resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValueRef {
-    /// Value set name.
+    /// Value set Rust name.
     pub set: String,
     /// Rust variant name.
     pub ident: String,
@@ -305,11 +589,32 @@ pub struct Rule {
     /// Explanation; also the reason of a violation.
     pub doc: String,
     /// Provenance.
-    pub source: Source,
+    pub provenance: Provenance,
     /// The rule applies only when this holds.
     pub when: Option<Condition>,
     /// What must hold.
     pub check: Check,
+}
+
+impl Rule {
+    /// The part of the id after the endpoint (`range_order` of `x.range_order`).
+    pub fn name(&self) -> &str {
+        self.id.split_once('.').map_or(&self.id, |(_, n)| n)
+    }
+
+    /// The reason a violation gives: the doc without its final period.
+    pub fn reason(&self) -> &str {
+        self.doc.trim().trim_end_matches('.')
+    }
+
+    /// Every parameter the rule reads, its condition's included.
+    pub fn params(&self) -> Vec<&str> {
+        let mut out = self.check.params();
+        if let Some(c) = &self.when {
+            out.push(c.param());
+        }
+        out
+    }
 }
 
 /// A condition on one parameter (which must be given for the condition to hold).
@@ -331,7 +636,19 @@ pub enum Condition {
     },
 }
 
+impl Condition {
+    /// The parameter looked at.
+    pub fn param(&self) -> &str {
+        match self {
+            Condition::In { param, .. } | Condition::Matches { param, .. } => param,
+        }
+    }
+}
+
 /// What a rule requires. Parameters are named by wire name and all exist on the endpoint.
+///
+/// Adding a kind here makes the compiler list every place that must handle it: the checker
+/// lowers each kind, the model emitter generates its check, the OpenAPI emitter describes it.
 #[derive(Clone, Debug)]
 pub enum Check {
     /// `before < after` when both are given.
@@ -373,6 +690,48 @@ pub enum Check {
         /// Regular expression.
         pattern: String,
     },
+}
+
+impl Check {
+    /// The kind's spelling in the spec (`max_span`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Check::Ordered { .. } => "ordered",
+            Check::MaxSpan { .. } => "max_span",
+            Check::Requires { .. } => "requires",
+            Check::AtLeastOne(_) => "at_least_one",
+            Check::AllowedValues { .. } => "allowed_values",
+            Check::Matches { .. } => "matches",
+        }
+    }
+
+    /// The parameters the check reads.
+    pub fn params(&self) -> Vec<&str> {
+        match self {
+            Check::Ordered { before, after } => vec![before, after],
+            Check::MaxSpan { from, to, .. } => vec![from, to],
+            Check::Requires { param, needs } => vec![param, needs],
+            Check::AtLeastOne(names) => names.iter().map(String::as_str).collect(),
+            Check::AllowedValues { param, .. } | Check::Matches { param, .. } => vec![param],
+        }
+    }
+
+    /// The parameter a violation names (`field` of the issue).
+    pub fn field(&self) -> &str {
+        match self {
+            Check::Ordered { after: f, .. }
+            | Check::MaxSpan { to: f, .. }
+            | Check::Requires { param: f, .. }
+            | Check::AllowedValues { param: f, .. }
+            | Check::Matches { param: f, .. } => f,
+            Check::AtLeastOne(names) => &names[0],
+        }
+    }
+
+    /// True when the check is about which parameters are present, not their values.
+    pub fn is_presence(&self) -> bool {
+        matches!(self, Check::Requires { .. } | Check::AtLeastOne(_))
+    }
 }
 
 /// One row of the change history.
@@ -422,10 +781,6 @@ pub struct Samples {
     pub order: Option<SampleOrder>,
     /// Only the first record when none of these is given.
     pub latest_without: Vec<String>,
-    /// Limit parameter.
-    pub limit: Option<String>,
-    /// Offset parameter.
-    pub offset: Option<String>,
     /// The sets, in the spec's order.
     pub sets: Vec<SampleSet>,
 }

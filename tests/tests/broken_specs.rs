@@ -24,11 +24,8 @@
 //! - `rewrite: FILE` with `text: TEXT` gives a file of the base a new content;
 //! - `remove: FILE` leaves a file of the base out.
 //!
-//! A file is plain or quoted; a text is quoted (`"..."` with the escapes `\n`, `\t`, `\"` and
-//! `\\`, or `'...'`) or a literal block (`|`, or `|-` without the final line break), and no
-//! line ends in a space. This small subset of YAML, which any YAML reader reads the same way,
-//! is read by `parse_overlay` (the tests need no YAML dependency for it); anything outside it,
-//! an unknown key included, is an error that names the case.
+//! Overlays are read with `serde_yaml`; an unknown key, or a step with keys its kind does not
+//! take, is an error that names the case.
 //!
 //! The case is built in memory and loaded with `load_sources`, under the names a directory
 //! `tests/broken/<case>/` would give its files (`<case>/api.yaml`, sorted as `load::read_dir`
@@ -146,267 +143,91 @@ impl Step {
     }
 }
 
-/// A value of an overlay, and whether it was given plain (unquoted).
-struct Scalar {
-    text: String,
-    plain: bool,
+/// One step as written: exactly one of the kinds, with the keys that kind takes.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStep {
+    edit: Option<String>,
+    add: Option<String>,
+    rewrite: Option<String>,
+    remove: Option<String>,
+    find: Option<String>,
+    replace: Option<String>,
+    text: Option<String>,
 }
 
-/// One `key: value` of a step, with its line number.
-type Entry = (String, usize, Scalar);
-
-/// Reads an overlay (the format is in the module documentation). Errors name the line.
+/// Reads an overlay (the format is in the module documentation).
 fn parse_overlay(source: &str) -> Result<Overlay, String> {
-    let lines: Vec<&str> = source.lines().collect();
-    if !lines.first().is_some_and(|l| l.starts_with(CASE_COMMENT)) {
+    if !source.starts_with(CASE_COMMENT) {
         return Err(format!(
             "line 1: an overlay starts with `{CASE_COMMENT}` and the defect"
         ));
     }
-    if let Some(at) = lines.iter().position(|l| l.ends_with([' ', '\t'])) {
-        return Err(format!("line {}: the line ends in a space", at + 1));
-    }
-    let head = lines.iter().take_while(|l| l.starts_with('#')).count();
-    let comment = lines[..head].iter().map(|l| format!("{l}\n")).collect();
-
-    // The steps' lines and entries.
-    let mut raw: Vec<(usize, Vec<Entry>)> = Vec::new();
-    let mut i = head;
-    while i < lines.len() {
-        let line = lines[i];
-        let content = line.trim_start_matches(' ');
-        if content.is_empty() || content.starts_with('#') {
-            i += 1;
-            continue;
-        }
-        let entry = match (line.strip_prefix("- "), raw.last_mut()) {
-            (Some(rest), _) if !rest.starts_with(' ') => {
-                raw.push((i + 1, Vec::new()));
-                rest
-            }
-            (None, Some(_)) if line.len() - content.len() == 2 => content,
-            _ => {
-                return Err(format!(
-                    "line {}: expected `- key: value` starting a step, or `  key: value` in one",
-                    i + 1
-                ));
-            }
-        };
-        let (key, value) = entry
-            .split_once(':')
-            .filter(|(key, _)| !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase()))
-            .ok_or_else(|| format!("line {}: expected `key: value`", i + 1))?;
-        let value = match value.strip_prefix(' ') {
-            Some(value) if !value.trim_start_matches(' ').starts_with('#') => {
-                value.trim_start_matches(' ')
-            }
-            _ => return Err(format!("line {}: `{key}` has no value", i + 1)),
-        };
-        let (scalar, next) = parse_scalar(&lines, i, value)?;
-        let (_, entries) = raw.last_mut().expect("a step was started");
-        entries.push((key.to_owned(), i + 1, scalar));
-        i = next;
-    }
+    let comment = source
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let raw: Vec<RawStep> = serde_yaml::from_str(source).map_err(|e| e.to_string())?;
     if raw.is_empty() {
         return Err("the overlay has no step".to_owned());
     }
     let steps = raw
         .into_iter()
-        .map(|(line, entries)| parse_step(line, entries))
+        .enumerate()
+        .map(|(n, step)| parse_step(n + 1, step))
         .collect::<Result<_, _>>()?;
     Ok(Overlay { comment, steps })
 }
 
-/// Whether `rest`, what follows a value on its line, is nothing or a comment.
-fn nothing_or_comment(rest: &str) -> bool {
-    let trimmed = rest.trim_start_matches(' ');
-    trimmed.is_empty() || (trimmed.starts_with('#') && trimmed.len() < rest.len())
-}
-
-/// The value that starts as `value` on line `i` (from 0) of `lines`, and the index of the line
-/// after it.
-fn parse_scalar(lines: &[&str], i: usize, value: &str) -> Result<(Scalar, usize), String> {
-    let at = |message: &str| format!("line {}: {message}", i + 1);
-    let (text, rest, plain) = if let Some(body) = value.strip_prefix('"') {
-        let mut text = String::new();
-        let mut chars = body.char_indices();
-        let end = loop {
-            match chars.next() {
-                None => return Err(at("a `\"` text ends on its line")),
-                Some((k, '"')) => break k + 1,
-                Some((_, '\\')) => match chars.next() {
-                    Some((_, 'n')) => text.push('\n'),
-                    Some((_, 't')) => text.push('\t'),
-                    Some((_, c @ ('"' | '\\'))) => text.push(c),
-                    _ => return Err(at("the escapes are \\n, \\t, \\\" and \\\\")),
-                },
-                Some((_, c)) => text.push(c),
-            }
-        };
-        (text, &body[end..], false)
-    } else if let Some(body) = value.strip_prefix('\'') {
-        let mut text = String::new();
-        let mut chars = body.char_indices().peekable();
-        let end = loop {
-            match chars.next() {
-                None => return Err(at("a `'` text ends on its line")),
-                Some((_, '\'')) if chars.peek().is_some_and(|&(_, c)| c == '\'') => {
-                    chars.next();
-                    text.push('\'');
-                }
-                Some((k, '\'')) => break k + 1,
-                Some((_, c)) => text.push(c),
-            }
-        };
-        (text, &body[end..], false)
-    } else if let Some(header) = value.strip_prefix('|') {
-        return parse_block(lines, i, header);
-    } else {
-        let end = value.find(" #").unwrap_or(value.len());
-        let text = value[..end].trim_end_matches(' ');
-        if !text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c))
-        {
-            return Err(at(
-                "quote this text (`\"...\"`) or give it as a block (`|`)",
-            ));
-        }
-        (text.to_owned(), &value[end..], true)
-    };
-    if !nothing_or_comment(rest) {
-        return Err(at("unexpected text after the value"));
-    }
-    Ok((Scalar { text, plain }, i + 1))
-}
-
-/// The literal block whose header (what follows its `|`) is on line `i` (from 0), and the index
-/// of the line after it.
-fn parse_block(lines: &[&str], i: usize, header: &str) -> Result<(Scalar, usize), String> {
-    let at = |line: usize, message: &str| format!("line {}: {message}", line + 1);
-    let (final_break, rest) = match header.strip_prefix('-') {
-        Some(rest) => (false, rest),
-        None => (true, header),
-    };
-    if !nothing_or_comment(rest) {
-        return Err(at(i, "a block starts with `|` or `|-` alone"));
-    }
-    let mut body: Vec<&str> = Vec::new();
-    let mut indent = None;
-    let mut j = i + 1;
-    while let Some(line) = lines.get(j) {
-        let content = line.trim_start_matches(' ');
-        if content.is_empty() {
-            if indent.is_none() {
-                return Err(at(j, "a block starts with its text, not an empty line"));
-            }
-            body.push("");
-        } else {
-            let depth = line.len() - content.len();
-            let indent = *indent.get_or_insert(depth);
-            if depth < indent {
-                break;
-            }
-            body.push(&line[indent..]);
-        }
-        j += 1;
-    }
-    // Empty lines at the end are no part of it.
-    while body.last() == Some(&"") {
-        body.pop();
-    }
-    if indent.is_none_or(|n| n <= 2) {
-        return Err(at(i + 1, "a block's lines are indented below its key"));
-    }
-    let mut text = body.join("\n");
-    if final_break {
-        text.push('\n');
-    }
-    Ok((Scalar { text, plain: false }, j))
-}
-
-/// The step given by `entries`, from line `line`.
-fn parse_step(line: usize, entries: Vec<Entry>) -> Result<Step, String> {
-    const KINDS: [(&str, &[&str]); 4] = [
-        ("edit", &["find", "replace"]),
-        ("add", &["text"]),
-        ("rewrite", &["text"]),
-        ("remove", &[]),
-    ];
-    let kinds: Vec<_> = KINDS
-        .iter()
-        .filter(|(kind, _)| entries.iter().any(|(key, ..)| key == kind))
-        .collect();
-    let [&(kind, keys)] = kinds[..] else {
+/// The step `raw`, the `n`th of its overlay.
+fn parse_step(n: usize, raw: RawStep) -> Result<Step, String> {
+    let RawStep {
+        edit,
+        add,
+        rewrite,
+        remove,
+        find,
+        replace,
+        text,
+    } = raw;
+    let kinds = [&edit, &add, &rewrite, &remove];
+    if kinds.iter().filter(|k| k.is_some()).count() != 1 {
         return Err(format!(
-            "line {line}: a step has one of the keys `edit`, `add`, `rewrite` or `remove`"
+            "step {n}: a step has exactly one of the keys `edit`, `add`, `rewrite` or `remove`"
         ));
-    };
-    let mut values = BTreeMap::new();
-    for (key, at, value) in entries {
-        if key != kind && !keys.contains(&key.as_str()) {
-            let expected: Vec<_> = keys.iter().map(|k| format!("`{k}`")).collect();
-            return Err(format!(
-                "line {at}: unknown key `{key}` in an `{kind}` step (it takes {})",
-                if expected.is_empty() {
-                    "nothing else".to_owned()
-                } else {
-                    expected.join(" and ")
-                }
-            ));
-        }
-        if values.insert(key.clone(), (at, value)).is_some() {
-            return Err(format!("line {at}: `{key}` is given twice"));
-        }
     }
-    let mut take = |key: &str| {
-        values
-            .remove(key)
-            .ok_or_else(|| format!("line {line}: the `{kind}` step lacks `{key}`"))
-    };
-    let (at, file) = take(kind)?;
-    let file = file.text;
+    let file = kinds
+        .into_iter()
+        .flatten()
+        .next()
+        .expect("one kind")
+        .clone();
     let valid = file.ends_with(".yaml")
         && file
             .split('/')
             .all(|part| !part.is_empty() && part != "." && part != "..");
     if !valid {
         return Err(format!(
-            "line {at}: `{file}` is not the relative path of a `.yaml` file"
+            "step {n}: `{file}` is not the relative path of a `.yaml` file"
         ));
     }
-    let mut text = |key: &str| {
-        let (at, value) = take(key)?;
-        if value.plain {
+    let step = match (edit, add, rewrite, find, replace, text) {
+        (Some(_), None, None, Some(find), Some(replace), None) if !find.is_empty() => Step::Edit {
+            file,
+            find,
+            replace,
+        },
+        (None, Some(_), None, None, None, Some(text)) => Step::Add { file, text },
+        (None, None, Some(_), None, None, Some(text)) => Step::Rewrite { file, text },
+        (None, None, None, None, None, None) => Step::Remove { file },
+        _ => {
             return Err(format!(
-                "line {at}: quote the `{key}` text (`\"...\"`) or give it as a block (`|`)"
+                "step {n}: `edit` takes a non-empty `find` and a `replace`, `add` and `rewrite` take `text`, `remove` nothing else"
             ));
         }
-        Ok((at, value.text))
     };
-    Ok(match kind {
-        "edit" => {
-            let (at, find) = text("find")?;
-            if find.is_empty() {
-                return Err(format!("line {at}: `find` is empty"));
-            }
-            let (_, replace) = text("replace")?;
-            Step::Edit {
-                file,
-                find,
-                replace,
-            }
-        }
-        "add" => Step::Add {
-            file,
-            text: text("text")?.1,
-        },
-        "rewrite" => Step::Rewrite {
-            file,
-            text: text("text")?.1,
-        },
-        _ => Step::Remove { file },
-    })
+    Ok(step)
 }
 
 /// How many times `find` occurs in `text`, overlapping occurrences included.
@@ -626,15 +447,15 @@ fn overlay_mistakes_fail_naming_the_case() {
     fails(&edit("doc: "), "times in api.yaml, not once");
     fails(
         "# Broken on purpose: test.\n- edit: api.yaml\n  fnd: \"Bar\"\n  replace: \"x\"\n",
-        "line 3: unknown key `fnd`",
+        "unknown field `fnd`",
     );
     fails(
         "# Broken on purpose: test.\n- edit: api.yaml\n  find: \"Bar\"\n",
-        "lacks `replace`",
+        "`edit` takes a non-empty `find` and a `replace`",
     );
     fails(
         "# Broken on purpose: test.\n- chmod: api.yaml\n",
-        "line 2: a step has one of the keys",
+        "unknown field `chmod`",
     );
     fails(
         "- remove: api.yaml\n",
@@ -650,7 +471,11 @@ fn overlay_mistakes_fail_naming_the_case() {
     );
     fails(
         "# Broken on purpose: test.\n- edit: api.yaml\n  find: min: 1\n  replace: \"x\"\n",
-        "line 3: quote this text",
+        "line 3",
+    );
+    fails(
+        "# Broken on purpose: test.\n- edit: api.yaml\n  remove: api.yaml\n",
+        "a step has exactly one of the keys",
     );
 }
 

@@ -22,7 +22,7 @@ fn write_if_changed(path: &Path, text: &str) {
 
 const WORKSPACE: &str = r#"[workspace]
 resolver = "3"
-members = ["crates/mrds-model"]
+members = ["crates/mrds-model", "runtime"]
 
 [workspace.package]
 edition = "2024"
@@ -54,6 +54,12 @@ fn fixture_model_crates_compile() {
         let dir = scratch.join(&kind);
         write_if_changed(&dir.join("Cargo.toml"), WORKSPACE);
         write_if_changed(&dir.join("Cargo.lock"), &lock);
+        // The generated crates depend on the runtime crate by path (`../../runtime`).
+        let runtime = dir.join("runtime");
+        if !runtime.exists() {
+            std::os::unix::fs::symlink(root.join("../runtime").canonicalize().unwrap(), &runtime)
+                .unwrap();
+        }
         let mut written = 0;
         for (path, text) in files.iter() {
             if let Some(rel) = path.strip_prefix("crates/mrds-model/") {

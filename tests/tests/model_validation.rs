@@ -14,7 +14,7 @@ use mrds_model::params::{
     PerpKlineParams, PersonCommentaryParams, ResearchUnitsParams, ScreenerEventsParams, SsrParams,
     StockDividendsParams, TreasuryRatesParams,
 };
-use mrds_model::support::percent_encode;
+use mrds_model::runtime::text::percent_encode;
 use mrds_model::{
     ErrorCode, Interval, NandItem, RawParams, Request, ScreenerEventType, Session, SortOrder,
     TimeField, TimeType, UnitKind, ValidationError, ValidationIssue,
@@ -2078,7 +2078,7 @@ fn validation_error_to_error_object() {
     );
     let e = StockDividendsParams::from_raw(&raw(&q)).unwrap_err();
     assert_eq!(e.issues.len(), 3);
-    let obj = e.to_error_object();
+    let obj: mrds_model::ErrorObject = e.to_error_object();
     assert_eq!(obj.code, ErrorCode::InvalidParameter);
     assert_eq!(obj.code.http_status(), Some(400));
     assert_eq!(obj.message, "3 invalid parameters");
@@ -2093,7 +2093,7 @@ fn validation_error_to_error_object() {
             issue.rule
         );
         assert!(detail.reason.contains(&issue.reason));
-        assert_eq!(*detail, issue.to_detail());
+        assert_eq!(detail.reason, issue.detail_reason());
     }
     assert_eq!(obj.details[0].field, "symbol");
     assert_eq!(obj.details[0].got, "BRK_B");
@@ -2130,7 +2130,7 @@ fn validation_error_to_error_object() {
 
     // One issue: singular message; a missing parameter has an empty `got`.
     let e = MarketKlineParams::from_raw(&raw("trading_pair=US_SPOT_AAPL_USD")).unwrap_err();
-    let obj = e.to_error_object();
+    let obj: mrds_model::ErrorObject = e.to_error_object();
     assert_eq!(obj.message, "1 invalid parameter");
     assert_eq!(obj.details.len(), 1);
     assert_eq!(obj.details[0].field, "interval");

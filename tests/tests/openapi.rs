@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use mrds_codegen::model::{Api, AuthMode, Literal, ParamKind, ParamLocation};
+use mrds_codegen::model::{Api, AuthMode, Literal, ParamLocation, ParamType};
 use serde_json::Value;
 
 fn api() -> Api {
@@ -31,7 +31,7 @@ fn every_endpoint_and_parameter_is_described() {
     assert_eq!(doc["servers"][0]["url"], api.base_path);
     assert_eq!(doc["paths"].as_object().unwrap().len(), api.endpoints.len());
     for e in &api.endpoints {
-        let op = &doc["paths"][&e.path]["get"];
+        let op = &doc["paths"][&e.path.to_string()]["get"];
         assert_eq!(op["operationId"], e.id.as_str());
         let params = op["parameters"].as_array().unwrap();
         assert_eq!(params.len(), e.params.len(), "{}", e.id);
@@ -46,10 +46,16 @@ fn every_endpoint_and_parameter_is_described() {
             assert_eq!(o["in"], place, "{at}");
             assert_eq!(o["required"], p.required, "{at}");
             let schema = &o["schema"];
-            assert_eq!(schema["minimum"].as_i64(), p.min, "{at}");
-            assert_eq!(schema["maximum"].as_i64(), p.max, "{at}");
-            if let Some(pattern) = &p.pattern {
-                assert_eq!(schema["pattern"], pattern.as_str(), "{at}");
+            let (min, max) = match &p.ty {
+                ParamType::Integer(t) => (t.min, t.max),
+                _ => (None, None),
+            };
+            assert_eq!(schema["minimum"].as_i64(), min, "{at}");
+            assert_eq!(schema["maximum"].as_i64(), max, "{at}");
+            if let ParamType::String(t) = &p.ty
+                && let Some(pattern) = &t.pattern
+            {
+                assert_eq!(schema["pattern"], pattern.regex.as_str(), "{at}");
             }
             match &p.default {
                 Some(Literal::Integer(n)) => assert_eq!(schema["default"], *n, "{at}"),
@@ -57,9 +63,9 @@ fn every_endpoint_and_parameter_is_described() {
                 Some(other) => panic!("{at}: unexpected default {other:?}"),
                 None => assert!(schema.get("default").is_none(), "{at}"),
             }
-            if let ParamKind::Enum(set) = &p.kind {
+            if let ParamType::Enum(set) = &p.ty {
                 let wires: Vec<&str> = api
-                    .value_set(set)
+                    .value_set(&set.name)
                     .unwrap()
                     .values
                     .iter()

@@ -103,7 +103,7 @@ fn write_removes_stale_files_and_check_reports_drift() {
     let original = std::fs::read_to_string(&params).unwrap();
     std::fs::write(
         &params,
-        original.replace("must be between", "must lie between"),
+        original.replace("Parses and validates", "Parses and checks"),
     )
     .unwrap();
     match run(&dir, Mode::Check) {
@@ -114,7 +114,7 @@ fn write_removes_stale_files_and_check_reports_drift() {
                 "{text}"
             );
             assert!(
-                text.contains("+") && text.contains("must be between"),
+                text.contains("+") && text.contains("Parses and validates"),
                 "{text}"
             );
             assert!(text.contains("cargo xtask codegen"), "{text}");

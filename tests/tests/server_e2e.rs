@@ -726,7 +726,7 @@ async fn the_openapi_document_is_served_without_a_key() {
     assert_eq!(answer.body, mrds_server::OPENAPI_JSON.as_bytes());
     let on_disk = std::fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../spec/generated/openapi.json"
+        "/../crates/mrds-server/openapi.json"
     ))
     .unwrap();
     assert_eq!(answer.body, on_disk);

@@ -1,4 +1,5 @@
-//! The real spec under `spec/` says what the interface description and `DECISIONS.md` say:
+//! The real spec under `spec/` says what the interface description says, and what the spec
+//! assumes where it says "not shown":
 //! every endpoint, record, value set, rule, error code and history row the service documents or
 //! the project decided, with nothing missing and nothing extra.
 
@@ -6,10 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::OnceLock;
 
-use mrds_codegen::check::format_name;
 use mrds_codegen::model::{
-    Api, AuthMode, ChangeAction, Check, Condition, Endpoint, Literal, ParamKind, ParamLocation,
-    Source, TypeRef,
+    Api, AuthMode, ChangeAction, Check, Condition, Endpoint, IntegerFormat, Literal, ParamLocation,
+    ParamType, Provenance, StringFormat, TypeRef,
 };
 
 fn api() -> &'static Api {
@@ -52,18 +52,30 @@ fn describe_param(p: &mrds_codegen::model::Param) -> String {
         s.push('*');
     }
     s.push_str(": ");
-    s.push_str(match &p.kind {
-        ParamKind::String => "string",
-        ParamKind::Integer => "integer",
-        ParamKind::Boolean => "boolean",
-        ParamKind::Enum(name) => name,
-    });
-    if let Some(f) = p.format {
-        s.push_str(&format!(" ({})", format_name(f)));
-    }
-    if p.min.is_some() || p.max.is_some() {
-        let bound = |b: Option<i64>| b.map(|n| n.to_string()).unwrap_or_default();
-        s.push_str(&format!(" {}..={}", bound(p.min), bound(p.max)));
+    match &p.ty {
+        ParamType::String(t) => {
+            s.push_str("string");
+            let format = match t.format {
+                Some(StringFormat::Rfc3339) => " (rfc3339)",
+                Some(StringFormat::Uuid) => " (uuid)",
+                Some(StringFormat::Hex16) => " (hex16)",
+                Some(StringFormat::Date) => " (date)",
+                None => "",
+            };
+            s.push_str(format);
+        }
+        ParamType::Integer(t) => {
+            s.push_str("integer");
+            if t.format == Some(IntegerFormat::UnixSeconds) {
+                s.push_str(" (unix_seconds)");
+            }
+            if t.min.is_some() || t.max.is_some() {
+                let bound = |b: Option<i64>| b.map(|n| n.to_string()).unwrap_or_default();
+                s.push_str(&format!(" {}..={}", bound(t.min), bound(t.max)));
+            }
+        }
+        ParamType::Boolean => s.push_str("boolean"),
+        ParamType::Enum(e) => s.push_str(&e.name),
     }
     if let Some(d) = &p.default {
         s.push_str(&format!(" = {}", literal(d)));
@@ -154,22 +166,22 @@ fn service_basics() {
 #[test]
 fn the_sixteen_endpoints() {
     let api = api();
-    let paths: BTreeSet<String> = api.endpoints.iter().map(|e| e.path.clone()).collect();
+    let paths: BTreeSet<String> = api.endpoints.iter().map(|e| e.path.to_string()).collect();
     assert_eq!(paths, set(ENDPOINT_PATHS.iter().copied()));
     assert_eq!(api.endpoints.len(), 16, "one endpoint per path");
 
     // Which record each returns, by its name in the interface description.
-    let returns: BTreeMap<&str, &str> = api
+    let returns: BTreeMap<String, &str> = api
         .endpoints
         .iter()
         .map(|e| {
             let record = api
                 .record(&e.returns)
                 .unwrap_or_else(|| panic!("{} returns unknown {}", e.id, e.returns));
-            (e.path.as_str(), record.spec_name.as_str())
+            (e.path.to_string(), record.spec_name.as_str())
         })
         .collect();
-    let expected: BTreeMap<&str, &str> = [
+    let expected: BTreeMap<String, &str> = [
         ("/v1/persons/{person_id}/commentary", "PersonCommentary"),
         ("/v1/stocks/dividends", "PITDividend"),
         ("/v1/stocks/company/detail", "CompanyProfile"),
@@ -191,6 +203,7 @@ fn the_sixteen_endpoints() {
         ("/v1/market/kline", "Candle"),
     ]
     .into_iter()
+    .map(|(path, record)| (path.to_string(), record))
     .collect();
     assert_eq!(returns, expected);
 }
@@ -207,9 +220,8 @@ fn auth_is_required_except_commentary_and_unified_kline() {
     for e in &api().endpoints {
         match e.auth {
             AuthMode::Required => {}
-            AuthMode::Optional => assert_eq!(
-                e.auth_source,
-                Source::Assumed,
+            AuthMode::Optional => assert!(
+                e.auth_provenance.is_assumed(),
                 "{}: the description leaves its key requirement open",
                 e.id
             ),
@@ -359,7 +371,7 @@ fn the_value_sets_and_their_wire_values() {
     );
 }
 
-/// The parameters of every endpoint, as `DECISIONS.md` names them (`*` = required).
+/// The parameters of every endpoint (`*` = required).
 #[test]
 fn the_parameters_of_every_endpoint() {
     let unix = |name: &str, required: bool| {
@@ -499,7 +511,10 @@ fn the_parameters_of_every_endpoint() {
     let pattern = |id: &str, param: &str| {
         endpoint(id)
             .param(param)
-            .and_then(|p| p.pattern.clone())
+            .and_then(|p| match &p.ty {
+                ParamType::String(t) => t.pattern.as_ref().map(|p| p.regex.clone()),
+                _ => None,
+            })
             .unwrap_or_else(|| panic!("{id}.{param} has no pattern"))
     };
     assert_eq!(pattern("leverage_ratio", "symbol"), "^BTC$");
@@ -611,14 +626,17 @@ fn the_removed_endpoint() {
         .filter_map(|e| {
             e.removed
                 .as_ref()
-                .map(|r| (e.path.as_str(), r.date.as_str(), r.version.as_str()))
+                .map(|r| (e.path.to_string(), r.date.as_str(), r.version.as_str()))
         })
         .collect();
     assert_eq!(
         removed,
-        [("/v1/macro/index/1min", "2026-07-29", "v0.10.43")]
+        [("/v1/macro/index/1min".to_string(), "2026-07-29", "v0.10.43")]
     );
-    assert_eq!(endpoint("index_1min").path, "/v1/macro/index/1min");
+    assert_eq!(
+        endpoint("index_1min").path.to_string(),
+        "/v1/macro/index/1min"
+    );
 }
 
 #[test]
@@ -639,11 +657,11 @@ fn the_error_codes() {
             ("INTERNAL_ERROR", 500),
         ]
     );
-    // Only "not found" is documented; the rest of the table comes from DECISIONS.md.
+    // Only "not found" is documented; the rest of the table is assumed.
     let documented: BTreeSet<String> = api()
         .error_codes
         .iter()
-        .filter(|c| c.source == Source::Documented)
+        .filter(|c| c.provenance == Provenance::Documented)
         .map(|c| c.code.clone())
         .collect();
     assert_eq!(documented, set(["RESOURCE_NOT_FOUND"]));
@@ -705,15 +723,15 @@ fn the_change_history() {
     );
 }
 
-/// What the interface description leaves open and `DECISIONS.md` decides is marked assumed.
+/// What the interface description leaves open is marked assumed, with its reason.
 #[test]
 fn decisions_are_marked_assumed() {
     let assumed = |id: &str, param: &str| {
         endpoint(id)
             .param(param)
             .unwrap_or_else(|| panic!("no parameter {id}.{param}"))
-            .source
-            == Source::Assumed
+            .provenance
+            .is_assumed()
     };
     // The samples the decisions name first.
     assert!(assumed("screener_events", "event_type"));
@@ -727,12 +745,14 @@ fn decisions_are_marked_assumed() {
         .flat_map(|e| {
             e.params
                 .iter()
-                .filter(|p| p.source == Source::Assumed)
+                .filter(|p| p.provenance.is_assumed())
                 .map(move |p| format!("{}.{}", e.id, p.wire))
         })
         .collect();
     let metrics = ["symbol", "start_time", "end_time", "time_field", "limit"];
     let mut expected = set([
+        "person_commentary.limit",
+        "person_commentary.offset",
         "screener_events.event_type",
         "screener_events.start_time",
         "screener_events.end_time",
@@ -765,7 +785,7 @@ fn decisions_are_marked_assumed() {
     assert_eq!(actual, expected);
 
     // The venue literal of the perpetual kline path is a decision too.
-    assert_eq!(endpoint("perp_kline").source, Source::Assumed);
+    assert!(endpoint("perp_kline").provenance.is_assumed());
     // Documented parameters stay documented.
     assert!(!assumed("stock_dividends", "time_type"));
     assert!(!assumed("market_kline", "trading_pair"));
@@ -787,7 +807,7 @@ fn every_endpoint_has_sample_data_for_the_sample_server() {
         let path = samples.example.split('?').next().unwrap();
         assert_eq!(
             path.split('/').count(),
-            e.path.split('/').count(),
+            e.path.segments.len() + 1,
             "the example of `{}` requests its path",
             e.id
         );

@@ -190,7 +190,7 @@ mod tests {
             three
                 .endpoints
                 .iter()
-                .any(|e| e.path == "/v1/c2/stocks/dividends")
+                .any(|e| e.path.to_string() == "/v1/c2/stocks/dividends")
         );
         assert_eq!(
             three

@@ -4,9 +4,10 @@
 
 use std::collections::BTreeMap;
 
+use mrds_runtime::text::percent_decode;
 use serde_yaml::Value;
 
-use super::{Cx, Def};
+use super::{Cx, Def, quoted};
 use crate::ast;
 use crate::load::LoadedFile;
 use crate::model::*;
@@ -19,16 +20,25 @@ pub(super) struct Types<'t> {
 
 impl<'a> Cx<'a> {
     /// Checks every `samples` section and attaches it to its endpoint.
-    pub(super) fn samples(&mut self, endpoints: &mut [Endpoint], types: &Types<'_>) {
+    /// Samples of an endpoint that did not check cleanly are skipped: its own problems are
+    /// reported already.
+    pub(super) fn samples(
+        &mut self,
+        endpoints: &mut [Endpoint],
+        declared: &BTreeMap<&str, Def<'_, ast::Endpoint>>,
+        types: &Types<'_>,
+    ) {
         let defs = self.merge("samples", |f| &f.samples);
         for (id, def) in &defs {
             let Some(endpoint) = endpoints.iter_mut().find(|e| e.id == *id) else {
-                let d = self.err_key(
-                    def.file,
-                    &def.path,
-                    format!("samples are given for `{id}`, which is not an endpoint"),
-                );
-                Self::suggest(d, id, endpoint_ids(endpoints));
+                if !declared.contains_key(id) {
+                    let d = self.err_key(
+                        def.file,
+                        &def.path,
+                        format!("samples are given for `{id}`, which is not an endpoint"),
+                    );
+                    Self::suggest(d, id, declared.keys().copied());
+                }
                 continue;
             };
             let Some(record) = types.records.iter().find(|r| r.name == endpoint.returns) else {
@@ -70,18 +80,6 @@ impl<'a> Cx<'a> {
             param(self, &path, p);
             field(self, &path, f);
         }
-        for (key, name) in [("limit", &s.limit), ("offset", &s.offset)] {
-            if let Some(name) = name
-                && let Some(p) = param(self, &format!("{base}.{key}"), name)
-                && p.kind != ParamKind::Integer
-            {
-                self.err(
-                    file,
-                    &format!("{base}.{key}"),
-                    format!("`{key}` names parameter `{name}`, which is not an integer"),
-                );
-            }
-        }
 
         let range = s.range.as_ref().and_then(|r| {
             let path = format!("{base}.range");
@@ -94,7 +92,7 @@ impl<'a> Cx<'a> {
                 let d = self.err(file, &path, "a range needs `from`, `to` or both");
                 Self::hint(d, "name the parameters holding the range's ends");
             }
-            let field = self.sample_range_field(file, &path, ep, record, r, types)?;
+            let field = self.sample_range_field(file, &path, ep, record, r)?;
             Some(SampleRange {
                 from: r.from.clone(),
                 to: r.to.clone(),
@@ -145,7 +143,7 @@ impl<'a> Cx<'a> {
             for (name, spellings) in &set.when {
                 let at = format!("{path}.when.{name}");
                 if let Some(p) = param(self, &at, name) {
-                    self.sample_spellings(file, &at, p, spellings, types);
+                    self.sample_spellings(file, &at, p, spellings);
                 }
                 when.push((name.clone(), spellings.clone()));
             }
@@ -168,7 +166,7 @@ impl<'a> Cx<'a> {
 
         (self.errors.len() == before).then(|| Samples {
             example: s.example.clone(),
-            example_values: example_values(&ep.path, &s.example),
+            example_values: example_values(&ep.path.to_string(), &s.example),
             not_found_when_missing: s.missing == ast::Missing::NotFound,
             first_of: s.first_of.clone(),
             contains: s.contains.clone(),
@@ -181,8 +179,6 @@ impl<'a> Cx<'a> {
             range,
             order,
             latest_without: s.latest_without.clone(),
-            limit: s.limit.clone(),
-            offset: s.offset.clone(),
             sets,
         })
     }
@@ -194,7 +190,6 @@ impl<'a> Cx<'a> {
         ep: &Endpoint,
         record: &Record,
         r: &ast::SampleRange,
-        types: &Types<'_>,
     ) -> Option<SampleField> {
         match (&r.field, &r.by) {
             (Some(f), None) if r.fields.is_empty() => {
@@ -203,10 +198,8 @@ impl<'a> Cx<'a> {
             }
             (None, Some(by)) => {
                 let p = self.sample_param(file, &format!("{path}.by"), ep, by)?;
-                let values: Vec<String> = match &p.kind {
-                    ParamKind::Enum(set) => {
-                        wires(types, set).into_iter().map(String::from).collect()
-                    }
+                let values: Vec<String> = match &p.ty {
+                    ParamType::Enum(e) => e.values.clone(),
                     _ => {
                         self.err(
                             file,
@@ -351,29 +344,22 @@ impl<'a> Cx<'a> {
         None
     }
 
-    fn sample_spellings(
-        &mut self,
-        file: &LoadedFile,
-        path: &str,
-        p: &Param,
-        spellings: &[String],
-        types: &Types<'_>,
-    ) {
+    fn sample_spellings(&mut self, file: &LoadedFile, path: &str, p: &Param, spellings: &[String]) {
         for (i, s) in spellings.iter().enumerate() {
             let at = format!("{path}[{i}]");
-            match &p.kind {
-                ParamKind::Integer if s.parse::<i64>().is_err() => {
+            match &p.ty {
+                ParamType::Integer(_) if s.parse::<i64>().is_err() => {
                     self.err(
                         file,
                         &at,
                         format!("`{s}` is not an integer, but parameter `{}` is one", p.wire),
                     );
                 }
-                ParamKind::Boolean if s != "true" && s != "false" => {
+                ParamType::Boolean if s != "true" && s != "false" => {
                     self.err(file, &at, format!("`{s}` is not `true` or `false`"));
                 }
-                ParamKind::Enum(set) => {
-                    let wires = wires(types, set);
+                ParamType::Enum(e) => {
+                    let wires: Vec<&str> = e.values.iter().map(String::as_str).collect();
                     if !wires.contains(&s.as_str()) {
                         let d = self.err(
                             file,
@@ -557,48 +543,25 @@ fn example_values(template: &str, example: &str) -> Vec<(String, String)> {
         .zip(route.split('/'))
         .filter_map(|(t, r)| {
             let name = t.strip_prefix('{')?.strip_suffix('}')?;
-            Some((name.to_string(), decode(r)))
+            Some((name.to_string(), percent_decode(r)))
         });
     let query = query.split('&').filter(|p| !p.is_empty()).map(|p| {
         let (n, v) = p.split_once('=').unwrap_or((p, ""));
-        (decode(n), decode(v))
+        (percent_decode(n), percent_decode(v))
     });
     path.chain(query).collect()
 }
 
-fn decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                (Some(h), Some(l)) => {
-                    out.push((h * 16 + l) as u8);
-                    i += 2;
-                }
-                _ => out.push(b'%'),
-            },
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// True when `route` is `template` with every `{name}` filled by one non-empty segment.
-fn route_matches(template: &str, route: &str) -> bool {
-    let (t, r): (Vec<&str>, Vec<&str>) =
-        (template.split('/').collect(), route.split('/').collect());
-    t.len() == r.len()
-        && t.iter().zip(&r).all(|(t, r)| {
-            if t.starts_with('{') {
-                !r.is_empty()
-            } else {
-                t == r
-            }
+/// True when `route` is `template` with every placeholder filled by one non-empty segment.
+fn route_matches(template: &PathTemplate, route: &str) -> bool {
+    let Some(rest) = route.strip_prefix('/') else {
+        return false;
+    };
+    let parts: Vec<&str> = rest.split('/').collect();
+    parts.len() == template.segments.len()
+        && template.segments.iter().zip(&parts).all(|(t, r)| match t {
+            Segment::Param(_) => !r.is_empty(),
+            Segment::Literal(l) => l == r,
         })
 }
 
@@ -623,18 +586,6 @@ fn describe(value: &Value) -> &'static str {
         Value::Null => "null",
         Value::Tagged(_) => "a tagged value",
     }
-}
-
-fn quoted(names: &[&str]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn endpoint_ids(endpoints: &[Endpoint]) -> impl Iterator<Item = &str> {
-    endpoints.iter().map(|e| e.id.as_str())
 }
 
 #[cfg(test)]

@@ -1,14 +1,17 @@
-//! The client crate: a typed async client on reqwest, one method per endpoint.
+//! The client crate: a typed async client, one method per endpoint.
 //!
 //! The runtime (builder, errors, sending with validation and retries, paging) does not depend
-//! on the spec and lives in `client_support.rs` beside this file, copied in as `support.rs`.
-//! What the spec decides is generated here: one thin method per endpoint calling
-//! `Client::send`, and a paging stream for each endpoint that pages with `limit` and `offset`.
+//! on the spec and is `mrds_runtime::client`. What the spec decides is generated here: the
+//! `Client` wrapping the runtime's transport, one thin method per endpoint, and a paging
+//! stream for each endpoint that pages with an offset.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Emitted, cargo_toml, doc_attrs, ident, static_rust};
+use super::{
+    Emitted, cargo_toml, deprecation, docs, ident, inner_docs, prose, runtime_dependency,
+    sibling_dependency,
+};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
@@ -16,47 +19,25 @@ pub const DIR: &str = "crates/mrds-client";
 
 /// Adds the client crate's files to `out`.
 pub fn emit(api: &Api, out: &mut Emitted) {
-    out.text(format!("{DIR}/Cargo.toml"), client_cargo_toml());
-    out.text(
-        format!("{DIR}/src/support.rs"),
-        static_rust(include_str!("client_support.rs")),
-    );
-    let files: [(&str, TokenStream); 2] =
-        [("lib.rs", lib_rs(api)), ("endpoints.rs", endpoints_rs(api))];
-    out.crate_sources(DIR, files);
-}
-
-fn client_cargo_toml() -> String {
-    let mut text = cargo_toml(
+    let mut toml = cargo_toml(
         "mrds-client",
         "Typed async client of the Market and Reference Data Service",
         &[
-            "futures-util = { version = \"0.3\", default-features = false }",
-            "mrds-model = { path = \"../mrds-model\" }",
-            "reqwest = { version = \"0.13\", default-features = false, features = [\"rustls\"] }",
-            "serde = { version = \"1\", features = [\"derive\"] }",
-            "serde_json = \"1\"",
-            "tokio = { version = \"1\", default-features = false, features = [\"time\"] }",
+            &sibling_dependency("mrds-model"),
+            &runtime_dependency(&["client"]),
         ],
     );
-    text.push_str(
+    toml.push_str(
         "\n# For the hand-written examples in `examples/`.\n[dev-dependencies]\n\
          tokio = { version = \"1\", features = [\"macros\", \"rt\"] }\n",
     );
-    text
-}
-
-/// The wire names of a `limit`/`offset` pair that [`crate::model::Endpoint`] pages with:
-/// both integer query parameters that always have a value (required or defaulted).
-fn offset_paged(e: &Endpoint) -> bool {
-    let always_int = |name: &str| {
-        e.param(name).is_some_and(|p| {
-            p.kind == ParamKind::Integer
-                && p.location == ParamLocation::Query
-                && (p.required || p.default.is_some())
-        })
-    };
-    always_int("limit") && always_int("offset")
+    out.text(format!("{DIR}/Cargo.toml"), toml);
+    let files: [(&str, TokenStream); 3] = [
+        ("lib.rs", lib_rs(api)),
+        ("client.rs", client_rs(api)),
+        ("endpoints.rs", endpoints_rs(api)),
+    ];
+    out.crate_sources(DIR, files);
 }
 
 fn auth_text(e: &Endpoint) -> &'static str {
@@ -67,142 +48,225 @@ fn auth_text(e: &Endpoint) -> &'static str {
 }
 
 fn lib_rs(api: &Api) -> TokenStream {
-    let title = format!(" Typed async client of the {}.", api.title);
-    let version = format!(
-        " Interface description version {}; every path below `{}`.",
-        api.api_version, api.base_path
+    let mut text = format!(
+        "Typed async client of the {}.\n\nInterface description version {}; every path below `{}`.\n\n",
+        api.title, api.api_version, api.base_path
     );
-    let mut table = String::from(" | method | endpoint | records |\n |---|---|---|");
+    // A usage example, shown when the spec has the endpoint it calls.
+    if api
+        .endpoint("stock_dividends")
+        .is_some_and(|e| e.removed.is_none())
+    {
+        text.push_str(
+            "```no_run\n\
+             use mrds_client::{Client, Error};\n\
+             use mrds_client::model::params::StockDividendsParams;\n\
+             use mrds_client::model::TimeType;\n\
+             \n\
+             # async fn run() -> Result<(), Box<dyn std::error::Error>> {\n\
+             let client = Client::builder(\"http://127.0.0.1:8080/api\").api_key(\"demo-key\").build()?;\n\
+             let params = StockDividendsParams::new(\"AAPL\", 1_700_000_000, 1_710_000_000, TimeType::PaymentDate);\n\
+             match client.stock_dividends(&params).await {\n\
+             \x20   Ok(page) => println!(\"{} dividends (request {})\", page.data.len(), page.request_id),\n\
+             \x20   Err(Error::Api(e)) if e.status == 404 => println!(\"nothing there\"),\n\
+             \x20   Err(e) => return Err(e.into()),\n\
+             }\n\
+             # Ok(())\n\
+             # }\n\
+             ```\n\n",
+        );
+    }
+    text.push_str(
+        "Every method validates its parameters before sending (an invalid call fails with \
+         [`Error::InvalidInput`] and sends nothing), retries on 429, 502, 503, 504 and failed \
+         connections as the [`RetryPolicy`] says, and separates the failures in [`Error`].\n\n\
+         | method | endpoint | records |\n|---|---|---|",
+    );
     for e in &api.endpoints {
-        let method = e.method.as_str();
         let removed = if e.removed.is_some() {
             " (removed, deprecated)"
         } else {
             ""
         };
-        table.push_str(&format!(
-            "\n | [`{id}`](Client::{id}){removed} | `{method} {path}` | [`{rec}`](mrds_model::records::{rec}) |",
-            id = e.id,
+        text.push_str(&format!(
+            "\n| [`{id}`](Client::{id}){removed} | `{method} {path}` | [`{rec}`](mrds_model::records::{rec}) |",
+            id = e.names.method,
+            method = e.method.as_str(),
             path = e.path,
             rec = e.returns,
         ));
     }
-    let table = table.lines().map(|l| quote!(#![doc = #l]));
     let streams: Vec<String> = api
         .endpoints
         .iter()
-        .filter(|e| offset_paged(e))
-        .map(|e| format!("[`{id}_stream`](Client::{id}_stream)", id = e.id))
+        .filter(|e| e.offset_paged())
+        .map(|e| format!("[`{s}`](Client::{s})", s = e.names.stream))
         .collect();
-    let streams = format!(
-        " Endpoints that page with `limit` and `offset` also get a stream of all their records: {}.",
-        streams.join(", ")
-    );
-    // A usage example, shown when the spec has the endpoint it calls.
-    let example = api
-        .endpoints
-        .iter()
-        .any(|e| e.id == "stock_dividends" && e.removed.is_none())
-        .then(|| {
-            quote! {
-            #![doc = " ```no_run"]
-            #![doc = " use mrds_client::{Client, Error};"]
-            #![doc = " use mrds_client::model::params::StockDividendsParams;"]
-            #![doc = " use mrds_client::model::TimeType;"]
-            #![doc = ""]
-            #![doc = " # async fn run() -> Result<(), Box<dyn std::error::Error>> {"]
-            #![doc = " let client = Client::builder(\"http://127.0.0.1:8080/api\").api_key(\"demo-key\").build()?;"]
-            #![doc = " let params = StockDividendsParams::new(\"AAPL\", 1_700_000_000, 1_710_000_000, TimeType::PaymentDate);"]
-            #![doc = " match client.stock_dividends(&params).await {"]
-            #![doc = "     Ok(page) => println!(\"{} dividends (request {})\", page.data.len(), page.request_id),"]
-            #![doc = "     Err(Error::Api(e)) if e.status == 404 => println!(\"nothing there\"),"]
-            #![doc = "     Err(e) => return Err(e.into()),"]
-            #![doc = " }"]
-            #![doc = " # Ok(())"]
-            #![doc = " # }"]
-            #![doc = " ```"]
-            #![doc = ""]
-            }
-        });
+    if !streams.is_empty() {
+        text.push_str(&format!(
+            "\n\nEndpoints that page with an offset also get a stream of all their records: {}.",
+            streams.join(", ")
+        ));
+    }
+    let docs = inner_docs(&text);
     quote! {
-        #![doc = #title]
-        #![doc = ""]
-        #![doc = #version]
-        #![doc = ""]
-        #example
-        #![doc = " Every method validates its parameters before sending (an invalid call fails with"]
-        #![doc = " [`Error::InvalidInput`] and sends nothing), retries on 429, 502, 503, 504 and failed"]
-        #![doc = " connections as the [`RetryPolicy`] says, and separates the failures in [`Error`]."]
-        #![doc = ""]
-        #(#table)*
-        #![doc = ""]
-        #![doc = #streams]
+        #docs
 
         #![warn(missing_docs)]
 
         // Generated modules are formatted by the generator (prettyplease), not by rustfmt.
         #[rustfmt::skip]
-        mod endpoints;
+        mod client;
         #[rustfmt::skip]
-        pub mod support;
+        mod endpoints;
 
+        pub use client::*;
         pub use mrds_model as model;
-        pub use reqwest;
-        pub use support::*;
+    }
+}
+
+fn client_rs(api: &Api) -> TokenStream {
+    let object = api
+        .envelope
+        .fields
+        .iter()
+        .find_map(|f| match (&f.ty, f.wire.as_str()) {
+            (TypeRef::Record(name), "error") => Some(ident(name)),
+            _ => None,
+        })
+        .expect("the checker requires the envelope's error object");
+    quote! {
+        //! The client: the runtime's transport with the spec's protocol and error object.
+
+        use std::fmt;
+
+        use mrds_runtime::client::Transport;
+        use mrds_runtime::{Paged, Request};
+
+        pub use mrds_runtime::client::{
+            BODY_PREFIX_LIMIT, BuildError, DEFAULT_TIMEOUT, DEFAULT_USER_AGENT, MAX_REDIRECTS,
+            RETRY_STATUSES, Response, RetryPolicy, TransportError, TransportKind,
+            UndecodableError, reqwest,
+        };
+
+        /// Everything a call can fail with.
+        pub type Error = mrds_runtime::client::Error<mrds_model::records::#object>;
+
+        /// The service's answer to a failed request.
+        pub type ApiError = mrds_runtime::client::ApiError<mrds_model::records::#object>;
+
+        /// Configures a [`Client`]; made by [`Client::builder`]. `Debug` never shows the API key.
+        pub type ClientBuilder = mrds_runtime::client::ClientBuilder<Client>;
+
+        /// A client of the service: one async method per endpoint (named after the endpoint
+        /// id), each taking the endpoint's parameter type from [`mrds_model::params`].
+        ///
+        /// Cheap to clone (the connection pool and settings are shared). `Debug` never shows
+        /// the API key.
+        #[derive(Clone)]
+        pub struct Client {
+            transport: Transport,
+        }
+
+        impl From<Transport> for Client {
+            fn from(transport: Transport) -> Self {
+                Self { transport }
+            }
+        }
+
+        impl fmt::Debug for Client {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.transport.fmt(f)
+            }
+        }
+
+        impl Client {
+            /// A builder for a client of the service at `base_url`.
+            ///
+            /// The base URL is the service root, whose path ends in the base path; when it
+            /// does not, the base path is appended, so `http://host:8080`,
+            /// `http://host:8080/` and `http://host:8080/api/` all name the same root. A
+            /// prefix is kept: `https://gateway/mrds` becomes `https://gateway/mrds/api`.
+            pub fn builder(base_url: impl Into<String>) -> ClientBuilder {
+                ClientBuilder::new(mrds_model::api::PROTOCOL, base_url)
+            }
+
+            /// The service root every endpoint path is appended to.
+            pub fn base_url(&self) -> &mrds_runtime::client::reqwest::Url {
+                self.transport.base_url()
+            }
+
+            /// The retry policy in force.
+            pub fn retry_policy(&self) -> RetryPolicy {
+                self.transport.retry_policy()
+            }
+
+            /// The full URL of a request: base URL, the endpoint path (path parameters
+            /// percent-encoded) and the query, every name and value percent-encoded.
+            pub fn url_for<P: Request>(&self, params: &P) -> mrds_runtime::client::reqwest::Url {
+                self.transport.url_for(params)
+            }
+
+            /// Sends one request of any endpoint: validates `params` (an invalid request fails
+            /// with [`Error::InvalidInput`] and nothing is sent), then sends it, retrying as the
+            /// [`RetryPolicy`] says, and decodes the envelope.
+            pub async fn send<P: Request + Sync>(&self, params: &P) -> Result<Response<P::Record>, Error> {
+                self.transport.send(params).await
+            }
+
+            /// Every record of an endpoint that pages with an offset, page after page (see
+            /// `mrds_runtime::client::Transport::stream_all`).
+            pub fn stream_all<P>(
+                &self,
+                params: P,
+            ) -> impl mrds_runtime::client::Stream<Item = Result<P::Record, Error>> + Send + 'static
+            where
+                P: Paged,
+                P::Record: Send + 'static,
+            {
+                self.transport.stream_all(params)
+            }
+        }
     }
 }
 
 fn endpoints_rs(api: &Api) -> TokenStream {
     let methods = api.endpoints.iter().map(|e| {
-        let name = ident(&e.id);
-        let params = ident(&e.params_type);
+        let name = ident(&e.names.method);
+        let params = ident(&e.names.params_type);
         let record = ident(&e.returns);
-        let method = e.method.as_str();
         let mut doc = format!(
-            "`{method} {}`: {}\n\nParameters: [`{}`](mrds_model::params::{}); records: [`{}`](mrds_model::records::{}). {}",
+            "`{} {}`: {}\n\nParameters: [`{p}`](mrds_model::params::{p}); records: [`{r}`](mrds_model::records::{r}). {}",
+            e.method.as_str(),
             e.path,
-            e.summary,
-            e.params_type,
-            e.params_type,
-            e.returns,
-            e.returns,
-            auth_text(e)
+            prose(&e.summary),
+            auth_text(e),
+            p = e.names.params_type,
+            r = e.returns,
         );
         if let Some(o) = &e.ordering {
-            doc.push_str(&format!("\n\nOrdering: {o}"));
+            doc.push_str(&format!("\n\nOrdering: {}", prose(o)));
         }
         doc.push_str(
             "\n\nThe parameters are validated first: an invalid call fails with \
              [`Error::InvalidInput`] and sends nothing.",
         );
-        let (deprecated, allow) = match &e.removed {
-            Some(r) => {
-                doc.push_str(&format!(
-                    "\n\nRemoved from the service on {} ({}): the service answers 410 `ENDPOINT_REMOVED`.",
-                    r.date, r.version
-                ));
-                let since = r.version.trim_start_matches('v');
-                let note = format!(
-                    "the endpoint was removed from the service on {} ({})",
-                    r.date, r.version
-                );
-                (
-                    quote!(#[deprecated(since = #since, note = #note)]),
-                    quote!(#[allow(deprecated)]),
-                )
-            }
-            None => (quote!(), quote!()),
-        };
-        let docs = doc_attrs(&doc, Source::Documented);
-        let stream = offset_paged(e).then(|| {
-            let stream_name = format_ident!("{}_stream", e.id);
-            let doc = format!(
-                "Every record of [`{id}`](Self::{id}), page after page: starts at `params.offset`, \
-                 advances `offset` by the records received and stops after a page shorter than \
-                 `params.limit`. The first error is yielded and ends the stream.",
-                id = e.id
-            );
-            let doc = doc_attrs(&doc, Source::Documented);
+        if let Some(r) = &e.removed {
+            doc.push_str(&format!(
+                "\n\nRemoved from the service on {} ({}): the service answers 410 `ENDPOINT_REMOVED`.",
+                r.date, r.version
+            ));
+        }
+        let (deprecated, allow) = deprecation(e.removed.as_ref());
+        let method_docs = docs(&doc);
+        let stream = e.offset_paged().then(|| {
+            let stream_name = format_ident!("{}", e.names.stream);
+            let doc = docs(&format!(
+                "Every record of [`{id}`](Self::{id}), page after page: starts at the offset of \
+                 `params`, advances it by the records received and stops after a page shorter than \
+                 the page size. The first error is yielded and ends the stream.",
+                id = e.names.method
+            ));
             quote! {
                 #doc
                 #deprecated
@@ -210,13 +274,13 @@ fn endpoints_rs(api: &Api) -> TokenStream {
                 pub fn #stream_name(
                     &self,
                     params: &mrds_model::params::#params,
-                ) -> impl futures_util::Stream<Item = Result<mrds_model::records::#record, Error>> + Send + 'static {
+                ) -> impl mrds_runtime::client::Stream<Item = Result<mrds_model::records::#record, Error>> + Send + 'static {
                     self.stream_all(params.clone())
                 }
             }
         });
         quote! {
-            #docs
+            #method_docs
             #deprecated
             #allow
             pub async fn #name(
@@ -229,43 +293,14 @@ fn endpoints_rs(api: &Api) -> TokenStream {
             #stream
         }
     });
-    let paged = api.endpoints.iter().filter(|e| offset_paged(e)).map(|e| {
-        let params = ident(&e.params_type);
-        let limit = ident(&e.param("limit").expect("checked by offset_paged").ident);
-        let offset = ident(&e.param("offset").expect("checked by offset_paged").ident);
-        let allow = e.removed.as_ref().map(|_| quote!(#[allow(deprecated)]));
-        quote! {
-            #allow
-            impl OffsetPaged for mrds_model::params::#params {
-                fn limit(&self) -> i64 {
-                    self.#limit
-                }
-                fn offset(&self) -> i64 {
-                    self.#offset
-                }
-                fn set_offset(&mut self, offset: i64) {
-                    self.#offset = offset;
-                }
-            }
-        }
-    });
-    let paged: Vec<TokenStream> = paged.collect();
-    let use_paged = (!paged.is_empty()).then(|| {
-        quote!(
-            use crate::support::OffsetPaged;
-        )
-    });
     quote! {
         //! One method per endpoint, each validating, sending and decoding through
         //! [`Client::send`].
 
-        use crate::support::{Client, Error, Response};
-        #use_paged
+        use crate::{Client, Error, Response};
 
         impl Client {
             #(#methods)*
         }
-
-        #(#paged)*
     }
 }

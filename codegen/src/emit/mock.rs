@@ -1,9 +1,11 @@
 //! The sample-data server crate: the server trait implemented over the spec's `samples:`.
+//! The selection engine and the command line are `mrds_runtime::mock`; the tables of sample
+//! data and the trait implementation are generated here.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Emitted, cargo_toml, ident, static_rust};
+use super::{Emitted, cargo_toml, ident, inner_docs, runtime_dependency, sibling_dependency};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
@@ -20,23 +22,11 @@ pub fn emit(api: &Api, out: &mut Emitted) {
             "mrds-mock",
             "Sample-data server of the Market and Reference Data Service, built from the spec's samples",
             &[
-                "clap = { version = \"4\", features = [\"derive\"] }",
-                "mrds-model = { path = \"../mrds-model\" }",
-                "mrds-server = { path = \"../mrds-server\" }",
-                "serde = \"1\"",
-                "serde_json = \"1\"",
-                "tokio = { version = \"1\", features = [\"net\", \"rt-multi-thread\", \"signal\"] }",
-                "tracing-subscriber = { version = \"0.3\", features = [\"env-filter\", \"fmt\"] }",
+                &sibling_dependency("mrds-model"),
+                &runtime_dependency(&["mock"]),
+                &sibling_dependency("mrds-server"),
             ],
         ),
-    );
-    out.text(
-        format!("{DIR}/src/engine.rs"),
-        static_rust(include_str!("mock_engine.rs")),
-    );
-    out.text(
-        format!("{DIR}/src/cli.rs"),
-        static_rust(include_str!("mock_cli.rs")),
     );
     let files: [(&str, TokenStream); 4] = [
         ("lib.rs", lib_rs(api)),
@@ -48,31 +38,27 @@ pub fn emit(api: &Api, out: &mut Emitted) {
 }
 
 fn lib_rs(api: &Api) -> TokenStream {
-    let title = format!(" Sample-data server of the {}.", api.title);
+    let docs = inner_docs(&format!(
+        "Sample-data server of the {}.\n\n\
+         [`Mock`] implements [`mrds_server::Api`] with the records of the spec's `samples:` \
+         sections, selected as they declare (matching sets, echoed spellings, ranges, order, \
+         offset and limit). Removed endpoints answer 410 unless [`Mock::serving_removed`].\n\n\
+         `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` (`--addr`, `--api-key`, \
+         `--serve-removed`).",
+        api.title
+    ));
     quote! {
-        #![doc = #title]
-        #![doc = ""]
-        #![doc = " [`Mock`] implements [`mrds_server::Api`] with the records of the spec's `samples:`"]
-        #![doc = " sections, selected as they declare (matching sets, echoed spellings, ranges, order,"]
-        #![doc = " offset and limit). Removed endpoints answer 410 unless [`Mock::serving_removed`]."]
-        #![doc = ""]
-        #![doc = " `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` (`--addr`, `--api-key`,"]
-        #![doc = " `--serve-removed`)."]
+        #docs
 
         // Generated modules are formatted by the generator (prettyplease), not by rustfmt.
-        #[rustfmt::skip]
-        mod cli;
-        #[rustfmt::skip]
-        mod engine;
         #[rustfmt::skip]
         mod samples;
         #[rustfmt::skip]
         mod service;
 
-        pub use cli::run;
         pub use mrds_model::api::{AUTH_HEADER, BASE_PATH};
         pub use samples::EXAMPLES;
-        pub use service::{DEMO_KEY, EXAMPLE_REQUEST, Mock, router};
+        pub use service::{APP, DEMO_KEY, EXAMPLE_REQUEST, Mock, router, run};
     }
 }
 
@@ -87,28 +73,24 @@ fn main_rs() -> TokenStream {
 }
 
 fn service_rs(api: &Api) -> TokenStream {
+    let methods = api.endpoints.iter().map(method);
     let example = api
         .endpoints
         .iter()
         .find_map(|e| e.samples.as_ref().map(|s| s.example.clone()))
         .unwrap_or_default();
-    let methods = api.endpoints.iter().map(method);
+    let about = format!("Serves the {} with the sample data of its spec.", api.title);
     quote! {
         //! [`Mock`]: the service answering with the sample data.
         #![allow(deprecated)]
 
         use std::future::Future;
 
-        use mrds_model::support::ParamValue;
+        use mrds_runtime::ParamValue;
+        use mrds_runtime::mock::answer;
         use mrds_server::{ApiError, KeyStore, RequestContext};
 
-        use crate::{engine, samples};
-
-        /// The key accepted when no other is configured.
-        pub const DEMO_KEY: &str = #DEMO_KEY;
-
-        /// A request the sample data answers (path below the base path, and query).
-        pub const EXAMPLE_REQUEST: &str = #example;
+        use crate::samples;
 
         /// The service answering with sample data.
         #[derive(Clone, Copy, Debug, Default)]
@@ -128,6 +110,30 @@ fn service_rs(api: &Api) -> TokenStream {
             }
         }
 
+        /// The key accepted when no other is configured.
+        pub const DEMO_KEY: &str = #DEMO_KEY;
+
+        /// A request the sample data answers (path below the base path, and query).
+        pub const EXAMPLE_REQUEST: &str = #example;
+
+        /// The command line: what `mrds-mock` serves.
+        pub const APP: mrds_runtime::mock::App = mrds_runtime::mock::App {
+            name: "mrds-mock",
+            about: #about,
+            protocol: mrds_model::api::PROTOCOL,
+            demo_key: DEMO_KEY,
+            example_request: EXAMPLE_REQUEST,
+            router: |serve_removed, keys| {
+                let mock = if serve_removed { Mock::serving_removed() } else { Mock::new() };
+                mrds_server::router(mock, keys)
+            },
+        };
+
+        /// Runs the command line (`mrds-mock --help`) until interrupted.
+        pub fn run() -> std::process::ExitCode {
+            mrds_runtime::mock::run(&APP)
+        }
+
         /// The router of [`Mock::new`], accepting the keys `keys` accepts.
         pub fn router<K: KeyStore>(keys: K) -> mrds_server::axum::Router {
             mrds_server::router(Mock::new(), keys)
@@ -140,35 +146,31 @@ fn service_rs(api: &Api) -> TokenStream {
 }
 
 fn method(e: &Endpoint) -> TokenStream {
-    let name = ident(&e.id);
-    let params_ty = format_ident!("{}", e.params_type);
-    let record = format_ident!("{}", e.returns);
+    let name = ident(&e.names.method);
+    let params_ty = ident(&e.names.params_type);
+    let record = ident(&e.returns);
+    let table = format_ident!("{}", e.names.constant);
     let body = match &e.samples {
         Some(_) => {
-            let table = format_ident!("{}", e.const_name);
             let given = e.params.iter().map(|p| {
                 let wire = &p.wire;
                 let field = ident(&p.ident);
-                if p.required || p.default.is_some() {
-                    quote!((#wire, Some(ParamValue::to_param(&params.#field))))
+                if p.always() {
+                    quote!((#wire, Some(params.#field.to_param())))
                 } else {
                     quote!((#wire, params.#field.as_ref().map(ParamValue::to_param)))
                 }
             });
-            let answer = quote! {
-                let given = [#(#given),*];
-                engine::answer(&samples::#table, &given)
-            };
+            let answer = quote!(answer(&samples::#table, &[#(#given),*]));
             match &e.removed {
                 Some(_) => quote! {
-                    let answer = if self.serve_removed {
+                    std::future::ready(if self.serve_removed {
                         #answer
                     } else {
                         Err(ApiError::removed(&mrds_model::api::#table))
-                    };
-                    std::future::ready(answer)
+                    })
                 },
-                None => quote!(std::future::ready({ #answer })),
+                None => quote!(std::future::ready(#answer)),
             }
         }
         None => quote! {
@@ -190,8 +192,8 @@ fn method(e: &Endpoint) -> TokenStream {
 fn samples_rs(api: &Api) -> TokenStream {
     let tables = api.endpoints.iter().filter_map(|e| {
         let s = e.samples.as_ref()?;
-        let name = format_ident!("{}", e.const_name);
-        let doc = format!(" Sample data of `{}`.", e.id);
+        let name = format_ident!("{}", e.names.constant);
+        let doc = super::docs(&format!("Sample data of `{}`.", e.id));
         let not_found = s.not_found_when_missing;
         let first_of = &s.first_of;
         let contains = &s.contains;
@@ -206,7 +208,8 @@ fn samples_rs(api: &Api) -> TokenStream {
             quote!(Order { field: #field, descending: #descending, by: #by })
         }));
         let latest = &s.latest_without;
-        let (limit, offset) = (option_str(&s.limit), option_str(&s.offset));
+        let limit = option_str(&e.paging.as_ref().map(|p| p.limit.clone()));
+        let offset = option_str(&e.paging.as_ref().and_then(|p| p.offset.clone()));
         let sets = s.sets.iter().map(|set| {
             let when = set
                 .when
@@ -216,7 +219,7 @@ fn samples_rs(api: &Api) -> TokenStream {
             quote!(Set { when: &[#(#when),*], records: #records })
         });
         Some(quote! {
-            #[doc = #doc]
+            #doc
             pub static #name: Samples = Samples {
                 not_found_when_missing: #not_found,
                 first_of: &[#(#first_of),*],
@@ -245,7 +248,7 @@ fn samples_rs(api: &Api) -> TokenStream {
         use std::sync::OnceLock;
 
         #[allow(unused_imports)]
-        use crate::engine::{FieldChoice, Order, Range, Samples, Set};
+        use mrds_runtime::mock::{FieldChoice, Order, Range, Samples, Set};
 
         /// (endpoint id, a request it answers with sample records: path and query).
         pub const EXAMPLES: &[(&str, &str)] = &[#(#examples),*];

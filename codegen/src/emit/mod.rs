@@ -1,11 +1,15 @@
 //! Emitters: one module per generated crate, each from the resolved [`Api`] to files.
+//!
+//! The helpers here are shared by every emitter: identifiers, the one doc helper every
+//! generated doc line goes through, and the `Cargo.toml` of a generated crate.
 
 use std::fmt;
 
 use proc_macro2::TokenStream;
+use quote::quote;
 
 use crate::files::{FileSet, RUST_HEADER, TOML_HEADER};
-use crate::model::Api;
+use crate::model::{Api, Provenance};
 
 pub mod client;
 pub mod mock;
@@ -35,7 +39,10 @@ impl fmt::Display for EmitError {
 impl std::error::Error for EmitError {}
 
 /// Directories the generator owns; stale generated files there are removed.
-pub const ROOTS: &[&str] = &["crates", "spec/generated"];
+pub const ROOTS: &[&str] = &["crates"];
+
+/// The version of every generated crate, and of the runtime crate they depend on.
+pub const CRATE_VERSION: &str = "0.1.0";
 
 /// What the emitters produce, before formatting: Rust files as token streams, other files
 /// as text. Paths are relative to the workspace root.
@@ -76,7 +83,6 @@ pub fn tokens(api: &Api) -> Emitted {
     server::emit(api, &mut out);
     mock::emit(api, &mut out);
     client::emit(api, &mut out);
-    openapi::emit(api, &mut out);
     out
 }
 
@@ -103,17 +109,10 @@ pub fn rust_file(path: &str, tokens: TokenStream) -> Result<String, EmitError> {
     Ok(format!("{RUST_HEADER}\n\n{}", prettyplease::unparse(&file)))
 }
 
-/// A static Rust source file the generator ships verbatim (runtime support code that does not
-/// depend on the spec), headed by the generated marker. It is not re-formatted: it is written
-/// as it stands in `codegen/src/emit/`, comments included, and compiled by the tests.
-pub fn static_rust(source: &str) -> String {
-    format!("{RUST_HEADER}\n\n{source}")
-}
-
 /// The `Cargo.toml` of a generated crate; `dependencies` are `name = spec` lines.
 pub fn cargo_toml(name: &str, description: &str, dependencies: &[&str]) -> String {
     let mut text = format!(
-        "{TOML_HEADER}\n\n[package]\nname = \"{name}\"\nversion = \"0.1.0\"\n\
+        "{TOML_HEADER}\n\n[package]\nname = \"{name}\"\nversion = \"{CRATE_VERSION}\"\n\
          description = \"{description}\"\n\
          edition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n\
          [dependencies]\n"
@@ -125,6 +124,24 @@ pub fn cargo_toml(name: &str, description: &str, dependencies: &[&str]) -> Strin
     text
 }
 
+/// The dependency line of the runtime crate with `features`, by path and version.
+pub fn runtime_dependency(features: &[&str]) -> String {
+    let features = if features.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = features.iter().map(|f| format!("\"{f}\"")).collect();
+        format!(", features = [{}]", list.join(", "))
+    };
+    format!(
+        "mrds-runtime = {{ version = \"{CRATE_VERSION}\", path = \"../../runtime\"{features} }}"
+    )
+}
+
+/// The dependency line of a sibling generated crate, by path and version.
+pub fn sibling_dependency(name: &str) -> String {
+    format!("{name} = {{ version = \"{CRATE_VERSION}\", path = \"../{name}\" }}")
+}
+
 /// An identifier token for a name decided by [`crate::naming`] (`r#type` becomes a raw one).
 pub fn ident(name: &str) -> proc_macro2::Ident {
     match name.strip_prefix("r#") {
@@ -133,21 +150,115 @@ pub fn ident(name: &str) -> proc_macro2::Ident {
     }
 }
 
-/// `#[doc]` attributes for `text` (one per line), noting when the fact is assumed.
-pub fn doc_attrs(text: &str, source: crate::model::Source) -> TokenStream {
-    let mut text = text.trim().to_string();
-    if source == crate::model::Source::Assumed {
-        text.push_str(
-            "\n\n*Assumed*: not stated by the interface description; decided in `DECISIONS.md`.",
-        );
+/// Spec prose made safe for rustdoc: outside code spans, characters markdown or rustdoc
+/// would read as markup (`<`, `>`, `[`, `]`, `*`, `_` at word edges are left alone; HTML
+/// tags and links are not) are escaped; no line starts with indentation (which would make an
+/// indented code block, hence a doctest) or with a code fence.
+pub fn prose(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.trim().lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let line = line.trim_start();
+        if line.starts_with("```") || line.starts_with("~~~") {
+            out.push('\\');
+        }
+        let mut in_code = false;
+        for c in line.chars() {
+            match c {
+                '`' => in_code = !in_code,
+                '<' | '>' | '[' | ']' | '\\' if !in_code => out.push('\\'),
+                _ => {}
+            }
+            out.push(c);
+        }
     }
-    let lines = text.lines().map(|l| {
+    out
+}
+
+/// The sentence a generated doc adds for an assumed fact.
+pub fn assumed_note(provenance: &Provenance) -> Option<String> {
+    provenance.reason().map(|reason| {
+        format!(
+            "*Assumed* (not stated by the interface description): {}",
+            prose(reason)
+        )
+    })
+}
+
+/// `#[doc]` attributes, one per line of `text` (markdown written by the generator, spec prose
+/// already passed through [`prose`]), each line after a space as `///` comments would be.
+pub fn docs(text: &str) -> TokenStream {
+    let lines = text.trim().lines().map(|l| {
         let l = if l.is_empty() {
             String::new()
         } else {
             format!(" {l}")
         };
-        quote::quote!(#[doc = #l])
+        quote!(#[doc = #l])
     });
-    quote::quote!(#(#lines)*)
+    quote!(#(#lines)*)
+}
+
+/// Inner `#![doc]` attributes (a module's or crate's documentation), one per line.
+pub fn inner_docs(text: &str) -> TokenStream {
+    let lines = text.trim().lines().map(|l| {
+        let l = if l.is_empty() {
+            String::new()
+        } else {
+            format!(" {l}")
+        };
+        quote!(#![doc = #l])
+    });
+    quote!(#(#lines)*)
+}
+
+/// `#[doc]` attributes for spec prose, with the note of an assumed fact.
+pub fn spec_docs(text: &str, provenance: &Provenance) -> TokenStream {
+    docs(&with_provenance(prose(text), provenance))
+}
+
+/// `text`, followed by the note of an assumed fact when there is one.
+pub fn with_provenance(mut text: String, provenance: &Provenance) -> String {
+    if let Some(note) = assumed_note(provenance) {
+        text.push_str("\n\n");
+        text.push_str(&note);
+    }
+    text
+}
+
+/// `#[deprecated]` naming a removal, and the `#[allow(deprecated)]` the generated code
+/// using the item needs; both empty when the endpoint is not removed.
+pub fn deprecation(removed: Option<&crate::model::Removal>) -> (TokenStream, TokenStream) {
+    match removed {
+        Some(r) => {
+            let since = r.version.trim_start_matches('v');
+            let note = format!(
+                "the endpoint was removed from the service on {} ({})",
+                r.date, r.version
+            );
+            (
+                quote!(#[deprecated(since = #since, note = #note)]),
+                quote!(#[allow(deprecated)]),
+            )
+        }
+        None => (TokenStream::new(), TokenStream::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prose_never_becomes_markup_or_a_doctest() {
+        assert_eq!(prose("a <b> [c]"), "a \\<b\\> \\[c\\]");
+        assert_eq!(prose("keep `<x>` in code"), "keep `<x>` in code");
+        assert_eq!(
+            prose("one\n    indented\n```rust\nx\n```"),
+            "one\nindented\n\\```rust\nx\n\\```"
+        );
+        assert_eq!(prose("  padded  "), "padded");
+    }
 }

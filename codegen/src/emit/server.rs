@@ -1,13 +1,20 @@
-//! The server-stub crate: one trait method per endpoint and an axum router over it.
+//! The server-stub crate: one trait method per endpoint and an axum router over it. The
+//! request pipeline is `mrds_runtime::server`; what the spec decides is generated here.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Emitted, cargo_toml, doc_attrs, ident, static_rust};
+use super::{
+    Emitted, cargo_toml, deprecation, docs, ident, inner_docs, prose, runtime_dependency,
+    sibling_dependency, with_provenance,
+};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
 pub const DIR: &str = "crates/mrds-server";
+
+/// The OpenAPI document, inside the crate that serves it.
+pub const OPENAPI: &str = "crates/mrds-server/openapi.json";
 
 /// Adds the server crate's files to `out`.
 pub fn emit(api: &Api, out: &mut Emitted) {
@@ -17,20 +24,12 @@ pub fn emit(api: &Api, out: &mut Emitted) {
             "mrds-server",
             "Server stub of the Market and Reference Data Service: an axum router over one trait",
             &[
-                "axum = { version = \"0.8\", default-features = false, features = [\"http1\", \"tokio\"] }",
-                "futures-util = { version = \"0.3\", default-features = false, features = [\"std\"] }",
-                "mrds-model = { path = \"../mrds-model\" }",
-                "serde = { version = \"1\", features = [\"derive\"] }",
-                "serde_json = \"1\"",
-                "subtle = \"2\"",
-                "tracing = \"0.1\"",
+                &sibling_dependency("mrds-model"),
+                &runtime_dependency(&["server"]),
             ],
         ),
     );
-    out.text(
-        format!("{DIR}/src/support.rs"),
-        static_rust(include_str!("server_support.rs")),
-    );
+    out.text(OPENAPI, super::openapi::document_text(api));
     let files: [(&str, TokenStream); 3] = [
         ("lib.rs", lib_rs(api)),
         ("service.rs", service_rs(api)),
@@ -39,100 +38,107 @@ pub fn emit(api: &Api, out: &mut Emitted) {
     out.crate_sources(DIR, files);
 }
 
+fn error_object(api: &Api) -> TokenStream {
+    let name = api
+        .envelope
+        .fields
+        .iter()
+        .find_map(|f| match (&f.ty, f.wire.as_str()) {
+            (TypeRef::Record(name), "error") => Some(ident(name)),
+            _ => None,
+        })
+        .expect("the checker requires the envelope's error object");
+    quote!(mrds_model::records::#name)
+}
+
 fn lib_rs(api: &Api) -> TokenStream {
-    let title = format!(" Server stub of the {}.", api.title);
-    let base = format!(
-        " [`router`] mounts every endpoint below `{}`; requests reach the [`Api`] implementation",
-        api.base_path
-    );
+    let docs = inner_docs(&format!(
+        "Server stub of the {}.\n\n\
+         Implement [`Api`] (one async method per endpoint) and serve [`router`]:\n\n\
+         ```\n\
+         fn app(my_api: impl mrds_server::Api) -> mrds_server::axum::Router {{\n\
+         \x20   mrds_server::router(my_api, mrds_server::StaticKeys::new([\"my-key\"]))\n\
+         }}\n\
+         ```\n\n\
+         and hand the router to `mrds_server::axum::serve` with a `tokio::net::TcpListener`.\n\n\
+         [`router`] mounts every endpoint below `{}`; requests reach the [`Api`] implementation \
+         only after the API key is checked and the parameters parsed and validated; every \
+         answer, success or failure, travels in the common envelope with a request id. The \
+         pipeline itself is `mrds_runtime::server`.",
+        api.title, api.base_path
+    ));
+    let object = error_object(api);
     quote! {
-        #![doc = #title]
-        #![doc = ""]
-        #![doc = " Implement [`Api`] (one async method per endpoint) and serve [`router`]:"]
-        #![doc = ""]
-        #![doc = " ```"]
-        #![doc = " fn app(my_api: impl mrds_server::Api) -> mrds_server::axum::Router {"]
-        #![doc = "     mrds_server::router(my_api, mrds_server::StaticKeys::new([\"my-key\"]))"]
-        #![doc = " }"]
-        #![doc = " ```"]
-        #![doc = ""]
-        #![doc = " and hand the router to `mrds_server::axum::serve` with a `tokio::net::TcpListener`."]
-        #![doc = ""]
-        #![doc = #base]
-        #![doc = " only after the API key is checked and the parameters parsed and validated; every"]
-        #![doc = " answer, success or failure, travels in the common envelope with a request id."]
+        #docs
 
         // Generated modules are formatted by the generator (prettyplease), not by rustfmt.
         #[rustfmt::skip]
         mod router;
         #[rustfmt::skip]
         mod service;
-        #[rustfmt::skip]
-        mod support;
 
-        pub use axum;
         pub use mrds_model;
+        pub use mrds_runtime::server::axum;
+        pub use mrds_runtime::server::{
+            KeyStore, REQUEST_ID_HEADER, RequestContext, StaticKeys, new_request_id,
+        };
         pub use router::{OPENAPI_JSON, router};
         pub use service::Api;
-        pub use support::{
-            ApiError, KeyStore, REQUEST_ID_HEADER, RequestContext, StaticKeys, new_request_id,
-        };
+
+        /// A failure an implementation answers with; it becomes the error envelope with the
+        /// HTTP status of its code.
+        pub type ApiError = mrds_runtime::server::ApiError<#object>;
     }
-}
-
-fn record_path(e: &Endpoint) -> TokenStream {
-    let record = format_ident!("{}", e.returns);
-    quote!(mrds_model::records::#record)
-}
-
-fn params_path(e: &Endpoint) -> TokenStream {
-    let params = format_ident!("{}", e.params_type);
-    quote!(mrds_model::params::#params)
 }
 
 fn service_rs(api: &Api) -> TokenStream {
     let methods = api.endpoints.iter().map(|e| {
-        let name = ident(&e.id);
-        let record = record_path(e);
-        let params = params_path(e);
-        let mut text = format!("`{} {}{}`: {}", e.method.as_str(), api.base_path, e.path, e.summary);
+        let name = ident(&e.names.method);
+        let record = ident(&e.returns);
+        let params = ident(&e.names.params_type);
+        let mut text = format!(
+            "`{} {}{}`: {}",
+            e.method.as_str(),
+            api.base_path,
+            e.path,
+            prose(&e.summary)
+        );
         if let Some(doc) = &e.doc {
-            text.push_str("\n\n");
-            text.push_str(doc);
+            text.push_str(&format!("\n\n{}", prose(doc)));
         }
         if let Some(ordering) = &e.ordering {
-            text.push_str("\n\nOrder: ");
-            text.push_str(ordering);
+            text.push_str(&format!("\n\nOrder: {}", prose(ordering)));
         }
-        let docs = doc_attrs(&text, e.source);
         let signature = quote! {
             fn #name(
                 &self,
                 ctx: RequestContext,
-                params: #params,
-            ) -> impl Future<Output = Result<Vec<#record>, ApiError>> + Send
+                params: mrds_model::params::#params,
+            ) -> impl Future<Output = Result<Vec<mrds_model::records::#record>, ApiError>> + Send
         };
         match &e.removed {
             Some(r) => {
-                let note = format!(
-                    " Removed from the service on {} ({}): answers 410 `ENDPOINT_REMOVED` unless overridden.",
+                text.push_str(&format!(
+                    "\n\nRemoved from the service on {} ({}): answers 410 `ENDPOINT_REMOVED` unless overridden.",
                     r.date, r.version
-                );
-                let endpoint = format_ident!("{}", e.const_name);
+                ));
+                let docs = docs(&with_provenance(text, &e.provenance));
+                let constant = format_ident!("{}", e.names.constant);
                 quote! {
                     #docs
-                    ///
-                    #[doc = #note]
                     #signature {
                         let _ = (ctx, params);
-                        std::future::ready(Err(ApiError::removed(&mrds_model::api::#endpoint)))
+                        std::future::ready(Err(ApiError::removed(&mrds_model::api::#constant)))
                     }
                 }
             }
-            None => quote! {
-                #docs
-                #signature;
-            },
+            None => {
+                let docs = docs(&with_provenance(text, &e.provenance));
+                quote! {
+                    #docs
+                    #signature;
+                }
+            }
         }
     });
     quote! {
@@ -141,7 +147,7 @@ fn service_rs(api: &Api) -> TokenStream {
 
         use std::future::Future;
 
-        use crate::support::{ApiError, RequestContext};
+        use crate::{ApiError, RequestContext};
 
         /// The service: one method per endpoint. Each receives parameters that already passed
         /// every rule of the spec, and returns the records of `data` or an [`ApiError`].
@@ -154,86 +160,43 @@ fn service_rs(api: &Api) -> TokenStream {
 }
 
 fn router_rs(api: &Api) -> TokenStream {
+    let object = error_object(api);
     let routes = api.endpoints.iter().map(|e| {
-        let name = ident(&e.id);
+        let method = ident(&e.names.method);
+        let params = ident(&e.names.params_type);
         let route = format!("{}{}", api.base_path, e.path);
-        quote!(.route(#route, get(#name::<S, K>)))
-    });
-    let openapi_route = format!("{}/openapi.json", api.base_path);
-    // From crates/mrds-server/src/ to the document.
-    let openapi_file = format!("../../../{}", super::openapi::PATH);
-    let handlers = api.endpoints.iter().map(|e| {
-        let name = ident(&e.id);
-        let params = params_path(e);
-        let path_param = e.params.iter().find(|p| p.location == ParamLocation::Path);
-        let (path_arg, raw) = if let Some(p) = path_param {
-            let rule = p.rule_id(&e.id, "type");
-            let field = &p.wire;
-            (
-                quote!(path: Result<RawPathParams, RawPathParamsRejection>,),
-                quote! {
-                    crate::support::raw_params(
-                        query,
-                        path.as_ref().map(RawPathParams::iter).map_err(|e| e.body_text()),
-                        #rule,
-                        #field,
-                    )
-                },
-            )
-        } else {
-            (
-                quote!(),
-                quote!(Ok(RawParams::from_query_string(
-                    query.unwrap_or_default()
-                ))),
-            )
-        };
-        quote! {
-            async fn #name<S: Api, K: KeyStore>(
-                State(shared): State<Arc<Shared<S, K>>>,
-                #path_arg
-                request: Request,
-            ) -> Response {
-                let query = request.uri().query();
-                let raw = #raw;
-                crate::support::handle::<#params, _, _>(&shared.keys, request.headers(), raw, |ctx, params| {
-                    shared.service.#name(ctx, params)
-                })
-                .await
+        let path_rule = match e.path.params().next().and_then(|name| e.param(name)) {
+            Some(p) => {
+                let (rule, field) = (e.param_rule(p, ParamCheck::Type), &p.wire);
+                quote!(Some(PathRule { rule: #rule, field: #field }))
             }
+            None => quote!(None),
+        };
+        let (_, allow) = deprecation(e.removed.as_ref());
+        quote! {
+            .route(
+                #route,
+                get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
+                    #allow
+                    let call = |ctx, params: mrds_model::params::#params| shared.service.#method(ctx, params);
+                    shared.handle(request, #path_rule, call).await
+                }),
+            )
         }
     });
-    let uses_path = api
-        .endpoints
-        .iter()
-        .any(|e| e.params.iter().any(|p| p.location == ParamLocation::Path));
-    let path_imports = if uses_path {
-        quote!(
-            use axum::extract::{RawPathParams, rejection::RawPathParamsRejection};
-        )
-    } else {
-        quote!()
-    };
+    let openapi_route = format!("{}/openapi.json", api.base_path);
     quote! {
         //! The router: every endpoint at its path, and the envelope for unknown paths.
-        #![allow(deprecated)]
 
         use std::sync::Arc;
 
-        use axum::Router;
-        use axum::extract::{Request, State};
-        use axum::response::Response;
-        use axum::routing::get;
-        #path_imports
-        use mrds_model::RawParams;
+        use mrds_model::api::AUTH_HEADER;
+        use mrds_runtime::server::axum::Router;
+        use mrds_runtime::server::axum::extract::{Request, State};
+        use mrds_runtime::server::axum::routing::get;
+        use mrds_runtime::server::{KeyStore, PathRule, Shared};
 
         use crate::service::Api;
-        use crate::support::KeyStore;
-
-        struct Shared<S, K> {
-            service: S,
-            keys: K,
-        }
 
         /// The router serving `service`, with the keys `keys` accepts.
         ///
@@ -241,27 +204,15 @@ fn router_rs(api: &Api) -> TokenStream {
         /// document at `openapi.json` below it; any other path answers 404
         /// `RESOURCE_NOT_FOUND` in the envelope.
         pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
-            let shared = Arc::new(Shared { service, keys });
+            let shared = Arc::new(Shared::new(service, keys, AUTH_HEADER));
             Router::new()
                 #(#routes)*
-                .route(#openapi_route, get(openapi))
-                .fallback(crate::support::unknown_path)
+                .route(#openapi_route, get(|| async { mrds_runtime::server::json_document(OPENAPI_JSON) }))
+                .fallback(mrds_runtime::server::unknown_path::<#object>)
                 .with_state(shared)
         }
 
         /// The OpenAPI 3.1 document of the service, generated from the same spec.
-        pub const OPENAPI_JSON: &str = include_str!(#openapi_file);
-
-        /// Serves [`OPENAPI_JSON`]; no key needed.
-        async fn openapi() -> Response {
-            let mut response = Response::new(axum::body::Body::from(OPENAPI_JSON));
-            response.headers_mut().insert(
-                axum::http::header::CONTENT_TYPE,
-                axum::http::HeaderValue::from_static("application/json"),
-            );
-            response
-        }
-
-        #(#handlers)*
+        pub const OPENAPI_JSON: &str = include_str!("../openapi.json");
     }
 }

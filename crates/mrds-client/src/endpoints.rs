@@ -2,8 +2,7 @@
 
 //! One method per endpoint, each validating, sending and decoding through
 //! [`Client::send`].
-use crate::support::{Client, Error, Response};
-use crate::support::OffsetPaged;
+use crate::{Client, Error, Response};
 impl Client {
     /// `GET /v1/stocks/company/detail`: Company profile by symbol (exact) or name keyword (fuzzy).
     ///
@@ -27,11 +26,11 @@ impl Client {
     ) -> Result<Response<mrds_model::records::EquityOffering>, Error> {
         self.send(params).await
     }
-    /// Every record of [`equity_offering`](Self::equity_offering), page after page: starts at `params.offset`, advances `offset` by the records received and stops after a page shorter than `params.limit`. The first error is yielded and ends the stream.
+    /// Every record of [`equity_offering`](Self::equity_offering), page after page: starts at the offset of `params`, advances it by the records received and stops after a page shorter than the page size. The first error is yielded and ends the stream.
     pub fn equity_offering_stream(
         &self,
         params: &mrds_model::params::EquityOfferingParams,
-    ) -> impl futures_util::Stream<
+    ) -> impl mrds_runtime::client::Stream<
         Item = Result<mrds_model::records::EquityOffering, Error>,
     > + Send + 'static {
         self.stream_all(params.clone())
@@ -146,11 +145,11 @@ impl Client {
     ) -> Result<Response<mrds_model::records::PersonCommentary>, Error> {
         self.send(params).await
     }
-    /// Every record of [`person_commentary`](Self::person_commentary), page after page: starts at `params.offset`, advances `offset` by the records received and stops after a page shorter than `params.limit`. The first error is yielded and ends the stream.
+    /// Every record of [`person_commentary`](Self::person_commentary), page after page: starts at the offset of `params`, advances it by the records received and stops after a page shorter than the page size. The first error is yielded and ends the stream.
     pub fn person_commentary_stream(
         &self,
         params: &mrds_model::params::PersonCommentaryParams,
-    ) -> impl futures_util::Stream<
+    ) -> impl mrds_runtime::client::Stream<
         Item = Result<mrds_model::records::PersonCommentary, Error>,
     > + Send + 'static {
         self.stream_all(params.clone())
@@ -213,27 +212,5 @@ impl Client {
         params: &mrds_model::params::TreasuryRatesParams,
     ) -> Result<Response<mrds_model::records::TreasuryRate>, Error> {
         self.send(params).await
-    }
-}
-impl OffsetPaged for mrds_model::params::EquityOfferingParams {
-    fn limit(&self) -> i64 {
-        self.limit
-    }
-    fn offset(&self) -> i64 {
-        self.offset
-    }
-    fn set_offset(&mut self, offset: i64) {
-        self.offset = offset;
-    }
-}
-impl OffsetPaged for mrds_model::params::PersonCommentaryParams {
-    fn limit(&self) -> i64 {
-        self.limit
-    }
-    fn offset(&self) -> i64 {
-        self.offset
-    }
-    fn set_offset(&mut self, offset: i64) {
-        self.offset = offset;
     }
 }

@@ -21,9 +21,7 @@
 //! # }
 //! ```
 //!
-//! Every method validates its parameters before sending (an invalid call fails with
-//! [`Error::InvalidInput`] and sends nothing), retries on 429, 502, 503, 504 and failed
-//! connections as the [`RetryPolicy`] says, and separates the failures in [`Error`].
+//! Every method validates its parameters before sending (an invalid call fails with [`Error::InvalidInput`] and sends nothing), retries on 429, 502, 503, 504 and failed connections as the [`RetryPolicy`] says, and separates the failures in [`Error`].
 //!
 //! | method | endpoint | records |
 //! |---|---|---|
@@ -44,12 +42,11 @@
 //! | [`stock_dividends`](Client::stock_dividends) | `GET /v1/stocks/dividends` | [`PitDividend`](mrds_model::records::PitDividend) |
 //! | [`treasury_rates`](Client::treasury_rates) | `GET /v1/macro/treasury-rates` | [`TreasuryRate`](mrds_model::records::TreasuryRate) |
 //!
-//! Endpoints that page with `limit` and `offset` also get a stream of all their records: [`equity_offering_stream`](Client::equity_offering_stream), [`person_commentary_stream`](Client::person_commentary_stream).
+//! Endpoints that page with an offset also get a stream of all their records: [`equity_offering_stream`](Client::equity_offering_stream), [`person_commentary_stream`](Client::person_commentary_stream).
 #![warn(missing_docs)]
 #[rustfmt::skip]
-mod endpoints;
+mod client;
 #[rustfmt::skip]
-pub mod support;
+mod endpoints;
+pub use client::*;
 pub use mrds_model as model;
-pub use reqwest;
-pub use support::*;

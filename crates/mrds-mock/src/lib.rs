@@ -2,21 +2,13 @@
 
 //! Sample-data server of the Market and Reference Data Service.
 //!
-//! [`Mock`] implements [`mrds_server::Api`] with the records of the spec's `samples:`
-//! sections, selected as they declare (matching sets, echoed spellings, ranges, order,
-//! offset and limit). Removed endpoints answer 410 unless [`Mock::serving_removed`].
+//! [`Mock`] implements [`mrds_server::Api`] with the records of the spec's `samples:` sections, selected as they declare (matching sets, echoed spellings, ranges, order, offset and limit). Removed endpoints answer 410 unless [`Mock::serving_removed`].
 //!
-//! `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` (`--addr`, `--api-key`,
-//! `--serve-removed`).
-#[rustfmt::skip]
-mod cli;
-#[rustfmt::skip]
-mod engine;
+//! `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` (`--addr`, `--api-key`, `--serve-removed`).
 #[rustfmt::skip]
 mod samples;
 #[rustfmt::skip]
 mod service;
-pub use cli::run;
 pub use mrds_model::api::{AUTH_HEADER, BASE_PATH};
 pub use samples::EXAMPLES;
-pub use service::{DEMO_KEY, EXAMPLE_REQUEST, Mock, router};
+pub use service::{APP, DEMO_KEY, EXAMPLE_REQUEST, Mock, router, run};

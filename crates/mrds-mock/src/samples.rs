@@ -4,7 +4,7 @@
 #![allow(clippy::type_complexity)]
 use std::sync::OnceLock;
 #[allow(unused_imports)]
-use crate::engine::{FieldChoice, Order, Range, Samples, Set};
+use mrds_runtime::mock::{FieldChoice, Order, Range, Samples, Set};
 /// (endpoint id, a request it answers with sample records: path and query).
 pub const EXAMPLES: &[(&str, &str)] = &[
     ("company_detail", "/v1/stocks/company/detail?symbol=AAPL"),

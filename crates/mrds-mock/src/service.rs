@@ -3,13 +3,10 @@
 //! [`Mock`]: the service answering with the sample data.
 #![allow(deprecated)]
 use std::future::Future;
-use mrds_model::support::ParamValue;
+use mrds_runtime::ParamValue;
+use mrds_runtime::mock::answer;
 use mrds_server::{ApiError, KeyStore, RequestContext};
-use crate::{engine, samples};
-/// The key accepted when no other is configured.
-pub const DEMO_KEY: &str = "demo-key";
-/// A request the sample data answers (path below the base path, and query).
-pub const EXAMPLE_REQUEST: &str = "/v1/stocks/company/detail?symbol=AAPL";
+use crate::samples;
 /// The service answering with sample data.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Mock {
@@ -25,6 +22,26 @@ impl Mock {
         Self { serve_removed: true }
     }
 }
+/// The key accepted when no other is configured.
+pub const DEMO_KEY: &str = "demo-key";
+/// A request the sample data answers (path below the base path, and query).
+pub const EXAMPLE_REQUEST: &str = "/v1/stocks/company/detail?symbol=AAPL";
+/// The command line: what `mrds-mock` serves.
+pub const APP: mrds_runtime::mock::App = mrds_runtime::mock::App {
+    name: "mrds-mock",
+    about: "Serves the Market and Reference Data Service with the sample data of its spec.",
+    protocol: mrds_model::api::PROTOCOL,
+    demo_key: DEMO_KEY,
+    example_request: EXAMPLE_REQUEST,
+    router: |serve_removed, keys| {
+        let mock = if serve_removed { Mock::serving_removed() } else { Mock::new() };
+        mrds_server::router(mock, keys)
+    },
+};
+/// Runs the command line (`mrds-mock --help`) until interrupted.
+pub fn run() -> std::process::ExitCode {
+    mrds_runtime::mock::run(&APP)
+}
 /// The router of [`Mock::new`], accepting the keys `keys` accepts.
 pub fn router<K: KeyStore>(keys: K) -> mrds_server::axum::Router {
     mrds_server::router(Mock::new(), keys)
@@ -37,13 +54,15 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::CompanyProfile>, ApiError>,
     > + Send {
-        std::future::ready({
-            let given = [
-                ("symbol", params.symbol.as_ref().map(ParamValue::to_param)),
-                ("name_kw", params.name_kw.as_ref().map(ParamValue::to_param)),
-            ];
-            engine::answer(&samples::COMPANY_DETAIL, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::COMPANY_DETAIL,
+                &[
+                    ("symbol", params.symbol.as_ref().map(ParamValue::to_param)),
+                    ("name_kw", params.name_kw.as_ref().map(ParamValue::to_param)),
+                ],
+            ),
+        )
     }
     fn equity_offering(
         &self,
@@ -52,13 +71,15 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::EquityOffering>, ApiError>,
     > + Send {
-        std::future::ready({
-            let given = [
-                ("limit", Some(ParamValue::to_param(&params.limit))),
-                ("offset", Some(ParamValue::to_param(&params.offset))),
-            ];
-            engine::answer(&samples::EQUITY_OFFERING, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::EQUITY_OFFERING,
+                &[
+                    ("limit", Some(params.limit.to_param())),
+                    ("offset", Some(params.offset.to_param())),
+                ],
+            ),
+        )
     }
     fn etf_flow(
         &self,
@@ -67,14 +88,16 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::EtfFlow>, ApiError>,
     > + Send {
-        std::future::ready({
-            let given = [
-                ("symbol", Some(ParamValue::to_param(&params.symbol))),
-                ("start_time", Some(ParamValue::to_param(&params.start_time))),
-                ("end_time", Some(ParamValue::to_param(&params.end_time))),
-            ];
-            engine::answer(&samples::ETF_FLOW, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::ETF_FLOW,
+                &[
+                    ("symbol", Some(params.symbol.to_param())),
+                    ("start_time", Some(params.start_time.to_param())),
+                    ("end_time", Some(params.end_time.to_param())),
+                ],
+            ),
+        )
     }
     fn forex_historical(
         &self,
@@ -83,15 +106,17 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::ForexBar>, ApiError>,
     > + Send {
-        std::future::ready({
-            let given = [
-                ("symbol", Some(ParamValue::to_param(&params.symbol))),
-                ("start_time", Some(ParamValue::to_param(&params.start_time))),
-                ("end_time", Some(ParamValue::to_param(&params.end_time))),
-                ("sort_order", Some(ParamValue::to_param(&params.sort_order))),
-            ];
-            engine::answer(&samples::FOREX_HISTORICAL, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::FOREX_HISTORICAL,
+                &[
+                    ("symbol", Some(params.symbol.to_param())),
+                    ("start_time", Some(params.start_time.to_param())),
+                    ("end_time", Some(params.end_time.to_param())),
+                    ("sort_order", Some(params.sort_order.to_param())),
+                ],
+            ),
+        )
     }
     fn index_1min(
         &self,
@@ -100,18 +125,21 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::IndexBar1Min>, ApiError>,
     > + Send {
-        let answer = if self.serve_removed {
-            let given = [
-                ("symbol", Some(ParamValue::to_param(&params.symbol))),
-                ("start_time", Some(ParamValue::to_param(&params.start_time))),
-                ("end_time", Some(ParamValue::to_param(&params.end_time))),
-                ("limit", params.limit.as_ref().map(ParamValue::to_param)),
-            ];
-            engine::answer(&samples::INDEX_1MIN, &given)
-        } else {
-            Err(ApiError::removed(&mrds_model::api::INDEX_1MIN))
-        };
-        std::future::ready(answer)
+        std::future::ready(
+            if self.serve_removed {
+                answer(
+                    &samples::INDEX_1MIN,
+                    &[
+                        ("symbol", Some(params.symbol.to_param())),
+                        ("start_time", Some(params.start_time.to_param())),
+                        ("end_time", Some(params.end_time.to_param())),
+                        ("limit", params.limit.as_ref().map(ParamValue::to_param)),
+                    ],
+                )
+            } else {
+                Err(ApiError::removed(&mrds_model::api::INDEX_1MIN))
+            },
+        )
     }
     fn leverage_ratio(
         &self,
@@ -120,16 +148,18 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::LeverageRatio>, ApiError>,
     > + Send {
-        std::future::ready({
-            let given = [
-                ("symbol", Some(ParamValue::to_param(&params.symbol))),
-                ("start_time", params.start_time.as_ref().map(ParamValue::to_param)),
-                ("end_time", params.end_time.as_ref().map(ParamValue::to_param)),
-                ("time_field", Some(ParamValue::to_param(&params.time_field))),
-                ("limit", params.limit.as_ref().map(ParamValue::to_param)),
-            ];
-            engine::answer(&samples::LEVERAGE_RATIO, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::LEVERAGE_RATIO,
+                &[
+                    ("symbol", Some(params.symbol.to_param())),
+                    ("start_time", params.start_time.as_ref().map(ParamValue::to_param)),
+                    ("end_time", params.end_time.as_ref().map(ParamValue::to_param)),
+                    ("time_field", Some(params.time_field.to_param())),
+                    ("limit", params.limit.as_ref().map(ParamValue::to_param)),
+                ],
+            ),
+        )
     }
     fn market_kline(
         &self,
@@ -138,17 +168,19 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
     > + Send {
-        std::future::ready({
-            let given = [
-                ("trading_pair", Some(ParamValue::to_param(&params.trading_pair))),
-                ("interval", Some(ParamValue::to_param(&params.interval))),
-                ("start_time", params.start_time.as_ref().map(ParamValue::to_param)),
-                ("end_time", params.end_time.as_ref().map(ParamValue::to_param)),
-                ("limit", Some(ParamValue::to_param(&params.limit))),
-                ("session", Some(ParamValue::to_param(&params.session))),
-            ];
-            engine::answer(&samples::MARKET_KLINE, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::MARKET_KLINE,
+                &[
+                    ("trading_pair", Some(params.trading_pair.to_param())),
+                    ("interval", Some(params.interval.to_param())),
+                    ("start_time", params.start_time.as_ref().map(ParamValue::to_param)),
+                    ("end_time", params.end_time.as_ref().map(ParamValue::to_param)),
+                    ("limit", Some(params.limit.to_param())),
+                    ("session", Some(params.session.to_param())),
+                ],
+            ),
+        )
     }
     fn nand_flash_spot_price(
         &self,
@@ -157,14 +189,16 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::NandSpotPrice>, ApiError>,
     > + Send {
-        std::future::ready({
-            let given = [
-                ("item", Some(ParamValue::to_param(&params.item))),
-                ("start_time", Some(ParamValue::to_param(&params.start_time))),
-                ("end_time", Some(ParamValue::to_param(&params.end_time))),
-            ];
-            engine::answer(&samples::NAND_FLASH_SPOT_PRICE, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::NAND_FLASH_SPOT_PRICE,
+                &[
+                    ("item", Some(params.item.to_param())),
+                    ("start_time", Some(params.start_time.to_param())),
+                    ("end_time", Some(params.end_time.to_param())),
+                ],
+            ),
+        )
     }
     fn non_us_kline(
         &self,
@@ -173,16 +207,18 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::NonUsBar>, ApiError>,
     > + Send {
-        std::future::ready({
-            let given = [
-                ("symbol", Some(ParamValue::to_param(&params.symbol))),
-                ("start_time", Some(ParamValue::to_param(&params.start_time))),
-                ("end_time", Some(ParamValue::to_param(&params.end_time))),
-                ("interval", Some(ParamValue::to_param(&params.interval))),
-                ("limit", Some(ParamValue::to_param(&params.limit))),
-            ];
-            engine::answer(&samples::NON_US_KLINE, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::NON_US_KLINE,
+                &[
+                    ("symbol", Some(params.symbol.to_param())),
+                    ("start_time", Some(params.start_time.to_param())),
+                    ("end_time", Some(params.end_time.to_param())),
+                    ("interval", Some(params.interval.to_param())),
+                    ("limit", Some(params.limit.to_param())),
+                ],
+            ),
+        )
     }
     fn perp_kline(
         &self,
@@ -191,16 +227,18 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
     > + Send {
-        std::future::ready({
-            let given = [
-                ("symbol", Some(ParamValue::to_param(&params.symbol))),
-                ("interval", Some(ParamValue::to_param(&params.interval))),
-                ("start_time", Some(ParamValue::to_param(&params.start_time))),
-                ("end_time", Some(ParamValue::to_param(&params.end_time))),
-                ("limit", Some(ParamValue::to_param(&params.limit))),
-            ];
-            engine::answer(&samples::PERP_KLINE, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::PERP_KLINE,
+                &[
+                    ("symbol", Some(params.symbol.to_param())),
+                    ("interval", Some(params.interval.to_param())),
+                    ("start_time", Some(params.start_time.to_param())),
+                    ("end_time", Some(params.end_time.to_param())),
+                    ("limit", Some(params.limit.to_param())),
+                ],
+            ),
+        )
     }
     fn person_commentary(
         &self,
@@ -209,16 +247,18 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::PersonCommentary>, ApiError>,
     > + Send {
-        std::future::ready({
-            let given = [
-                ("person_id", Some(ParamValue::to_param(&params.person_id))),
-                ("start_time", Some(ParamValue::to_param(&params.start_time))),
-                ("end_time", Some(ParamValue::to_param(&params.end_time))),
-                ("limit", Some(ParamValue::to_param(&params.limit))),
-                ("offset", Some(ParamValue::to_param(&params.offset))),
-            ];
-            engine::answer(&samples::PERSON_COMMENTARY, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::PERSON_COMMENTARY,
+                &[
+                    ("person_id", Some(params.person_id.to_param())),
+                    ("start_time", Some(params.start_time.to_param())),
+                    ("end_time", Some(params.end_time.to_param())),
+                    ("limit", Some(params.limit.to_param())),
+                    ("offset", Some(params.offset.to_param())),
+                ],
+            ),
+        )
     }
     fn research_units(
         &self,
@@ -227,14 +267,16 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::ResearchUnit>, ApiError>,
     > + Send {
-        std::future::ready({
-            let given = [
-                ("doc_id", Some(ParamValue::to_param(&params.doc_id))),
-                ("kind", params.kind.as_ref().map(ParamValue::to_param)),
-                ("idx", params.idx.as_ref().map(ParamValue::to_param)),
-            ];
-            engine::answer(&samples::RESEARCH_UNITS, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::RESEARCH_UNITS,
+                &[
+                    ("doc_id", Some(params.doc_id.to_param())),
+                    ("kind", params.kind.as_ref().map(ParamValue::to_param)),
+                    ("idx", params.idx.as_ref().map(ParamValue::to_param)),
+                ],
+            ),
+        )
     }
     fn screener_events(
         &self,
@@ -243,30 +285,34 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::ScreenerEvent>, ApiError>,
     > + Send {
-        std::future::ready({
-            let given = [
-                ("event_type", Some(ParamValue::to_param(&params.event_type))),
-                ("start_time", Some(ParamValue::to_param(&params.start_time))),
-                ("end_time", Some(ParamValue::to_param(&params.end_time))),
-            ];
-            engine::answer(&samples::SCREENER_EVENTS, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::SCREENER_EVENTS,
+                &[
+                    ("event_type", Some(params.event_type.to_param())),
+                    ("start_time", Some(params.start_time.to_param())),
+                    ("end_time", Some(params.end_time.to_param())),
+                ],
+            ),
+        )
     }
     fn ssr(
         &self,
         _ctx: RequestContext,
         params: mrds_model::params::SsrParams,
     ) -> impl Future<Output = Result<Vec<mrds_model::records::Ssr>, ApiError>> + Send {
-        std::future::ready({
-            let given = [
-                ("symbol", Some(ParamValue::to_param(&params.symbol))),
-                ("start_time", params.start_time.as_ref().map(ParamValue::to_param)),
-                ("end_time", params.end_time.as_ref().map(ParamValue::to_param)),
-                ("time_field", Some(ParamValue::to_param(&params.time_field))),
-                ("limit", params.limit.as_ref().map(ParamValue::to_param)),
-            ];
-            engine::answer(&samples::SSR, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::SSR,
+                &[
+                    ("symbol", Some(params.symbol.to_param())),
+                    ("start_time", params.start_time.as_ref().map(ParamValue::to_param)),
+                    ("end_time", params.end_time.as_ref().map(ParamValue::to_param)),
+                    ("time_field", Some(params.time_field.to_param())),
+                    ("limit", params.limit.as_ref().map(ParamValue::to_param)),
+                ],
+            ),
+        )
     }
     fn stock_dividends(
         &self,
@@ -275,16 +321,18 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::PitDividend>, ApiError>,
     > + Send {
-        std::future::ready({
-            let given = [
-                ("symbol", Some(ParamValue::to_param(&params.symbol))),
-                ("start_time", Some(ParamValue::to_param(&params.start_time))),
-                ("end_time", Some(ParamValue::to_param(&params.end_time))),
-                ("time_type", Some(ParamValue::to_param(&params.time_type))),
-                ("limit", Some(ParamValue::to_param(&params.limit))),
-            ];
-            engine::answer(&samples::STOCK_DIVIDENDS, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::STOCK_DIVIDENDS,
+                &[
+                    ("symbol", Some(params.symbol.to_param())),
+                    ("start_time", Some(params.start_time.to_param())),
+                    ("end_time", Some(params.end_time.to_param())),
+                    ("time_type", Some(params.time_type.to_param())),
+                    ("limit", Some(params.limit.to_param())),
+                ],
+            ),
+        )
     }
     fn treasury_rates(
         &self,
@@ -293,12 +341,14 @@ impl mrds_server::Api for Mock {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::TreasuryRate>, ApiError>,
     > + Send {
-        std::future::ready({
-            let given = [
-                ("start_time", params.start_time.as_ref().map(ParamValue::to_param)),
-                ("end_time", params.end_time.as_ref().map(ParamValue::to_param)),
-            ];
-            engine::answer(&samples::TREASURY_RATES, &given)
-        })
+        std::future::ready(
+            answer(
+                &samples::TREASURY_RATES,
+                &[
+                    ("start_time", params.start_time.as_ref().map(ParamValue::to_param)),
+                    ("end_time", params.end_time.as_ref().map(ParamValue::to_param)),
+                ],
+            ),
+        )
     }
 }

@@ -2,7 +2,7 @@
 
 //! Types of the Market and Reference Data Service.
 //!
-//!A read-only HTTP interface that returns financial and related reference data as JSON: equity, ETF, macro, crypto, semiconductor prices, commentary attributed to persons and a unified candle endpoint. Every operation is a GET.
+//! A read-only HTTP interface that returns financial and related reference data as JSON: equity, ETF, macro, crypto, semiconductor prices, commentary attributed to persons and a unified candle endpoint. Every operation is a GET.
 //!
 //! Interface description version 1.0; every path below `/api`.
 //!
@@ -11,6 +11,8 @@
 //! - [`params`]: one parameter type per endpoint, with `validate()`;
 //! - [`envelope`]: the common response envelope;
 //! - [`api`]: version, base path, the endpoint table and the change history.
+//!
+//! What does not depend on the spec (parsing and checking parameters, the error shapes the server and client share) is in [`runtime`] (`mrds-runtime`).
 #[rustfmt::skip]
 pub mod api;
 #[rustfmt::skip]
@@ -20,10 +22,9 @@ pub mod params;
 #[rustfmt::skip]
 pub mod records;
 #[rustfmt::skip]
-pub mod support;
-#[rustfmt::skip]
 pub mod value_sets;
 pub use envelope::Envelope;
+pub use mrds_runtime as runtime;
+pub use mrds_runtime::{RawParams, Request, ValidationError, ValidationIssue};
 pub use records::*;
-pub use support::{RawParams, Request, ValidationError, ValidationIssue};
 pub use value_sets::*;

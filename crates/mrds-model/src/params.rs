@@ -2,62 +2,11 @@
 
 //! One parameter type per endpoint: required parameters by construction, defaults from
 //! the spec, `validate()` enforcing every rule, and query parsing and serialization.
-use crate::support::{RawParams, Request, ValidationError, ValidationIssue};
+use mrds_runtime::{RawParams, Request, ValidationError};
 use crate::value_sets::{
     Interval, NandItem, ScreenerEventType, Session, SortOrder, TimeField, TimeType,
     UnitKind,
 };
-static COMPANY_DETAIL_SYMBOL_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-{
-    regex::Regex::new("^[A-Z0-9]{1,10}([.-][A-Z0-9]{1,4})?$")
-        .expect("the generator compiled this pattern")
-});
-static COMPANY_DETAIL_NAME_KW_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-regex::Regex::new("^.*\\S.*$").expect("the generator compiled this pattern"));
-static ETF_FLOW_SYMBOL_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-{
-    regex::Regex::new("^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$")
-        .expect("the generator compiled this pattern")
-});
-static FOREX_HISTORICAL_SYMBOL_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-regex::Regex::new("^[A-Z]{6}$").expect("the generator compiled this pattern"));
-static INDEX_1MIN_SYMBOL_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-{
-    regex::Regex::new("^\\^?[A-Za-z0-9.]{1,15}$")
-        .expect("the generator compiled this pattern")
-});
-static LEVERAGE_RATIO_SYMBOL_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-regex::Regex::new("^BTC$").expect("the generator compiled this pattern"));
-static MARKET_KLINE_TRADING_PAIR_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-{
-    regex::Regex::new("^[A-Z0-9]+_(SPOT|PERP|OPTION|FUTURE)_[A-Z0-9]+_[A-Z0-9]+$")
-        .expect("the generator compiled this pattern")
-});
-static MARKET_KLINE_OPTION_SYMBOL_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-{
-    regex::Regex::new("^[A-Z0-9]+_OPTION_[A-Z]{1,6}[0-9]{6}[CP][0-9]{8}_[A-Z0-9]+$")
-        .expect("the generator compiled this pattern")
-});
-static MARKET_KLINE_OPTION_SYMBOL_WHEN_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-regex::Regex::new("^[A-Z0-9]+_OPTION_").expect("the generator compiled this pattern"));
-static MARKET_KLINE_FUTURE_DAILY_ONLY_WHEN_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-regex::Regex::new("^[A-Z0-9]+_FUTURE_").expect("the generator compiled this pattern"));
-static MARKET_KLINE_FX_DAILY_ONLY_WHEN_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-regex::Regex::new("^FX_SPOT_").expect("the generator compiled this pattern"));
-static NON_US_KLINE_SYMBOL_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-{
-    regex::Regex::new("^[A-Za-z0-9]{1,12}\\.[A-Z]{1,4}$")
-        .expect("the generator compiled this pattern")
-});
-static PERP_KLINE_SYMBOL_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-regex::Regex::new("^[A-Za-z0-9]{1,20}$").expect("the generator compiled this pattern"));
-static SSR_SYMBOL_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-regex::Regex::new("^BTC$").expect("the generator compiled this pattern"));
-static STOCK_DIVIDENDS_SYMBOL_PATTERN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(||
-{
-    regex::Regex::new("^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$")
-        .expect("the generator compiled this pattern")
-});
 /// Parameters of `GET /v1/stocks/company/detail`: Company profile by symbol (exact) or name keyword (fuzzy).
 ///
 /// When both are given, symbol takes priority.
@@ -85,13 +34,13 @@ impl CompanyDetailParams {
             name_kw: None,
         }
     }
-    ///Sets `symbol`.
+    /// Sets `symbol`.
     #[must_use]
     pub fn with_symbol(mut self, value: impl Into<String>) -> Self {
         self.symbol = Some(value.into());
         self
     }
-    ///Sets `name_kw`.
+    /// Sets `name_kw`.
     #[must_use]
     pub fn with_name_kw(mut self, value: impl Into<String>) -> Self {
         self.name_kw = Some(value.into());
@@ -100,56 +49,48 @@ impl CompanyDetailParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
-        Self::check(self.symbol.as_deref(), self.name_kw.as_deref(), &mut issues);
-        ValidationError::check(issues)
+        let mut issues = mrds_runtime::Issues::new();
+        Self::check(&mut issues, self.symbol.as_deref(), self.name_kw.as_deref());
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let symbol: Option<String> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_symbol: Option<String> = raw
             .optional(
                 "symbol",
-                &crate::support::ParamRules {
-                    required: "company_detail.symbol.required",
-                    repeated: "company_detail.symbol.repeated",
-                    ty: "company_detail.symbol.type",
-                    values: "company_detail.symbol.values",
-                },
+                mrds_runtime::param_rules!("company_detail", "symbol"),
                 &mut issues,
             );
-        let name_kw: Option<String> = raw
+        let p_name_kw: Option<String> = raw
             .optional(
                 "name_kw",
-                &crate::support::ParamRules {
-                    required: "company_detail.name_kw.required",
-                    repeated: "company_detail.name_kw.repeated",
-                    ty: "company_detail.name_kw.type",
-                    values: "company_detail.name_kw.values",
-                },
+                mrds_runtime::param_rules!("company_detail", "name_kw"),
                 &mut issues,
             );
-        Self::check(symbol.as_deref(), name_kw.as_deref(), &mut issues);
+        Self::check(&mut issues, p_symbol.as_deref(), p_name_kw.as_deref());
         issues
-            .retain(|i| {
-                !(i.rule == "company_detail.symbol_or_name"
-                    && (raw.has("symbol") || raw.has("name_kw")))
-            });
+            .forgive(
+                "company_detail.symbol_or_name",
+                raw.has("symbol") || raw.has("name_kw"),
+            );
         if issues.is_empty() {
-            Ok(Self { symbol, name_kw })
+            Ok(Self {
+                symbol: p_symbol,
+                name_kw: p_name_kw,
+            })
         } else {
-            Err(ValidationError { issues })
+            Err(issues.into_error())
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
         let mut query = Vec::new();
         if let Some(v) = &self.symbol {
-            query.push(("symbol", crate::support::ParamValue::to_param(v)));
+            query.push(("symbol", mrds_runtime::ParamValue::to_param(v)));
         }
         if let Some(v) = &self.name_kw {
-            query.push(("name_kw", crate::support::ParamValue::to_param(v)));
+            query.push(("name_kw", mrds_runtime::ParamValue::to_param(v)));
         }
         query
     }
@@ -157,55 +98,44 @@ impl CompanyDetailParams {
     pub fn path(&self) -> String {
         "/v1/stocks/company/detail".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        symbol: Option<&str>,
-        name_kw: Option<&str>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_symbol: Option<&str>,
+        p_name_kw: Option<&str>,
     ) {
-        if let Some(v) = symbol && !COMPANY_DETAIL_SYMBOL_PATTERN.is_match(v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "company_detail.symbol.pattern",
-                        "symbol",
-                        v.to_string(),
-                        "must be an uppercase stock symbol (pattern `^[A-Z0-9]{1,10}([.-][A-Z0-9]{1,4})?$`)",
-                    ),
-                );
-        }
-        if let Some(v) = name_kw && !COMPANY_DETAIL_NAME_KW_PATTERN.is_match(v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "company_detail.name_kw.pattern",
-                        "name_kw",
-                        v.to_string(),
-                        "must be a keyword with at least one non-space character (pattern `^.*\\S.*$`)",
-                    ),
-                );
-        }
-        if symbol.is_none() && name_kw.is_none() {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "company_detail.symbol_or_name",
-                        "symbol",
-                        "",
-                        "At least one of symbol and name_kw is required",
-                    ),
-                );
-        }
+        issues
+            .pattern(
+                "company_detail.symbol.pattern",
+                "symbol",
+                p_symbol,
+                mrds_runtime::pattern!("^[A-Z0-9]{1,10}([.-][A-Z0-9]{1,4})?$"),
+                "must be an uppercase stock symbol (pattern `^[A-Z0-9]{1,10}([.-][A-Z0-9]{1,4})?$`)",
+            );
+        issues
+            .pattern(
+                "company_detail.name_kw.pattern",
+                "name_kw",
+                p_name_kw,
+                mrds_runtime::pattern!("^.*\\S.*$"),
+                "must be a keyword with at least one non-space character (pattern `^.*\\S.*$`)",
+            );
+        issues
+            .at_least_one(
+                "company_detail.symbol_or_name",
+                "symbol",
+                "At least one of symbol and name_kw is required",
+                &[p_symbol.is_some(), p_name_kw.is_some()],
+            );
     }
 }
-impl Default for CompanyDetailParams {
+impl ::std::default::Default for CompanyDetailParams {
     fn default() -> Self {
         Self::new()
     }
 }
 impl Request for CompanyDetailParams {
     type Record = crate::records::CompanyProfile;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::COMPANY_DETAIL;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::COMPANY_DETAIL;
     fn validate(&self) -> Result<(), ValidationError> {
         CompanyDetailParams::validate(self)
     }
@@ -230,27 +160,27 @@ pub struct EquityOfferingParams {
     ///
     /// `limit` in the query; default `50`; between 1 and 1000.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The query parameters of this endpoint are not shown; it pages with limit (1 to 1000, default 50) and offset like the commentary endpoint.
     pub limit: i64,
     /// Records to skip.
     ///
     /// `offset` in the query; default `0`; at least 0.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The query parameters of this endpoint are not shown; it pages with limit (1 to 1000, default 50) and offset like the commentary endpoint.
     pub offset: i64,
 }
 impl EquityOfferingParams {
     /// The parameters with every required one given and defaults for the rest.
     pub fn new() -> Self {
-        Self { limit: 50i64, offset: 0i64 }
+        Self { limit: 50, offset: 0 }
     }
-    ///Sets `limit`.
+    /// Sets `limit`.
     #[must_use]
     pub fn with_limit(mut self, value: i64) -> Self {
         self.limit = value;
         self
     }
-    ///Sets `offset`.
+    /// Sets `offset`.
     #[must_use]
     pub fn with_offset(mut self, value: i64) -> Self {
         self.offset = value;
@@ -259,95 +189,67 @@ impl EquityOfferingParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
-        Self::check(Some(self.limit), Some(self.offset), &mut issues);
-        ValidationError::check(issues)
+        let mut issues = mrds_runtime::Issues::new();
+        Self::check(&mut issues, Some(self.limit), Some(self.offset));
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let limit: Option<i64> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_limit: Option<i64> = raw
             .optional(
                 "limit",
-                &crate::support::ParamRules {
-                    required: "equity_offering.limit.required",
-                    repeated: "equity_offering.limit.repeated",
-                    ty: "equity_offering.limit.type",
-                    values: "equity_offering.limit.values",
-                },
+                mrds_runtime::param_rules!("equity_offering", "limit"),
                 &mut issues,
             )
-            .or(Some(50i64));
-        let offset: Option<i64> = raw
+            .or(Some(50));
+        let p_offset: Option<i64> = raw
             .optional(
                 "offset",
-                &crate::support::ParamRules {
-                    required: "equity_offering.offset.required",
-                    repeated: "equity_offering.offset.repeated",
-                    ty: "equity_offering.offset.type",
-                    values: "equity_offering.offset.values",
-                },
+                mrds_runtime::param_rules!("equity_offering", "offset"),
                 &mut issues,
             )
-            .or(Some(0i64));
-        Self::check(limit, offset, &mut issues);
-        match (limit, offset) {
-            (Some(limit), Some(offset)) if issues.is_empty() => {
-                Ok(Self { limit, offset })
+            .or(Some(0));
+        Self::check(&mut issues, p_limit, p_offset);
+        match (p_limit, p_offset) {
+            (Some(p_limit), Some(p_offset)) if issues.is_empty() => {
+                Ok(Self {
+                    limit: p_limit,
+                    offset: p_offset,
+                })
             }
-            _ => Err(ValidationError { issues }),
+            _ => Err(issues.into_error()),
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let mut query = Vec::new();
-        query.push(("limit", crate::support::ParamValue::to_param(&self.limit)));
-        query.push(("offset", crate::support::ParamValue::to_param(&self.offset)));
-        query
+        Vec::from([
+            ("limit", mrds_runtime::ParamValue::to_param(&self.limit)),
+            ("offset", mrds_runtime::ParamValue::to_param(&self.offset)),
+        ])
     }
     /// The path below the base path, path parameters percent-encoded.
     pub fn path(&self) -> String {
         "/v1/stocks/equity-offering".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        limit: Option<i64>,
-        offset: Option<i64>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_limit: Option<i64>,
+        p_offset: Option<i64>,
     ) {
-        if let Some(v) = limit && !(1i64..=1000i64).contains(&v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "equity_offering.limit.range",
-                        "limit",
-                        v.to_string(),
-                        "must be between 1 and 1000",
-                    ),
-                );
-        }
-        if let Some(v) = offset && v < 0i64 {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "equity_offering.offset.range",
-                        "offset",
-                        v.to_string(),
-                        "must be at least 0",
-                    ),
-                );
-        }
+        issues
+            .range("equity_offering.limit.range", "limit", p_limit, Some(1), Some(1000));
+        issues.range("equity_offering.offset.range", "offset", p_offset, Some(0), None);
     }
 }
-impl Default for EquityOfferingParams {
+impl ::std::default::Default for EquityOfferingParams {
     fn default() -> Self {
         Self::new()
     }
 }
 impl Request for EquityOfferingParams {
     type Record = crate::records::EquityOffering;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::EQUITY_OFFERING;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::EQUITY_OFFERING;
     fn validate(&self) -> Result<(), ValidationError> {
         EquityOfferingParams::validate(self)
     }
@@ -359,6 +261,17 @@ impl Request for EquityOfferingParams {
     }
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         EquityOfferingParams::from_raw(raw)
+    }
+}
+impl mrds_runtime::Paged for EquityOfferingParams {
+    fn limit(&self) -> i64 {
+        self.limit
+    }
+    fn offset(&self) -> i64 {
+        self.offset
+    }
+    fn set_offset(&mut self, offset: i64) {
+        self.offset = offset;
     }
 }
 /// Parameters of `GET /v1/etf/flow`: Daily in/outflow of one ETF.
@@ -373,19 +286,19 @@ pub struct EtfFlowParams {
     ///
     /// `symbol` in the query; required; pattern `^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$`.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The parameter names and required flags are not shown; they follow the other range endpoints, every parameter required.
     pub symbol: String,
     /// Range start, Unix seconds.
     ///
     /// `start_time` in the query; required; format: Unix seconds (UTC).
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The parameter names and required flags are not shown; they follow the other range endpoints, every parameter required.
     pub start_time: i64,
     /// Range end, Unix seconds.
     ///
     /// `end_time` in the query; required; format: Unix seconds (UTC).
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The parameter names and required flags are not shown; they follow the other range endpoints, every parameter required.
     pub end_time: i64,
 }
 impl EtfFlowParams {
@@ -400,117 +313,90 @@ impl EtfFlowParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
+        let mut issues = mrds_runtime::Issues::new();
         Self::check(
+            &mut issues,
             Some(self.symbol.as_str()),
             Some(self.start_time),
             Some(self.end_time),
-            &mut issues,
         );
-        ValidationError::check(issues)
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let symbol: Option<String> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_symbol: Option<String> = raw
             .required(
                 "symbol",
-                &crate::support::ParamRules {
-                    required: "etf_flow.symbol.required",
-                    repeated: "etf_flow.symbol.repeated",
-                    ty: "etf_flow.symbol.type",
-                    values: "etf_flow.symbol.values",
-                },
+                mrds_runtime::param_rules!("etf_flow", "symbol"),
                 &mut issues,
             );
-        let start_time: Option<i64> = raw
+        let p_start_time: Option<i64> = raw
             .required(
                 "start_time",
-                &crate::support::ParamRules {
-                    required: "etf_flow.start_time.required",
-                    repeated: "etf_flow.start_time.repeated",
-                    ty: "etf_flow.start_time.type",
-                    values: "etf_flow.start_time.values",
-                },
+                mrds_runtime::param_rules!("etf_flow", "start_time"),
                 &mut issues,
             );
-        let end_time: Option<i64> = raw
+        let p_end_time: Option<i64> = raw
             .required(
                 "end_time",
-                &crate::support::ParamRules {
-                    required: "etf_flow.end_time.required",
-                    repeated: "etf_flow.end_time.repeated",
-                    ty: "etf_flow.end_time.type",
-                    values: "etf_flow.end_time.values",
-                },
+                mrds_runtime::param_rules!("etf_flow", "end_time"),
                 &mut issues,
             );
-        Self::check(symbol.as_deref(), start_time, end_time, &mut issues);
-        match (symbol, start_time, end_time) {
-            (Some(symbol), Some(start_time), Some(end_time)) if issues.is_empty() => {
+        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time);
+        match (p_symbol, p_start_time, p_end_time) {
+            (
+                Some(p_symbol),
+                Some(p_start_time),
+                Some(p_end_time),
+            ) if issues.is_empty() => {
                 Ok(Self {
-                    symbol,
-                    start_time,
-                    end_time,
+                    symbol: p_symbol,
+                    start_time: p_start_time,
+                    end_time: p_end_time,
                 })
             }
-            _ => Err(ValidationError { issues }),
+            _ => Err(issues.into_error()),
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let mut query = Vec::new();
-        query.push(("symbol", crate::support::ParamValue::to_param(&self.symbol)));
-        query
-            .push((
-                "start_time",
-                crate::support::ParamValue::to_param(&self.start_time),
-            ));
-        query.push(("end_time", crate::support::ParamValue::to_param(&self.end_time)));
-        query
+        Vec::from([
+            ("symbol", mrds_runtime::ParamValue::to_param(&self.symbol)),
+            ("start_time", mrds_runtime::ParamValue::to_param(&self.start_time)),
+            ("end_time", mrds_runtime::ParamValue::to_param(&self.end_time)),
+        ])
     }
     /// The path below the base path, path parameters percent-encoded.
     pub fn path(&self) -> String {
         "/v1/etf/flow".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        symbol: Option<&str>,
-        start_time: Option<i64>,
-        end_time: Option<i64>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_symbol: Option<&str>,
+        p_start_time: Option<i64>,
+        p_end_time: Option<i64>,
     ) {
-        if let Some(v) = symbol && !ETF_FLOW_SYMBOL_PATTERN.is_match(v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "etf_flow.symbol.pattern",
-                        "symbol",
-                        v.to_string(),
-                        "must be an ETF symbol such as SPY (pattern `^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$`)",
-                    ),
-                );
-        }
-        if let (Some(a), Some(b)) = (start_time, end_time) && a >= b {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "etf_flow.range_order",
-                        "end_time",
-                        end_time.unwrap_or_default().to_string(),
-                        format!(
-                            "{} ({} is {})", "start_time must be before end_time",
-                            "start_time", start_time.unwrap_or_default()
-                        ),
-                    ),
-                );
-        }
+        issues
+            .pattern(
+                "etf_flow.symbol.pattern",
+                "symbol",
+                p_symbol,
+                mrds_runtime::pattern!("^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$"),
+                "must be an ETF symbol such as SPY (pattern `^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$`)",
+            );
+        issues
+            .ordered(
+                "etf_flow.range_order",
+                "start_time must be before end_time",
+                ("start_time", p_start_time),
+                ("end_time", p_end_time),
+            );
     }
 }
 impl Request for EtfFlowParams {
     type Record = crate::records::EtfFlow;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::ETF_FLOW;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::ETF_FLOW;
     fn validate(&self) -> Result<(), ValidationError> {
         EtfFlowParams::validate(self)
     }
@@ -538,19 +424,19 @@ pub struct ForexHistoricalParams {
     ///
     /// `symbol` in the query; required; pattern `^[A-Z]{6}$`.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of the symbol and time parameters and the required flags are not shown; they follow the other range endpoints.
     pub symbol: String,
     /// Range start, Unix seconds.
     ///
     /// `start_time` in the query; required; format: Unix seconds (UTC).
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of the symbol and time parameters and the required flags are not shown; they follow the other range endpoints.
     pub start_time: i64,
     /// Range end, Unix seconds.
     ///
     /// `end_time` in the query; required; format: Unix seconds (UTC).
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of the symbol and time parameters and the required flags are not shown; they follow the other range endpoints.
     pub end_time: i64,
     /// Sort order by date.
     ///
@@ -567,7 +453,7 @@ impl ForexHistoricalParams {
             sort_order: SortOrder::Desc,
         }
     }
-    ///Sets `sort_order`.
+    /// Sets `sort_order`.
     #[must_use]
     pub fn with_sort_order(mut self, value: SortOrder) -> Self {
         self.sort_order = value;
@@ -576,148 +462,100 @@ impl ForexHistoricalParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
+        let mut issues = mrds_runtime::Issues::new();
         Self::check(
+            &mut issues,
             Some(self.symbol.as_str()),
             Some(self.start_time),
             Some(self.end_time),
-            Some(&self.sort_order),
-            &mut issues,
         );
-        ValidationError::check(issues)
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let symbol: Option<String> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_symbol: Option<String> = raw
             .required(
                 "symbol",
-                &crate::support::ParamRules {
-                    required: "forex_historical.symbol.required",
-                    repeated: "forex_historical.symbol.repeated",
-                    ty: "forex_historical.symbol.type",
-                    values: "forex_historical.symbol.values",
-                },
+                mrds_runtime::param_rules!("forex_historical", "symbol"),
                 &mut issues,
             );
-        let start_time: Option<i64> = raw
+        let p_start_time: Option<i64> = raw
             .required(
                 "start_time",
-                &crate::support::ParamRules {
-                    required: "forex_historical.start_time.required",
-                    repeated: "forex_historical.start_time.repeated",
-                    ty: "forex_historical.start_time.type",
-                    values: "forex_historical.start_time.values",
-                },
+                mrds_runtime::param_rules!("forex_historical", "start_time"),
                 &mut issues,
             );
-        let end_time: Option<i64> = raw
+        let p_end_time: Option<i64> = raw
             .required(
                 "end_time",
-                &crate::support::ParamRules {
-                    required: "forex_historical.end_time.required",
-                    repeated: "forex_historical.end_time.repeated",
-                    ty: "forex_historical.end_time.type",
-                    values: "forex_historical.end_time.values",
-                },
+                mrds_runtime::param_rules!("forex_historical", "end_time"),
                 &mut issues,
             );
-        let sort_order: Option<SortOrder> = raw
+        let p_sort_order: Option<SortOrder> = raw
             .optional(
                 "sort_order",
-                &crate::support::ParamRules {
-                    required: "forex_historical.sort_order.required",
-                    repeated: "forex_historical.sort_order.repeated",
-                    ty: "forex_historical.sort_order.type",
-                    values: "forex_historical.sort_order.values",
-                },
+                mrds_runtime::param_rules!("forex_historical", "sort_order"),
                 &mut issues,
             )
             .or(Some(SortOrder::Desc));
-        Self::check(
-            symbol.as_deref(),
-            start_time,
-            end_time,
-            sort_order.as_ref(),
-            &mut issues,
-        );
-        match (symbol, start_time, end_time, sort_order) {
+        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time);
+        match (p_symbol, p_start_time, p_end_time, p_sort_order) {
             (
-                Some(symbol),
-                Some(start_time),
-                Some(end_time),
-                Some(sort_order),
+                Some(p_symbol),
+                Some(p_start_time),
+                Some(p_end_time),
+                Some(p_sort_order),
             ) if issues.is_empty() => {
                 Ok(Self {
-                    symbol,
-                    start_time,
-                    end_time,
-                    sort_order,
+                    symbol: p_symbol,
+                    start_time: p_start_time,
+                    end_time: p_end_time,
+                    sort_order: p_sort_order,
                 })
             }
-            _ => Err(ValidationError { issues }),
+            _ => Err(issues.into_error()),
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let mut query = Vec::new();
-        query.push(("symbol", crate::support::ParamValue::to_param(&self.symbol)));
-        query
-            .push((
-                "start_time",
-                crate::support::ParamValue::to_param(&self.start_time),
-            ));
-        query.push(("end_time", crate::support::ParamValue::to_param(&self.end_time)));
-        query
-            .push((
-                "sort_order",
-                crate::support::ParamValue::to_param(&self.sort_order),
-            ));
-        query
+        Vec::from([
+            ("symbol", mrds_runtime::ParamValue::to_param(&self.symbol)),
+            ("start_time", mrds_runtime::ParamValue::to_param(&self.start_time)),
+            ("end_time", mrds_runtime::ParamValue::to_param(&self.end_time)),
+            ("sort_order", mrds_runtime::ParamValue::to_param(&self.sort_order)),
+        ])
     }
     /// The path below the base path, path parameters percent-encoded.
     pub fn path(&self) -> String {
         "/v1/macro/forex/historical".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        symbol: Option<&str>,
-        start_time: Option<i64>,
-        end_time: Option<i64>,
-        _sort_order: Option<&SortOrder>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_symbol: Option<&str>,
+        p_start_time: Option<i64>,
+        p_end_time: Option<i64>,
     ) {
-        if let Some(v) = symbol && !FOREX_HISTORICAL_SYMBOL_PATTERN.is_match(v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "forex_historical.symbol.pattern",
-                        "symbol",
-                        v.to_string(),
-                        "must be a six-letter currency pair such as EURUSD (pattern `^[A-Z]{6}$`)",
-                    ),
-                );
-        }
-        if let (Some(a), Some(b)) = (start_time, end_time) && a >= b {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "forex_historical.range_order",
-                        "end_time",
-                        end_time.unwrap_or_default().to_string(),
-                        format!(
-                            "{} ({} is {})", "start_time must be before end_time",
-                            "start_time", start_time.unwrap_or_default()
-                        ),
-                    ),
-                );
-        }
+        issues
+            .pattern(
+                "forex_historical.symbol.pattern",
+                "symbol",
+                p_symbol,
+                mrds_runtime::pattern!("^[A-Z]{6}$"),
+                "must be a six-letter currency pair such as EURUSD (pattern `^[A-Z]{6}$`)",
+            );
+        issues
+            .ordered(
+                "forex_historical.range_order",
+                "start_time must be before end_time",
+                ("start_time", p_start_time),
+                ("end_time", p_end_time),
+            );
     }
 }
 impl Request for ForexHistoricalParams {
     type Record = crate::records::ForexBar;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::FOREX_HISTORICAL;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::FOREX_HISTORICAL;
     fn validate(&self) -> Result<(), ValidationError> {
         ForexHistoricalParams::validate(self)
     }
@@ -771,7 +609,7 @@ impl Index1minParams {
             limit: None,
         }
     }
-    ///Sets `limit`.
+    /// Sets `limit`.
     #[must_use]
     pub fn with_limit(mut self, value: i64) -> Self {
         self.limit = Some(value);
@@ -780,89 +618,69 @@ impl Index1minParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
+        let mut issues = mrds_runtime::Issues::new();
         Self::check(
+            &mut issues,
             Some(self.symbol.as_str()),
             Some(self.start_time),
             Some(self.end_time),
             self.limit,
-            &mut issues,
         );
-        ValidationError::check(issues)
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let symbol: Option<String> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_symbol: Option<String> = raw
             .required(
                 "symbol",
-                &crate::support::ParamRules {
-                    required: "index_1min.symbol.required",
-                    repeated: "index_1min.symbol.repeated",
-                    ty: "index_1min.symbol.type",
-                    values: "index_1min.symbol.values",
-                },
+                mrds_runtime::param_rules!("index_1min", "symbol"),
                 &mut issues,
             );
-        let start_time: Option<i64> = raw
+        let p_start_time: Option<i64> = raw
             .required(
                 "start_time",
-                &crate::support::ParamRules {
-                    required: "index_1min.start_time.required",
-                    repeated: "index_1min.start_time.repeated",
-                    ty: "index_1min.start_time.type",
-                    values: "index_1min.start_time.values",
-                },
+                mrds_runtime::param_rules!("index_1min", "start_time"),
                 &mut issues,
             );
-        let end_time: Option<i64> = raw
+        let p_end_time: Option<i64> = raw
             .required(
                 "end_time",
-                &crate::support::ParamRules {
-                    required: "index_1min.end_time.required",
-                    repeated: "index_1min.end_time.repeated",
-                    ty: "index_1min.end_time.type",
-                    values: "index_1min.end_time.values",
-                },
+                mrds_runtime::param_rules!("index_1min", "end_time"),
                 &mut issues,
             );
-        let limit: Option<i64> = raw
+        let p_limit: Option<i64> = raw
             .optional(
                 "limit",
-                &crate::support::ParamRules {
-                    required: "index_1min.limit.required",
-                    repeated: "index_1min.limit.repeated",
-                    ty: "index_1min.limit.type",
-                    values: "index_1min.limit.values",
-                },
+                mrds_runtime::param_rules!("index_1min", "limit"),
                 &mut issues,
             );
-        Self::check(symbol.as_deref(), start_time, end_time, limit, &mut issues);
-        match (symbol, start_time, end_time) {
-            (Some(symbol), Some(start_time), Some(end_time)) if issues.is_empty() => {
+        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time, p_limit);
+        match (p_symbol, p_start_time, p_end_time) {
+            (
+                Some(p_symbol),
+                Some(p_start_time),
+                Some(p_end_time),
+            ) if issues.is_empty() => {
                 Ok(Self {
-                    symbol,
-                    start_time,
-                    end_time,
-                    limit,
+                    symbol: p_symbol,
+                    start_time: p_start_time,
+                    end_time: p_end_time,
+                    limit: p_limit,
                 })
             }
-            _ => Err(ValidationError { issues }),
+            _ => Err(issues.into_error()),
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let mut query = Vec::new();
-        query.push(("symbol", crate::support::ParamValue::to_param(&self.symbol)));
-        query
-            .push((
-                "start_time",
-                crate::support::ParamValue::to_param(&self.start_time),
-            ));
-        query.push(("end_time", crate::support::ParamValue::to_param(&self.end_time)));
+        let mut query = Vec::from([
+            ("symbol", mrds_runtime::ParamValue::to_param(&self.symbol)),
+            ("start_time", mrds_runtime::ParamValue::to_param(&self.start_time)),
+            ("end_time", mrds_runtime::ParamValue::to_param(&self.end_time)),
+        ]);
         if let Some(v) = &self.limit {
-            query.push(("limit", crate::support::ParamValue::to_param(v)));
+            query.push(("limit", mrds_runtime::ParamValue::to_param(v)));
         }
         query
     }
@@ -870,56 +688,35 @@ impl Index1minParams {
     pub fn path(&self) -> String {
         "/v1/macro/index/1min".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        symbol: Option<&str>,
-        start_time: Option<i64>,
-        end_time: Option<i64>,
-        limit: Option<i64>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_symbol: Option<&str>,
+        p_start_time: Option<i64>,
+        p_end_time: Option<i64>,
+        p_limit: Option<i64>,
     ) {
-        if let Some(v) = symbol && !INDEX_1MIN_SYMBOL_PATTERN.is_match(v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "index_1min.symbol.pattern",
-                        "symbol",
-                        v.to_string(),
-                        "must be an index symbol with or without a leading caret (^GSPC, GSPC) (pattern `^\\^?[A-Za-z0-9.]{1,15}$`)",
-                    ),
-                );
-        }
-        if let Some(v) = limit && !(1i64..=500i64).contains(&v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "index_1min.limit.range",
-                        "limit",
-                        v.to_string(),
-                        "must be between 1 and 500",
-                    ),
-                );
-        }
-        if let (Some(a), Some(b)) = (start_time, end_time) && a >= b {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "index_1min.range_order",
-                        "end_time",
-                        end_time.unwrap_or_default().to_string(),
-                        format!(
-                            "{} ({} is {})", "start_time must be before end_time",
-                            "start_time", start_time.unwrap_or_default()
-                        ),
-                    ),
-                );
-        }
+        issues
+            .pattern(
+                "index_1min.symbol.pattern",
+                "symbol",
+                p_symbol,
+                mrds_runtime::pattern!("^\\^?[A-Za-z0-9.]{1,15}$"),
+                "must be an index symbol with or without a leading caret (^GSPC, GSPC) (pattern `^\\^?[A-Za-z0-9.]{1,15}$`)",
+            );
+        issues.range("index_1min.limit.range", "limit", p_limit, Some(1), Some(500));
+        issues
+            .ordered(
+                "index_1min.range_order",
+                "start_time must be before end_time",
+                ("start_time", p_start_time),
+                ("end_time", p_end_time),
+            );
     }
 }
 #[allow(deprecated)]
 impl Request for Index1minParams {
     type Record = crate::records::IndexBar1Min;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::INDEX_1MIN;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::INDEX_1MIN;
     fn validate(&self) -> Result<(), ValidationError> {
         Index1minParams::validate(self)
     }
@@ -945,31 +742,31 @@ pub struct LeverageRatioParams {
     ///
     /// `symbol` in the query; required; pattern `^BTC$`.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The parameter names of the crypto metrics are not shown; they follow the other range endpoints, with time_field defaulting to DATE.
     pub symbol: String,
     /// Range start, Unix seconds.
     ///
     /// `start_time` in the query; format: Unix seconds (UTC).
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The parameter names of the crypto metrics are not shown; they follow the other range endpoints, with time_field defaulting to DATE.
     pub start_time: Option<i64>,
     /// Range end, Unix seconds.
     ///
     /// `end_time` in the query; format: Unix seconds (UTC).
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The parameter names of the crypto metrics are not shown; they follow the other range endpoints, with time_field defaulting to DATE.
     pub end_time: Option<i64>,
     /// Field the range filters on.
     ///
     /// `time_field` in the query; default `DATE`.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The parameter names of the crypto metrics are not shown; they follow the other range endpoints, with time_field defaulting to DATE.
     pub time_field: TimeField,
     /// Maximum number of records; all matched data when absent.
     ///
     /// `limit` in the query; between 1 and 1000.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The parameter names of the crypto metrics are not shown; they follow the other range endpoints, with time_field defaulting to DATE.
     pub limit: Option<i64>,
 }
 impl LeverageRatioParams {
@@ -983,25 +780,25 @@ impl LeverageRatioParams {
             limit: None,
         }
     }
-    ///Sets `start_time`.
+    /// Sets `start_time`.
     #[must_use]
     pub fn with_start_time(mut self, value: i64) -> Self {
         self.start_time = Some(value);
         self
     }
-    ///Sets `end_time`.
+    /// Sets `end_time`.
     #[must_use]
     pub fn with_end_time(mut self, value: i64) -> Self {
         self.end_time = Some(value);
         self
     }
-    ///Sets `time_field`.
+    /// Sets `time_field`.
     #[must_use]
     pub fn with_time_field(mut self, value: TimeField) -> Self {
         self.time_field = value;
         self
     }
-    ///Sets `limit`.
+    /// Sets `limit`.
     #[must_use]
     pub fn with_limit(mut self, value: i64) -> Self {
         self.limit = Some(value);
@@ -1010,115 +807,78 @@ impl LeverageRatioParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
+        let mut issues = mrds_runtime::Issues::new();
         Self::check(
+            &mut issues,
             Some(self.symbol.as_str()),
             self.start_time,
             self.end_time,
-            Some(&self.time_field),
             self.limit,
-            &mut issues,
         );
-        ValidationError::check(issues)
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let symbol: Option<String> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_symbol: Option<String> = raw
             .required(
                 "symbol",
-                &crate::support::ParamRules {
-                    required: "leverage_ratio.symbol.required",
-                    repeated: "leverage_ratio.symbol.repeated",
-                    ty: "leverage_ratio.symbol.type",
-                    values: "leverage_ratio.symbol.values",
-                },
+                mrds_runtime::param_rules!("leverage_ratio", "symbol"),
                 &mut issues,
             );
-        let start_time: Option<i64> = raw
+        let p_start_time: Option<i64> = raw
             .optional(
                 "start_time",
-                &crate::support::ParamRules {
-                    required: "leverage_ratio.start_time.required",
-                    repeated: "leverage_ratio.start_time.repeated",
-                    ty: "leverage_ratio.start_time.type",
-                    values: "leverage_ratio.start_time.values",
-                },
+                mrds_runtime::param_rules!("leverage_ratio", "start_time"),
                 &mut issues,
             );
-        let end_time: Option<i64> = raw
+        let p_end_time: Option<i64> = raw
             .optional(
                 "end_time",
-                &crate::support::ParamRules {
-                    required: "leverage_ratio.end_time.required",
-                    repeated: "leverage_ratio.end_time.repeated",
-                    ty: "leverage_ratio.end_time.type",
-                    values: "leverage_ratio.end_time.values",
-                },
+                mrds_runtime::param_rules!("leverage_ratio", "end_time"),
                 &mut issues,
             );
-        let time_field: Option<TimeField> = raw
+        let p_time_field: Option<TimeField> = raw
             .optional(
                 "time_field",
-                &crate::support::ParamRules {
-                    required: "leverage_ratio.time_field.required",
-                    repeated: "leverage_ratio.time_field.repeated",
-                    ty: "leverage_ratio.time_field.type",
-                    values: "leverage_ratio.time_field.values",
-                },
+                mrds_runtime::param_rules!("leverage_ratio", "time_field"),
                 &mut issues,
             )
             .or(Some(TimeField::Date));
-        let limit: Option<i64> = raw
+        let p_limit: Option<i64> = raw
             .optional(
                 "limit",
-                &crate::support::ParamRules {
-                    required: "leverage_ratio.limit.required",
-                    repeated: "leverage_ratio.limit.repeated",
-                    ty: "leverage_ratio.limit.type",
-                    values: "leverage_ratio.limit.values",
-                },
+                mrds_runtime::param_rules!("leverage_ratio", "limit"),
                 &mut issues,
             );
-        Self::check(
-            symbol.as_deref(),
-            start_time,
-            end_time,
-            time_field.as_ref(),
-            limit,
-            &mut issues,
-        );
-        match (symbol, time_field) {
-            (Some(symbol), Some(time_field)) if issues.is_empty() => {
+        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time, p_limit);
+        match (p_symbol, p_time_field) {
+            (Some(p_symbol), Some(p_time_field)) if issues.is_empty() => {
                 Ok(Self {
-                    symbol,
-                    start_time,
-                    end_time,
-                    time_field,
-                    limit,
+                    symbol: p_symbol,
+                    start_time: p_start_time,
+                    end_time: p_end_time,
+                    time_field: p_time_field,
+                    limit: p_limit,
                 })
             }
-            _ => Err(ValidationError { issues }),
+            _ => Err(issues.into_error()),
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let mut query = Vec::new();
-        query.push(("symbol", crate::support::ParamValue::to_param(&self.symbol)));
+        let mut query = Vec::from([
+            ("symbol", mrds_runtime::ParamValue::to_param(&self.symbol)),
+        ]);
         if let Some(v) = &self.start_time {
-            query.push(("start_time", crate::support::ParamValue::to_param(v)));
+            query.push(("start_time", mrds_runtime::ParamValue::to_param(v)));
         }
         if let Some(v) = &self.end_time {
-            query.push(("end_time", crate::support::ParamValue::to_param(v)));
+            query.push(("end_time", mrds_runtime::ParamValue::to_param(v)));
         }
-        query
-            .push((
-                "time_field",
-                crate::support::ParamValue::to_param(&self.time_field),
-            ));
+        query.push(("time_field", mrds_runtime::ParamValue::to_param(&self.time_field)));
         if let Some(v) = &self.limit {
-            query.push(("limit", crate::support::ParamValue::to_param(v)));
+            query.push(("limit", mrds_runtime::ParamValue::to_param(v)));
         }
         query
     }
@@ -1126,56 +886,35 @@ impl LeverageRatioParams {
     pub fn path(&self) -> String {
         "/v1/crypto/metrics/leverage-ratio".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        symbol: Option<&str>,
-        start_time: Option<i64>,
-        end_time: Option<i64>,
-        _time_field: Option<&TimeField>,
-        limit: Option<i64>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_symbol: Option<&str>,
+        p_start_time: Option<i64>,
+        p_end_time: Option<i64>,
+        p_limit: Option<i64>,
     ) {
-        if let Some(v) = symbol && !LEVERAGE_RATIO_SYMBOL_PATTERN.is_match(v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "leverage_ratio.symbol.pattern",
-                        "symbol",
-                        v.to_string(),
-                        "must be BTC, the only supported token (pattern `^BTC$`)",
-                    ),
-                );
-        }
-        if let Some(v) = limit && !(1i64..=1000i64).contains(&v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "leverage_ratio.limit.range",
-                        "limit",
-                        v.to_string(),
-                        "must be between 1 and 1000",
-                    ),
-                );
-        }
-        if let (Some(a), Some(b)) = (start_time, end_time) && a >= b {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "leverage_ratio.range_order",
-                        "end_time",
-                        end_time.unwrap_or_default().to_string(),
-                        format!(
-                            "{} ({} is {})", "start_time must be before end_time",
-                            "start_time", start_time.unwrap_or_default()
-                        ),
-                    ),
-                );
-        }
+        issues
+            .pattern(
+                "leverage_ratio.symbol.pattern",
+                "symbol",
+                p_symbol,
+                mrds_runtime::pattern!("^BTC$"),
+                "must be BTC, the only supported token (pattern `^BTC$`)",
+            );
+        issues
+            .range("leverage_ratio.limit.range", "limit", p_limit, Some(1), Some(1000));
+        issues
+            .ordered(
+                "leverage_ratio.range_order",
+                "start_time must be before end_time",
+                ("start_time", p_start_time),
+                ("end_time", p_end_time),
+            );
     }
 }
 impl Request for LeverageRatioParams {
     type Record = crate::records::LeverageRatio;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::LEVERAGE_RATIO;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::LEVERAGE_RATIO;
     fn validate(&self) -> Result<(), ValidationError> {
         LeverageRatioParams::validate(self)
     }
@@ -1210,31 +949,31 @@ pub struct MarketKlineParams {
     ///
     /// `interval` in the query; required.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of every parameter but trading_pair and the required flags are not shown; they follow the other kline endpoints, with RFC 3339 times as the description states.
     pub interval: Interval,
     /// Range start, RFC 3339.
     ///
     /// `start_time` in the query; format: RFC 3339 timestamp.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of every parameter but trading_pair and the required flags are not shown; they follow the other kline endpoints, with RFC 3339 times as the description states.
     pub start_time: Option<String>,
     /// Range end, RFC 3339.
     ///
     /// `end_time` in the query; format: RFC 3339 timestamp.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of every parameter but trading_pair and the required flags are not shown; they follow the other kline endpoints, with RFC 3339 times as the description states.
     pub end_time: Option<String>,
     /// Maximum number of candles.
     ///
     /// `limit` in the query; default `500`; between 1 and 10000.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of every parameter but trading_pair and the required flags are not shown; they follow the other kline endpoints, with RFC 3339 times as the description states.
     pub limit: i64,
     /// Trading session; applies to stock and option results only.
     ///
     /// `session` in the query; default `ETH`.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of every parameter but trading_pair and the required flags are not shown; they follow the other kline endpoints, with RFC 3339 times as the description states.
     pub session: Session,
 }
 impl MarketKlineParams {
@@ -1245,29 +984,29 @@ impl MarketKlineParams {
             interval,
             start_time: None,
             end_time: None,
-            limit: 500i64,
+            limit: 500,
             session: Session::Eth,
         }
     }
-    ///Sets `start_time`.
+    /// Sets `start_time`.
     #[must_use]
     pub fn with_start_time(mut self, value: impl Into<String>) -> Self {
         self.start_time = Some(value.into());
         self
     }
-    ///Sets `end_time`.
+    /// Sets `end_time`.
     #[must_use]
     pub fn with_end_time(mut self, value: impl Into<String>) -> Self {
         self.end_time = Some(value.into());
         self
     }
-    ///Sets `limit`.
+    /// Sets `limit`.
     #[must_use]
     pub fn with_limit(mut self, value: i64) -> Self {
         self.limit = value;
         self
     }
-    ///Sets `session`.
+    /// Sets `session`.
     #[must_use]
     pub fn with_session(mut self, value: Session) -> Self {
         self.session = value;
@@ -1276,261 +1015,188 @@ impl MarketKlineParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
+        let mut issues = mrds_runtime::Issues::new();
         Self::check(
+            &mut issues,
             Some(self.trading_pair.as_str()),
             Some(&self.interval),
             self.start_time.as_deref(),
             self.end_time.as_deref(),
             Some(self.limit),
-            Some(&self.session),
-            &mut issues,
         );
-        ValidationError::check(issues)
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let trading_pair: Option<String> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_trading_pair: Option<String> = raw
             .required(
                 "trading_pair",
-                &crate::support::ParamRules {
-                    required: "market_kline.trading_pair.required",
-                    repeated: "market_kline.trading_pair.repeated",
-                    ty: "market_kline.trading_pair.type",
-                    values: "market_kline.trading_pair.values",
-                },
+                mrds_runtime::param_rules!("market_kline", "trading_pair"),
                 &mut issues,
             );
-        let interval: Option<Interval> = raw
+        let p_interval: Option<Interval> = raw
             .required(
                 "interval",
-                &crate::support::ParamRules {
-                    required: "market_kline.interval.required",
-                    repeated: "market_kline.interval.repeated",
-                    ty: "market_kline.interval.type",
-                    values: "market_kline.interval.values",
-                },
+                mrds_runtime::param_rules!("market_kline", "interval"),
                 &mut issues,
             );
-        let start_time: Option<String> = raw
+        let p_start_time: Option<String> = raw
             .optional(
                 "start_time",
-                &crate::support::ParamRules {
-                    required: "market_kline.start_time.required",
-                    repeated: "market_kline.start_time.repeated",
-                    ty: "market_kline.start_time.type",
-                    values: "market_kline.start_time.values",
-                },
+                mrds_runtime::param_rules!("market_kline", "start_time"),
                 &mut issues,
             );
-        let end_time: Option<String> = raw
+        let p_end_time: Option<String> = raw
             .optional(
                 "end_time",
-                &crate::support::ParamRules {
-                    required: "market_kline.end_time.required",
-                    repeated: "market_kline.end_time.repeated",
-                    ty: "market_kline.end_time.type",
-                    values: "market_kline.end_time.values",
-                },
+                mrds_runtime::param_rules!("market_kline", "end_time"),
                 &mut issues,
             );
-        let limit: Option<i64> = raw
+        let p_limit: Option<i64> = raw
             .optional(
                 "limit",
-                &crate::support::ParamRules {
-                    required: "market_kline.limit.required",
-                    repeated: "market_kline.limit.repeated",
-                    ty: "market_kline.limit.type",
-                    values: "market_kline.limit.values",
-                },
+                mrds_runtime::param_rules!("market_kline", "limit"),
                 &mut issues,
             )
-            .or(Some(500i64));
-        let session: Option<Session> = raw
+            .or(Some(500));
+        let p_session: Option<Session> = raw
             .optional(
                 "session",
-                &crate::support::ParamRules {
-                    required: "market_kline.session.required",
-                    repeated: "market_kline.session.repeated",
-                    ty: "market_kline.session.type",
-                    values: "market_kline.session.values",
-                },
+                mrds_runtime::param_rules!("market_kline", "session"),
                 &mut issues,
             )
             .or(Some(Session::Eth));
         Self::check(
-            trading_pair.as_deref(),
-            interval.as_ref(),
-            start_time.as_deref(),
-            end_time.as_deref(),
-            limit,
-            session.as_ref(),
             &mut issues,
+            p_trading_pair.as_deref(),
+            p_interval.as_ref(),
+            p_start_time.as_deref(),
+            p_end_time.as_deref(),
+            p_limit,
         );
-        match (trading_pair, interval, limit, session) {
+        match (p_trading_pair, p_interval, p_limit, p_session) {
             (
-                Some(trading_pair),
-                Some(interval),
-                Some(limit),
-                Some(session),
+                Some(p_trading_pair),
+                Some(p_interval),
+                Some(p_limit),
+                Some(p_session),
             ) if issues.is_empty() => {
                 Ok(Self {
-                    trading_pair,
-                    interval,
-                    start_time,
-                    end_time,
-                    limit,
-                    session,
+                    trading_pair: p_trading_pair,
+                    interval: p_interval,
+                    start_time: p_start_time,
+                    end_time: p_end_time,
+                    limit: p_limit,
+                    session: p_session,
                 })
             }
-            _ => Err(ValidationError { issues }),
+            _ => Err(issues.into_error()),
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let mut query = Vec::new();
-        query
-            .push((
-                "trading_pair",
-                crate::support::ParamValue::to_param(&self.trading_pair),
-            ));
-        query.push(("interval", crate::support::ParamValue::to_param(&self.interval)));
+        let mut query = Vec::from([
+            ("trading_pair", mrds_runtime::ParamValue::to_param(&self.trading_pair)),
+            ("interval", mrds_runtime::ParamValue::to_param(&self.interval)),
+        ]);
         if let Some(v) = &self.start_time {
-            query.push(("start_time", crate::support::ParamValue::to_param(v)));
+            query.push(("start_time", mrds_runtime::ParamValue::to_param(v)));
         }
         if let Some(v) = &self.end_time {
-            query.push(("end_time", crate::support::ParamValue::to_param(v)));
+            query.push(("end_time", mrds_runtime::ParamValue::to_param(v)));
         }
-        query.push(("limit", crate::support::ParamValue::to_param(&self.limit)));
-        query.push(("session", crate::support::ParamValue::to_param(&self.session)));
+        query.push(("limit", mrds_runtime::ParamValue::to_param(&self.limit)));
+        query.push(("session", mrds_runtime::ParamValue::to_param(&self.session)));
         query
     }
     /// The path below the base path, path parameters percent-encoded.
     pub fn path(&self) -> String {
         "/v1/market/kline".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        trading_pair: Option<&str>,
-        interval: Option<&Interval>,
-        start_time: Option<&str>,
-        end_time: Option<&str>,
-        limit: Option<i64>,
-        _session: Option<&Session>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_trading_pair: Option<&str>,
+        p_interval: Option<&Interval>,
+        p_start_time: Option<&str>,
+        p_end_time: Option<&str>,
+        p_limit: Option<i64>,
     ) {
-        if let Some(v) = trading_pair && !MARKET_KLINE_TRADING_PAIR_PATTERN.is_match(v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "market_kline.trading_pair.pattern",
-                        "trading_pair",
-                        v.to_string(),
-                        "must be <MARKET>_<INSTRUMENT_TYPE>_<SYMBOL>_<CURRENCY>, four parts of uppercase letters and digits, INSTRUMENT_TYPE one of SPOT, PERP, OPTION, FUTURE (pattern `^[A-Z0-9]+_(SPOT|PERP|OPTION|FUTURE)_[A-Z0-9]+_[A-Z0-9]+$`)",
-                    ),
-                );
-        }
-        if let Some(v) = start_time && crate::support::rfc3339_seconds(v).is_none() {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "market_kline.start_time.format",
-                        "start_time",
-                        v.to_string(),
-                        "must be an RFC 3339 timestamp such as 2026-07-01T00:00:00Z",
-                    ),
-                );
-        }
-        if let Some(v) = end_time && crate::support::rfc3339_seconds(v).is_none() {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "market_kline.end_time.format",
-                        "end_time",
-                        v.to_string(),
-                        "must be an RFC 3339 timestamp such as 2026-07-01T00:00:00Z",
-                    ),
-                );
-        }
-        if let Some(v) = limit && !(1i64..=10000i64).contains(&v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "market_kline.limit.range",
-                        "limit",
-                        v.to_string(),
-                        "must be between 1 and 10000",
-                    ),
-                );
-        }
-        if let (Some(a), Some(b)) = (
-            start_time.and_then(crate::support::rfc3339_seconds),
-            end_time.and_then(crate::support::rfc3339_seconds),
-        ) && a >= b
+        issues
+            .pattern(
+                "market_kline.trading_pair.pattern",
+                "trading_pair",
+                p_trading_pair,
+                mrds_runtime::pattern!(
+                    "^[A-Z0-9]+_(SPOT|PERP|OPTION|FUTURE)_[A-Z0-9]+_[A-Z0-9]+$"
+                ),
+                "must be <MARKET>_<INSTRUMENT_TYPE>_<SYMBOL>_<CURRENCY>, four parts of uppercase letters and digits, INSTRUMENT_TYPE one of SPOT, PERP, OPTION, FUTURE (pattern `^[A-Z0-9]+_(SPOT|PERP|OPTION|FUTURE)_[A-Z0-9]+_[A-Z0-9]+$`)",
+            );
+        issues
+            .format(
+                "market_kline.start_time.format",
+                "start_time",
+                p_start_time,
+                mrds_runtime::TextFormat::Rfc3339,
+            );
+        issues
+            .format(
+                "market_kline.end_time.format",
+                "end_time",
+                p_end_time,
+                mrds_runtime::TextFormat::Rfc3339,
+            );
+        issues.range("market_kline.limit.range", "limit", p_limit, Some(1), Some(10000));
+        issues
+            .ordered(
+                "market_kline.range_order",
+                "end_time must be greater than start_time",
+                ("start_time", p_start_time),
+                ("end_time", p_end_time),
+            );
+        if p_trading_pair
+            .is_some_and(|v| mrds_runtime::pattern!("^[A-Z0-9]+_OPTION_").is_match(v))
         {
             issues
-                .push(
-                    ValidationIssue::new(
-                        "market_kline.range_order",
-                        "end_time",
-                        end_time.unwrap_or_default().to_string(),
-                        format!(
-                            "{} ({} is {})", "end_time must be greater than start_time",
-                            "start_time", start_time.unwrap_or_default()
-                        ),
+                .pattern(
+                    "market_kline.option_symbol",
+                    "trading_pair",
+                    p_trading_pair,
+                    mrds_runtime::pattern!(
+                        "^[A-Z0-9]+_OPTION_[A-Z]{1,6}[0-9]{6}[CP][0-9]{8}_[A-Z0-9]+$"
                     ),
+                    "An OPTION pair's symbol is an option symbol: underlying (1 to 6 uppercase letters), six-digit expiry YYMMDD, C or P, eight-digit strike (AAPL251219C00200000)",
                 );
         }
-        if trading_pair
-            .is_some_and(|v| MARKET_KLINE_OPTION_SYMBOL_WHEN_PATTERN.is_match(v))
-            && let Some(v) = trading_pair
-            && !MARKET_KLINE_OPTION_SYMBOL_PATTERN.is_match(v)
+        if p_trading_pair
+            .is_some_and(|v| mrds_runtime::pattern!("^[A-Z0-9]+_FUTURE_").is_match(v))
         {
             issues
-                .push(
-                    ValidationIssue::new(
-                        "market_kline.option_symbol",
-                        "trading_pair",
-                        v.to_string(),
-                        "An OPTION pair's symbol is an option symbol: underlying (1 to 6 uppercase letters), six-digit expiry YYMMDD, C or P, eight-digit strike (AAPL251219C00200000)",
-                    ),
+                .allowed(
+                    "market_kline.future_daily_only",
+                    "interval",
+                    "Commodity future pairs support only the 1d interval",
+                    p_interval,
+                    |v| matches!(v, Interval::OneDay),
                 );
         }
-        if trading_pair
-            .is_some_and(|v| MARKET_KLINE_FUTURE_DAILY_ONLY_WHEN_PATTERN.is_match(v))
-            && let Some(v) = interval && !matches!(v, Interval::OneDay)
+        if p_trading_pair
+            .is_some_and(|v| mrds_runtime::pattern!("^FX_SPOT_").is_match(v))
         {
             issues
-                .push(
-                    ValidationIssue::new(
-                        "market_kline.future_daily_only",
-                        "interval",
-                        v.as_str().to_string(),
-                        "Commodity future pairs support only the 1d interval",
-                    ),
-                );
-        }
-        if trading_pair
-            .is_some_and(|v| MARKET_KLINE_FX_DAILY_ONLY_WHEN_PATTERN.is_match(v))
-            && let Some(v) = interval && !matches!(v, Interval::OneDay)
-        {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "market_kline.fx_daily_only",
-                        "interval",
-                        v.as_str().to_string(),
-                        "FX spot pairs support only the 1d interval",
-                    ),
+                .allowed(
+                    "market_kline.fx_daily_only",
+                    "interval",
+                    "FX spot pairs support only the 1d interval",
+                    p_interval,
+                    |v| matches!(v, Interval::OneDay),
                 );
         }
     }
 }
 impl Request for MarketKlineParams {
     type Record = crate::records::Candle;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::MARKET_KLINE;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::MARKET_KLINE;
     fn validate(&self) -> Result<(), ValidationError> {
         MarketKlineParams::validate(self)
     }
@@ -1573,102 +1239,72 @@ impl NandFlashSpotPriceParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
-        Self::check(
-            Some(&self.item),
-            Some(self.start_time),
-            Some(self.end_time),
-            &mut issues,
-        );
-        ValidationError::check(issues)
+        let mut issues = mrds_runtime::Issues::new();
+        Self::check(&mut issues, Some(self.start_time), Some(self.end_time));
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let item: Option<NandItem> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_item: Option<NandItem> = raw
             .required(
                 "item",
-                &crate::support::ParamRules {
-                    required: "nand_flash_spot_price.item.required",
-                    repeated: "nand_flash_spot_price.item.repeated",
-                    ty: "nand_flash_spot_price.item.type",
-                    values: "nand_flash_spot_price.item.values",
-                },
+                mrds_runtime::param_rules!("nand_flash_spot_price", "item"),
                 &mut issues,
             );
-        let start_time: Option<i64> = raw
+        let p_start_time: Option<i64> = raw
             .required(
                 "start_time",
-                &crate::support::ParamRules {
-                    required: "nand_flash_spot_price.start_time.required",
-                    repeated: "nand_flash_spot_price.start_time.repeated",
-                    ty: "nand_flash_spot_price.start_time.type",
-                    values: "nand_flash_spot_price.start_time.values",
-                },
+                mrds_runtime::param_rules!("nand_flash_spot_price", "start_time"),
                 &mut issues,
             );
-        let end_time: Option<i64> = raw
+        let p_end_time: Option<i64> = raw
             .required(
                 "end_time",
-                &crate::support::ParamRules {
-                    required: "nand_flash_spot_price.end_time.required",
-                    repeated: "nand_flash_spot_price.end_time.repeated",
-                    ty: "nand_flash_spot_price.end_time.type",
-                    values: "nand_flash_spot_price.end_time.values",
-                },
+                mrds_runtime::param_rules!("nand_flash_spot_price", "end_time"),
                 &mut issues,
             );
-        Self::check(item.as_ref(), start_time, end_time, &mut issues);
-        match (item, start_time, end_time) {
-            (Some(item), Some(start_time), Some(end_time)) if issues.is_empty() => {
-                Ok(Self { item, start_time, end_time })
+        Self::check(&mut issues, p_start_time, p_end_time);
+        match (p_item, p_start_time, p_end_time) {
+            (Some(p_item), Some(p_start_time), Some(p_end_time)) if issues.is_empty() => {
+                Ok(Self {
+                    item: p_item,
+                    start_time: p_start_time,
+                    end_time: p_end_time,
+                })
             }
-            _ => Err(ValidationError { issues }),
+            _ => Err(issues.into_error()),
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let mut query = Vec::new();
-        query.push(("item", crate::support::ParamValue::to_param(&self.item)));
-        query
-            .push((
-                "start_time",
-                crate::support::ParamValue::to_param(&self.start_time),
-            ));
-        query.push(("end_time", crate::support::ParamValue::to_param(&self.end_time)));
-        query
+        Vec::from([
+            ("item", mrds_runtime::ParamValue::to_param(&self.item)),
+            ("start_time", mrds_runtime::ParamValue::to_param(&self.start_time)),
+            ("end_time", mrds_runtime::ParamValue::to_param(&self.end_time)),
+        ])
     }
     /// The path below the base path, path parameters percent-encoded.
     pub fn path(&self) -> String {
         "/v1/other/semiconductor/nand-flash-spot-price".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        _item: Option<&NandItem>,
-        start_time: Option<i64>,
-        end_time: Option<i64>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_start_time: Option<i64>,
+        p_end_time: Option<i64>,
     ) {
-        if let (Some(a), Some(b)) = (start_time, end_time) && a >= b {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "nand_flash_spot_price.range_order",
-                        "end_time",
-                        end_time.unwrap_or_default().to_string(),
-                        format!(
-                            "{} ({} is {})", "start_time must be before end_time",
-                            "start_time", start_time.unwrap_or_default()
-                        ),
-                    ),
-                );
-        }
+        issues
+            .ordered(
+                "nand_flash_spot_price.range_order",
+                "start_time must be before end_time",
+                ("start_time", p_start_time),
+                ("end_time", p_end_time),
+            );
     }
 }
 impl Request for NandFlashSpotPriceParams {
     type Record = crate::records::NandSpotPrice;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::NAND_FLASH_SPOT_PRICE;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::NAND_FLASH_SPOT_PRICE;
     fn validate(&self) -> Result<(), ValidationError> {
         NandFlashSpotPriceParams::validate(self)
     }
@@ -1698,19 +1334,19 @@ pub struct NonUsKlineParams {
     ///
     /// `symbol` in the query; required; pattern `^[A-Za-z0-9]{1,12}\.[A-Z]{1,4}$`.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of the ticker, time and bar-count parameters, the required flags and the default bar count are not shown; they follow the perpetual kline.
     pub symbol: String,
     /// Range start, Unix seconds, inclusive.
     ///
     /// `start_time` in the query; required; format: Unix seconds (UTC).
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of the ticker, time and bar-count parameters, the required flags and the default bar count are not shown; they follow the perpetual kline.
     pub start_time: i64,
     /// Range end, Unix seconds, inclusive; greater than start_time.
     ///
     /// `end_time` in the query; required; format: Unix seconds (UTC).
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of the ticker, time and bar-count parameters, the required flags and the default bar count are not shown; they follow the perpetual kline.
     pub end_time: i64,
     /// Bar interval; daily bars unless set.
     ///
@@ -1720,7 +1356,7 @@ pub struct NonUsKlineParams {
     ///
     /// `limit` in the query; default `500`; between 1 and 10000.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of the ticker, time and bar-count parameters, the required flags and the default bar count are not shown; they follow the perpetual kline.
     pub limit: i64,
 }
 impl NonUsKlineParams {
@@ -1731,16 +1367,16 @@ impl NonUsKlineParams {
             start_time,
             end_time,
             interval: Interval::OneDay,
-            limit: 500i64,
+            limit: 500,
         }
     }
-    ///Sets `interval`.
+    /// Sets `interval`.
     #[must_use]
     pub fn with_interval(mut self, value: Interval) -> Self {
         self.interval = value;
         self
     }
-    ///Sets `limit`.
+    /// Sets `limit`.
     #[must_use]
     pub fn with_limit(mut self, value: i64) -> Self {
         self.limit = value;
@@ -1749,173 +1385,113 @@ impl NonUsKlineParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
+        let mut issues = mrds_runtime::Issues::new();
         Self::check(
+            &mut issues,
             Some(self.symbol.as_str()),
             Some(self.start_time),
             Some(self.end_time),
-            Some(&self.interval),
             Some(self.limit),
-            &mut issues,
         );
-        ValidationError::check(issues)
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let symbol: Option<String> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_symbol: Option<String> = raw
             .required(
                 "symbol",
-                &crate::support::ParamRules {
-                    required: "non_us_kline.symbol.required",
-                    repeated: "non_us_kline.symbol.repeated",
-                    ty: "non_us_kline.symbol.type",
-                    values: "non_us_kline.symbol.values",
-                },
+                mrds_runtime::param_rules!("non_us_kline", "symbol"),
                 &mut issues,
             );
-        let start_time: Option<i64> = raw
+        let p_start_time: Option<i64> = raw
             .required(
                 "start_time",
-                &crate::support::ParamRules {
-                    required: "non_us_kline.start_time.required",
-                    repeated: "non_us_kline.start_time.repeated",
-                    ty: "non_us_kline.start_time.type",
-                    values: "non_us_kline.start_time.values",
-                },
+                mrds_runtime::param_rules!("non_us_kline", "start_time"),
                 &mut issues,
             );
-        let end_time: Option<i64> = raw
+        let p_end_time: Option<i64> = raw
             .required(
                 "end_time",
-                &crate::support::ParamRules {
-                    required: "non_us_kline.end_time.required",
-                    repeated: "non_us_kline.end_time.repeated",
-                    ty: "non_us_kline.end_time.type",
-                    values: "non_us_kline.end_time.values",
-                },
+                mrds_runtime::param_rules!("non_us_kline", "end_time"),
                 &mut issues,
             );
-        let interval: Option<Interval> = raw
+        let p_interval: Option<Interval> = raw
             .optional(
                 "interval",
-                &crate::support::ParamRules {
-                    required: "non_us_kline.interval.required",
-                    repeated: "non_us_kline.interval.repeated",
-                    ty: "non_us_kline.interval.type",
-                    values: "non_us_kline.interval.values",
-                },
+                mrds_runtime::param_rules!("non_us_kline", "interval"),
                 &mut issues,
             )
             .or(Some(Interval::OneDay));
-        let limit: Option<i64> = raw
+        let p_limit: Option<i64> = raw
             .optional(
                 "limit",
-                &crate::support::ParamRules {
-                    required: "non_us_kline.limit.required",
-                    repeated: "non_us_kline.limit.repeated",
-                    ty: "non_us_kline.limit.type",
-                    values: "non_us_kline.limit.values",
-                },
+                mrds_runtime::param_rules!("non_us_kline", "limit"),
                 &mut issues,
             )
-            .or(Some(500i64));
-        Self::check(
-            symbol.as_deref(),
-            start_time,
-            end_time,
-            interval.as_ref(),
-            limit,
-            &mut issues,
-        );
-        match (symbol, start_time, end_time, interval, limit) {
+            .or(Some(500));
+        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time, p_limit);
+        match (p_symbol, p_start_time, p_end_time, p_interval, p_limit) {
             (
-                Some(symbol),
-                Some(start_time),
-                Some(end_time),
-                Some(interval),
-                Some(limit),
+                Some(p_symbol),
+                Some(p_start_time),
+                Some(p_end_time),
+                Some(p_interval),
+                Some(p_limit),
             ) if issues.is_empty() => {
                 Ok(Self {
-                    symbol,
-                    start_time,
-                    end_time,
-                    interval,
-                    limit,
+                    symbol: p_symbol,
+                    start_time: p_start_time,
+                    end_time: p_end_time,
+                    interval: p_interval,
+                    limit: p_limit,
                 })
             }
-            _ => Err(ValidationError { issues }),
+            _ => Err(issues.into_error()),
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let mut query = Vec::new();
-        query.push(("symbol", crate::support::ParamValue::to_param(&self.symbol)));
-        query
-            .push((
-                "start_time",
-                crate::support::ParamValue::to_param(&self.start_time),
-            ));
-        query.push(("end_time", crate::support::ParamValue::to_param(&self.end_time)));
-        query.push(("interval", crate::support::ParamValue::to_param(&self.interval)));
-        query.push(("limit", crate::support::ParamValue::to_param(&self.limit)));
-        query
+        Vec::from([
+            ("symbol", mrds_runtime::ParamValue::to_param(&self.symbol)),
+            ("start_time", mrds_runtime::ParamValue::to_param(&self.start_time)),
+            ("end_time", mrds_runtime::ParamValue::to_param(&self.end_time)),
+            ("interval", mrds_runtime::ParamValue::to_param(&self.interval)),
+            ("limit", mrds_runtime::ParamValue::to_param(&self.limit)),
+        ])
     }
     /// The path below the base path, path parameters percent-encoded.
     pub fn path(&self) -> String {
         "/v1/stocks/non-us/kline".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        symbol: Option<&str>,
-        start_time: Option<i64>,
-        end_time: Option<i64>,
-        _interval: Option<&Interval>,
-        limit: Option<i64>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_symbol: Option<&str>,
+        p_start_time: Option<i64>,
+        p_end_time: Option<i64>,
+        p_limit: Option<i64>,
     ) {
-        if let Some(v) = symbol && !NON_US_KLINE_SYMBOL_PATTERN.is_match(v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "non_us_kline.symbol.pattern",
-                        "symbol",
-                        v.to_string(),
-                        "must be a ticker in dotted form <code>.<EXCHANGE_SUFFIX>, e.g. 0700.HK (pattern `^[A-Za-z0-9]{1,12}\\.[A-Z]{1,4}$`)",
-                    ),
-                );
-        }
-        if let Some(v) = limit && !(1i64..=10000i64).contains(&v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "non_us_kline.limit.range",
-                        "limit",
-                        v.to_string(),
-                        "must be between 1 and 10000",
-                    ),
-                );
-        }
-        if let (Some(a), Some(b)) = (start_time, end_time) && a >= b {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "non_us_kline.range_order",
-                        "end_time",
-                        end_time.unwrap_or_default().to_string(),
-                        format!(
-                            "{} ({} is {})", "end_time must be greater than start_time",
-                            "start_time", start_time.unwrap_or_default()
-                        ),
-                    ),
-                );
-        }
+        issues
+            .pattern(
+                "non_us_kline.symbol.pattern",
+                "symbol",
+                p_symbol,
+                mrds_runtime::pattern!("^[A-Za-z0-9]{1,12}\\.[A-Z]{1,4}$"),
+                "must be a ticker in dotted form <code>.<EXCHANGE_SUFFIX>, e.g. 0700.HK (pattern `^[A-Za-z0-9]{1,12}\\.[A-Z]{1,4}$`)",
+            );
+        issues.range("non_us_kline.limit.range", "limit", p_limit, Some(1), Some(10000));
+        issues
+            .ordered(
+                "non_us_kline.range_order",
+                "end_time must be greater than start_time",
+                ("start_time", p_start_time),
+                ("end_time", p_end_time),
+            );
     }
 }
 impl Request for NonUsKlineParams {
     type Record = crate::records::NonUsBar;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::NON_US_KLINE;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::NON_US_KLINE;
     fn validate(&self) -> Result<(), ValidationError> {
         NonUsKlineParams::validate(self)
     }
@@ -1936,7 +1512,7 @@ impl Request for NonUsKlineParams {
 /// Rules across parameters:
 /// - `perp_kline.range_order`: end_time must be greater than start_time.
 ///
-/// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+/// *Assumed* (not stated by the interface description): `<perp_venue>` is a fixed literal the description does not name; the spec uses `hyperliquid`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PerpKlineParams {
     /// Canonical base token, a crypto token or an equity ticker.
@@ -1947,7 +1523,7 @@ pub struct PerpKlineParams {
     ///
     /// `interval` in the query; required.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of the interval, end-time and limit parameters are not shown; they follow the other kline endpoints.
     pub interval: Interval,
     /// Range start, Unix seconds.
     ///
@@ -1957,13 +1533,13 @@ pub struct PerpKlineParams {
     ///
     /// `end_time` in the query; required; format: Unix seconds (UTC).
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of the interval, end-time and limit parameters are not shown; they follow the other kline endpoints.
     pub end_time: i64,
     /// Maximum number of candles.
     ///
     /// `limit` in the query; default `500`; between 1 and 10000.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of the interval, end-time and limit parameters are not shown; they follow the other kline endpoints.
     pub limit: i64,
 }
 impl PerpKlineParams {
@@ -1979,10 +1555,10 @@ impl PerpKlineParams {
             interval,
             start_time,
             end_time,
-            limit: 500i64,
+            limit: 500,
         }
     }
-    ///Sets `limit`.
+    /// Sets `limit`.
     #[must_use]
     pub fn with_limit(mut self, value: i64) -> Self {
         self.limit = value;
@@ -1991,172 +1567,112 @@ impl PerpKlineParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
+        let mut issues = mrds_runtime::Issues::new();
         Self::check(
+            &mut issues,
             Some(self.symbol.as_str()),
-            Some(&self.interval),
             Some(self.start_time),
             Some(self.end_time),
             Some(self.limit),
-            &mut issues,
         );
-        ValidationError::check(issues)
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let symbol: Option<String> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_symbol: Option<String> = raw
             .required(
                 "symbol",
-                &crate::support::ParamRules {
-                    required: "perp_kline.symbol.required",
-                    repeated: "perp_kline.symbol.repeated",
-                    ty: "perp_kline.symbol.type",
-                    values: "perp_kline.symbol.values",
-                },
+                mrds_runtime::param_rules!("perp_kline", "symbol"),
                 &mut issues,
             );
-        let interval: Option<Interval> = raw
+        let p_interval: Option<Interval> = raw
             .required(
                 "interval",
-                &crate::support::ParamRules {
-                    required: "perp_kline.interval.required",
-                    repeated: "perp_kline.interval.repeated",
-                    ty: "perp_kline.interval.type",
-                    values: "perp_kline.interval.values",
-                },
+                mrds_runtime::param_rules!("perp_kline", "interval"),
                 &mut issues,
             );
-        let start_time: Option<i64> = raw
+        let p_start_time: Option<i64> = raw
             .required(
                 "start_time",
-                &crate::support::ParamRules {
-                    required: "perp_kline.start_time.required",
-                    repeated: "perp_kline.start_time.repeated",
-                    ty: "perp_kline.start_time.type",
-                    values: "perp_kline.start_time.values",
-                },
+                mrds_runtime::param_rules!("perp_kline", "start_time"),
                 &mut issues,
             );
-        let end_time: Option<i64> = raw
+        let p_end_time: Option<i64> = raw
             .required(
                 "end_time",
-                &crate::support::ParamRules {
-                    required: "perp_kline.end_time.required",
-                    repeated: "perp_kline.end_time.repeated",
-                    ty: "perp_kline.end_time.type",
-                    values: "perp_kline.end_time.values",
-                },
+                mrds_runtime::param_rules!("perp_kline", "end_time"),
                 &mut issues,
             );
-        let limit: Option<i64> = raw
+        let p_limit: Option<i64> = raw
             .optional(
                 "limit",
-                &crate::support::ParamRules {
-                    required: "perp_kline.limit.required",
-                    repeated: "perp_kline.limit.repeated",
-                    ty: "perp_kline.limit.type",
-                    values: "perp_kline.limit.values",
-                },
+                mrds_runtime::param_rules!("perp_kline", "limit"),
                 &mut issues,
             )
-            .or(Some(500i64));
-        Self::check(
-            symbol.as_deref(),
-            interval.as_ref(),
-            start_time,
-            end_time,
-            limit,
-            &mut issues,
-        );
-        match (symbol, interval, start_time, end_time, limit) {
+            .or(Some(500));
+        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time, p_limit);
+        match (p_symbol, p_interval, p_start_time, p_end_time, p_limit) {
             (
-                Some(symbol),
-                Some(interval),
-                Some(start_time),
-                Some(end_time),
-                Some(limit),
+                Some(p_symbol),
+                Some(p_interval),
+                Some(p_start_time),
+                Some(p_end_time),
+                Some(p_limit),
             ) if issues.is_empty() => {
                 Ok(Self {
-                    symbol,
-                    interval,
-                    start_time,
-                    end_time,
-                    limit,
+                    symbol: p_symbol,
+                    interval: p_interval,
+                    start_time: p_start_time,
+                    end_time: p_end_time,
+                    limit: p_limit,
                 })
             }
-            _ => Err(ValidationError { issues }),
+            _ => Err(issues.into_error()),
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let mut query = Vec::new();
-        query.push(("symbol", crate::support::ParamValue::to_param(&self.symbol)));
-        query.push(("interval", crate::support::ParamValue::to_param(&self.interval)));
-        query
-            .push((
-                "start_time",
-                crate::support::ParamValue::to_param(&self.start_time),
-            ));
-        query.push(("end_time", crate::support::ParamValue::to_param(&self.end_time)));
-        query.push(("limit", crate::support::ParamValue::to_param(&self.limit)));
-        query
+        Vec::from([
+            ("symbol", mrds_runtime::ParamValue::to_param(&self.symbol)),
+            ("interval", mrds_runtime::ParamValue::to_param(&self.interval)),
+            ("start_time", mrds_runtime::ParamValue::to_param(&self.start_time)),
+            ("end_time", mrds_runtime::ParamValue::to_param(&self.end_time)),
+            ("limit", mrds_runtime::ParamValue::to_param(&self.limit)),
+        ])
     }
     /// The path below the base path, path parameters percent-encoded.
     pub fn path(&self) -> String {
         "/v1/crypto/hyperliquid/perp/usdc/kline".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        symbol: Option<&str>,
-        _interval: Option<&Interval>,
-        start_time: Option<i64>,
-        end_time: Option<i64>,
-        limit: Option<i64>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_symbol: Option<&str>,
+        p_start_time: Option<i64>,
+        p_end_time: Option<i64>,
+        p_limit: Option<i64>,
     ) {
-        if let Some(v) = symbol && !PERP_KLINE_SYMBOL_PATTERN.is_match(v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "perp_kline.symbol.pattern",
-                        "symbol",
-                        v.to_string(),
-                        "must be a base token or equity ticker such as BTC (pattern `^[A-Za-z0-9]{1,20}$`)",
-                    ),
-                );
-        }
-        if let Some(v) = limit && !(1i64..=10000i64).contains(&v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "perp_kline.limit.range",
-                        "limit",
-                        v.to_string(),
-                        "must be between 1 and 10000",
-                    ),
-                );
-        }
-        if let (Some(a), Some(b)) = (start_time, end_time) && a >= b {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "perp_kline.range_order",
-                        "end_time",
-                        end_time.unwrap_or_default().to_string(),
-                        format!(
-                            "{} ({} is {})", "end_time must be greater than start_time",
-                            "start_time", start_time.unwrap_or_default()
-                        ),
-                    ),
-                );
-        }
+        issues
+            .pattern(
+                "perp_kline.symbol.pattern",
+                "symbol",
+                p_symbol,
+                mrds_runtime::pattern!("^[A-Za-z0-9]{1,20}$"),
+                "must be a base token or equity ticker such as BTC (pattern `^[A-Za-z0-9]{1,20}$`)",
+            );
+        issues.range("perp_kline.limit.range", "limit", p_limit, Some(1), Some(10000));
+        issues
+            .ordered(
+                "perp_kline.range_order",
+                "end_time must be greater than start_time",
+                ("start_time", p_start_time),
+                ("end_time", p_end_time),
+            );
     }
 }
 impl Request for PerpKlineParams {
     type Record = crate::records::Candle;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::PERP_KLINE;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::PERP_KLINE;
     fn validate(&self) -> Result<(), ValidationError> {
         PerpKlineParams::validate(self)
     }
@@ -2192,13 +1708,17 @@ pub struct PersonCommentaryParams {
     ///
     /// `end_time` in the query; required; format: Unix seconds (UTC).
     pub end_time: i64,
-    /// Page size, 1 to 500 (default assumed).
+    /// Page size, 1 to 500.
     ///
     /// `limit` in the query; default `50`; between 1 and 500.
+    ///
+    /// *Assumed* (not stated by the interface description): The range is documented; the default page size is not shown, so the dividends default (50) is used.
     pub limit: i64,
-    /// Rows to skip (bounds and default assumed).
+    /// Rows to skip.
     ///
     /// `offset` in the query; default `0`; at least 0.
+    ///
+    /// *Assumed* (not stated by the interface description): Only that offset skips rows is documented; it counts from 0, the default.
     pub offset: i64,
 }
 impl PersonCommentaryParams {
@@ -2208,17 +1728,17 @@ impl PersonCommentaryParams {
             person_id: person_id.into(),
             start_time,
             end_time,
-            limit: 50i64,
-            offset: 0i64,
+            limit: 50,
+            offset: 0,
         }
     }
-    ///Sets `limit`.
+    /// Sets `limit`.
     #[must_use]
     pub fn with_limit(mut self, value: i64) -> Self {
         self.limit = value;
         self
     }
-    ///Sets `offset`.
+    /// Sets `offset`.
     #[must_use]
     pub fn with_offset(mut self, value: i64) -> Self {
         self.offset = value;
@@ -2227,191 +1747,132 @@ impl PersonCommentaryParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
+        let mut issues = mrds_runtime::Issues::new();
         Self::check(
+            &mut issues,
             Some(self.person_id.as_str()),
             Some(self.start_time),
             Some(self.end_time),
             Some(self.limit),
             Some(self.offset),
-            &mut issues,
         );
-        ValidationError::check(issues)
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let person_id: Option<String> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_person_id: Option<String> = raw
             .path(
                 "person_id",
-                &crate::support::ParamRules {
-                    required: "person_commentary.person_id.required",
-                    repeated: "person_commentary.person_id.repeated",
-                    ty: "person_commentary.person_id.type",
-                    values: "person_commentary.person_id.values",
-                },
+                mrds_runtime::param_rules!("person_commentary", "person_id"),
                 &mut issues,
             );
-        let start_time: Option<i64> = raw
+        let p_start_time: Option<i64> = raw
             .required(
                 "start_time",
-                &crate::support::ParamRules {
-                    required: "person_commentary.start_time.required",
-                    repeated: "person_commentary.start_time.repeated",
-                    ty: "person_commentary.start_time.type",
-                    values: "person_commentary.start_time.values",
-                },
+                mrds_runtime::param_rules!("person_commentary", "start_time"),
                 &mut issues,
             );
-        let end_time: Option<i64> = raw
+        let p_end_time: Option<i64> = raw
             .required(
                 "end_time",
-                &crate::support::ParamRules {
-                    required: "person_commentary.end_time.required",
-                    repeated: "person_commentary.end_time.repeated",
-                    ty: "person_commentary.end_time.type",
-                    values: "person_commentary.end_time.values",
-                },
+                mrds_runtime::param_rules!("person_commentary", "end_time"),
                 &mut issues,
             );
-        let limit: Option<i64> = raw
+        let p_limit: Option<i64> = raw
             .optional(
                 "limit",
-                &crate::support::ParamRules {
-                    required: "person_commentary.limit.required",
-                    repeated: "person_commentary.limit.repeated",
-                    ty: "person_commentary.limit.type",
-                    values: "person_commentary.limit.values",
-                },
+                mrds_runtime::param_rules!("person_commentary", "limit"),
                 &mut issues,
             )
-            .or(Some(50i64));
-        let offset: Option<i64> = raw
+            .or(Some(50));
+        let p_offset: Option<i64> = raw
             .optional(
                 "offset",
-                &crate::support::ParamRules {
-                    required: "person_commentary.offset.required",
-                    repeated: "person_commentary.offset.repeated",
-                    ty: "person_commentary.offset.type",
-                    values: "person_commentary.offset.values",
-                },
+                mrds_runtime::param_rules!("person_commentary", "offset"),
                 &mut issues,
             )
-            .or(Some(0i64));
+            .or(Some(0));
         Self::check(
-            person_id.as_deref(),
-            start_time,
-            end_time,
-            limit,
-            offset,
             &mut issues,
+            p_person_id.as_deref(),
+            p_start_time,
+            p_end_time,
+            p_limit,
+            p_offset,
         );
-        match (person_id, start_time, end_time, limit, offset) {
+        match (p_person_id, p_start_time, p_end_time, p_limit, p_offset) {
             (
-                Some(person_id),
-                Some(start_time),
-                Some(end_time),
-                Some(limit),
-                Some(offset),
+                Some(p_person_id),
+                Some(p_start_time),
+                Some(p_end_time),
+                Some(p_limit),
+                Some(p_offset),
             ) if issues.is_empty() => {
                 Ok(Self {
-                    person_id,
-                    start_time,
-                    end_time,
-                    limit,
-                    offset,
+                    person_id: p_person_id,
+                    start_time: p_start_time,
+                    end_time: p_end_time,
+                    limit: p_limit,
+                    offset: p_offset,
                 })
             }
-            _ => Err(ValidationError { issues }),
+            _ => Err(issues.into_error()),
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let mut query = Vec::new();
-        query
-            .push((
-                "start_time",
-                crate::support::ParamValue::to_param(&self.start_time),
-            ));
-        query.push(("end_time", crate::support::ParamValue::to_param(&self.end_time)));
-        query.push(("limit", crate::support::ParamValue::to_param(&self.limit)));
-        query.push(("offset", crate::support::ParamValue::to_param(&self.offset)));
-        query
+        Vec::from([
+            ("start_time", mrds_runtime::ParamValue::to_param(&self.start_time)),
+            ("end_time", mrds_runtime::ParamValue::to_param(&self.end_time)),
+            ("limit", mrds_runtime::ParamValue::to_param(&self.limit)),
+            ("offset", mrds_runtime::ParamValue::to_param(&self.offset)),
+        ])
     }
     /// The path below the base path, path parameters percent-encoded.
     pub fn path(&self) -> String {
-        let mut path = String::new();
-        path.push_str("/v1/persons/");
-        path.push_str(
-            &crate::support::percent_encode(
-                &crate::support::ParamValue::to_param(&self.person_id),
-            ),
-        );
-        path.push_str("/commentary");
-        path
+        format!(
+            "/v1/persons/{}/commentary", mrds_runtime::text::percent_encode(&
+            mrds_runtime::ParamValue::to_param(& self.person_id))
+        )
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        person_id: Option<&str>,
-        start_time: Option<i64>,
-        end_time: Option<i64>,
-        limit: Option<i64>,
-        offset: Option<i64>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_person_id: Option<&str>,
+        p_start_time: Option<i64>,
+        p_end_time: Option<i64>,
+        p_limit: Option<i64>,
+        p_offset: Option<i64>,
     ) {
-        if let Some(v) = person_id && !crate::support::is_uuid(v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "person_commentary.person_id.format",
-                        "person_id",
-                        v.to_string(),
-                        "must be a UUID such as 123e4567-e89b-12d3-a456-426614174000",
-                    ),
-                );
-        }
-        if let Some(v) = limit && !(1i64..=500i64).contains(&v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "person_commentary.limit.range",
-                        "limit",
-                        v.to_string(),
-                        "must be between 1 and 500",
-                    ),
-                );
-        }
-        if let Some(v) = offset && v < 0i64 {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "person_commentary.offset.range",
-                        "offset",
-                        v.to_string(),
-                        "must be at least 0",
-                    ),
-                );
-        }
-        if let (Some(a), Some(b)) = (start_time, end_time) && a >= b {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "person_commentary.range_order",
-                        "end_time",
-                        end_time.unwrap_or_default().to_string(),
-                        format!(
-                            "{} ({} is {})", "start_time must be before end_time",
-                            "start_time", start_time.unwrap_or_default()
-                        ),
-                    ),
-                );
-        }
+        issues
+            .format(
+                "person_commentary.person_id.format",
+                "person_id",
+                p_person_id,
+                mrds_runtime::TextFormat::Uuid,
+            );
+        issues
+            .range(
+                "person_commentary.limit.range",
+                "limit",
+                p_limit,
+                Some(1),
+                Some(500),
+            );
+        issues
+            .range("person_commentary.offset.range", "offset", p_offset, Some(0), None);
+        issues
+            .ordered(
+                "person_commentary.range_order",
+                "start_time must be before end_time",
+                ("start_time", p_start_time),
+                ("end_time", p_end_time),
+            );
     }
 }
 impl Request for PersonCommentaryParams {
     type Record = crate::records::PersonCommentary;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::PERSON_COMMENTARY;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::PERSON_COMMENTARY;
     fn validate(&self) -> Result<(), ValidationError> {
         PersonCommentaryParams::validate(self)
     }
@@ -2423,6 +1884,17 @@ impl Request for PersonCommentaryParams {
     }
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         PersonCommentaryParams::from_raw(raw)
+    }
+}
+impl mrds_runtime::Paged for PersonCommentaryParams {
+    fn limit(&self) -> i64 {
+        self.limit
+    }
+    fn offset(&self) -> i64 {
+        self.offset
+    }
+    fn set_offset(&mut self, offset: i64) {
+        self.offset = offset;
     }
 }
 /// Parameters of `GET /v1/stocks/research/units`: All sections and exhibits of one research document, in order, optionally narrowed.
@@ -2441,7 +1913,7 @@ pub struct ResearchUnitsParams {
     ///
     /// `doc_id` in the query; required; format: 16 hexadecimal characters.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of the document-id and index parameters, and which are required, are not shown; the document id is what the request is about, so it is required.
     pub doc_id: String,
     /// Narrows to sections or exhibits.
     ///
@@ -2451,7 +1923,7 @@ pub struct ResearchUnitsParams {
     ///
     /// `idx` in the query; at least 0.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The names of the document-id and index parameters, and which are required, are not shown; the document id is what the request is about, so it is required.
     pub idx: Option<i64>,
 }
 impl ResearchUnitsParams {
@@ -2463,13 +1935,13 @@ impl ResearchUnitsParams {
             idx: None,
         }
     }
-    ///Sets `kind`.
+    /// Sets `kind`.
     #[must_use]
     pub fn with_kind(mut self, value: UnitKind) -> Self {
         self.kind = Some(value);
         self
     }
-    ///Sets `idx`.
+    /// Sets `idx`.
     #[must_use]
     pub fn with_idx(mut self, value: i64) -> Self {
         self.idx = Some(value);
@@ -2478,71 +1950,59 @@ impl ResearchUnitsParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
+        let mut issues = mrds_runtime::Issues::new();
         Self::check(
+            &mut issues,
             Some(self.doc_id.as_str()),
             self.kind.as_ref(),
             self.idx,
-            &mut issues,
         );
-        ValidationError::check(issues)
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let doc_id: Option<String> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_doc_id: Option<String> = raw
             .required(
                 "doc_id",
-                &crate::support::ParamRules {
-                    required: "research_units.doc_id.required",
-                    repeated: "research_units.doc_id.repeated",
-                    ty: "research_units.doc_id.type",
-                    values: "research_units.doc_id.values",
-                },
+                mrds_runtime::param_rules!("research_units", "doc_id"),
                 &mut issues,
             );
-        let kind: Option<UnitKind> = raw
+        let p_kind: Option<UnitKind> = raw
             .optional(
                 "kind",
-                &crate::support::ParamRules {
-                    required: "research_units.kind.required",
-                    repeated: "research_units.kind.repeated",
-                    ty: "research_units.kind.type",
-                    values: "research_units.kind.values",
-                },
+                mrds_runtime::param_rules!("research_units", "kind"),
                 &mut issues,
             );
-        let idx: Option<i64> = raw
+        let p_idx: Option<i64> = raw
             .optional(
                 "idx",
-                &crate::support::ParamRules {
-                    required: "research_units.idx.required",
-                    repeated: "research_units.idx.repeated",
-                    ty: "research_units.idx.type",
-                    values: "research_units.idx.values",
-                },
+                mrds_runtime::param_rules!("research_units", "idx"),
                 &mut issues,
             );
-        Self::check(doc_id.as_deref(), kind.as_ref(), idx, &mut issues);
-        issues
-            .retain(|i| {
-                !(i.rule == "research_units.idx_requires_kind" && raw.has("kind"))
-            });
-        match (doc_id,) {
-            (Some(doc_id),) if issues.is_empty() => Ok(Self { doc_id, kind, idx }),
-            _ => Err(ValidationError { issues }),
+        Self::check(&mut issues, p_doc_id.as_deref(), p_kind.as_ref(), p_idx);
+        issues.forgive("research_units.idx_requires_kind", raw.has("kind"));
+        match p_doc_id {
+            Some(p_doc_id) if issues.is_empty() => {
+                Ok(Self {
+                    doc_id: p_doc_id,
+                    kind: p_kind,
+                    idx: p_idx,
+                })
+            }
+            _ => Err(issues.into_error()),
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let mut query = Vec::new();
-        query.push(("doc_id", crate::support::ParamValue::to_param(&self.doc_id)));
+        let mut query = Vec::from([
+            ("doc_id", mrds_runtime::ParamValue::to_param(&self.doc_id)),
+        ]);
         if let Some(v) = &self.kind {
-            query.push(("kind", crate::support::ParamValue::to_param(v)));
+            query.push(("kind", mrds_runtime::ParamValue::to_param(v)));
         }
         if let Some(v) = &self.idx {
-            query.push(("idx", crate::support::ParamValue::to_param(v)));
+            query.push(("idx", mrds_runtime::ParamValue::to_param(v)));
         }
         query
     }
@@ -2550,62 +2010,34 @@ impl ResearchUnitsParams {
     pub fn path(&self) -> String {
         "/v1/stocks/research/units".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        doc_id: Option<&str>,
-        kind: Option<&UnitKind>,
-        idx: Option<i64>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_doc_id: Option<&str>,
+        p_kind: Option<&UnitKind>,
+        p_idx: Option<i64>,
     ) {
-        if let Some(v) = doc_id && !crate::support::is_hex16(v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "research_units.doc_id.format",
-                        "doc_id",
-                        v.to_string(),
-                        "must be 16 hexadecimal characters",
-                    ),
-                );
-        }
-        if let Some(v) = kind && !v.is_known() {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "research_units.kind.values",
-                        "kind",
-                        v.as_str().to_string(),
-                        "must be one of `section`, `exhibit`",
-                    ),
-                );
-        }
-        if let Some(v) = idx && v < 0i64 {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "research_units.idx.range",
-                        "idx",
-                        v.to_string(),
-                        "must be at least 0",
-                    ),
-                );
-        }
-        if let (Some(v), None) = (idx, kind) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "research_units.idx_requires_kind",
-                        "idx",
-                        v.to_string(),
-                        "idx requires kind",
-                    ),
-                );
-        }
+        issues
+            .format(
+                "research_units.doc_id.format",
+                "doc_id",
+                p_doc_id,
+                mrds_runtime::TextFormat::Hex16,
+            );
+        issues.known("research_units.kind.values", "kind", p_kind, UnitKind::WIRE);
+        issues.range("research_units.idx.range", "idx", p_idx, Some(0), None);
+        issues
+            .requires(
+                "research_units.idx_requires_kind",
+                "idx",
+                "idx requires kind",
+                p_idx,
+                p_kind.is_some(),
+            );
     }
 }
 impl Request for ResearchUnitsParams {
     type Record = crate::records::ResearchUnit;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::RESEARCH_UNITS;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::RESEARCH_UNITS;
     fn validate(&self) -> Result<(), ValidationError> {
         ResearchUnitsParams::validate(self)
     }
@@ -2634,19 +2066,19 @@ pub struct ScreenerEventsParams {
     ///
     /// `event_type` in the query; required.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The name of the event-type parameter and the required flags are not shown; the range parameters take the names of the other range endpoints, and all three are required since the range rule reads them.
     pub event_type: ScreenerEventType,
     /// Range start, Unix seconds.
     ///
     /// `start_time` in the query; required; format: Unix seconds (UTC).
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The name of the event-type parameter and the required flags are not shown; the range parameters take the names of the other range endpoints, and all three are required since the range rule reads them.
     pub start_time: i64,
     /// Range end, Unix seconds.
     ///
     /// `end_time` in the query; required; format: Unix seconds (UTC).
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The name of the event-type parameter and the required flags are not shown; the range parameters take the names of the other range endpoints, and all three are required since the range rule reads them.
     pub end_time: i64,
 }
 impl ScreenerEventsParams {
@@ -2661,141 +2093,102 @@ impl ScreenerEventsParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
+        let mut issues = mrds_runtime::Issues::new();
         Self::check(
+            &mut issues,
             Some(&self.event_type),
             Some(self.start_time),
             Some(self.end_time),
-            &mut issues,
         );
-        ValidationError::check(issues)
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let event_type: Option<ScreenerEventType> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_event_type: Option<ScreenerEventType> = raw
             .required(
                 "event_type",
-                &crate::support::ParamRules {
-                    required: "screener_events.event_type.required",
-                    repeated: "screener_events.event_type.repeated",
-                    ty: "screener_events.event_type.type",
-                    values: "screener_events.event_type.values",
-                },
+                mrds_runtime::param_rules!("screener_events", "event_type"),
                 &mut issues,
             );
-        let start_time: Option<i64> = raw
+        let p_start_time: Option<i64> = raw
             .required(
                 "start_time",
-                &crate::support::ParamRules {
-                    required: "screener_events.start_time.required",
-                    repeated: "screener_events.start_time.repeated",
-                    ty: "screener_events.start_time.type",
-                    values: "screener_events.start_time.values",
-                },
+                mrds_runtime::param_rules!("screener_events", "start_time"),
                 &mut issues,
             );
-        let end_time: Option<i64> = raw
+        let p_end_time: Option<i64> = raw
             .required(
                 "end_time",
-                &crate::support::ParamRules {
-                    required: "screener_events.end_time.required",
-                    repeated: "screener_events.end_time.repeated",
-                    ty: "screener_events.end_time.type",
-                    values: "screener_events.end_time.values",
-                },
+                mrds_runtime::param_rules!("screener_events", "end_time"),
                 &mut issues,
             );
-        Self::check(event_type.as_ref(), start_time, end_time, &mut issues);
-        match (event_type, start_time, end_time) {
-            (Some(event_type), Some(start_time), Some(end_time)) if issues.is_empty() => {
+        Self::check(&mut issues, p_event_type.as_ref(), p_start_time, p_end_time);
+        match (p_event_type, p_start_time, p_end_time) {
+            (
+                Some(p_event_type),
+                Some(p_start_time),
+                Some(p_end_time),
+            ) if issues.is_empty() => {
                 Ok(Self {
-                    event_type,
-                    start_time,
-                    end_time,
+                    event_type: p_event_type,
+                    start_time: p_start_time,
+                    end_time: p_end_time,
                 })
             }
-            _ => Err(ValidationError { issues }),
+            _ => Err(issues.into_error()),
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let mut query = Vec::new();
-        query
-            .push((
-                "event_type",
-                crate::support::ParamValue::to_param(&self.event_type),
-            ));
-        query
-            .push((
-                "start_time",
-                crate::support::ParamValue::to_param(&self.start_time),
-            ));
-        query.push(("end_time", crate::support::ParamValue::to_param(&self.end_time)));
-        query
+        Vec::from([
+            ("event_type", mrds_runtime::ParamValue::to_param(&self.event_type)),
+            ("start_time", mrds_runtime::ParamValue::to_param(&self.start_time)),
+            ("end_time", mrds_runtime::ParamValue::to_param(&self.end_time)),
+        ])
     }
     /// The path below the base path, path parameters percent-encoded.
     pub fn path(&self) -> String {
         "/v1/stocks/screener/events".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        event_type: Option<&ScreenerEventType>,
-        start_time: Option<i64>,
-        end_time: Option<i64>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_event_type: Option<&ScreenerEventType>,
+        p_start_time: Option<i64>,
+        p_end_time: Option<i64>,
     ) {
-        if let Some(v) = event_type && !v.is_known() {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "screener_events.event_type.values",
-                        "event_type",
-                        v.as_str().to_string(),
-                        "must be one of `IPO Date`, `Split Date`, `Earnings Date`",
-                    ),
-                );
-        }
-        if let (Some(a), Some(b)) = (start_time, end_time) && a >= b {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "screener_events.range_order",
-                        "end_time",
-                        end_time.unwrap_or_default().to_string(),
-                        format!(
-                            "{} ({} is {})", "start_time must be before end_time",
-                            "start_time", start_time.unwrap_or_default()
-                        ),
-                    ),
-                );
-        }
+        issues
+            .known(
+                "screener_events.event_type.values",
+                "event_type",
+                p_event_type,
+                ScreenerEventType::WIRE,
+            );
+        issues
+            .ordered(
+                "screener_events.range_order",
+                "start_time must be before end_time",
+                ("start_time", p_start_time),
+                ("end_time", p_end_time),
+            );
         if matches!(
-            event_type, Some(ScreenerEventType::SplitDate |
+            p_event_type, Some(ScreenerEventType::SplitDate |
             ScreenerEventType::EarningsDate)
-        ) && let (Some(a), Some(b)) = (start_time, end_time)
-            && i128::from(b) - i128::from(a) > i128::from(31622400i64)
-        {
+        ) {
             issues
-                .push(
-                    ValidationIssue::new(
-                        "screener_events.max_span",
-                        "end_time",
-                        end_time.unwrap_or_default().to_string(),
-                        format!(
-                            "{} ({} is {})",
-                            "For Split Date and Earnings Date, the range may not exceed one year (366 days)",
-                            "start_time", start_time.unwrap_or_default()
-                        ),
-                    ),
+                .max_span(
+                    "screener_events.max_span",
+                    "For Split Date and Earnings Date, the range may not exceed one year (366 days)",
+                    31622400,
+                    ("start_time", p_start_time),
+                    ("end_time", p_end_time),
                 );
         }
     }
 }
 impl Request for ScreenerEventsParams {
     type Record = crate::records::ScreenerEvent;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::SCREENER_EVENTS;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::SCREENER_EVENTS;
     fn validate(&self) -> Result<(), ValidationError> {
         ScreenerEventsParams::validate(self)
     }
@@ -2821,31 +2214,31 @@ pub struct SsrParams {
     ///
     /// `symbol` in the query; required; pattern `^BTC$`.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The parameter names of the crypto metrics are not shown; they follow the other range endpoints, with time_field defaulting to DATE.
     pub symbol: String,
     /// Range start, Unix seconds.
     ///
     /// `start_time` in the query; format: Unix seconds (UTC).
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The parameter names of the crypto metrics are not shown; they follow the other range endpoints, with time_field defaulting to DATE.
     pub start_time: Option<i64>,
     /// Range end, Unix seconds.
     ///
     /// `end_time` in the query; format: Unix seconds (UTC).
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The parameter names of the crypto metrics are not shown; they follow the other range endpoints, with time_field defaulting to DATE.
     pub end_time: Option<i64>,
     /// Field the range filters on.
     ///
     /// `time_field` in the query; default `DATE`.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The parameter names of the crypto metrics are not shown; they follow the other range endpoints, with time_field defaulting to DATE.
     pub time_field: TimeField,
     /// Maximum number of records; all matched data when absent.
     ///
     /// `limit` in the query; between 1 and 1000.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The parameter names of the crypto metrics are not shown; they follow the other range endpoints, with time_field defaulting to DATE.
     pub limit: Option<i64>,
 }
 impl SsrParams {
@@ -2859,25 +2252,25 @@ impl SsrParams {
             limit: None,
         }
     }
-    ///Sets `start_time`.
+    /// Sets `start_time`.
     #[must_use]
     pub fn with_start_time(mut self, value: i64) -> Self {
         self.start_time = Some(value);
         self
     }
-    ///Sets `end_time`.
+    /// Sets `end_time`.
     #[must_use]
     pub fn with_end_time(mut self, value: i64) -> Self {
         self.end_time = Some(value);
         self
     }
-    ///Sets `time_field`.
+    /// Sets `time_field`.
     #[must_use]
     pub fn with_time_field(mut self, value: TimeField) -> Self {
         self.time_field = value;
         self
     }
-    ///Sets `limit`.
+    /// Sets `limit`.
     #[must_use]
     pub fn with_limit(mut self, value: i64) -> Self {
         self.limit = Some(value);
@@ -2886,115 +2279,74 @@ impl SsrParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
+        let mut issues = mrds_runtime::Issues::new();
         Self::check(
+            &mut issues,
             Some(self.symbol.as_str()),
             self.start_time,
             self.end_time,
-            Some(&self.time_field),
             self.limit,
-            &mut issues,
         );
-        ValidationError::check(issues)
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let symbol: Option<String> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_symbol: Option<String> = raw
             .required(
                 "symbol",
-                &crate::support::ParamRules {
-                    required: "ssr.symbol.required",
-                    repeated: "ssr.symbol.repeated",
-                    ty: "ssr.symbol.type",
-                    values: "ssr.symbol.values",
-                },
+                mrds_runtime::param_rules!("ssr", "symbol"),
                 &mut issues,
             );
-        let start_time: Option<i64> = raw
+        let p_start_time: Option<i64> = raw
             .optional(
                 "start_time",
-                &crate::support::ParamRules {
-                    required: "ssr.start_time.required",
-                    repeated: "ssr.start_time.repeated",
-                    ty: "ssr.start_time.type",
-                    values: "ssr.start_time.values",
-                },
+                mrds_runtime::param_rules!("ssr", "start_time"),
                 &mut issues,
             );
-        let end_time: Option<i64> = raw
+        let p_end_time: Option<i64> = raw
             .optional(
                 "end_time",
-                &crate::support::ParamRules {
-                    required: "ssr.end_time.required",
-                    repeated: "ssr.end_time.repeated",
-                    ty: "ssr.end_time.type",
-                    values: "ssr.end_time.values",
-                },
+                mrds_runtime::param_rules!("ssr", "end_time"),
                 &mut issues,
             );
-        let time_field: Option<TimeField> = raw
+        let p_time_field: Option<TimeField> = raw
             .optional(
                 "time_field",
-                &crate::support::ParamRules {
-                    required: "ssr.time_field.required",
-                    repeated: "ssr.time_field.repeated",
-                    ty: "ssr.time_field.type",
-                    values: "ssr.time_field.values",
-                },
+                mrds_runtime::param_rules!("ssr", "time_field"),
                 &mut issues,
             )
             .or(Some(TimeField::Date));
-        let limit: Option<i64> = raw
-            .optional(
-                "limit",
-                &crate::support::ParamRules {
-                    required: "ssr.limit.required",
-                    repeated: "ssr.limit.repeated",
-                    ty: "ssr.limit.type",
-                    values: "ssr.limit.values",
-                },
-                &mut issues,
-            );
-        Self::check(
-            symbol.as_deref(),
-            start_time,
-            end_time,
-            time_field.as_ref(),
-            limit,
-            &mut issues,
-        );
-        match (symbol, time_field) {
-            (Some(symbol), Some(time_field)) if issues.is_empty() => {
+        let p_limit: Option<i64> = raw
+            .optional("limit", mrds_runtime::param_rules!("ssr", "limit"), &mut issues);
+        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time, p_limit);
+        match (p_symbol, p_time_field) {
+            (Some(p_symbol), Some(p_time_field)) if issues.is_empty() => {
                 Ok(Self {
-                    symbol,
-                    start_time,
-                    end_time,
-                    time_field,
-                    limit,
+                    symbol: p_symbol,
+                    start_time: p_start_time,
+                    end_time: p_end_time,
+                    time_field: p_time_field,
+                    limit: p_limit,
                 })
             }
-            _ => Err(ValidationError { issues }),
+            _ => Err(issues.into_error()),
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let mut query = Vec::new();
-        query.push(("symbol", crate::support::ParamValue::to_param(&self.symbol)));
+        let mut query = Vec::from([
+            ("symbol", mrds_runtime::ParamValue::to_param(&self.symbol)),
+        ]);
         if let Some(v) = &self.start_time {
-            query.push(("start_time", crate::support::ParamValue::to_param(v)));
+            query.push(("start_time", mrds_runtime::ParamValue::to_param(v)));
         }
         if let Some(v) = &self.end_time {
-            query.push(("end_time", crate::support::ParamValue::to_param(v)));
+            query.push(("end_time", mrds_runtime::ParamValue::to_param(v)));
         }
-        query
-            .push((
-                "time_field",
-                crate::support::ParamValue::to_param(&self.time_field),
-            ));
+        query.push(("time_field", mrds_runtime::ParamValue::to_param(&self.time_field)));
         if let Some(v) = &self.limit {
-            query.push(("limit", crate::support::ParamValue::to_param(v)));
+            query.push(("limit", mrds_runtime::ParamValue::to_param(v)));
         }
         query
     }
@@ -3002,56 +2354,34 @@ impl SsrParams {
     pub fn path(&self) -> String {
         "/v1/crypto/metrics/ssr".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        symbol: Option<&str>,
-        start_time: Option<i64>,
-        end_time: Option<i64>,
-        _time_field: Option<&TimeField>,
-        limit: Option<i64>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_symbol: Option<&str>,
+        p_start_time: Option<i64>,
+        p_end_time: Option<i64>,
+        p_limit: Option<i64>,
     ) {
-        if let Some(v) = symbol && !SSR_SYMBOL_PATTERN.is_match(v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "ssr.symbol.pattern",
-                        "symbol",
-                        v.to_string(),
-                        "must be BTC, the only supported token (pattern `^BTC$`)",
-                    ),
-                );
-        }
-        if let Some(v) = limit && !(1i64..=1000i64).contains(&v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "ssr.limit.range",
-                        "limit",
-                        v.to_string(),
-                        "must be between 1 and 1000",
-                    ),
-                );
-        }
-        if let (Some(a), Some(b)) = (start_time, end_time) && a >= b {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "ssr.range_order",
-                        "end_time",
-                        end_time.unwrap_or_default().to_string(),
-                        format!(
-                            "{} ({} is {})", "start_time must be before end_time",
-                            "start_time", start_time.unwrap_or_default()
-                        ),
-                    ),
-                );
-        }
+        issues
+            .pattern(
+                "ssr.symbol.pattern",
+                "symbol",
+                p_symbol,
+                mrds_runtime::pattern!("^BTC$"),
+                "must be BTC, the only supported token (pattern `^BTC$`)",
+            );
+        issues.range("ssr.limit.range", "limit", p_limit, Some(1), Some(1000));
+        issues
+            .ordered(
+                "ssr.range_order",
+                "start_time must be before end_time",
+                ("start_time", p_start_time),
+                ("end_time", p_end_time),
+            );
     }
 }
 impl Request for SsrParams {
     type Record = crate::records::Ssr;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::SSR;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::SSR;
     fn validate(&self) -> Result<(), ValidationError> {
         SsrParams::validate(self)
     }
@@ -3109,10 +2439,10 @@ impl StockDividendsParams {
             start_time,
             end_time,
             time_type,
-            limit: 50i64,
+            limit: 50,
         }
     }
-    ///Sets `limit`.
+    /// Sets `limit`.
     #[must_use]
     pub fn with_limit(mut self, value: i64) -> Self {
         self.limit = value;
@@ -3121,172 +2451,113 @@ impl StockDividendsParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
+        let mut issues = mrds_runtime::Issues::new();
         Self::check(
+            &mut issues,
             Some(self.symbol.as_str()),
             Some(self.start_time),
             Some(self.end_time),
-            Some(&self.time_type),
             Some(self.limit),
-            &mut issues,
         );
-        ValidationError::check(issues)
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let symbol: Option<String> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_symbol: Option<String> = raw
             .required(
                 "symbol",
-                &crate::support::ParamRules {
-                    required: "stock_dividends.symbol.required",
-                    repeated: "stock_dividends.symbol.repeated",
-                    ty: "stock_dividends.symbol.type",
-                    values: "stock_dividends.symbol.values",
-                },
+                mrds_runtime::param_rules!("stock_dividends", "symbol"),
                 &mut issues,
             );
-        let start_time: Option<i64> = raw
+        let p_start_time: Option<i64> = raw
             .required(
                 "start_time",
-                &crate::support::ParamRules {
-                    required: "stock_dividends.start_time.required",
-                    repeated: "stock_dividends.start_time.repeated",
-                    ty: "stock_dividends.start_time.type",
-                    values: "stock_dividends.start_time.values",
-                },
+                mrds_runtime::param_rules!("stock_dividends", "start_time"),
                 &mut issues,
             );
-        let end_time: Option<i64> = raw
+        let p_end_time: Option<i64> = raw
             .required(
                 "end_time",
-                &crate::support::ParamRules {
-                    required: "stock_dividends.end_time.required",
-                    repeated: "stock_dividends.end_time.repeated",
-                    ty: "stock_dividends.end_time.type",
-                    values: "stock_dividends.end_time.values",
-                },
+                mrds_runtime::param_rules!("stock_dividends", "end_time"),
                 &mut issues,
             );
-        let time_type: Option<TimeType> = raw
+        let p_time_type: Option<TimeType> = raw
             .required(
                 "time_type",
-                &crate::support::ParamRules {
-                    required: "stock_dividends.time_type.required",
-                    repeated: "stock_dividends.time_type.repeated",
-                    ty: "stock_dividends.time_type.type",
-                    values: "stock_dividends.time_type.values",
-                },
+                mrds_runtime::param_rules!("stock_dividends", "time_type"),
                 &mut issues,
             );
-        let limit: Option<i64> = raw
+        let p_limit: Option<i64> = raw
             .optional(
                 "limit",
-                &crate::support::ParamRules {
-                    required: "stock_dividends.limit.required",
-                    repeated: "stock_dividends.limit.repeated",
-                    ty: "stock_dividends.limit.type",
-                    values: "stock_dividends.limit.values",
-                },
+                mrds_runtime::param_rules!("stock_dividends", "limit"),
                 &mut issues,
             )
-            .or(Some(50i64));
-        Self::check(
-            symbol.as_deref(),
-            start_time,
-            end_time,
-            time_type.as_ref(),
-            limit,
-            &mut issues,
-        );
-        match (symbol, start_time, end_time, time_type, limit) {
+            .or(Some(50));
+        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time, p_limit);
+        match (p_symbol, p_start_time, p_end_time, p_time_type, p_limit) {
             (
-                Some(symbol),
-                Some(start_time),
-                Some(end_time),
-                Some(time_type),
-                Some(limit),
+                Some(p_symbol),
+                Some(p_start_time),
+                Some(p_end_time),
+                Some(p_time_type),
+                Some(p_limit),
             ) if issues.is_empty() => {
                 Ok(Self {
-                    symbol,
-                    start_time,
-                    end_time,
-                    time_type,
-                    limit,
+                    symbol: p_symbol,
+                    start_time: p_start_time,
+                    end_time: p_end_time,
+                    time_type: p_time_type,
+                    limit: p_limit,
                 })
             }
-            _ => Err(ValidationError { issues }),
+            _ => Err(issues.into_error()),
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
-        let mut query = Vec::new();
-        query.push(("symbol", crate::support::ParamValue::to_param(&self.symbol)));
-        query
-            .push((
-                "start_time",
-                crate::support::ParamValue::to_param(&self.start_time),
-            ));
-        query.push(("end_time", crate::support::ParamValue::to_param(&self.end_time)));
-        query.push(("time_type", crate::support::ParamValue::to_param(&self.time_type)));
-        query.push(("limit", crate::support::ParamValue::to_param(&self.limit)));
-        query
+        Vec::from([
+            ("symbol", mrds_runtime::ParamValue::to_param(&self.symbol)),
+            ("start_time", mrds_runtime::ParamValue::to_param(&self.start_time)),
+            ("end_time", mrds_runtime::ParamValue::to_param(&self.end_time)),
+            ("time_type", mrds_runtime::ParamValue::to_param(&self.time_type)),
+            ("limit", mrds_runtime::ParamValue::to_param(&self.limit)),
+        ])
     }
     /// The path below the base path, path parameters percent-encoded.
     pub fn path(&self) -> String {
         "/v1/stocks/dividends".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        symbol: Option<&str>,
-        start_time: Option<i64>,
-        end_time: Option<i64>,
-        _time_type: Option<&TimeType>,
-        limit: Option<i64>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_symbol: Option<&str>,
+        p_start_time: Option<i64>,
+        p_end_time: Option<i64>,
+        p_limit: Option<i64>,
     ) {
-        if let Some(v) = symbol && !STOCK_DIVIDENDS_SYMBOL_PATTERN.is_match(v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "stock_dividends.symbol.pattern",
-                        "symbol",
-                        v.to_string(),
-                        "must be a stock symbol such as AAPL; US share classes take a dot or a hyphen (BRK.B, BRK-B) (pattern `^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$`)",
-                    ),
-                );
-        }
-        if let Some(v) = limit && !(1i64..=1000i64).contains(&v) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "stock_dividends.limit.range",
-                        "limit",
-                        v.to_string(),
-                        "must be between 1 and 1000",
-                    ),
-                );
-        }
-        if let (Some(a), Some(b)) = (start_time, end_time) && a >= b {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "stock_dividends.range_order",
-                        "end_time",
-                        end_time.unwrap_or_default().to_string(),
-                        format!(
-                            "{} ({} is {})", "start_time must be before end_time",
-                            "start_time", start_time.unwrap_or_default()
-                        ),
-                    ),
-                );
-        }
+        issues
+            .pattern(
+                "stock_dividends.symbol.pattern",
+                "symbol",
+                p_symbol,
+                mrds_runtime::pattern!("^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$"),
+                "must be a stock symbol such as AAPL; US share classes take a dot or a hyphen (BRK.B, BRK-B) (pattern `^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$`)",
+            );
+        issues
+            .range("stock_dividends.limit.range", "limit", p_limit, Some(1), Some(1000));
+        issues
+            .ordered(
+                "stock_dividends.range_order",
+                "start_time must be before end_time",
+                ("start_time", p_start_time),
+                ("end_time", p_end_time),
+            );
     }
 }
 impl Request for StockDividendsParams {
     type Record = crate::records::PitDividend;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::STOCK_DIVIDENDS;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::STOCK_DIVIDENDS;
     fn validate(&self) -> Result<(), ValidationError> {
         StockDividendsParams::validate(self)
     }
@@ -3328,13 +2599,13 @@ impl TreasuryRatesParams {
             end_time: None,
         }
     }
-    ///Sets `start_time`.
+    /// Sets `start_time`.
     #[must_use]
     pub fn with_start_time(mut self, value: i64) -> Self {
         self.start_time = Some(value);
         self
     }
-    ///Sets `end_time`.
+    /// Sets `end_time`.
     #[must_use]
     pub fn with_end_time(mut self, value: i64) -> Self {
         self.end_time = Some(value);
@@ -3343,55 +2614,44 @@ impl TreasuryRatesParams {
     /// Checks every rule of every parameter and every rule across parameters;
     /// returns all problems at once.
     pub fn validate(&self) -> Result<(), ValidationError> {
-        let mut issues = Vec::new();
-        Self::check(self.start_time, self.end_time, &mut issues);
-        ValidationError::check(issues)
+        let mut issues = mrds_runtime::Issues::new();
+        Self::check(&mut issues, self.start_time, self.end_time);
+        issues.finish()
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
-        let mut issues = Vec::new();
-        let start_time: Option<i64> = raw
+        let mut issues = mrds_runtime::Issues::new();
+        let p_start_time: Option<i64> = raw
             .optional(
                 "start_time",
-                &crate::support::ParamRules {
-                    required: "treasury_rates.start_time.required",
-                    repeated: "treasury_rates.start_time.repeated",
-                    ty: "treasury_rates.start_time.type",
-                    values: "treasury_rates.start_time.values",
-                },
+                mrds_runtime::param_rules!("treasury_rates", "start_time"),
                 &mut issues,
             );
-        let end_time: Option<i64> = raw
+        let p_end_time: Option<i64> = raw
             .optional(
                 "end_time",
-                &crate::support::ParamRules {
-                    required: "treasury_rates.end_time.required",
-                    repeated: "treasury_rates.end_time.repeated",
-                    ty: "treasury_rates.end_time.type",
-                    values: "treasury_rates.end_time.values",
-                },
+                mrds_runtime::param_rules!("treasury_rates", "end_time"),
                 &mut issues,
             );
-        Self::check(start_time, end_time, &mut issues);
-        issues
-            .retain(|i| {
-                !(i.rule == "treasury_rates.end_requires_start" && raw.has("start_time"))
-            });
+        Self::check(&mut issues, p_start_time, p_end_time);
+        issues.forgive("treasury_rates.end_requires_start", raw.has("start_time"));
         if issues.is_empty() {
-            Ok(Self { start_time, end_time })
+            Ok(Self {
+                start_time: p_start_time,
+                end_time: p_end_time,
+            })
         } else {
-            Err(ValidationError { issues })
+            Err(issues.into_error())
         }
     }
     /// The query pairs, in documented order.
-    #[allow(clippy::vec_init_then_push)]
     pub fn to_query(&self) -> Vec<(&'static str, String)> {
         let mut query = Vec::new();
         if let Some(v) = &self.start_time {
-            query.push(("start_time", crate::support::ParamValue::to_param(v)));
+            query.push(("start_time", mrds_runtime::ParamValue::to_param(v)));
         }
         if let Some(v) = &self.end_time {
-            query.push(("end_time", crate::support::ParamValue::to_param(v)));
+            query.push(("end_time", mrds_runtime::ParamValue::to_param(v)));
         }
         query
     }
@@ -3399,47 +2659,36 @@ impl TreasuryRatesParams {
     pub fn path(&self) -> String {
         "/v1/macro/treasury-rates".to_string()
     }
-    #[allow(clippy::too_many_arguments)]
     fn check(
-        start_time: Option<i64>,
-        end_time: Option<i64>,
-        issues: &mut Vec<ValidationIssue>,
+        issues: &mut mrds_runtime::Issues,
+        p_start_time: Option<i64>,
+        p_end_time: Option<i64>,
     ) {
-        if let (Some(v), None) = (end_time, start_time) {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "treasury_rates.end_requires_start",
-                        "end_time",
-                        v.to_string(),
-                        "end_time alone is invalid; give start_time too",
-                    ),
-                );
-        }
-        if let (Some(a), Some(b)) = (start_time, end_time) && a >= b {
-            issues
-                .push(
-                    ValidationIssue::new(
-                        "treasury_rates.range_order",
-                        "end_time",
-                        end_time.unwrap_or_default().to_string(),
-                        format!(
-                            "{} ({} is {})", "start_time must be before end_time",
-                            "start_time", start_time.unwrap_or_default()
-                        ),
-                    ),
-                );
-        }
+        issues
+            .requires(
+                "treasury_rates.end_requires_start",
+                "end_time",
+                "end_time alone is invalid; give start_time too",
+                p_end_time,
+                p_start_time.is_some(),
+            );
+        issues
+            .ordered(
+                "treasury_rates.range_order",
+                "start_time must be before end_time",
+                ("start_time", p_start_time),
+                ("end_time", p_end_time),
+            );
     }
 }
-impl Default for TreasuryRatesParams {
+impl ::std::default::Default for TreasuryRatesParams {
     fn default() -> Self {
         Self::new()
     }
 }
 impl Request for TreasuryRatesParams {
     type Record = crate::records::TreasuryRate;
-    const ENDPOINT: &'static crate::api::Endpoint = &crate::api::TREASURY_RATES;
+    const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::TREASURY_RATES;
     fn validate(&self) -> Result<(), ValidationError> {
         TreasuryRatesParams::validate(self)
     }

@@ -85,7 +85,7 @@ pub struct EtfFlow {
     ///
     /// Format: `YYYY-MM-DD`.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The format of the date is not shown; a flow is one per day, so YYYY-MM-DD like the other daily records.
     pub date: String,
     /// Daily close.
     ///
@@ -218,7 +218,7 @@ pub struct ErrorObject {
     /// Per-field problems.
     #[serde(
         default,
-        deserialize_with = "crate::support::null_as_default",
+        deserialize_with = "mrds_runtime::null_as_default",
         skip_serializing_if = "Vec::is_empty"
     )]
     pub details: Vec<crate::records::ErrorDetail>,
@@ -230,7 +230,7 @@ pub struct ErrorObject {
     /// Usage examples.
     #[serde(
         default,
-        deserialize_with = "crate::support::null_as_default",
+        deserialize_with = "mrds_runtime::null_as_default",
         skip_serializing_if = "Vec::is_empty"
     )]
     pub examples: Vec<String>,
@@ -240,7 +240,7 @@ pub struct ErrorObject {
     /// Alternative values or calls.
     #[serde(
         default,
-        deserialize_with = "crate::support::null_as_default",
+        deserialize_with = "mrds_runtime::null_as_default",
         skip_serializing_if = "Vec::is_empty"
     )]
     pub suggestions: Vec<String>,
@@ -312,7 +312,7 @@ pub struct NandSpotPrice {
     ///
     /// Format: `YYYY-MM-DD`.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The format of the date is not shown; YYYY-MM-DD like the other daily records.
     pub date: String,
     /// Average price.
     pub avg: f64,
@@ -482,9 +482,9 @@ pub struct Ssr {
 pub struct ScreenerEvent {
     /// Stock symbol.
     pub symbol: String,
-    /// Event kind (allowed values not shown by the description; the event types of the request assumed).
+    /// Event kind.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The allowed values of the event kind are not shown; they are taken to be the event types a request selects.
     pub r#type: crate::value_sets::ScreenerEventType,
     /// Event value; its format per event type is not shown.
     pub value: String,

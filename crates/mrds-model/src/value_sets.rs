@@ -11,127 +11,34 @@
 pub enum ErrorCode {
     /// `INVALID_PARAMETER`: A parameter is missing, malformed, out of range or breaks a rule; one `details` entry per problem.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The description names RESOURCE_NOT_FOUND only and shows the status of an invalid commentary request (400); the other codes and statuses are not shown, so the spec uses the common HTTP status of each situation.
     InvalidParameter,
     /// `UNAUTHORIZED`: Missing or unknown `X-API-Key` on an endpoint that needs one.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The description names RESOURCE_NOT_FOUND only and shows the status of an invalid commentary request (400); the other codes and statuses are not shown, so the spec uses the common HTTP status of each situation.
     Unauthorized,
     /// `RESOURCE_NOT_FOUND`: Nothing matches where a single thing was asked for (a person, a document).
     ResourceNotFound,
     /// `ENDPOINT_REMOVED`: An endpoint the change history lists as removed.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The description names RESOURCE_NOT_FOUND only and shows the status of an invalid commentary request (400); the other codes and statuses are not shown, so the spec uses the common HTTP status of each situation.
     EndpointRemoved,
     /// `RATE_LIMITED`: Too many requests.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The description names RESOURCE_NOT_FOUND only and shows the status of an invalid commentary request (400); the other codes and statuses are not shown, so the spec uses the common HTTP status of each situation.
     RateLimited,
     /// `INTERNAL_ERROR`: Anything unexpected on the server; no internal detail leaks into the message.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): The description names RESOURCE_NOT_FOUND only and shows the status of an invalid commentary request (400); the other codes and statuses are not shown, so the spec uses the common HTTP status of each situation.
     InternalError,
     /// A value the spec does not know, kept as received.
     Unknown(String),
 }
-impl ErrorCode {
-    /// The known values, in the spec's order.
-    pub const ALL: &'static [ErrorCode] = &[
-        ErrorCode::InvalidParameter,
-        ErrorCode::Unauthorized,
-        ErrorCode::ResourceNotFound,
-        ErrorCode::EndpointRemoved,
-        ErrorCode::RateLimited,
-        ErrorCode::InternalError,
-    ];
-    /// Wire spellings of the known values, in the spec's order.
-    pub const WIRE: &'static [&'static str] = &[
-        "INVALID_PARAMETER",
-        "UNAUTHORIZED",
-        "RESOURCE_NOT_FOUND",
-        "ENDPOINT_REMOVED",
-        "RATE_LIMITED",
-        "INTERNAL_ERROR",
-    ];
-    /// The wire spelling.
-    pub fn as_str(&self) -> &str {
-        match self {
-            ErrorCode::InvalidParameter => "INVALID_PARAMETER",
-            ErrorCode::Unauthorized => "UNAUTHORIZED",
-            ErrorCode::ResourceNotFound => "RESOURCE_NOT_FOUND",
-            ErrorCode::EndpointRemoved => "ENDPOINT_REMOVED",
-            ErrorCode::RateLimited => "RATE_LIMITED",
-            ErrorCode::InternalError => "INTERNAL_ERROR",
-            ErrorCode::Unknown(raw) => raw,
-        }
-    }
-    /// True unless this is [`Self::Unknown`].
-    pub fn is_known(&self) -> bool {
-        !matches!(self, ErrorCode::Unknown(_))
-    }
-    /// Reads a wire value, keeping an unknown one as [`Self::Unknown`].
-    pub fn from_wire(s: &str) -> Self {
-        match s {
-            "INVALID_PARAMETER" => ErrorCode::InvalidParameter,
-            "UNAUTHORIZED" => ErrorCode::Unauthorized,
-            "RESOURCE_NOT_FOUND" => ErrorCode::ResourceNotFound,
-            "ENDPOINT_REMOVED" => ErrorCode::EndpointRemoved,
-            "RATE_LIMITED" => ErrorCode::RateLimited,
-            "INTERNAL_ERROR" => ErrorCode::InternalError,
-            other => ErrorCode::Unknown(other.to_string()),
-        }
-    }
-}
-impl std::str::FromStr for ErrorCode {
-    type Err = crate::support::UnknownValue;
-    /// Strict: only the values the spec lists.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match Self::from_wire(s) {
-            ErrorCode::Unknown(_) => {
-                Err(crate::support::UnknownValue {
-                    set: "ErrorCode",
-                    got: s.to_string(),
-                    expected: Self::WIRE,
-                })
-            }
-            known => Ok(known),
-        }
-    }
-}
-impl<'de> serde::Deserialize<'de> for ErrorCode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<
-            'de,
-            str,
-        > as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from_wire(&s))
-    }
-}
-impl serde::Serialize for ErrorCode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl crate::support::ParamValue for ErrorCode {
-    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        text.parse()
-            .map_err(|_| (
-                "values",
-                "must be one of `INVALID_PARAMETER`, `UNAUTHORIZED`, `RESOURCE_NOT_FOUND`, `ENDPOINT_REMOVED`, `RATE_LIMITED`, `INTERNAL_ERROR`"
-                    .to_string(),
-            ))
-    }
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
-impl std::fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+mrds_runtime::value_set!(
+    tolerant ErrorCode { InvalidParameter = "INVALID_PARAMETER", Unauthorized =
+    "UNAUTHORIZED", ResourceNotFound = "RESOURCE_NOT_FOUND", EndpointRemoved =
+    "ENDPOINT_REMOVED", RateLimited = "RATE_LIMITED", InternalError = "INTERNAL_ERROR" }
+);
 impl ErrorCode {
     /// The HTTP status the service answers this code with (`None` for an unknown code).
     pub fn http_status(&self) -> Option<u16> {
@@ -143,6 +50,18 @@ impl ErrorCode {
             ErrorCode::RateLimited => Some(429u16),
             ErrorCode::InternalError => Some(500u16),
             ErrorCode::Unknown(_) => None,
+        }
+    }
+}
+impl From<mrds_runtime::ErrorKind> for ErrorCode {
+    fn from(kind: mrds_runtime::ErrorKind) -> Self {
+        match kind {
+            mrds_runtime::ErrorKind::InvalidParameter => ErrorCode::InvalidParameter,
+            mrds_runtime::ErrorKind::Unauthorized => ErrorCode::Unauthorized,
+            mrds_runtime::ErrorKind::ResourceNotFound => ErrorCode::ResourceNotFound,
+            mrds_runtime::ErrorKind::EndpointRemoved => ErrorCode::EndpointRemoved,
+            mrds_runtime::ErrorKind::RateLimited => ErrorCode::RateLimited,
+            mrds_runtime::ErrorKind::InternalError => ErrorCode::InternalError,
         }
     }
 }
@@ -160,77 +79,10 @@ pub enum InstrumentType {
     /// `FUTURE`.
     Future,
 }
-impl InstrumentType {
-    /// Every value, in the spec's order.
-    pub const ALL: &'static [InstrumentType] = &[
-        InstrumentType::Spot,
-        InstrumentType::Perp,
-        InstrumentType::Option,
-        InstrumentType::Future,
-    ];
-    /// Wire spellings, in the spec's order.
-    pub const WIRE: &'static [&'static str] = &["SPOT", "PERP", "OPTION", "FUTURE"];
-    /// The wire spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            InstrumentType::Spot => "SPOT",
-            InstrumentType::Perp => "PERP",
-            InstrumentType::Option => "OPTION",
-            InstrumentType::Future => "FUTURE",
-        }
-    }
-}
-impl std::str::FromStr for InstrumentType {
-    type Err = crate::support::UnknownValue;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "SPOT" => Ok(InstrumentType::Spot),
-            "PERP" => Ok(InstrumentType::Perp),
-            "OPTION" => Ok(InstrumentType::Option),
-            "FUTURE" => Ok(InstrumentType::Future),
-            _ => {
-                Err(crate::support::UnknownValue {
-                    set: "InstrumentType",
-                    got: s.to_string(),
-                    expected: Self::WIRE,
-                })
-            }
-        }
-    }
-}
-impl<'de> serde::Deserialize<'de> for InstrumentType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<
-            'de,
-            str,
-        > as serde::Deserialize>::deserialize(deserializer)?;
-        s.parse().map_err(|_| serde::de::Error::unknown_variant(&s, Self::WIRE))
-    }
-}
-impl serde::Serialize for InstrumentType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl crate::support::ParamValue for InstrumentType {
-    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        text.parse()
-            .map_err(|_| (
-                "values",
-                "must be one of `SPOT`, `PERP`, `OPTION`, `FUTURE`".to_string(),
-            ))
-    }
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
-impl std::fmt::Display for InstrumentType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+mrds_runtime::value_set!(
+    strict InstrumentType { Spot = "SPOT", Perp = "PERP", Option = "OPTION", Future =
+    "FUTURE" }
+);
 /// Candle interval.
 ///
 /// Strict: a value the spec does not list is rejected.
@@ -255,103 +107,11 @@ pub enum Interval {
     /// `1m`: One month.
     OneMonth,
 }
-impl Interval {
-    /// Every value, in the spec's order.
-    pub const ALL: &'static [Interval] = &[
-        Interval::OneMinute,
-        Interval::FiveMinutes,
-        Interval::FifteenMinutes,
-        Interval::ThirtyMinutes,
-        Interval::OneHour,
-        Interval::FourHours,
-        Interval::OneDay,
-        Interval::OneWeek,
-        Interval::OneMonth,
-    ];
-    /// Wire spellings, in the spec's order.
-    pub const WIRE: &'static [&'static str] = &[
-        "1min",
-        "5min",
-        "15min",
-        "30min",
-        "1h",
-        "4h",
-        "1d",
-        "1w",
-        "1m",
-    ];
-    /// The wire spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Interval::OneMinute => "1min",
-            Interval::FiveMinutes => "5min",
-            Interval::FifteenMinutes => "15min",
-            Interval::ThirtyMinutes => "30min",
-            Interval::OneHour => "1h",
-            Interval::FourHours => "4h",
-            Interval::OneDay => "1d",
-            Interval::OneWeek => "1w",
-            Interval::OneMonth => "1m",
-        }
-    }
-}
-impl std::str::FromStr for Interval {
-    type Err = crate::support::UnknownValue;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "1min" => Ok(Interval::OneMinute),
-            "5min" => Ok(Interval::FiveMinutes),
-            "15min" => Ok(Interval::FifteenMinutes),
-            "30min" => Ok(Interval::ThirtyMinutes),
-            "1h" => Ok(Interval::OneHour),
-            "4h" => Ok(Interval::FourHours),
-            "1d" => Ok(Interval::OneDay),
-            "1w" => Ok(Interval::OneWeek),
-            "1m" => Ok(Interval::OneMonth),
-            _ => {
-                Err(crate::support::UnknownValue {
-                    set: "Interval",
-                    got: s.to_string(),
-                    expected: Self::WIRE,
-                })
-            }
-        }
-    }
-}
-impl<'de> serde::Deserialize<'de> for Interval {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<
-            'de,
-            str,
-        > as serde::Deserialize>::deserialize(deserializer)?;
-        s.parse().map_err(|_| serde::de::Error::unknown_variant(&s, Self::WIRE))
-    }
-}
-impl serde::Serialize for Interval {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl crate::support::ParamValue for Interval {
-    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        text.parse()
-            .map_err(|_| (
-                "values",
-                "must be one of `1min`, `5min`, `15min`, `30min`, `1h`, `4h`, `1d`, `1w`, `1m`"
-                    .to_string(),
-            ))
-    }
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
-impl std::fmt::Display for Interval {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+mrds_runtime::value_set!(
+    strict Interval { OneMinute = "1min", FiveMinutes = "5min", FifteenMinutes = "15min",
+    ThirtyMinutes = "30min", OneHour = "1h", FourHours = "4h", OneDay = "1d", OneWeek =
+    "1w", OneMonth = "1m" }
+);
 /// A NAND flash product priced on the spot market.
 ///
 /// Strict: a value the spec does not list is rejected.
@@ -376,103 +136,12 @@ pub enum NandItem {
     /// `SLC 8Gb 1GBx8`.
     Slc8Gb1Gbx8,
 }
-impl NandItem {
-    /// Every value, in the spec's order.
-    pub const ALL: &'static [NandItem] = &[
-        NandItem::Mlc128Gb16Gbx8,
-        NandItem::Mlc256Gb32Gbx8,
-        NandItem::Mlc32Gb4Gbx8,
-        NandItem::Mlc64Gb8Gbx8,
-        NandItem::Slc16Gb2Gbx8,
-        NandItem::Slc1Gb128Mbx8,
-        NandItem::Slc2Gb256Mbx8,
-        NandItem::Slc4Gb512Mbx8,
-        NandItem::Slc8Gb1Gbx8,
-    ];
-    /// Wire spellings, in the spec's order.
-    pub const WIRE: &'static [&'static str] = &[
-        "MLC 128Gb 16GBx8",
-        "MLC 256Gb 32GBx8",
-        "MLC 32Gb 4GBx8",
-        "MLC 64Gb 8GBx8",
-        "SLC 16Gb 2GBx8",
-        "SLC 1Gb 128MBx8",
-        "SLC 2Gb 256MBx8",
-        "SLC 4Gb 512MBx8",
-        "SLC 8Gb 1GBx8",
-    ];
-    /// The wire spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            NandItem::Mlc128Gb16Gbx8 => "MLC 128Gb 16GBx8",
-            NandItem::Mlc256Gb32Gbx8 => "MLC 256Gb 32GBx8",
-            NandItem::Mlc32Gb4Gbx8 => "MLC 32Gb 4GBx8",
-            NandItem::Mlc64Gb8Gbx8 => "MLC 64Gb 8GBx8",
-            NandItem::Slc16Gb2Gbx8 => "SLC 16Gb 2GBx8",
-            NandItem::Slc1Gb128Mbx8 => "SLC 1Gb 128MBx8",
-            NandItem::Slc2Gb256Mbx8 => "SLC 2Gb 256MBx8",
-            NandItem::Slc4Gb512Mbx8 => "SLC 4Gb 512MBx8",
-            NandItem::Slc8Gb1Gbx8 => "SLC 8Gb 1GBx8",
-        }
-    }
-}
-impl std::str::FromStr for NandItem {
-    type Err = crate::support::UnknownValue;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "MLC 128Gb 16GBx8" => Ok(NandItem::Mlc128Gb16Gbx8),
-            "MLC 256Gb 32GBx8" => Ok(NandItem::Mlc256Gb32Gbx8),
-            "MLC 32Gb 4GBx8" => Ok(NandItem::Mlc32Gb4Gbx8),
-            "MLC 64Gb 8GBx8" => Ok(NandItem::Mlc64Gb8Gbx8),
-            "SLC 16Gb 2GBx8" => Ok(NandItem::Slc16Gb2Gbx8),
-            "SLC 1Gb 128MBx8" => Ok(NandItem::Slc1Gb128Mbx8),
-            "SLC 2Gb 256MBx8" => Ok(NandItem::Slc2Gb256Mbx8),
-            "SLC 4Gb 512MBx8" => Ok(NandItem::Slc4Gb512Mbx8),
-            "SLC 8Gb 1GBx8" => Ok(NandItem::Slc8Gb1Gbx8),
-            _ => {
-                Err(crate::support::UnknownValue {
-                    set: "NandItem",
-                    got: s.to_string(),
-                    expected: Self::WIRE,
-                })
-            }
-        }
-    }
-}
-impl<'de> serde::Deserialize<'de> for NandItem {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<
-            'de,
-            str,
-        > as serde::Deserialize>::deserialize(deserializer)?;
-        s.parse().map_err(|_| serde::de::Error::unknown_variant(&s, Self::WIRE))
-    }
-}
-impl serde::Serialize for NandItem {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl crate::support::ParamValue for NandItem {
-    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        text.parse()
-            .map_err(|_| (
-                "values",
-                "must be one of `MLC 128Gb 16GBx8`, `MLC 256Gb 32GBx8`, `MLC 32Gb 4GBx8`, `MLC 64Gb 8GBx8`, `SLC 16Gb 2GBx8`, `SLC 1Gb 128MBx8`, `SLC 2Gb 256MBx8`, `SLC 4Gb 512MBx8`, `SLC 8Gb 1GBx8`"
-                    .to_string(),
-            ))
-    }
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
-impl std::fmt::Display for NandItem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+mrds_runtime::value_set!(
+    strict NandItem { Mlc128Gb16Gbx8 = "MLC 128Gb 16GBx8", Mlc256Gb32Gbx8 =
+    "MLC 256Gb 32GBx8", Mlc32Gb4Gbx8 = "MLC 32Gb 4GBx8", Mlc64Gb8Gbx8 = "MLC 64Gb 8GBx8",
+    Slc16Gb2Gbx8 = "SLC 16Gb 2GBx8", Slc1Gb128Mbx8 = "SLC 1Gb 128MBx8", Slc2Gb256Mbx8 =
+    "SLC 2Gb 256MBx8", Slc4Gb512Mbx8 = "SLC 4Gb 512MBx8", Slc8Gb1Gbx8 = "SLC 8Gb 1GBx8" }
+);
 /// How an own-channel commentary row was attributed (set only when source_kind is `own`).
 ///
 /// Tolerant: a value the spec does not know decodes into `OwnChannelVerified::Unknown` with the raw text, so a server adding values later does not break decoding. `FromStr` stays strict.
@@ -487,87 +156,10 @@ pub enum OwnChannelVerified {
     /// A value the spec does not know, kept as received.
     Unknown(String),
 }
-impl OwnChannelVerified {
-    /// The known values, in the spec's order.
-    pub const ALL: &'static [OwnChannelVerified] = &[
-        OwnChannelVerified::Author,
-        OwnChannelVerified::Channel,
-        OwnChannelVerified::Unverified,
-    ];
-    /// Wire spellings of the known values, in the spec's order.
-    pub const WIRE: &'static [&'static str] = &["author", "channel", "unverified"];
-    /// The wire spelling.
-    pub fn as_str(&self) -> &str {
-        match self {
-            OwnChannelVerified::Author => "author",
-            OwnChannelVerified::Channel => "channel",
-            OwnChannelVerified::Unverified => "unverified",
-            OwnChannelVerified::Unknown(raw) => raw,
-        }
-    }
-    /// True unless this is [`Self::Unknown`].
-    pub fn is_known(&self) -> bool {
-        !matches!(self, OwnChannelVerified::Unknown(_))
-    }
-    /// Reads a wire value, keeping an unknown one as [`Self::Unknown`].
-    pub fn from_wire(s: &str) -> Self {
-        match s {
-            "author" => OwnChannelVerified::Author,
-            "channel" => OwnChannelVerified::Channel,
-            "unverified" => OwnChannelVerified::Unverified,
-            other => OwnChannelVerified::Unknown(other.to_string()),
-        }
-    }
-}
-impl std::str::FromStr for OwnChannelVerified {
-    type Err = crate::support::UnknownValue;
-    /// Strict: only the values the spec lists.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match Self::from_wire(s) {
-            OwnChannelVerified::Unknown(_) => {
-                Err(crate::support::UnknownValue {
-                    set: "OwnChannelVerified",
-                    got: s.to_string(),
-                    expected: Self::WIRE,
-                })
-            }
-            known => Ok(known),
-        }
-    }
-}
-impl<'de> serde::Deserialize<'de> for OwnChannelVerified {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<
-            'de,
-            str,
-        > as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from_wire(&s))
-    }
-}
-impl serde::Serialize for OwnChannelVerified {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl crate::support::ParamValue for OwnChannelVerified {
-    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        text.parse()
-            .map_err(|_| (
-                "values",
-                "must be one of `author`, `channel`, `unverified`".to_string(),
-            ))
-    }
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
-impl std::fmt::Display for OwnChannelVerified {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+mrds_runtime::value_set!(
+    tolerant OwnChannelVerified { Author = "author", Channel = "channel", Unverified =
+    "unverified" }
+);
 /// Where `published_at` of a commentary row comes from.
 ///
 /// Tolerant: a value the spec does not know decodes into `PublishedAtSource::Unknown` with the raw text, so a server adding values later does not break decoding. `FromStr` stays strict.
@@ -580,81 +172,7 @@ pub enum PublishedAtSource {
     /// A value the spec does not know, kept as received.
     Unknown(String),
 }
-impl PublishedAtSource {
-    /// The known values, in the spec's order.
-    pub const ALL: &'static [PublishedAtSource] = &[
-        PublishedAtSource::Page,
-        PublishedAtSource::Fetch,
-    ];
-    /// Wire spellings of the known values, in the spec's order.
-    pub const WIRE: &'static [&'static str] = &["page", "fetch"];
-    /// The wire spelling.
-    pub fn as_str(&self) -> &str {
-        match self {
-            PublishedAtSource::Page => "page",
-            PublishedAtSource::Fetch => "fetch",
-            PublishedAtSource::Unknown(raw) => raw,
-        }
-    }
-    /// True unless this is [`Self::Unknown`].
-    pub fn is_known(&self) -> bool {
-        !matches!(self, PublishedAtSource::Unknown(_))
-    }
-    /// Reads a wire value, keeping an unknown one as [`Self::Unknown`].
-    pub fn from_wire(s: &str) -> Self {
-        match s {
-            "page" => PublishedAtSource::Page,
-            "fetch" => PublishedAtSource::Fetch,
-            other => PublishedAtSource::Unknown(other.to_string()),
-        }
-    }
-}
-impl std::str::FromStr for PublishedAtSource {
-    type Err = crate::support::UnknownValue;
-    /// Strict: only the values the spec lists.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match Self::from_wire(s) {
-            PublishedAtSource::Unknown(_) => {
-                Err(crate::support::UnknownValue {
-                    set: "PublishedAtSource",
-                    got: s.to_string(),
-                    expected: Self::WIRE,
-                })
-            }
-            known => Ok(known),
-        }
-    }
-}
-impl<'de> serde::Deserialize<'de> for PublishedAtSource {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<
-            'de,
-            str,
-        > as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from_wire(&s))
-    }
-}
-impl serde::Serialize for PublishedAtSource {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl crate::support::ParamValue for PublishedAtSource {
-    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        text.parse()
-            .map_err(|_| ("values", "must be one of `page`, `fetch`".to_string()))
-    }
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
-impl std::fmt::Display for PublishedAtSource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+mrds_runtime::value_set!(tolerant PublishedAtSource { Page = "page", Fetch = "fetch" });
 /// Kind of a stock screener event.
 ///
 /// Tolerant: a value the spec does not know decodes into `ScreenerEventType::Unknown` with the raw text, so a server adding values later does not break decoding. `FromStr` stays strict.
@@ -669,91 +187,10 @@ pub enum ScreenerEventType {
     /// A value the spec does not know, kept as received.
     Unknown(String),
 }
-impl ScreenerEventType {
-    /// The known values, in the spec's order.
-    pub const ALL: &'static [ScreenerEventType] = &[
-        ScreenerEventType::IpoDate,
-        ScreenerEventType::SplitDate,
-        ScreenerEventType::EarningsDate,
-    ];
-    /// Wire spellings of the known values, in the spec's order.
-    pub const WIRE: &'static [&'static str] = &[
-        "IPO Date",
-        "Split Date",
-        "Earnings Date",
-    ];
-    /// The wire spelling.
-    pub fn as_str(&self) -> &str {
-        match self {
-            ScreenerEventType::IpoDate => "IPO Date",
-            ScreenerEventType::SplitDate => "Split Date",
-            ScreenerEventType::EarningsDate => "Earnings Date",
-            ScreenerEventType::Unknown(raw) => raw,
-        }
-    }
-    /// True unless this is [`Self::Unknown`].
-    pub fn is_known(&self) -> bool {
-        !matches!(self, ScreenerEventType::Unknown(_))
-    }
-    /// Reads a wire value, keeping an unknown one as [`Self::Unknown`].
-    pub fn from_wire(s: &str) -> Self {
-        match s {
-            "IPO Date" => ScreenerEventType::IpoDate,
-            "Split Date" => ScreenerEventType::SplitDate,
-            "Earnings Date" => ScreenerEventType::EarningsDate,
-            other => ScreenerEventType::Unknown(other.to_string()),
-        }
-    }
-}
-impl std::str::FromStr for ScreenerEventType {
-    type Err = crate::support::UnknownValue;
-    /// Strict: only the values the spec lists.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match Self::from_wire(s) {
-            ScreenerEventType::Unknown(_) => {
-                Err(crate::support::UnknownValue {
-                    set: "ScreenerEventType",
-                    got: s.to_string(),
-                    expected: Self::WIRE,
-                })
-            }
-            known => Ok(known),
-        }
-    }
-}
-impl<'de> serde::Deserialize<'de> for ScreenerEventType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<
-            'de,
-            str,
-        > as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from_wire(&s))
-    }
-}
-impl serde::Serialize for ScreenerEventType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl crate::support::ParamValue for ScreenerEventType {
-    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        text.parse()
-            .map_err(|_| (
-                "values",
-                "must be one of `IPO Date`, `Split Date`, `Earnings Date`".to_string(),
-            ))
-    }
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
-impl std::fmt::Display for ScreenerEventType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+mrds_runtime::value_set!(
+    tolerant ScreenerEventType { IpoDate = "IPO Date", SplitDate = "Split Date",
+    EarningsDate = "Earnings Date" }
+);
 /// Trading session of the unified kline; changes stock and option results only.
 ///
 /// Strict: a value the spec does not list is rejected.
@@ -764,64 +201,7 @@ pub enum Session {
     /// `ETH`: Extended trading hours.
     Eth,
 }
-impl Session {
-    /// Every value, in the spec's order.
-    pub const ALL: &'static [Session] = &[Session::Rth, Session::Eth];
-    /// Wire spellings, in the spec's order.
-    pub const WIRE: &'static [&'static str] = &["RTH", "ETH"];
-    /// The wire spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Session::Rth => "RTH",
-            Session::Eth => "ETH",
-        }
-    }
-}
-impl std::str::FromStr for Session {
-    type Err = crate::support::UnknownValue;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "RTH" => Ok(Session::Rth),
-            "ETH" => Ok(Session::Eth),
-            _ => {
-                Err(crate::support::UnknownValue {
-                    set: "Session",
-                    got: s.to_string(),
-                    expected: Self::WIRE,
-                })
-            }
-        }
-    }
-}
-impl<'de> serde::Deserialize<'de> for Session {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<
-            'de,
-            str,
-        > as serde::Deserialize>::deserialize(deserializer)?;
-        s.parse().map_err(|_| serde::de::Error::unknown_variant(&s, Self::WIRE))
-    }
-}
-impl serde::Serialize for Session {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl crate::support::ParamValue for Session {
-    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        text.parse().map_err(|_| ("values", "must be one of `RTH`, `ETH`".to_string()))
-    }
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
-impl std::fmt::Display for Session {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+mrds_runtime::value_set!(strict Session { Rth = "RTH", Eth = "ETH" });
 /// Sort order by date.
 ///
 /// Strict: a value the spec does not list is rejected.
@@ -832,64 +212,7 @@ pub enum SortOrder {
     /// `desc`: Newest first.
     Desc,
 }
-impl SortOrder {
-    /// Every value, in the spec's order.
-    pub const ALL: &'static [SortOrder] = &[SortOrder::Asc, SortOrder::Desc];
-    /// Wire spellings, in the spec's order.
-    pub const WIRE: &'static [&'static str] = &["asc", "desc"];
-    /// The wire spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            SortOrder::Asc => "asc",
-            SortOrder::Desc => "desc",
-        }
-    }
-}
-impl std::str::FromStr for SortOrder {
-    type Err = crate::support::UnknownValue;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "asc" => Ok(SortOrder::Asc),
-            "desc" => Ok(SortOrder::Desc),
-            _ => {
-                Err(crate::support::UnknownValue {
-                    set: "SortOrder",
-                    got: s.to_string(),
-                    expected: Self::WIRE,
-                })
-            }
-        }
-    }
-}
-impl<'de> serde::Deserialize<'de> for SortOrder {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<
-            'de,
-            str,
-        > as serde::Deserialize>::deserialize(deserializer)?;
-        s.parse().map_err(|_| serde::de::Error::unknown_variant(&s, Self::WIRE))
-    }
-}
-impl serde::Serialize for SortOrder {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl crate::support::ParamValue for SortOrder {
-    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        text.parse().map_err(|_| ("values", "must be one of `asc`, `desc`".to_string()))
-    }
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
-impl std::fmt::Display for SortOrder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+mrds_runtime::value_set!(strict SortOrder { Asc = "asc", Desc = "desc" });
 /// Where a remark was made.
 ///
 /// Tolerant: a value the spec does not know decodes into `SourceKind::Unknown` with the raw text, so a server adding values later does not break decoding. `FromStr` stays strict.
@@ -904,87 +227,10 @@ pub enum SourceKind {
     /// A value the spec does not know, kept as received.
     Unknown(String),
 }
-impl SourceKind {
-    /// The known values, in the spec's order.
-    pub const ALL: &'static [SourceKind] = &[
-        SourceKind::Own,
-        SourceKind::Transcript,
-        SourceKind::Interview,
-    ];
-    /// Wire spellings of the known values, in the spec's order.
-    pub const WIRE: &'static [&'static str] = &["own", "transcript", "interview"];
-    /// The wire spelling.
-    pub fn as_str(&self) -> &str {
-        match self {
-            SourceKind::Own => "own",
-            SourceKind::Transcript => "transcript",
-            SourceKind::Interview => "interview",
-            SourceKind::Unknown(raw) => raw,
-        }
+mrds_runtime::value_set!(
+    tolerant SourceKind { Own = "own", Transcript = "transcript", Interview = "interview"
     }
-    /// True unless this is [`Self::Unknown`].
-    pub fn is_known(&self) -> bool {
-        !matches!(self, SourceKind::Unknown(_))
-    }
-    /// Reads a wire value, keeping an unknown one as [`Self::Unknown`].
-    pub fn from_wire(s: &str) -> Self {
-        match s {
-            "own" => SourceKind::Own,
-            "transcript" => SourceKind::Transcript,
-            "interview" => SourceKind::Interview,
-            other => SourceKind::Unknown(other.to_string()),
-        }
-    }
-}
-impl std::str::FromStr for SourceKind {
-    type Err = crate::support::UnknownValue;
-    /// Strict: only the values the spec lists.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match Self::from_wire(s) {
-            SourceKind::Unknown(_) => {
-                Err(crate::support::UnknownValue {
-                    set: "SourceKind",
-                    got: s.to_string(),
-                    expected: Self::WIRE,
-                })
-            }
-            known => Ok(known),
-        }
-    }
-}
-impl<'de> serde::Deserialize<'de> for SourceKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<
-            'de,
-            str,
-        > as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from_wire(&s))
-    }
-}
-impl serde::Serialize for SourceKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl crate::support::ParamValue for SourceKind {
-    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        text.parse()
-            .map_err(|_| (
-                "values",
-                "must be one of `own`, `transcript`, `interview`".to_string(),
-            ))
-    }
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
-impl std::fmt::Display for SourceKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+);
 /// Which time field the crypto metrics range filters on.
 ///
 /// Strict: a value the spec does not list is rejected.
@@ -995,65 +241,7 @@ pub enum TimeField {
     /// `OBSERVED_AT`.
     ObservedAt,
 }
-impl TimeField {
-    /// Every value, in the spec's order.
-    pub const ALL: &'static [TimeField] = &[TimeField::Date, TimeField::ObservedAt];
-    /// Wire spellings, in the spec's order.
-    pub const WIRE: &'static [&'static str] = &["DATE", "OBSERVED_AT"];
-    /// The wire spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            TimeField::Date => "DATE",
-            TimeField::ObservedAt => "OBSERVED_AT",
-        }
-    }
-}
-impl std::str::FromStr for TimeField {
-    type Err = crate::support::UnknownValue;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "DATE" => Ok(TimeField::Date),
-            "OBSERVED_AT" => Ok(TimeField::ObservedAt),
-            _ => {
-                Err(crate::support::UnknownValue {
-                    set: "TimeField",
-                    got: s.to_string(),
-                    expected: Self::WIRE,
-                })
-            }
-        }
-    }
-}
-impl<'de> serde::Deserialize<'de> for TimeField {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<
-            'de,
-            str,
-        > as serde::Deserialize>::deserialize(deserializer)?;
-        s.parse().map_err(|_| serde::de::Error::unknown_variant(&s, Self::WIRE))
-    }
-}
-impl serde::Serialize for TimeField {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl crate::support::ParamValue for TimeField {
-    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        text.parse()
-            .map_err(|_| ("values", "must be one of `DATE`, `OBSERVED_AT`".to_string()))
-    }
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
-impl std::fmt::Display for TimeField {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+mrds_runtime::value_set!(strict TimeField { Date = "DATE", ObservedAt = "OBSERVED_AT" });
 /// Which dividend date the time range filters on.
 ///
 /// Strict: a value the spec does not list is rejected.
@@ -1066,79 +254,10 @@ pub enum TimeType {
     /// `DECLARATION_DATE`.
     DeclarationDate,
 }
-impl TimeType {
-    /// Every value, in the spec's order.
-    pub const ALL: &'static [TimeType] = &[
-        TimeType::RecordDate,
-        TimeType::PaymentDate,
-        TimeType::DeclarationDate,
-    ];
-    /// Wire spellings, in the spec's order.
-    pub const WIRE: &'static [&'static str] = &[
-        "RECORD_DATE",
-        "PAYMENT_DATE",
-        "DECLARATION_DATE",
-    ];
-    /// The wire spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            TimeType::RecordDate => "RECORD_DATE",
-            TimeType::PaymentDate => "PAYMENT_DATE",
-            TimeType::DeclarationDate => "DECLARATION_DATE",
-        }
-    }
-}
-impl std::str::FromStr for TimeType {
-    type Err = crate::support::UnknownValue;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "RECORD_DATE" => Ok(TimeType::RecordDate),
-            "PAYMENT_DATE" => Ok(TimeType::PaymentDate),
-            "DECLARATION_DATE" => Ok(TimeType::DeclarationDate),
-            _ => {
-                Err(crate::support::UnknownValue {
-                    set: "TimeType",
-                    got: s.to_string(),
-                    expected: Self::WIRE,
-                })
-            }
-        }
-    }
-}
-impl<'de> serde::Deserialize<'de> for TimeType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<
-            'de,
-            str,
-        > as serde::Deserialize>::deserialize(deserializer)?;
-        s.parse().map_err(|_| serde::de::Error::unknown_variant(&s, Self::WIRE))
-    }
-}
-impl serde::Serialize for TimeType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl crate::support::ParamValue for TimeType {
-    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        text.parse()
-            .map_err(|_| (
-                "values",
-                "must be one of `RECORD_DATE`, `PAYMENT_DATE`, `DECLARATION_DATE`"
-                    .to_string(),
-            ))
-    }
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
-impl std::fmt::Display for TimeType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+mrds_runtime::value_set!(
+    strict TimeType { RecordDate = "RECORD_DATE", PaymentDate = "PAYMENT_DATE",
+    DeclarationDate = "DECLARATION_DATE" }
+);
 /// Kind of a research document unit.
 ///
 /// Tolerant: a value the spec does not know decodes into `UnitKind::Unknown` with the raw text, so a server adding values later does not break decoding. `FromStr` stays strict.
@@ -1151,75 +270,4 @@ pub enum UnitKind {
     /// A value the spec does not know, kept as received.
     Unknown(String),
 }
-impl UnitKind {
-    /// The known values, in the spec's order.
-    pub const ALL: &'static [UnitKind] = &[UnitKind::Section, UnitKind::Exhibit];
-    /// Wire spellings of the known values, in the spec's order.
-    pub const WIRE: &'static [&'static str] = &["section", "exhibit"];
-    /// The wire spelling.
-    pub fn as_str(&self) -> &str {
-        match self {
-            UnitKind::Section => "section",
-            UnitKind::Exhibit => "exhibit",
-            UnitKind::Unknown(raw) => raw,
-        }
-    }
-    /// True unless this is [`Self::Unknown`].
-    pub fn is_known(&self) -> bool {
-        !matches!(self, UnitKind::Unknown(_))
-    }
-    /// Reads a wire value, keeping an unknown one as [`Self::Unknown`].
-    pub fn from_wire(s: &str) -> Self {
-        match s {
-            "section" => UnitKind::Section,
-            "exhibit" => UnitKind::Exhibit,
-            other => UnitKind::Unknown(other.to_string()),
-        }
-    }
-}
-impl std::str::FromStr for UnitKind {
-    type Err = crate::support::UnknownValue;
-    /// Strict: only the values the spec lists.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match Self::from_wire(s) {
-            UnitKind::Unknown(_) => {
-                Err(crate::support::UnknownValue {
-                    set: "UnitKind",
-                    got: s.to_string(),
-                    expected: Self::WIRE,
-                })
-            }
-            known => Ok(known),
-        }
-    }
-}
-impl<'de> serde::Deserialize<'de> for UnitKind {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <std::borrow::Cow<
-            'de,
-            str,
-        > as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from_wire(&s))
-    }
-}
-impl serde::Serialize for UnitKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl crate::support::ParamValue for UnitKind {
-    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        text.parse()
-            .map_err(|_| ("values", "must be one of `section`, `exhibit`".to_string()))
-    }
-    fn to_param(&self) -> String {
-        self.as_str().to_string()
-    }
-}
-impl std::fmt::Display for UnitKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+mrds_runtime::value_set!(tolerant UnitKind { Section = "section", Exhibit = "exhibit" });

@@ -12,19 +12,18 @@
 //!
 //! and hand the router to `mrds_server::axum::serve` with a `tokio::net::TcpListener`.
 //!
-//! [`router`] mounts every endpoint below `/api`; requests reach the [`Api`] implementation
-//! only after the API key is checked and the parameters parsed and validated; every
-//! answer, success or failure, travels in the common envelope with a request id.
+//! [`router`] mounts every endpoint below `/api`; requests reach the [`Api`] implementation only after the API key is checked and the parameters parsed and validated; every answer, success or failure, travels in the common envelope with a request id. The pipeline itself is `mrds_runtime::server`.
 #[rustfmt::skip]
 mod router;
 #[rustfmt::skip]
 mod service;
-#[rustfmt::skip]
-mod support;
-pub use axum;
 pub use mrds_model;
+pub use mrds_runtime::server::axum;
+pub use mrds_runtime::server::{
+    KeyStore, REQUEST_ID_HEADER, RequestContext, StaticKeys, new_request_id,
+};
 pub use router::{OPENAPI_JSON, router};
 pub use service::Api;
-pub use support::{
-    ApiError, KeyStore, REQUEST_ID_HEADER, RequestContext, StaticKeys, new_request_id,
-};
+/// A failure an implementation answers with; it becomes the error envelope with the
+/// HTTP status of its code.
+pub type ApiError = mrds_runtime::server::ApiError<mrds_model::records::ErrorObject>;

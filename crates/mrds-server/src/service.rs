@@ -3,7 +3,7 @@
 //! The trait an implementation of the service fills in.
 #![allow(deprecated)]
 use std::future::Future;
-use crate::support::{ApiError, RequestContext};
+use crate::{ApiError, RequestContext};
 /// The service: one method per endpoint. Each receives parameters that already passed
 /// every rule of the spec, and returns the records of `data` or an [`ApiError`].
 ///
@@ -98,7 +98,7 @@ pub trait Api: Send + Sync + 'static {
     > + Send;
     /// `GET /api/v1/crypto/hyperliquid/perp/usdc/kline`: Perpetual-contract candles quoted in USDC; incomplete candles are excluded.
     ///
-    /// *Assumed*: not stated by the interface description; decided in `DECISIONS.md`.
+    /// *Assumed* (not stated by the interface description): `<perp_venue>` is a fixed literal the description does not name; the spec uses `hyperliquid`.
     fn perp_kline(
         &self,
         ctx: RequestContext,

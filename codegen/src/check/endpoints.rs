@@ -1,0 +1,398 @@
+//! Endpoints: their paths, parameter lists, removal, paging, and what must be unique across
+//! them (routes, rule ids).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use mrds_runtime::text::is_date;
+
+use super::{Cx, Def};
+use crate::ast::{self, ParamLocation};
+use crate::load::LoadedFile;
+use crate::model::*;
+use crate::naming;
+
+impl<'a> Cx<'a> {
+    /// Every endpoint that checks cleanly, by id; a method and path, and a rule id, may be
+    /// used once across the spec.
+    pub(super) fn endpoints(
+        &mut self,
+        defs: &BTreeMap<&'a str, Def<'a, ast::Endpoint>>,
+        records: &BTreeMap<&'a str, Def<'a, ast::Record>>,
+        value_sets: &[ValueSet],
+        history: &[HistoryEntry],
+    ) -> Vec<Endpoint> {
+        let mut seen_rules: BTreeMap<&str, &str> = BTreeMap::new();
+        let mut seen_routes: BTreeMap<(ast::Method, String), &str> = BTreeMap::new();
+        let mut out = Vec::new();
+        for (id, def) in defs {
+            let ep = self.endpoint(id, def, records, value_sets, history);
+            let route = (def.item.method, normalize_route(&def.item.path));
+            if let Some(other) = seen_routes.get(&route) {
+                let d = self.err(
+                    def.file,
+                    &format!("{}.path", def.path),
+                    format!("endpoints `{other}` and `{id}` have the same method and path"),
+                );
+                Self::hint(d, "each method and path may be defined once");
+            } else {
+                seen_routes.insert(route, id);
+            }
+            for (i, rule) in def.item.rules.iter().enumerate() {
+                let path = format!("{}.rules[{i}].id", def.path);
+                if let Some(other) = seen_rules.get(rule.id.as_str()) {
+                    let d = self.err(
+                        def.file,
+                        &path,
+                        format!("rule id `{}` is used twice", rule.id),
+                    );
+                    Self::hint(
+                        d,
+                        format!("it is also a rule of endpoint `{other}`; rule ids must be unique"),
+                    );
+                } else {
+                    seen_rules.insert(&rule.id, id);
+                }
+            }
+            out.extend(ep);
+        }
+        out
+    }
+
+    fn endpoint(
+        &mut self,
+        id: &str,
+        def: &Def<'a, ast::Endpoint>,
+        records: &BTreeMap<&'a str, Def<'a, ast::Record>>,
+        value_sets: &[ValueSet],
+        history: &[HistoryEntry],
+    ) -> Option<Endpoint> {
+        let before = self.errors.len();
+        let (file, base, ep) = (def.file, def.path.as_str(), def.item);
+
+        // Path and its placeholders.
+        let template = match parse_path(&ep.path) {
+            Ok(t) => Some(t),
+            Err(msg) => {
+                let d = self.err(
+                    file,
+                    &format!("{base}.path"),
+                    format!("path `{}` of endpoint `{id}` {msg}", ep.path),
+                );
+                Self::hint(
+                    d,
+                    "paths look like `/v1/stocks/dividends` or `/v1/persons/{person_id}/commentary`",
+                );
+                None
+            }
+        };
+        let placeholders: Vec<&str> = template.iter().flat_map(|t| t.params()).collect();
+
+        if !records.contains_key(ep.returns.as_str()) {
+            let d = self.err(
+                file,
+                &format!("{base}.returns"),
+                format!("endpoint `{id}` returns unknown record `{}`", ep.returns),
+            );
+            Self::suggest(d, &ep.returns, records.keys().copied());
+        }
+
+        // Parameters.
+        let mut params = Vec::new();
+        let mut wires = BTreeSet::new();
+        let mut idents: BTreeMap<String, &str> = BTreeMap::new();
+        for (i, p) in ep.params.iter().enumerate() {
+            let path = format!("{base}.params[{i}]");
+            if !wires.insert(p.name.as_str()) {
+                self.err(
+                    file,
+                    &format!("{path}.name"),
+                    format!("parameter `{}` of endpoint `{id}` is listed twice", p.name),
+                );
+                continue;
+            }
+            match naming::field_name(&p.name) {
+                Ok(ident) => {
+                    if let Some(other) = idents.get(&ident) {
+                        self.err(file, &format!("{path}.name"), format!("parameters `{other}` and `{}` of endpoint `{id}` both become the Rust field `{ident}`", p.name));
+                        continue;
+                    }
+                    idents.insert(ident.clone(), &p.name);
+                    if let Some(param) = self.param(file, &path, p, ident, value_sets) {
+                        params.push(param);
+                    }
+                }
+                Err(msg) => {
+                    self.err(file, &format!("{path}.name"), msg);
+                }
+            }
+        }
+        for ph in &placeholders {
+            match ep.params.iter().find(|p| p.name == *ph) {
+                None => {
+                    let d = self.err(
+                        file,
+                        &format!("{base}.path"),
+                        format!("path placeholder `{{{ph}}}` of endpoint `{id}` has no parameter"),
+                    );
+                    Self::hint(
+                        d,
+                        format!("add a parameter `{ph}` with `in: path` and `required: true`"),
+                    );
+                }
+                Some(p) if p.location != ParamLocation::Path => {
+                    let i = ep
+                        .params
+                        .iter()
+                        .position(|q| q.name == *ph)
+                        .unwrap_or_default();
+                    let d = self.err(file, &format!("{base}.params[{i}].in"), format!("parameter `{ph}` of endpoint `{id}` fills a path placeholder but is declared `in: query`"));
+                    Self::hint(d, "declare it `in: path`");
+                }
+                Some(_) => {}
+            }
+        }
+        for (i, p) in ep.params.iter().enumerate() {
+            if p.location == ParamLocation::Path {
+                if !placeholders.contains(&p.name.as_str()) {
+                    let d = self.err(file, &format!("{base}.params[{i}].name"), format!("path parameter `{}` of endpoint `{id}` does not appear in the path `{}`", p.name, ep.path));
+                    Self::hint(
+                        d,
+                        format!(
+                            "add `{{{}}}` to the path or declare the parameter `in: query`",
+                            p.name
+                        ),
+                    );
+                }
+                if !p.required {
+                    self.err(
+                        file,
+                        &format!("{base}.params[{i}].required"),
+                        format!(
+                            "path parameter `{}` of endpoint `{id}` must be `required: true`",
+                            p.name
+                        ),
+                    );
+                }
+            }
+        }
+
+        // Removal: must agree with the change history.
+        let removed = ep.removed.as_ref().map(|r| {
+            let path = format!("{base}.removed");
+            if !is_date(&r.date) {
+                self.err(file, &format!("{path}.date"), format!("`{}` is not a date of the form YYYY-MM-DD", r.date));
+            }
+            let listed = history.iter().any(|h| {
+                h.date == r.date
+                    && h.versions.contains(&r.version)
+                    && h.changes.iter().any(|c| {
+                        c.action == ChangeAction::Removed && c.path == ep.path && c.method == "GET"
+                    })
+            });
+            if !listed {
+                let d = self.err(file, &path, format!("endpoint `{id}` is marked removed on {} in {}, but the change history has no such removal of GET {}", r.date, r.version, ep.path));
+                Self::hint(d, "add the removal to `history`, or correct the date and version");
+            }
+            Removal {
+                date: r.date.clone(),
+                version: r.version.clone(),
+            }
+        });
+
+        let paging = ep
+            .paging
+            .as_ref()
+            .and_then(|p| self.paging(file, base, id, p, &ep.params, &params));
+
+        // Rules.
+        let mut rules = Vec::new();
+        for (i, r) in ep.rules.iter().enumerate() {
+            if let Some(rule) = self.rule(
+                id,
+                file,
+                &format!("{base}.rules[{i}]"),
+                r,
+                ep,
+                &params,
+                value_sets,
+            ) {
+                rules.push(rule);
+            }
+        }
+
+        if self.errors.len() != before {
+            return None;
+        }
+        Some(Endpoint {
+            id: id.to_string(),
+            names: EndpointNames {
+                method: id.to_string(),
+                params_type: naming::params_type(id),
+                constant: naming::const_name(id),
+                stream: format!("{id}_stream"),
+            },
+            method: ep.method,
+            path: template?,
+            summary: ep.summary.clone(),
+            doc: ep.doc.clone(),
+            ordering: ep.ordering.clone(),
+            auth: ep.auth,
+            auth_provenance: Provenance::from_reason(ep.auth_assumed.as_ref()),
+            returns: naming::type_name(&ep.returns).unwrap_or_default(),
+            returns_spec: ep.returns.clone(),
+            provenance: Provenance::from_reason(ep.assumed.as_ref()),
+            params,
+            rules,
+            paging,
+            removed,
+            samples: None,
+        })
+    }
+
+    /// The paging parameters: integer query parameters that always have a value, the page
+    /// size at least 1 and the offset at least 0.
+    fn paging(
+        &mut self,
+        file: &LoadedFile,
+        base: &str,
+        id: &str,
+        paging: &ast::Paging,
+        declared: &[ast::Param],
+        params: &[Param],
+    ) -> Option<Paging> {
+        let before = self.errors.len();
+        let path = format!("{base}.paging");
+        let check = |cx: &mut Self, key: &str, name: &str, least: i64| {
+            let at = format!("{path}.{key}");
+            let Some(p) = params.iter().find(|p| p.wire == name) else {
+                if !declared.iter().any(|p| p.name == name) {
+                    let d = cx.err(
+                        file,
+                        &at,
+                        format!(
+                            "`paging.{key}` names `{name}`, which endpoint `{id}` does not have"
+                        ),
+                    );
+                    Self::suggest(d, name, declared.iter().map(|p| p.name.as_str()));
+                }
+                return;
+            };
+            let min = match &p.ty {
+                ParamType::Integer(t) if p.location == ParamLocation::Query => t.min,
+                _ => {
+                    cx.err(
+                        file,
+                        &at,
+                        format!(
+                            "`paging.{key}` names `{name}`, which is not an integer query parameter"
+                        ),
+                    );
+                    return;
+                }
+            };
+            if min.is_none_or(|m| m < least) {
+                let d = cx.err(
+                    file,
+                    &at,
+                    format!("`paging.{key}` names `{name}`, whose values may be below {least}"),
+                );
+                Self::hint(d, format!("give `{name}` `min: {least}` or more"));
+            }
+            if key == "offset" && !p.always() {
+                let d = cx.err(
+                    file,
+                    &at,
+                    format!("`paging.offset` names `{name}`, which has no value when absent"),
+                );
+                Self::hint(d, format!("give `{name}` a default, such as `default: 0`"));
+            }
+        };
+        check(self, "limit", &paging.limit, 1);
+        if let Some(offset) = &paging.offset {
+            if *offset == paging.limit {
+                self.err(
+                    file,
+                    &format!("{path}.offset"),
+                    "`paging` names the same parameter twice",
+                );
+            }
+            check(self, "offset", offset, 0);
+            if let Some(limit) = params.iter().find(|p| p.wire == paging.limit)
+                && !limit.always()
+            {
+                let d = self.err(file, &format!("{path}.limit"), format!("`paging.limit` names `{}`, which has no value when absent, so the pages have no size", paging.limit));
+                Self::hint(d, format!("give `{}` a default", paging.limit));
+            }
+        }
+        (self.errors.len() == before).then(|| Paging {
+            limit: paging.limit.clone(),
+            offset: paging.offset.clone(),
+        })
+    }
+}
+
+/// The template of a path, or why the path is malformed: it starts with `/v1/`, every literal
+/// segment is made of unreserved characters (letters, digits, `-`, `.`, `_`, `~`), and every
+/// placeholder `{name}` fills a whole segment and names a parameter once.
+fn parse_path(path: &str) -> Result<PathTemplate, String> {
+    if !path.starts_with("/v1/") {
+        return Err("must start with `/v1/`".into());
+    }
+    if path.ends_with('/') || path.contains("//") {
+        return Err("must not end with `/` or hold an empty segment".into());
+    }
+    let mut segments = Vec::new();
+    for seg in path.split('/').skip(1) {
+        if seg.starts_with('{') || seg.ends_with('}') {
+            let name = seg
+                .strip_prefix('{')
+                .and_then(|s| s.strip_suffix('}'))
+                .filter(|n| naming::is_identifier(n))
+                .ok_or_else(|| format!("has a malformed placeholder segment `{seg}`"))?;
+            if segments.contains(&Segment::Param(name.to_string())) {
+                return Err(format!("names placeholder `{{{name}}}` twice"));
+            }
+            segments.push(Segment::Param(name.to_string()));
+        } else if let Some(c) = seg
+            .chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~')))
+        {
+            return Err(format!(
+                "has the character `{c}` in segment `{seg}`; literal segments hold letters, digits, `-`, `.`, `_` and `~` only"
+            ));
+        } else {
+            segments.push(Segment::Literal(seg.to_string()));
+        }
+    }
+    Ok(PathTemplate { segments })
+}
+
+/// A path with its placeholder names erased, so `/a/{x}` and `/a/{y}` count as one route.
+fn normalize_route(path: &str) -> String {
+    path.split('/')
+        .map(|s| if s.starts_with('{') { "{}" } else { s })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths() {
+        let t = parse_path("/v1/persons/{person_id}/commentary").unwrap();
+        assert_eq!(t.params().collect::<Vec<_>>(), vec!["person_id"]);
+        assert_eq!(t.to_string(), "/v1/persons/{person_id}/commentary");
+        assert_eq!(t.group(), Some("persons"));
+        assert!(parse_path("/v1/a/{x").is_err());
+        assert!(parse_path("/v1/a/{x}/{x}").is_err());
+        assert!(parse_path("v1/a").is_err());
+        assert!(parse_path("/v1/a/:id").is_err());
+        assert!(parse_path("/v1/a/*rest").is_err());
+        assert!(parse_path("/v1/a b").is_err());
+        assert!(parse_path("/v1/a?b").is_err());
+        assert!(parse_path("/v1/semi-conductor/nand.v2_x~").is_ok());
+        assert_eq!(normalize_route("/v1/a/{x}/b"), "/v1/a/{}/b");
+    }
+}

@@ -1,0 +1,380 @@
+//! The service section, the error codes, and the shapes the runtime relies on: the envelope
+//! and the error object are written and read by `mrds-runtime`, so the spec must declare the
+//! fields it uses, with their types.
+
+use std::collections::BTreeMap;
+
+use super::{Cx, Def, TypeNames};
+use crate::ast;
+use crate::diag::Diagnostic;
+use crate::load::LoadedFile;
+use crate::model::*;
+use crate::naming;
+
+/// How a field the runtime uses must be declared.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// `boolean`, present.
+    Boolean,
+    /// `string`, present.
+    Text,
+    /// `string`, optional.
+    OptionalText,
+    /// `ErrorCode`, present.
+    Code,
+    /// The endpoint's records, an array.
+    Records,
+    /// The error object record, optional.
+    ErrorObject,
+    /// An array of records with `field`, `got` and `reason`.
+    Details,
+}
+
+impl Shape {
+    fn text(self) -> &'static str {
+        match self {
+            Shape::Boolean => "`type: boolean`",
+            Shape::Text => "`type: string`",
+            Shape::OptionalText => "`type: string` and `optional: true`",
+            Shape::Code => "`type: ErrorCode`",
+            Shape::Records => "`type: records` and `array: true`",
+            Shape::ErrorObject => "the error object record and `optional: true`",
+            Shape::Details => "a record with `field`, `got` and `reason`, and `array: true`",
+        }
+    }
+
+    fn fits(self, f: &Field, records: &[Record]) -> bool {
+        match self {
+            Shape::Boolean => f.ty == TypeRef::Boolean && !f.array && !f.optional,
+            Shape::Text => f.ty == TypeRef::String && !f.array && !f.optional,
+            Shape::OptionalText => f.ty == TypeRef::String && !f.array && f.optional,
+            Shape::Code => f.ty == TypeRef::ErrorCode && !f.array && !f.optional,
+            Shape::Records => f.ty == TypeRef::Records && f.array,
+            Shape::ErrorObject => matches!(f.ty, TypeRef::Record(_)) && !f.array && f.optional,
+            Shape::Details => {
+                f.array
+                    && matches!(&f.ty, TypeRef::Record(name) if records.iter().any(|r| {
+                        r.name == *name && {
+                            let need = [("field", Shape::Text), ("got", Shape::Text), ("reason", Shape::Text)];
+                            need.iter().all(|(w, s)| r.fields.iter().any(|x| x.wire == *w && s.fits(x, records)))
+                        }
+                    }))
+            }
+        }
+    }
+}
+
+/// The envelope fields the runtime writes and reads.
+const ENVELOPE: &[(&str, Shape)] = &[
+    ("success", Shape::Boolean),
+    ("request_id", Shape::Text),
+    ("data", Shape::Records),
+    ("error", Shape::ErrorObject),
+];
+
+/// The error object fields the runtime writes and reads.
+const ERROR_OBJECT: &[(&str, Shape)] = &[
+    ("code", Shape::Code),
+    ("message", Shape::Text),
+    ("details", Shape::Details),
+    ("hint", Shape::OptionalText),
+];
+
+/// The fields of a `details` entry the runtime writes.
+const DETAIL: &[(&str, Shape)] = &[
+    ("field", Shape::Text),
+    ("got", Shape::Text),
+    ("reason", Shape::Text),
+];
+
+impl<'a> Cx<'a> {
+    /// The one file holding the `service` section.
+    pub(super) fn service_section(&mut self) -> Option<(&'a LoadedFile, &'a ast::Service)> {
+        let mut services = self
+            .files
+            .iter()
+            .filter_map(|f| f.ast.service.as_ref().map(|s| (f, s)));
+        let service = services.next();
+        for (file, _) in services {
+            let first = service.map(|(f, _)| f.key_at("service"));
+            let d = self.err_key(file, "service", "the `service` section is given twice");
+            if let Some(first) = first {
+                Self::hint(d, format!("the first one is at {first}"));
+            }
+        }
+        if service.is_none() {
+            self.errors.push(
+                Diagnostic::global("no spec file has a `service` section").with_hint(
+                    "add `service:` with title, doc, api_version, base_path, auth and envelope",
+                ),
+            );
+        }
+        service
+    }
+
+    pub(super) fn service_ok(&mut self, s: &ast::Service, file: &LoadedFile) -> bool {
+        let before = self.errors.len();
+        if !s.base_path.starts_with('/')
+            || s.base_path.ends_with('/')
+            || s.base_path.contains(['?', '#', '{'])
+        {
+            let d = self.err(file, "service.base_path", format!("base path `{}` must start with `/`, not end with `/`, and hold no `?`, `#` or `{{`", s.base_path));
+            Self::hint(d, "for example `/api`");
+        }
+        if !is_header_name(&s.auth.header) {
+            self.err(
+                file,
+                "service.auth.header",
+                format!("`{}` is not a valid HTTP header name", s.auth.header),
+            );
+        }
+        self.errors.len() == before
+    }
+
+    /// The envelope's fields; the runtime writes and reads `success`, `request_id`, `data`
+    /// and `error`, and never sets any other field.
+    pub(super) fn envelope(
+        &mut self,
+        file: &LoadedFile,
+        s: &ast::Service,
+        types: &TypeNames<'_>,
+    ) -> Envelope {
+        let base = "service.envelope.fields";
+        let fields = self.fields(file, base, &s.envelope.fields, types, true);
+        let n = fields.iter().filter(|f| f.ty == TypeRef::Records).count();
+        if n != 1 {
+            self.err(
+                file,
+                base,
+                format!("the envelope needs exactly one field of type `records` (the endpoint's records); it has {n}"),
+            );
+        }
+        // A missing or repeated records field is reported just above.
+        let need: Vec<(&str, Shape)> = ENVELOPE
+            .iter()
+            .copied()
+            .filter(|(_, shape)| n == 1 || *shape != Shape::Records)
+            .collect();
+        self.shape(
+            file,
+            base,
+            "the envelope",
+            &s.envelope.fields,
+            &fields,
+            &need,
+            &[],
+        );
+        Envelope {
+            doc: s.envelope.doc.clone(),
+            fields,
+        }
+    }
+
+    /// The error object (the record of the envelope's `error`) and its `details` entries
+    /// have the fields the runtime writes and reads.
+    pub(super) fn protocol_shapes(
+        &mut self,
+        defs: &BTreeMap<&'a str, Def<'a, ast::Record>>,
+        records: &[Record],
+    ) {
+        let Some(s) = self.files.iter().find_map(|f| f.ast.service.as_ref()) else {
+            return;
+        };
+        let Some(error_type) = s
+            .envelope
+            .fields
+            .iter()
+            .find(|f| f.name == "error")
+            .map(|f| f.ty.as_str())
+        else {
+            return; // reported with the envelope
+        };
+        let Some(def) = defs.get(error_type) else {
+            return; // not a record: reported with the envelope
+        };
+        let Some(object) = records.iter().find(|r| r.spec_name == error_type) else {
+            return;
+        };
+        let what = format!("the error object `{error_type}`");
+        let base = format!("{}.fields", def.path);
+        self.shape(
+            def.file,
+            &base,
+            &what,
+            &def.item.fields,
+            &object.fields,
+            ERROR_OBJECT,
+            records,
+        );
+        let details = object.fields.iter().find(|f| f.wire == "details");
+        if let Some(Field {
+            ty: TypeRef::Record(name),
+            ..
+        }) = details
+            && let Some(record) = records.iter().find(|r| r.name == *name)
+            && let Some(ddef) = defs.get(record.spec_name.as_str())
+        {
+            let what = format!("the error detail `{}`", record.spec_name);
+            let base = format!("{}.fields", ddef.path);
+            self.shape(
+                ddef.file,
+                &base,
+                &what,
+                &ddef.item.fields,
+                &record.fields,
+                DETAIL,
+                records,
+            );
+        }
+    }
+
+    /// Reports every field of `need` that `fields` lacks or declares otherwise, and every
+    /// other field that is neither optional nor an array (the runtime cannot fill it).
+    #[allow(clippy::too_many_arguments)]
+    fn shape(
+        &mut self,
+        file: &LoadedFile,
+        base: &str,
+        what: &str,
+        declared: &[ast::Field],
+        fields: &[Field],
+        need: &[(&str, Shape)],
+        records: &[Record],
+    ) {
+        for (wire, shape) in need {
+            match declared.iter().position(|f| f.name == *wire) {
+                None => {
+                    let d = self.err_key(
+                        file,
+                        base,
+                        format!(
+                            "{what} lacks the field `{wire}`, which the runtime writes and reads"
+                        ),
+                    );
+                    Self::hint(
+                        d,
+                        format!("add `{{ name: {wire}, ... }}` with {}", shape.text()),
+                    );
+                }
+                Some(i) => {
+                    if let Some(f) = fields.iter().find(|f| f.wire == *wire)
+                        && !shape.fits(f, records)
+                    {
+                        let d = self.err(
+                            file,
+                            &format!("{base}[{i}]"),
+                            format!(
+                                "field `{wire}` of {what} must be declared with {}",
+                                shape.text()
+                            ),
+                        );
+                        Self::hint(
+                            d,
+                            "the runtime writes and reads this field as declared there",
+                        );
+                    }
+                }
+            }
+        }
+        for (i, f) in declared.iter().enumerate() {
+            if !f.optional && !f.array && !need.iter().any(|(w, _)| *w == f.name) {
+                let d = self.err(
+                    file,
+                    &format!("{base}[{i}]"),
+                    format!("field `{}` of {what} must be `optional: true`", f.name),
+                );
+                Self::hint(
+                    d,
+                    "the runtime builds this shape without it; make it optional or an array",
+                );
+            }
+        }
+    }
+
+    pub(super) fn error_codes(&mut self) -> Vec<ErrorCode> {
+        let mut out: Vec<ErrorCode> = Vec::new();
+        let mut seen: BTreeMap<String, String> = BTreeMap::new();
+        for file in self.files {
+            for (i, e) in file.ast.error_codes.iter().enumerate() {
+                let path = format!("error_codes[{i}]");
+                if !(400..=599).contains(&e.status) {
+                    let d = self.err(
+                        file,
+                        &format!("{path}.status"),
+                        format!(
+                            "error code `{}` has HTTP status {}, outside 400..=599",
+                            e.code, e.status
+                        ),
+                    );
+                    Self::hint(
+                        d,
+                        "error codes answer with a client (4xx) or server (5xx) status",
+                    );
+                }
+                let variant = match naming::variant_name(&e.code, None) {
+                    Ok(v) => v,
+                    Err(msg) => {
+                        self.err(file, &format!("{path}.code"), msg);
+                        continue;
+                    }
+                };
+                if variant == naming::CATCH_ALL {
+                    self.err(file, &format!("{path}.code"), format!("error code `{}` takes the name `{}`, reserved for codes the spec does not know", e.code, naming::CATCH_ALL));
+                    continue;
+                }
+                if let Some(other) = seen.get(&variant) {
+                    let msg = if *other == e.code {
+                        format!("error code `{}` is listed twice", e.code)
+                    } else {
+                        format!(
+                            "error codes `{other}` and `{}` both become the Rust name `{variant}`",
+                            e.code
+                        )
+                    };
+                    self.err(file, &format!("{path}.code"), msg);
+                    continue;
+                }
+                seen.insert(variant.clone(), e.code.clone());
+                out.push(ErrorCode {
+                    code: e.code.clone(),
+                    variant,
+                    status: e.status,
+                    doc: e.doc.clone(),
+                    provenance: Provenance::from_reason(e.assumed.as_ref()),
+                });
+            }
+        }
+        if self.files.iter().any(|f| f.ast.service.is_some()) {
+            let missing: Vec<&str> = mrds_runtime::ErrorKind::ALL
+                .iter()
+                .map(|k| k.code())
+                .filter(|code| !out.iter().any(|e| e.code == *code))
+                .collect();
+            if !missing.is_empty() {
+                let list = missing.join(", ");
+                let at = self
+                    .files
+                    .iter()
+                    .find(|f| !f.ast.error_codes.is_empty())
+                    .map(|f| f.key_at("error_codes"));
+                let message =
+                    format!("the error codes lack {list}, which the generated server answers with");
+                let d = match at {
+                    Some(at) => Diagnostic::at(at, message),
+                    None => Diagnostic::global(message),
+                };
+                self.errors.push(d.with_hint(format!(
+                    "add `error_codes:` entries for {list} with their HTTP status"
+                )));
+            }
+        }
+        out
+    }
+}
+
+/// A header name: letters, digits, `-` and `_`.
+fn is_header_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+}

@@ -1,0 +1,199 @@
+//! Value sets and the fields of records and of the envelope.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Cx, Def, TypeNames};
+use crate::ast;
+use crate::load::LoadedFile;
+use crate::model::*;
+use crate::naming;
+
+/// Primitive field types.
+const FIELD_PRIMITIVES: &[&str] = &["string", "integer", "number", "boolean", "any"];
+
+impl<'a> Cx<'a> {
+    pub(super) fn value_set(
+        &mut self,
+        name: &str,
+        def: &Def<'a, ast::ValueSet>,
+        tolerant: bool,
+    ) -> ValueSet {
+        let mut values = Vec::new();
+        let mut wires: BTreeSet<&str> = BTreeSet::new();
+        let mut idents: BTreeMap<String, &str> = BTreeMap::new();
+        if def.item.values.is_empty() {
+            self.err(
+                def.file,
+                &format!("{}.values", def.path),
+                format!("value set `{name}` has no values"),
+            );
+        }
+        for (i, v) in def.item.values.iter().enumerate() {
+            let path = format!("{}.values[{i}]", def.path);
+            if v.value.is_empty() {
+                self.err(
+                    def.file,
+                    &format!("{path}.value"),
+                    format!("value set `{name}` has an empty value"),
+                );
+                continue;
+            }
+            if !wires.insert(&v.value) {
+                self.err(
+                    def.file,
+                    &format!("{path}.value"),
+                    format!("value `{}` is listed twice in value set `{name}`", v.value),
+                );
+                continue;
+            }
+            let ident = match naming::variant_name(&v.value, v.rust.as_deref()) {
+                Ok(ident) => ident,
+                Err(msg) => {
+                    let at = if v.rust.is_some() {
+                        format!("{path}.rust")
+                    } else {
+                        format!("{path}.value")
+                    };
+                    let d = self.err(def.file, &at, format!("{msg} in value set `{name}`"));
+                    Self::hint(d, "give the variant a name with `rust: SomeName`");
+                    continue;
+                }
+            };
+            if tolerant && ident == naming::CATCH_ALL {
+                let d = self.err(def.file, &format!("{path}.value"), format!("value `{}` of `{name}` takes the variant name `{}`, reserved for values the spec does not know", v.value, naming::CATCH_ALL));
+                Self::hint(d, "give the variant another name with `rust: SomeName`");
+                continue;
+            }
+            if let Some(other) = idents.get(&ident) {
+                let d = self.err(def.file, &format!("{path}.value"), format!("values `{other}` and `{}` of `{name}` both become the Rust variant `{ident}`", v.value));
+                Self::hint(d, "give one of them another name with `rust: SomeName`");
+                continue;
+            }
+            idents.insert(ident.clone(), &v.value);
+            values.push(Variant {
+                wire: v.value.clone(),
+                ident,
+                doc: v.doc.clone(),
+                provenance: Provenance::from_reason(v.assumed.as_ref()),
+            });
+        }
+        ValueSet {
+            name: naming::type_name(name).unwrap_or_else(|_| name.to_string()),
+            spec_name: name.to_string(),
+            doc: def.item.doc.clone(),
+            provenance: Provenance::from_reason(def.item.assumed.as_ref()),
+            tolerant,
+            values,
+        }
+    }
+
+    pub(super) fn fields(
+        &mut self,
+        file: &LoadedFile,
+        base: &str,
+        fields: &[ast::Field],
+        types: &TypeNames<'_>,
+        envelope: bool,
+    ) -> Vec<Field> {
+        let mut out = Vec::new();
+        let mut wires = BTreeSet::new();
+        let mut idents: BTreeMap<String, &str> = BTreeMap::new();
+        for (i, f) in fields.iter().enumerate() {
+            let path = format!("{base}[{i}]");
+            if !wires.insert(f.name.as_str()) {
+                self.err(
+                    file,
+                    &format!("{path}.name"),
+                    format!("field `{}` is listed twice", f.name),
+                );
+                continue;
+            }
+            let ident = match naming::field_name(&f.name) {
+                Ok(ident) => ident,
+                Err(msg) => {
+                    self.err(file, &format!("{path}.name"), msg);
+                    continue;
+                }
+            };
+            if let Some(other) = idents.get(&ident) {
+                let d = self.err(
+                    file,
+                    &format!("{path}.name"),
+                    format!(
+                        "fields `{other}` and `{}` both become the Rust field `{ident}`",
+                        f.name
+                    ),
+                );
+                Self::hint(
+                    d,
+                    "wire names must stay distinct once turned into snake_case",
+                );
+                continue;
+            }
+            idents.insert(ident.clone(), &f.name);
+            let ty = match f.ty.as_str() {
+                "string" => TypeRef::String,
+                "integer" => TypeRef::Integer,
+                "number" => TypeRef::Number,
+                "boolean" => TypeRef::Boolean,
+                "any" => TypeRef::Any,
+                "records" if envelope => TypeRef::Records,
+                "ErrorCode" => TypeRef::ErrorCode,
+                other if types.records.contains(other) => {
+                    TypeRef::Record(naming::type_name(other).unwrap_or_default())
+                }
+                other if types.value_sets.contains(other) => {
+                    TypeRef::ValueSet(naming::type_name(other).unwrap_or_default())
+                }
+                other => {
+                    let d = self.err(
+                        file,
+                        &format!("{path}.type"),
+                        format!("unknown type `{other}` for field `{}`", f.name),
+                    );
+                    let mut candidates: Vec<&str> = FIELD_PRIMITIVES.to_vec();
+                    candidates.extend(types.records.iter().copied());
+                    candidates.extend(types.value_sets.iter().copied());
+                    candidates.push("ErrorCode");
+                    Self::suggest(d, other, candidates);
+                    if d.hint.is_none() {
+                        Self::hint(
+                            d,
+                            "a field type is string, integer, number, boolean, any, ErrorCode, a record or a value set",
+                        );
+                    }
+                    continue;
+                }
+            };
+            if let Some(format) = f.format {
+                let ok = match format {
+                    FieldFormat::UnixSeconds => ty == TypeRef::Integer,
+                    _ => ty == TypeRef::String,
+                };
+                if !ok {
+                    self.err(
+                        file,
+                        &format!("{path}.format"),
+                        format!(
+                            "format `{}` does not fit field `{}` of type `{}`",
+                            format.name(),
+                            f.name,
+                            f.ty
+                        ),
+                    );
+                }
+            }
+            out.push(Field {
+                wire: f.name.clone(),
+                ident,
+                ty,
+                array: f.array,
+                optional: f.optional,
+                format: f.format,
+                doc: f.doc.clone(),
+                provenance: Provenance::from_reason(f.assumed.as_ref()),
+            });
+        }
+        out
+    }
+}

@@ -1,0 +1,99 @@
+//! `api.rs`: version, base path, key header, the endpoint table and the change history.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::emit::{deprecation, docs, prose, with_provenance};
+use crate::model::*;
+
+pub(super) fn file(api: &Api) -> TokenStream {
+    let version = &api.api_version;
+    let base = &api.base_path;
+    let header = &api.auth.header;
+    let header_doc = docs(&with_provenance(
+        format!(
+            "The header carrying the API key.\n\n{}",
+            prose(&api.auth.doc)
+        ),
+        &api.auth.provenance,
+    ));
+    let consts = api.endpoints.iter().map(|e| {
+        let name = format_ident!("{}", e.names.constant);
+        let id = &e.id;
+        let path = e.path.to_string();
+        let summary = &e.summary;
+        let method = e.method.as_str();
+        let auth = match e.auth {
+            AuthMode::Required => quote!(Auth::Required),
+            AuthMode::Optional => quote!(Auth::Optional),
+        };
+        let doc = docs(&format!(
+            "`{method} {path}`: {} Parameters: [`crate::params::{}`].",
+            prose(summary),
+            e.names.params_type
+        ));
+        let removed = match &e.removed {
+            Some(r) => {
+                let (date, v) = (&r.date, &r.version);
+                quote!(Some(Removal { date: #date, version: #v }))
+            }
+            None => quote!(None),
+        };
+        let (deprecated, _) = deprecation(e.removed.as_ref());
+        quote! {
+            #doc
+            #deprecated
+            pub const #name: Endpoint = Endpoint {
+                id: #id,
+                method: #method,
+                path: #path,
+                summary: #summary,
+                auth: #auth,
+                removed: #removed,
+            };
+        }
+    });
+    let all = api
+        .endpoints
+        .iter()
+        .map(|e| format_ident!("{}", e.names.constant));
+    let history = api.history.iter().map(|h| {
+        let date = &h.date;
+        let versions = &h.versions;
+        let changes = h.changes.iter().map(|c| {
+            let action = match c.action {
+                ChangeAction::Added => quote!(ChangeAction::Added),
+                ChangeAction::Removed => quote!(ChangeAction::Removed),
+            };
+            let (m, p) = (&c.method, &c.path);
+            quote!(Change { action: #action, method: #m, path: #p })
+        });
+        quote!(HistoryEntry { date: #date, versions: &[#(#versions),*], changes: &[#(#changes),*] })
+    });
+    quote! {
+        //! Version, base path, the endpoint table and the change history.
+
+        pub use mrds_runtime::{Auth, Change, ChangeAction, Endpoint, HistoryEntry, Protocol, Removal};
+
+        /// Version of the interface description.
+        pub const API_VERSION: &str = #version;
+        /// The path every endpoint path is appended to.
+        pub const BASE_PATH: &str = #base;
+        #header_doc
+        pub const AUTH_HEADER: &str = #header;
+        /// Base path and key header, as the server and the client use them.
+        pub const PROTOCOL: Protocol = Protocol {
+            base_path: BASE_PATH,
+            auth_header: AUTH_HEADER,
+        };
+
+        #(#consts)*
+
+        /// Every endpoint of the spec, sorted by id.
+        #[allow(deprecated)]
+        pub const ENDPOINTS: &[Endpoint] = &[#(#all),*];
+
+        /// The change history (endpoint additions and removals), newest first.
+        pub const HISTORY: &[HistoryEntry] = &[#(#history),*];
+    }
+}

@@ -1,0 +1,697 @@
+//! `params.rs`: one parameter type per endpoint, with construction, validation, parsing of
+//! received parameters and serialization.
+//!
+//! Hygiene: spec-derived names appear only as struct fields, methods and argument names of
+//! `new`; every local holding a parameter's value is `p_<name>`, so it can collide neither with
+//! another parameter nor with the few fixed locals (`raw`, `issues`, `query`); patterns are
+//! statics scoped to the expression that uses them (`mrds_runtime::pattern!`).
+
+use std::collections::BTreeSet;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::emit::{deprecation, docs, ident, prose, with_provenance};
+use crate::model::*;
+
+pub(super) fn file(api: &Api) -> TokenStream {
+    let types = api.endpoints.iter().map(params_type);
+    let sets: BTreeSet<&str> = api
+        .endpoints
+        .iter()
+        .flat_map(|e| &e.params)
+        .filter_map(|p| match &p.ty {
+            ParamType::Enum(e) => Some(e.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let sets = sets.into_iter().map(ident);
+    let uses = (!api.endpoints.is_empty()).then(|| {
+        quote! {
+            use mrds_runtime::{RawParams, Request, ValidationError};
+            use crate::value_sets::{#(#sets),*};
+        }
+    });
+    quote! {
+        //! One parameter type per endpoint: required parameters by construction, defaults from
+        //! the spec, `validate()` enforcing every rule, and query parsing and serialization.
+
+        #uses
+
+        #(#types)*
+    }
+}
+
+/// The local holding a parameter's value while parsing and checking.
+fn local(p: &Param) -> proc_macro2::Ident {
+    format_ident!("p_{}", p.bare_ident())
+}
+
+fn base_type(p: &Param) -> TokenStream {
+    match &p.ty {
+        ParamType::String(_) => quote!(String),
+        ParamType::Integer(_) => quote!(i64),
+        ParamType::Boolean => quote!(bool),
+        ParamType::Enum(e) => {
+            let n = ident(&e.name);
+            quote!(#n)
+        }
+    }
+}
+
+/// How the check function sees a parameter: `Option<&str>`, `Option<i64>`, ...
+fn check_type(p: &Param) -> TokenStream {
+    match &p.ty {
+        ParamType::String(_) => quote!(Option<&str>),
+        ParamType::Integer(_) => quote!(Option<i64>),
+        ParamType::Boolean => quote!(Option<bool>),
+        ParamType::Enum(_) => {
+            let t = base_type(p);
+            quote!(Option<&#t>)
+        }
+    }
+}
+
+/// `self.x` as the check function sees it.
+fn from_self(p: &Param) -> TokenStream {
+    let x = ident(&p.ident);
+    match (&p.ty, p.always()) {
+        (ParamType::String(_), true) => quote!(Some(self.#x.as_str())),
+        (ParamType::String(_), false) => quote!(self.#x.as_deref()),
+        (ParamType::Integer(_) | ParamType::Boolean, true) => quote!(Some(self.#x)),
+        (ParamType::Integer(_) | ParamType::Boolean, false) => quote!(self.#x),
+        (ParamType::Enum(_), true) => quote!(Some(&self.#x)),
+        (ParamType::Enum(_), false) => quote!(self.#x.as_ref()),
+    }
+}
+
+/// The parsed local `Option<T>` as the check function sees it.
+fn from_local(p: &Param) -> TokenStream {
+    let x = local(p);
+    match &p.ty {
+        ParamType::String(_) => quote!(#x.as_deref()),
+        ParamType::Integer(_) | ParamType::Boolean => quote!(#x),
+        ParamType::Enum(_) => quote!(#x.as_ref()),
+    }
+}
+
+/// A literal as a value of its parameter's type.
+fn literal(l: &Literal) -> TokenStream {
+    match l {
+        Literal::String(s) => quote!(#s.to_string()),
+        Literal::Integer(n) => {
+            let n = int(*n);
+            quote!(#n)
+        }
+        Literal::Boolean(b) => quote!(#b),
+        Literal::Variant(v) => {
+            let (set, var) = (ident(&v.set), ident(&v.ident));
+            quote!(#set::#var)
+        }
+    }
+}
+
+/// A literal as a pattern (for `matches!`).
+fn literal_pattern(l: &Literal) -> TokenStream {
+    match l {
+        Literal::String(s) => quote!(#s),
+        Literal::Integer(n) => {
+            let n = int(*n);
+            quote!(#n)
+        }
+        Literal::Boolean(b) => quote!(#b),
+        Literal::Variant(v) => {
+            let (set, var) = (ident(&v.set), ident(&v.ident));
+            quote!(#set::#var)
+        }
+    }
+}
+
+/// An integer literal without a type suffix (`500`, not `500i64`).
+fn int(n: i64) -> proc_macro2::Literal {
+    proc_macro2::Literal::i64_unsuffixed(n)
+}
+
+fn option_i64(v: Option<i64>) -> TokenStream {
+    match v.map(int) {
+        Some(n) => quote!(Some(#n)),
+        None => quote!(None),
+    }
+}
+
+/// The checks of one parameter's own rules, one statement each.
+fn param_checks(e: &Endpoint, p: &Param) -> Vec<TokenStream> {
+    let x = local(p);
+    let wire = &p.wire;
+    let mut out = Vec::new();
+    match &p.ty {
+        ParamType::Integer(t) => {
+            if t.min.is_some() || t.max.is_some() {
+                let rule = e.param_rule(p, ParamCheck::Range);
+                let (min, max) = (option_i64(t.min), option_i64(t.max));
+                out.push(quote!(issues.range(#rule, #wire, #x, #min, #max);));
+            }
+        }
+        ParamType::String(t) => {
+            if let Some(pattern) = &t.pattern {
+                let rule = e.param_rule(p, ParamCheck::Pattern);
+                let re = &pattern.regex;
+                let reason = match &pattern.doc {
+                    Some(d) => format!("must be {} (pattern `{re}`)", d.trim()),
+                    None => format!("must match the pattern `{re}`"),
+                };
+                out.push(quote! {
+                    issues.pattern(#rule, #wire, #x, mrds_runtime::pattern!(#re), #reason);
+                });
+            }
+            if let Some(format) = t.format {
+                let rule = e.param_rule(p, ParamCheck::Format);
+                let f = format_ident!("{}", format!("{format:?}"));
+                out.push(quote!(issues.format(#rule, #wire, #x, mrds_runtime::TextFormat::#f);));
+            }
+        }
+        ParamType::Enum(set) if set.tolerant => {
+            let rule = e.param_rule(p, ParamCheck::Values);
+            let name = ident(&set.name);
+            out.push(quote!(issues.known(#rule, #wire, #x, #name::WIRE);));
+        }
+        ParamType::Enum(_) | ParamType::Boolean => {}
+    }
+    out
+}
+
+/// The condition of a rule, as a boolean expression over the parameter locals.
+fn condition(e: &Endpoint, c: &Condition) -> TokenStream {
+    let p = e
+        .param(c.param())
+        .expect("the checker resolved the condition's parameter");
+    let x = local(p);
+    match c {
+        Condition::In { values, .. } => {
+            let pats = values.iter().map(literal_pattern);
+            quote!(matches!(#x, Some(#(#pats)|*)))
+        }
+        Condition::Matches { pattern, .. } => {
+            quote!(#x.is_some_and(|v| mrds_runtime::pattern!(#pattern).is_match(v)))
+        }
+    }
+}
+
+/// The check of one rule across parameters.
+fn rule_check(e: &Endpoint, rule: &Rule) -> TokenStream {
+    let id = &rule.id;
+    let reason = rule.reason();
+    let param = |name: &str| {
+        e.param(name)
+            .expect("the checker resolved the rule's parameters")
+    };
+    let arg = |name: &str| {
+        let p = param(name);
+        let wire = &p.wire;
+        let x = local(p);
+        quote!((#wire, #x))
+    };
+    let call = match &rule.check {
+        Check::Ordered { before, after } => {
+            let (a, b) = (arg(before), arg(after));
+            quote!(issues.ordered(#id, #reason, #a, #b);)
+        }
+        Check::MaxSpan { from, to, seconds } => {
+            let (a, b, seconds) = (arg(from), arg(to), int(*seconds));
+            quote!(issues.max_span(#id, #reason, #seconds, #a, #b);)
+        }
+        Check::Requires {
+            param: dependent,
+            needs,
+        } => {
+            let (a, b) = (param(dependent), param(needs));
+            let (wire, xa, xb) = (&a.wire, local(a), local(b));
+            quote!(issues.requires(#id, #wire, #reason, #xa, #xb.is_some());)
+        }
+        Check::AtLeastOne(names) => {
+            let field = &param(&names[0]).wire;
+            let given = names.iter().map(|n| {
+                let x = local(param(n));
+                quote!(#x.is_some())
+            });
+            quote!(issues.at_least_one(#id, #field, #reason, &[#(#given),*]);)
+        }
+        Check::AllowedValues {
+            param: name,
+            values,
+        } => {
+            let p = param(name);
+            let (wire, x) = (&p.wire, local(p));
+            let pats = values.iter().map(literal_pattern);
+            quote!(issues.allowed(#id, #wire, #reason, #x, |v| matches!(v, #(#pats)|*));)
+        }
+        Check::Matches {
+            param: name,
+            pattern,
+        } => {
+            let p = param(name);
+            let (wire, x) = (&p.wire, local(p));
+            quote!(issues.pattern(#id, #wire, #x, mrds_runtime::pattern!(#pattern), #reason);)
+        }
+    };
+    match &rule.when {
+        Some(c) => {
+            let cond = condition(e, c);
+            quote!(if #cond { #call })
+        }
+        None => call,
+    }
+}
+
+/// The facts a field's doc lists: where it travels, required, default, bounds, format.
+fn field_facts(p: &Param) -> String {
+    let mut facts = vec![format!(
+        "`{}` in the {}",
+        p.wire,
+        match p.location {
+            ParamLocation::Path => "path",
+            ParamLocation::Query => "query",
+        }
+    )];
+    if p.required {
+        facts.push("required".into());
+    }
+    if let Some(d) = &p.default {
+        facts.push(format!("default `{}`", d.wire()));
+    }
+    match &p.ty {
+        ParamType::Integer(t) => {
+            if t.min.is_some() || t.max.is_some() {
+                facts.push(mrds_runtime::range_reason(t.min, t.max).replace("must be ", ""));
+            }
+            if t.format == Some(IntegerFormat::UnixSeconds) {
+                facts.push("format: Unix seconds (UTC)".into());
+            }
+        }
+        ParamType::String(t) => {
+            match t.format {
+                Some(StringFormat::Rfc3339) => facts.push("format: RFC 3339 timestamp".into()),
+                Some(StringFormat::Uuid) => facts.push("format: UUID".into()),
+                Some(StringFormat::Hex16) => facts.push("format: 16 hexadecimal characters".into()),
+                Some(StringFormat::Date) => facts.push("format: `YYYY-MM-DD`".into()),
+                None => {}
+            }
+            if let Some(pattern) = &t.pattern {
+                facts.push(format!("pattern `{}`", pattern.regex));
+            }
+        }
+        ParamType::Boolean | ParamType::Enum(_) => {}
+    }
+    format!("{}.", facts.join("; "))
+}
+
+fn struct_doc(e: &Endpoint) -> String {
+    let mut doc = format!(
+        "Parameters of `{} {}`: {}",
+        e.method.as_str(),
+        e.path,
+        prose(&e.summary)
+    );
+    if let Some(d) = &e.doc {
+        doc.push_str(&format!("\n\n{}", prose(d)));
+    }
+    if let Some(o) = &e.ordering {
+        doc.push_str(&format!("\n\nOrdering: {}", prose(o)));
+    }
+    doc.push_str(&format!(
+        "\n\nAnswers `data` as an array of [`crate::records::{}`]. The API key is {}.",
+        e.returns,
+        match e.auth {
+            AuthMode::Required => "required",
+            AuthMode::Optional => "accepted but not required",
+        }
+    ));
+    if !e.rules.is_empty() {
+        doc.push_str("\n\nRules across parameters:");
+        for r in &e.rules {
+            let tag = if r.provenance.is_assumed() {
+                " (assumed)"
+            } else {
+                ""
+            };
+            doc.push_str(&format!("\n- `{}`: {}{tag}", r.id, prose(&r.doc)));
+        }
+    }
+    with_provenance(doc, &e.provenance)
+}
+
+fn params_type(e: &Endpoint) -> TokenStream {
+    let name = ident(&e.names.params_type);
+    let record = ident(&e.returns);
+    let constant = format_ident!("{}", e.names.constant);
+    let type_docs = docs(&struct_doc(e));
+    let (deprecated, allow) = deprecation(e.removed.as_ref());
+
+    let fields = e.params.iter().map(|p| {
+        let x = ident(&p.ident);
+        let base = base_type(p);
+        let ty = if p.always() {
+            base
+        } else {
+            quote!(Option<#base>)
+        };
+        let text = format!("{}\n\n{}", prose(&p.doc), field_facts(p));
+        let docs = docs(&with_provenance(text, &p.provenance));
+        quote! { #docs pub #x: #ty, }
+    });
+
+    // new(): the required parameters; defaults fill the rest.
+    let required: Vec<&Param> = e.params.iter().filter(|p| p.required).collect();
+    let new_args = required.iter().map(|p| {
+        let x = ident(&p.ident);
+        match p.ty {
+            ParamType::String(_) => quote!(#x: impl Into<String>),
+            _ => {
+                let t = base_type(p);
+                quote!(#x: #t)
+            }
+        }
+    });
+    let new_fields = e.params.iter().map(|p| {
+        let x = ident(&p.ident);
+        match (&p.default, p.required, &p.ty) {
+            (_, true, ParamType::String(_)) => quote!(#x: #x.into()),
+            (_, true, _) => quote!(#x),
+            (Some(d), false, _) => {
+                let v = literal(d);
+                quote!(#x: #v)
+            }
+            (None, false, _) => quote!(#x: None),
+        }
+    });
+    let setters = e.params.iter().filter(|p| !p.required).map(|p| {
+        let x = ident(&p.ident);
+        let setter = format_ident!("with_{}", p.bare_ident());
+        let doc = docs(&format!("Sets `{}`.", p.wire));
+        let (arg, value) = match (&p.ty, p.default.is_some()) {
+            (ParamType::String(_), true) => (quote!(impl Into<String>), quote!(value.into())),
+            (ParamType::String(_), false) => {
+                (quote!(impl Into<String>), quote!(Some(value.into())))
+            }
+            (_, true) => (base_type(p), quote!(value)),
+            (_, false) => (base_type(p), quote!(Some(value))),
+        };
+        quote! {
+            #doc
+            #[must_use]
+            pub fn #setter(mut self, value: #arg) -> Self {
+                self.#x = #value;
+                self
+            }
+        }
+    });
+
+    // The check function, over the parameters some check reads.
+    let per_param: Vec<TokenStream> = e.params.iter().flat_map(|p| param_checks(e, p)).collect();
+    let rules: Vec<TokenStream> = e.rules.iter().map(|r| rule_check(e, r)).collect();
+    let used: BTreeSet<&str> = e
+        .rules
+        .iter()
+        .flat_map(Rule::params)
+        .chain(
+            e.params
+                .iter()
+                .filter(|p| !param_checks(e, p).is_empty())
+                .map(|p| p.wire.as_str()),
+        )
+        .collect();
+    let checked: Vec<&Param> = e
+        .params
+        .iter()
+        .filter(|p| used.contains(p.wire.as_str()))
+        .collect();
+    let has_checks = !per_param.is_empty() || !rules.is_empty();
+    let check_fn = has_checks.then(|| {
+        let args = checked.iter().map(|p| {
+            let (x, t) = (local(p), check_type(p));
+            quote!(#x: #t)
+        });
+        // Clippy's limit is seven arguments; `issues` is one.
+        let allow = (checked.len() >= 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+        quote! {
+            #allow
+            fn check(issues: &mut mrds_runtime::Issues, #(#args),*) {
+                #(#per_param)*
+                #(#rules)*
+            }
+        }
+    });
+    let validate_body = if has_checks {
+        let args = checked.iter().map(|p| from_self(p));
+        quote! {
+            let mut issues = mrds_runtime::Issues::new();
+            Self::check(&mut issues, #(#args),*);
+            issues.finish()
+        }
+    } else {
+        quote!(Ok(()))
+    };
+    let from_raw_body = from_raw_body(e, &checked, has_checks);
+    let (to_query, path) = (to_query_body(e), path_body(e));
+    let default_impl = required.is_empty().then(|| {
+        quote! {
+            #allow
+            impl ::std::default::Default for #name {
+                fn default() -> Self {
+                    Self::new()
+                }
+            }
+        }
+    });
+    let paged = e.paging.as_ref().and_then(|paging| {
+        let offset = ident(&e.param(paging.offset.as_deref()?)?.ident);
+        let limit = ident(&e.param(&paging.limit)?.ident);
+        Some(quote! {
+            #allow
+            impl mrds_runtime::Paged for #name {
+                fn limit(&self) -> i64 {
+                    self.#limit
+                }
+                fn offset(&self) -> i64 {
+                    self.#offset
+                }
+                fn set_offset(&mut self, offset: i64) {
+                    self.#offset = offset;
+                }
+            }
+        })
+    });
+
+    quote! {
+        #type_docs
+        #deprecated
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct #name {
+            #(#fields)*
+        }
+
+        #allow
+        impl #name {
+            /// The parameters with every required one given and defaults for the rest.
+            pub fn new(#(#new_args),*) -> Self {
+                Self { #(#new_fields),* }
+            }
+
+            #(#setters)*
+
+            /// Checks every rule of every parameter and every rule across parameters;
+            /// returns all problems at once.
+            pub fn validate(&self) -> Result<(), ValidationError> {
+                #validate_body
+            }
+
+            /// Parses and validates received parameters; reports every problem at once.
+            pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+                #from_raw_body
+            }
+
+            /// The query pairs, in documented order.
+            pub fn to_query(&self) -> Vec<(&'static str, String)> {
+                #to_query
+            }
+
+            /// The path below the base path, path parameters percent-encoded.
+            pub fn path(&self) -> String {
+                #path
+            }
+
+            #check_fn
+        }
+
+        #default_impl
+
+        #allow
+        impl Request for #name {
+            type Record = crate::records::#record;
+            const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::#constant;
+            fn validate(&self) -> Result<(), ValidationError> {
+                #name::validate(self)
+            }
+            fn to_query(&self) -> Vec<(&'static str, String)> {
+                #name::to_query(self)
+            }
+            fn path(&self) -> String {
+                #name::path(self)
+            }
+            fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+                #name::from_raw(raw)
+            }
+        }
+
+        #paged
+    }
+}
+
+/// `from_raw`: read each parameter, run the same checks, build the value.
+fn from_raw_body(e: &Endpoint, checked: &[&Param], has_checks: bool) -> TokenStream {
+    if e.params.is_empty() {
+        return quote! {
+            let _ = raw;
+            Ok(Self {})
+        };
+    }
+    let reads = e.params.iter().map(|p| {
+        let x = local(p);
+        let (endpoint, wire) = (&e.id, &p.wire);
+        let t = base_type(p);
+        let rules = quote!(mrds_runtime::param_rules!(#endpoint, #wire));
+        let read = match (p.location, p.required) {
+            (ParamLocation::Path, _) => quote!(raw.path(#wire, #rules, &mut issues)),
+            (ParamLocation::Query, true) => quote!(raw.required(#wire, #rules, &mut issues)),
+            (ParamLocation::Query, false) => quote!(raw.optional(#wire, #rules, &mut issues)),
+        };
+        match &p.default {
+            Some(d) => {
+                let v = literal(d);
+                quote!(let #x: Option<#t> = #read.or(Some(#v));)
+            }
+            None => quote!(let #x: Option<#t> = #read;),
+        }
+    });
+    let check = has_checks.then(|| {
+        let args = checked.iter().map(|p| from_local(p));
+        quote!(Self::check(&mut issues, #(#args),*);)
+    });
+    // Presence rules: a parameter that was sent but did not parse counts as given.
+    let forgive = e.rules.iter().filter_map(|r| {
+        let given: Vec<&str> = match &r.check {
+            Check::Requires { needs, .. } => vec![needs],
+            Check::AtLeastOne(names) => names.iter().map(String::as_str).collect(),
+            _ => return None,
+        };
+        let id = &r.id;
+        Some(quote!(issues.forgive(#id, #(raw.has(#given))||*);))
+    });
+    let build_fields = e.params.iter().map(|p| {
+        let (x, l) = (ident(&p.ident), local(p));
+        quote!(#x: #l)
+    });
+    let always: Vec<proc_macro2::Ident> =
+        e.params.iter().filter(|p| p.always()).map(local).collect();
+    let build = match always.as_slice() {
+        [] => quote! {
+            if issues.is_empty() {
+                Ok(Self { #(#build_fields),* })
+            } else {
+                Err(issues.into_error())
+            }
+        },
+        [one] => quote! {
+            match #one {
+                Some(#one) if issues.is_empty() => Ok(Self { #(#build_fields),* }),
+                _ => Err(issues.into_error()),
+            }
+        },
+        many => quote! {
+            match (#(#many),*) {
+                (#(Some(#many)),*) if issues.is_empty() => Ok(Self { #(#build_fields),* }),
+                _ => Err(issues.into_error()),
+            }
+        },
+    };
+    quote! {
+        let mut issues = mrds_runtime::Issues::new();
+        #(#reads)*
+        #check
+        #(#forgive)*
+        #build
+    }
+}
+
+/// `to_query`: the query pairs in documented order, path parameters excluded.
+fn to_query_body(e: &Endpoint) -> TokenStream {
+    let query: Vec<&Param> = e
+        .params
+        .iter()
+        .filter(|p| p.location == ParamLocation::Query)
+        .collect();
+    // The parameters that always have a value before the first optional one start the list.
+    let lead = query.iter().take_while(|p| p.always()).count();
+    let pair = |p: &Param| {
+        let (x, wire) = (ident(&p.ident), &p.wire);
+        quote!((#wire, mrds_runtime::ParamValue::to_param(&self.#x)))
+    };
+    let first: Vec<TokenStream> = query[..lead].iter().map(|p| pair(p)).collect();
+    if lead == query.len() {
+        return if first.is_empty() {
+            quote!(Vec::new())
+        } else {
+            quote!(Vec::from([#(#first),*]))
+        };
+    }
+    let rest = query[lead..].iter().map(|p| {
+        let (x, wire) = (ident(&p.ident), &p.wire);
+        if p.always() {
+            let pair = pair(p);
+            quote!(query.push(#pair);)
+        } else {
+            quote! {
+                if let Some(v) = &self.#x {
+                    query.push((#wire, mrds_runtime::ParamValue::to_param(v)));
+                }
+            }
+        }
+    });
+    let start = if first.is_empty() {
+        quote!(Vec::new())
+    } else {
+        quote!(Vec::from([#(#first),*]))
+    };
+    quote! {
+        let mut query = #start;
+        #(#rest)*
+        query
+    }
+}
+
+/// `path`: the path with path parameters filled in and percent-encoded.
+fn path_body(e: &Endpoint) -> TokenStream {
+    if e.path.is_fixed() {
+        let path = e.path.to_string();
+        return quote!(#path.to_string());
+    }
+    let mut template = String::new();
+    let mut args = Vec::new();
+    for s in &e.path.segments {
+        template.push('/');
+        match s {
+            Segment::Literal(l) => template.push_str(l),
+            Segment::Param(name) => {
+                template.push_str("{}");
+                let p = e
+                    .param(name)
+                    .expect("the checker resolved the placeholders");
+                let x = ident(&p.ident);
+                args.push(quote! {
+                    mrds_runtime::text::percent_encode(&mrds_runtime::ParamValue::to_param(&self.#x))
+                });
+            }
+        }
+    }
+    quote!(format!(#template, #(#args),*))
+}

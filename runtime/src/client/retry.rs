@@ -1,0 +1,102 @@
+//! When and how often a request is tried again.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// HTTP statuses answered by a retry (when retries are left): 429, 502, 503, 504.
+pub const RETRY_STATUSES: &[u16] = &[429, 502, 503, 504];
+
+/// When and how often a request is tried again.
+///
+/// A request is retried after HTTP 429, 502, 503 or 504 and after a failed connection, at
+/// most [`max_retries`](Self::max_retries) times. The wait before retry `n` (from 1) is
+/// `initial_backoff * 2^(n-1)`, capped at [`max_backoff`](Self::max_backoff), of which a
+/// random part (up to half) is dropped so clients do not retry in step. A `Retry-After`
+/// header in seconds replaces that wait, capped at `max_backoff` as well. Timeouts and
+/// other failures are not retried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Retries after the first attempt; `0` turns retrying off.
+    pub max_retries: u32,
+    /// Wait before the first retry, before jitter.
+    pub initial_backoff: Duration,
+    /// Longest wait before any retry, including one asked for by `Retry-After`.
+    pub max_backoff: Duration,
+}
+
+impl Default for RetryPolicy {
+    /// Three retries, waits from 250 ms doubling, at most 30 s.
+    fn default() -> Self {
+        Self {
+            max_retries: 3,
+            initial_backoff: Duration::from_millis(250),
+            max_backoff: Duration::from_secs(30),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// No retries: every request is tried once.
+    pub fn none() -> Self {
+        Self {
+            max_retries: 0,
+            ..Self::default()
+        }
+    }
+
+    /// The wait before retry number `retry` (1 for the first), `Retry-After` taking
+    /// precedence over the computed backoff.
+    pub fn delay(&self, retry: u32, retry_after: Option<Duration>) -> Duration {
+        if let Some(wait) = retry_after {
+            return wait.min(self.max_backoff);
+        }
+        let factor = 2u32.saturating_pow(retry.saturating_sub(1));
+        let full = self
+            .initial_backoff
+            .saturating_mul(factor)
+            .min(self.max_backoff);
+        Duration::try_from_secs_f64(full.as_secs_f64() * (1.0 - jitter() / 2.0)).unwrap_or(full)
+    }
+}
+
+/// A number in `[0, 1)`, different on every call. Seeded by the standard library's
+/// per-process random hash keys, a counter and the clock: enough to spread retries.
+fn jitter() -> f64 {
+    use std::hash::{BuildHasher, Hasher};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or_default();
+    hasher.write_u32(nanos);
+    (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_within_bounds() {
+        let policy = RetryPolicy::default();
+        for retry in 1..=8 {
+            let full = (policy.initial_backoff * 2u32.pow(retry - 1)).min(policy.max_backoff);
+            let wait = policy.delay(retry, None);
+            assert!(
+                wait <= full && wait >= full / 2,
+                "retry {retry}: {wait:?} of {full:?}"
+            );
+        }
+        assert_eq!(
+            policy.delay(1, Some(Duration::from_secs(5))),
+            Duration::from_secs(5)
+        );
+        assert_eq!(
+            policy.delay(1, Some(Duration::from_secs(500))),
+            policy.max_backoff
+        );
+        assert_eq!(RetryPolicy::none().max_retries, 0);
+    }
+}

@@ -1,0 +1,51 @@
+//! The runtime of the crates generated from the spec of the Market and Reference Data
+//! Service.
+//!
+//! What does not depend on the spec lives here, compiled, documented and tested once;
+//! the generated crates hold only what the spec decides and call into it:
+//!
+//! - always: reading the raw parameters of a request ([`RawParams`]), the checks the
+//!   generated parameter types run ([`Issues`]), validation errors, percent coding and the
+//!   text formats ([`text`]), and the shapes of the endpoint table, the change history and
+//!   the error object ([`Endpoint`], [`HistoryEntry`], [`ErrorBody`]);
+//! - feature `patterns`: [`Pattern`], the spec's regular expressions (pulls `regex`);
+//! - feature `server`: the request pipeline of the generated axum router ([`server`]);
+//! - feature `client`: the HTTP side of the generated client ([`client`]);
+//! - feature `mock`: the sample-data engine and command line ([`mock`]).
+//!
+//! Each generated crate enables only the features it needs, so the model crate pulls
+//! nothing but serde (and regex when the spec has patterns).
+
+#![warn(missing_docs)]
+
+mod api;
+#[cfg(feature = "patterns")]
+mod pattern;
+mod raw;
+pub mod text;
+mod validate;
+mod values;
+
+#[cfg(feature = "client")]
+pub mod client;
+#[cfg(feature = "mock")]
+pub mod mock;
+#[cfg(feature = "server")]
+pub mod server;
+
+pub use api::{
+    Auth, Change, ChangeAction, Endpoint, ErrorBody, ErrorKind, HistoryEntry, Paged, Protocol,
+    Removal, Request, UnknownValue, null_as_default,
+};
+#[cfg(feature = "patterns")]
+pub use pattern::Pattern;
+pub use raw::{ParamRules, ParamValue, RawParams};
+pub use validate::{Issues, TextFormat, TimeValue, ValidationError, ValidationIssue, range_reason};
+pub use values::values_reason;
+
+/// What the macros of this crate expand to; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use serde;
+    pub use std::borrow::Cow;
+}

@@ -1,0 +1,268 @@
+//! How a request selects from an endpoint's sample data: the sets it matches, then echo,
+//! filters, range, order, "latest only", offset and limit, as the spec's `samples:` and the
+//! endpoint's `paging:` declare.
+
+use std::cmp::Ordering;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use crate::ErrorBody;
+use crate::server::ApiError;
+use crate::text::instant_seconds;
+
+/// The sample data of one endpoint and its selection rules.
+pub struct Samples {
+    /// Answer 404 (not an empty array) when no set matches.
+    pub not_found_when_missing: bool,
+    /// Of these parameters only the first one given selects sets.
+    pub first_of: &'static [&'static str],
+    /// Parameters matched as a case-insensitive part of a spelling.
+    pub contains: &'static [&'static str],
+    /// (record field, parameter): the field echoes the caller's spelling.
+    pub echo: &'static [(&'static str, &'static str)],
+    /// (parameter, record field): equality filters.
+    pub filter: &'static [(&'static str, &'static str)],
+    /// The range filter.
+    pub range: Option<Range>,
+    /// The order.
+    pub order: Option<Order>,
+    /// Only the first record when none of these is given.
+    pub latest_without: &'static [&'static str],
+    /// The limit parameter.
+    pub limit: Option<&'static str>,
+    /// The offset parameter.
+    pub offset: Option<&'static str>,
+    /// The sets.
+    pub sets: &'static [Set],
+    /// The sets' records, parsed once.
+    pub parsed: OnceLock<Vec<Vec<Value>>>,
+}
+
+/// One sample set.
+pub struct Set {
+    /// (parameter, spellings): a given parameter must be one of them.
+    pub when: &'static [(&'static str, &'static [&'static str])],
+    /// The records, as JSON array text.
+    pub records: &'static str,
+}
+
+/// A record field, fixed or chosen by a parameter's value.
+pub enum FieldChoice {
+    /// Always this field.
+    Fixed(&'static str),
+    /// (parameter, [(value, field)]).
+    By(&'static str, &'static [(&'static str, &'static str)]),
+}
+
+/// A range filter over instants (inclusive at both ends).
+pub struct Range {
+    /// Parameter of the earliest instant.
+    pub from: Option<&'static str>,
+    /// Parameter of the latest instant.
+    pub to: Option<&'static str>,
+    /// The field compared.
+    pub field: FieldChoice,
+}
+
+/// An order.
+pub struct Order {
+    /// The field ordered by.
+    pub field: FieldChoice,
+    /// Descending unless `by` says `asc`.
+    pub descending: bool,
+    /// Parameter with `asc`/`desc`.
+    pub by: Option<&'static str>,
+}
+
+/// The parameters of a request by wire name, `None` when not given.
+pub type Given<'a> = [(&'static str, Option<String>)];
+
+fn value_of<'a>(given: &'a Given<'_>, name: &str) -> Option<&'a str> {
+    given
+        .iter()
+        .find(|(n, _)| *n == name)
+        .and_then(|(_, v)| v.as_deref())
+}
+
+/// The records answering `given`, decoded into `T`.
+pub fn answer<T: serde::de::DeserializeOwned, E: ErrorBody>(
+    samples: &Samples,
+    given: &Given<'_>,
+) -> Result<Vec<T>, ApiError<E>> {
+    select(samples, given)?
+        .into_iter()
+        .map(|record| {
+            serde_json::from_value(record)
+                .map_err(|e| ApiError::internal(format!("a sample record does not decode: {e}")))
+        })
+        .collect()
+}
+
+/// The records answering `given`, as JSON values.
+pub fn select<E: ErrorBody>(
+    samples: &Samples,
+    given: &Given<'_>,
+) -> Result<Vec<Value>, ApiError<E>> {
+    let parsed = samples.parsed.get_or_init(|| {
+        samples
+            .sets
+            .iter()
+            .map(|set| serde_json::from_str(set.records).unwrap_or_default())
+            .collect()
+    });
+    // Of `first_of`, only the first parameter given takes part in matching.
+    let chosen = samples
+        .first_of
+        .iter()
+        .find(|p| value_of(given, p).is_some());
+    let considered = |param: &str| !samples.first_of.contains(&param) || chosen == Some(&param);
+
+    let mut records: Vec<Value> = Vec::new();
+    let mut matched = false;
+    for (set, parsed) in samples.sets.iter().zip(parsed) {
+        let fits = set
+            .when
+            .iter()
+            .all(|(param, spellings)| match value_of(given, param) {
+                Some(value) if considered(param) => spellings
+                    .iter()
+                    .any(|s| spelling_matches(samples, param, s, value)),
+                _ => true,
+            });
+        if fits {
+            matched = true;
+            records.extend(parsed.iter().cloned());
+        }
+    }
+    if !matched && samples.not_found_when_missing {
+        let asked: Vec<String> = given
+            .iter()
+            .filter(|(p, v)| {
+                v.is_some()
+                    && samples
+                        .sets
+                        .iter()
+                        .any(|s| s.when.iter().any(|(w, _)| w == p))
+            })
+            .map(|(p, v)| format!("{p}={}", v.as_deref().unwrap_or_default()))
+            .collect();
+        return Err(ApiError::not_found(format!(
+            "nothing matches {}",
+            asked.join(", ")
+        )));
+    }
+
+    for (field, param) in samples.echo {
+        if let Some(value) = value_of(given, param) {
+            for record in &mut records {
+                if let Some(object) = record.as_object_mut()
+                    && object.contains_key(*field)
+                {
+                    object.insert(field.to_string(), Value::String(value.to_string()));
+                }
+            }
+        }
+    }
+    for (param, field) in samples.filter {
+        if let Some(value) = value_of(given, param) {
+            records.retain(|r| r.get(field).map(text).as_deref() == Some(value));
+        }
+    }
+    if let Some(range) = &samples.range {
+        let from = range
+            .from
+            .and_then(|p| value_of(given, p))
+            .and_then(instant_seconds);
+        let to = range
+            .to
+            .and_then(|p| value_of(given, p))
+            .and_then(instant_seconds);
+        if (from.is_some() || to.is_some())
+            && let Some(field) = choose(&range.field, given)
+        {
+            records.retain(|r| match r.get(field).and_then(instant) {
+                Some(t) => from.is_none_or(|f| t >= f) && to.is_none_or(|e| t <= e),
+                None => false,
+            });
+        }
+    }
+    if let Some(order) = &samples.order
+        && let Some(field) = choose(&order.field, given)
+    {
+        let descending = match order.by.and_then(|p| value_of(given, p)) {
+            Some(direction) => direction == "desc",
+            None => order.descending,
+        };
+        records.sort_by(|a, b| {
+            let ordering = compare(a.get(field), b.get(field));
+            if descending {
+                ordering.reverse()
+            } else {
+                ordering
+            }
+        });
+    }
+    if !samples.latest_without.is_empty()
+        && samples
+            .latest_without
+            .iter()
+            .all(|p| value_of(given, p).is_none())
+    {
+        records.truncate(1);
+    }
+    let number = |param: Option<&str>| {
+        param
+            .and_then(|p| value_of(given, p))
+            .and_then(|v| v.parse::<usize>().ok())
+    };
+    if let Some(offset) = number(samples.offset) {
+        records = records.into_iter().skip(offset).collect();
+    }
+    if let Some(limit) = number(samples.limit) {
+        records.truncate(limit);
+    }
+    Ok(records)
+}
+
+fn spelling_matches(samples: &Samples, param: &str, spelling: &str, value: &str) -> bool {
+    if samples.contains.contains(&param) {
+        !value.is_empty() && spelling.to_lowercase().contains(&value.to_lowercase())
+    } else {
+        spelling == value
+    }
+}
+
+fn choose(field: &FieldChoice, given: &Given<'_>) -> Option<&'static str> {
+    match field {
+        FieldChoice::Fixed(f) => Some(f),
+        FieldChoice::By(param, fields) => {
+            let value = value_of(given, param)?;
+            fields.iter().find(|(v, _)| *v == value).map(|(_, f)| *f)
+        }
+    }
+}
+
+fn text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Unix seconds of a record value: a number, or text that is one, a date, a date and time,
+/// or an RFC 3339 timestamp.
+fn instant(value: &Value) -> Option<i64> {
+    match value {
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f.floor() as i64)),
+        Value::String(s) => instant_seconds(s),
+        _ => None,
+    }
+}
+
+fn compare(a: Option<&Value>, b: Option<&Value>) -> Ordering {
+    match (a.and_then(instant), b.and_then(instant)) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        _ => a.map(text).cmp(&b.map(text)),
+    }
+}

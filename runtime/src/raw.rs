@@ -1,0 +1,336 @@
+//! The parameters of a request as received, and how one value is read from them.
+
+use std::fmt;
+
+use crate::text::percent_decode;
+use crate::validate::{Issues, ValidationIssue};
+
+/// A value that travels as one query or path parameter.
+pub trait ParamValue: Sized {
+    /// Parses the wire text; the error is the rule suffix (`type`, `values`) and the reason.
+    fn parse_param(text: &str) -> Result<Self, (&'static str, String)>;
+    /// The wire text.
+    fn to_param(&self) -> String;
+    /// False for a value a tolerant value set keeps although the spec does not list it.
+    fn is_known(&self) -> bool {
+        true
+    }
+}
+
+impl ParamValue for String {
+    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
+        Ok(text.to_string())
+    }
+    fn to_param(&self) -> String {
+        self.clone()
+    }
+}
+
+impl ParamValue for i64 {
+    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
+        text.parse().map_err(|_| {
+            (
+                "type",
+                "must be an integer between -9223372036854775808 and 9223372036854775807"
+                    .to_string(),
+            )
+        })
+    }
+    fn to_param(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl ParamValue for bool {
+    fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
+        match text {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(("type", "must be `true` or `false`".to_string())),
+        }
+    }
+    fn to_param(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// The rule ids of one parameter's own checks on reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamRules {
+    /// Missing although required.
+    pub required: &'static str,
+    /// Given more than once.
+    pub repeated: &'static str,
+    /// Not of its type (a letter in an integer, an integer past i64).
+    pub ty: &'static str,
+    /// Not one of its value set.
+    pub values: &'static str,
+}
+
+/// The [`ParamRules`] of parameter `$param` of endpoint `$endpoint`, as a `&'static`
+/// reference: `param_rules!("stock_dividends", "limit")` names `stock_dividends.limit.required`
+/// and its siblings.
+#[macro_export]
+macro_rules! param_rules {
+    ($endpoint:literal, $param:literal) => {
+        &$crate::ParamRules {
+            required: concat!($endpoint, ".", $param, ".required"),
+            repeated: concat!($endpoint, ".", $param, ".repeated"),
+            ty: concat!($endpoint, ".", $param, ".type"),
+            values: concat!($endpoint, ".", $param, ".values"),
+        }
+    };
+}
+
+/// The parameters of one request as received: query pairs (percent-decoded) and path
+/// segments. Parameter types read it with `from_raw`; unknown names are ignored.
+///
+/// All names and values live in one buffer (two allocations per request, whatever the
+/// number of parameters).
+#[derive(Clone, Default)]
+pub struct RawParams {
+    text: String,
+    query: Vec<(Span, Span)>,
+    path: Vec<(Span, Span)>,
+}
+
+/// Where a name or value stands in [`RawParams`]'s buffer.
+type Span = (usize, usize);
+
+impl RawParams {
+    /// Parses a raw query string (without `?`): `&`-separated `name=value` pairs,
+    /// `+` as space, percent-decoded (invalid escapes are kept as text).
+    pub fn from_query_string(query: &str) -> Self {
+        let mut raw = Self {
+            text: String::with_capacity(query.len()),
+            query: Vec::with_capacity(query.len() / 8 + 1),
+            path: Vec::new(),
+        };
+        for pair in query.split('&').filter(|pair| !pair.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let name = raw.push_decoded(name);
+            let value = raw.push_decoded(value);
+            raw.query.push((name, value));
+        }
+        raw
+    }
+
+    /// Query pairs already decoded.
+    pub fn from_pairs<N: AsRef<str>, V: AsRef<str>>(
+        pairs: impl IntoIterator<Item = (N, V)>,
+    ) -> Self {
+        let mut raw = Self::default();
+        for (name, value) in pairs {
+            let name = raw.push(name.as_ref());
+            let value = raw.push(value.as_ref());
+            raw.query.push((name, value));
+        }
+        raw
+    }
+
+    /// Adds a path parameter (already percent-decoded).
+    pub fn with_path(mut self, name: impl AsRef<str>, value: impl AsRef<str>) -> Self {
+        let name = self.push(name.as_ref());
+        let value = self.push(value.as_ref());
+        self.path.push((name, value));
+        self
+    }
+
+    /// True when the request carries the parameter (valid or not), in the query or the path.
+    pub fn has(&self, name: &str) -> bool {
+        self.query
+            .iter()
+            .chain(&self.path)
+            .any(|(n, _)| self.at(*n) == name)
+    }
+
+    /// The query pairs, in the order received.
+    pub fn query_pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.query.iter().map(|(n, v)| (self.at(*n), self.at(*v)))
+    }
+
+    /// The path parameters.
+    pub fn path_pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.path.iter().map(|(n, v)| (self.at(*n), self.at(*v)))
+    }
+
+    fn at(&self, (from, to): Span) -> &str {
+        &self.text[from..to]
+    }
+
+    fn push(&mut self, text: &str) -> Span {
+        let from = self.text.len();
+        self.text.push_str(text);
+        (from, self.text.len())
+    }
+
+    fn push_decoded(&mut self, text: &str) -> Span {
+        // Most names and values carry no escape: copied as they are.
+        if !text.bytes().any(|b| b == b'%' || b == b'+') {
+            return self.push(text);
+        }
+        let decoded = percent_decode(text);
+        self.push(&decoded)
+    }
+
+    fn one(
+        &self,
+        list: &[(Span, Span)],
+        name: &'static str,
+        rule: &'static str,
+        issues: &mut Issues,
+    ) -> Option<&str> {
+        let mut found = list
+            .iter()
+            .filter(|(n, _)| self.at(*n) == name)
+            .map(|(_, v)| self.at(*v));
+        let first = found.next()?;
+        let more = found.count();
+        if more > 0 {
+            issues.push(ValidationIssue::new(
+                rule,
+                name,
+                first,
+                format!("is given {} times; give it once", more + 1),
+            ));
+            return None;
+        }
+        Some(first)
+    }
+
+    fn read<T: ParamValue>(
+        text: Option<&str>,
+        name: &'static str,
+        rules: &ParamRules,
+        issues: &mut Issues,
+    ) -> Option<T> {
+        match T::parse_param(text?) {
+            Ok(v) => Some(v),
+            Err((suffix, reason)) => {
+                let rule = match suffix {
+                    "values" => rules.values,
+                    _ => rules.ty,
+                };
+                issues.push(ValidationIssue::new(rule, name, text.unwrap_or(""), reason));
+                None
+            }
+        }
+    }
+
+    /// A query parameter that may be absent. `None` when absent or invalid (then an issue
+    /// is recorded).
+    pub fn optional<T: ParamValue>(
+        &self,
+        name: &'static str,
+        rules: &ParamRules,
+        issues: &mut Issues,
+    ) -> Option<T> {
+        let text = self.one(&self.query, name, rules.repeated, issues);
+        Self::read(text, name, rules, issues)
+    }
+
+    /// A query parameter that must be given.
+    pub fn required<T: ParamValue>(
+        &self,
+        name: &'static str,
+        rules: &ParamRules,
+        issues: &mut Issues,
+    ) -> Option<T> {
+        self.must(&self.query, name, rules, issues)
+    }
+
+    /// A path parameter (always required).
+    pub fn path<T: ParamValue>(
+        &self,
+        name: &'static str,
+        rules: &ParamRules,
+        issues: &mut Issues,
+    ) -> Option<T> {
+        self.must(&self.path, name, rules, issues)
+    }
+
+    fn must<T: ParamValue>(
+        &self,
+        list: &[(Span, Span)],
+        name: &'static str,
+        rules: &ParamRules,
+        issues: &mut Issues,
+    ) -> Option<T> {
+        let before = issues.as_slice().len();
+        let text = self.one(list, name, rules.repeated, issues);
+        if text.is_none() && issues.as_slice().len() == before {
+            issues.push(ValidationIssue::new(
+                rules.required,
+                name,
+                "",
+                "is required",
+            ));
+        }
+        Self::read(text, name, rules, issues)
+    }
+}
+
+impl fmt::Debug for RawParams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RawParams")
+            .field("query", &self.query_pairs().collect::<Vec<_>>())
+            .field("path", &self.path_pairs().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl PartialEq for RawParams {
+    fn eq(&self, other: &Self) -> bool {
+        self.query_pairs().eq(other.query_pairs()) && self.path_pairs().eq(other.path_pairs())
+    }
+}
+
+impl Eq for RawParams {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeated_missing_and_mistyped() {
+        let rules = crate::param_rules!("e", "p");
+        assert_eq!(rules.required, "e.p.required");
+        let raw = RawParams::from_query_string("p=1&p=2&q=x");
+        let mut issues = Issues::new();
+        assert_eq!(raw.required::<i64>("p", rules, &mut issues), None);
+        assert_eq!(issues.as_slice()[0].rule, "e.p.repeated");
+        assert_eq!(
+            issues.as_slice()[0].reason,
+            "is given 2 times; give it once"
+        );
+        let mut issues = Issues::new();
+        assert_eq!(raw.required::<i64>("z", rules, &mut issues), None);
+        assert_eq!(issues.as_slice()[0].rule, "e.p.required");
+        let mut issues = Issues::new();
+        assert_eq!(raw.optional::<i64>("z", rules, &mut issues), None);
+        assert!(issues.is_empty());
+        let raw = RawParams::from_query_string("p=99999999999999999999&b=yes");
+        let mut issues = Issues::new();
+        assert_eq!(raw.optional::<i64>("p", rules, &mut issues), None);
+        assert_eq!(raw.optional::<bool>("b", rules, &mut issues), None);
+        assert_eq!(issues.as_slice()[0].rule, "e.p.type");
+        assert_eq!(issues.as_slice()[1].got, "yes");
+    }
+
+    #[test]
+    fn decoding_and_paths() {
+        let raw = RawParams::from_query_string("a=x+y&b=%2B1&&c&d=%zz").with_path("id", "7");
+        assert_eq!(
+            raw.query_pairs().collect::<Vec<_>>(),
+            vec![("a", "x y"), ("b", "+1"), ("c", ""), ("d", "%zz")]
+        );
+        assert!(raw.has("id") && raw.has("c") && !raw.has("e"));
+        let mut issues = Issues::new();
+        let rules = crate::param_rules!("e", "id");
+        assert_eq!(raw.path::<i64>("id", rules, &mut issues), Some(7));
+        assert_eq!(
+            RawParams::from_pairs([("a", "x y")]),
+            RawParams::from_query_string("a=x%20y")
+        );
+    }
+}
