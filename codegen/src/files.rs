@@ -123,7 +123,15 @@ impl FileSet {
             std::fs::rename(tmp, target)?;
         }
         for rel in &plan.stale {
-            std::fs::remove_file(root.join(rel))?;
+            let path = root.join(rel);
+            std::fs::remove_file(&path)?;
+            // Directories left empty go too: an empty crate directory under a glob member
+            // (`crates/*`) would stop cargo from loading the workspace.
+            for dir in path.ancestors().skip(1) {
+                if dir == root || std::fs::remove_dir(dir).is_err() {
+                    break;
+                }
+            }
         }
         Ok(plan)
     }
@@ -242,6 +250,10 @@ mod tests {
         assert_eq!(plan.stale, vec!["gen/old.rs".to_string()]);
         assert!(!root.join("gen/old.rs").exists());
         assert!(
+            root.join("gen").is_dir(),
+            "a directory that still holds files stays"
+        );
+        assert!(
             root.join("gen/hand.rs").exists(),
             "files without the marker are never deleted"
         );
@@ -261,6 +273,21 @@ mod tests {
             .modified()
             .unwrap();
         assert_eq!(before, after);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn removing_stale_files_removes_the_directories_they_leave_empty() {
+        let root = temp_root("empty");
+        std::fs::create_dir_all(root.join("gen/gone/src")).unwrap();
+        std::fs::write(root.join("gen/gone/src/lib.rs"), format!("{RUST_HEADER}\n")).unwrap();
+        std::fs::write(root.join("gen/gone/Cargo.toml"), format!("{TOML_HEADER}\n")).unwrap();
+        let mut set = FileSet::new(&["gen"]);
+        set.insert("gen/kept.rs", format!("{RUST_HEADER}\n"));
+        let plan = set.write(&root).unwrap();
+        assert_eq!(plan.stale.len(), 2);
+        assert!(!root.join("gen/gone").exists());
+        assert!(root.join("gen/kept.rs").exists());
         std::fs::remove_dir_all(&root).unwrap();
     }
 

@@ -13,6 +13,7 @@
 //! - [`files`] writes only what changed, removes what is stale, or reports drift.
 
 pub mod ast;
+pub mod cases;
 pub mod check;
 pub mod diag;
 pub mod emit;

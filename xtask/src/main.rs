@@ -38,17 +38,39 @@ enum Command {
     },
 }
 
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask lives one level below the workspace root")
-        .to_path_buf()
+/// The workspace this command runs in: the nearest directory at or above the current one
+/// whose `Cargo.toml` declares a `[workspace]` and which holds `spec/`. Found at run time, so a
+/// binary built by another checkout (a shared target directory) still works on this one.
+fn workspace_root() -> Result<PathBuf, String> {
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    cwd.ancestors()
+        .find(|dir| {
+            dir.join("spec").is_dir()
+                && std::fs::read_to_string(dir.join("Cargo.toml"))
+                    .is_ok_and(|toml| toml.lines().any(|l| l.trim() == "[workspace]"))
+        })
+        .map(Path::to_path_buf)
+        .ok_or_else(|| {
+            format!(
+                "{} is not inside the workspace (no parent directory has a workspace Cargo.toml and spec/)",
+                cwd.display()
+            )
+        })
 }
 
 fn main() -> ExitCode {
-    match Cli::parse().command {
-        Command::Codegen { check } => codegen(&workspace_root(), check),
-        Command::Synth { scale, out } => synth(&workspace_root(), usize::from(scale), &out),
+    let command = Cli::parse().command;
+    let root = match workspace_root() {
+        Ok(root) => root,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match command {
+        Command::Codegen { check } => codegen(&root, check),
+        Command::Synth { scale, out } => synth(&root, usize::from(scale), &out),
     }
 }
 

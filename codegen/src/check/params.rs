@@ -194,14 +194,14 @@ impl Cx<'_> {
                     return false;
                 }
                 if let Some(f) = t.format
-                    && !runtime_format(f).holds(s)
+                    && !f.runtime().holds(s)
                 {
                     self.err(
                         file,
                         path,
                         format!(
                             "the default `{s}` of parameter `{name}` {}",
-                            runtime_format(f).reason()
+                            f.runtime().reason()
                         ),
                     );
                     return false;
@@ -308,15 +308,5 @@ impl Cx<'_> {
                 None
             }
         }
-    }
-}
-
-/// The runtime check enforcing a text format.
-pub(crate) fn runtime_format(f: StringFormat) -> mrds_runtime::TextFormat {
-    match f {
-        StringFormat::Rfc3339 => mrds_runtime::TextFormat::Rfc3339,
-        StringFormat::Uuid => mrds_runtime::TextFormat::Uuid,
-        StringFormat::Hex16 => mrds_runtime::TextFormat::Hex16,
-        StringFormat::Date => mrds_runtime::TextFormat::Date,
     }
 }

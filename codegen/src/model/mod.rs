@@ -9,6 +9,9 @@
 use std::fmt;
 
 pub use crate::ast::{AuthMode, ChangeAction, FieldFormat, Method, ParamLocation};
+pub use samples::*;
+
+mod samples;
 
 /// Where a fact comes from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -475,6 +478,18 @@ pub enum StringFormat {
     Date,
 }
 
+impl StringFormat {
+    /// The runtime check enforcing the format.
+    pub fn runtime(self) -> mrds_runtime::TextFormat {
+        match self {
+            StringFormat::Rfc3339 => mrds_runtime::TextFormat::Rfc3339,
+            StringFormat::Uuid => mrds_runtime::TextFormat::Uuid,
+            StringFormat::Hex16 => mrds_runtime::TextFormat::Hex16,
+            StringFormat::Date => mrds_runtime::TextFormat::Date,
+        }
+    }
+}
+
 /// A parameter of a value set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EnumType {
@@ -754,73 +769,4 @@ pub struct Change {
     pub method: String,
     /// Path.
     pub path: String,
-}
-
-/// The sample data of one endpoint and how a request selects from it (see
-/// [`crate::ast::Samples`]). Parameters are wire names of the endpoint's parameters; fields are
-/// wire names of the returned record's fields.
-#[derive(Clone, Debug)]
-pub struct Samples {
-    /// A request answered with sample records: path below the base path, and query.
-    pub example: String,
-    /// The parameters of `example`, decoded: (wire name, value), path parameters first.
-    pub example_values: Vec<(String, String)>,
-    /// Answer 404 (not an empty array) when no set matches.
-    pub not_found_when_missing: bool,
-    /// Of these parameters only the first one given selects sets.
-    pub first_of: Vec<String>,
-    /// Parameters matched as a case-insensitive part of a spelling.
-    pub contains: Vec<String>,
-    /// (record field, parameter): the field echoes the caller's spelling.
-    pub echo: Vec<(String, String)>,
-    /// (parameter, record field): equality filters.
-    pub filter: Vec<(String, String)>,
-    /// The range filter.
-    pub range: Option<SampleRange>,
-    /// The order.
-    pub order: Option<SampleOrder>,
-    /// Only the first record when none of these is given.
-    pub latest_without: Vec<String>,
-    /// The sets, in the spec's order.
-    pub sets: Vec<SampleSet>,
-}
-
-/// The record field a range or an order looks at.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SampleField {
-    /// Always this field.
-    Fixed(String),
-    /// The field named by the value of a parameter: (parameter, [(value, field)]).
-    By(String, Vec<(String, String)>),
-}
-
-/// A range filter.
-#[derive(Clone, Debug)]
-pub struct SampleRange {
-    /// Parameter of the earliest instant.
-    pub from: Option<String>,
-    /// Parameter of the latest instant.
-    pub to: Option<String>,
-    /// The field compared.
-    pub field: SampleField,
-}
-
-/// An order.
-#[derive(Clone, Debug)]
-pub struct SampleOrder {
-    /// The field ordered by.
-    pub field: SampleField,
-    /// Descending unless `by` says otherwise.
-    pub descending: bool,
-    /// Parameter with `asc`/`desc`.
-    pub by: Option<String>,
-}
-
-/// One sample set.
-#[derive(Clone, Debug)]
-pub struct SampleSet {
-    /// (parameter, spellings).
-    pub when: Vec<(String, Vec<String>)>,
-    /// The records as compact JSON array text.
-    pub records_json: String,
 }
