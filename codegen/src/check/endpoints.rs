@@ -224,6 +224,7 @@ impl<'a> Cx<'a> {
             return None;
         }
         Some(Endpoint {
+            at: file.key_at(base),
             id: id.to_string(),
             names: EndpointNames {
                 method: id.to_string(),
@@ -325,6 +326,7 @@ impl<'a> Cx<'a> {
             }
         }
         (self.errors.len() == before).then(|| Paging {
+            at: file.at(&path),
             limit: paging.limit.clone(),
             offset: paging.offset.clone(),
         })

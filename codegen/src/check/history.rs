@@ -52,6 +52,7 @@ impl Cx<'_> {
                     }
                 }
                 out.push(HistoryEntry {
+                    at: file.at(&path),
                     date: h.date.clone(),
                     versions: h.versions.clone(),
                     changes: h

@@ -142,6 +142,7 @@ impl<'a> Cx<'a> {
         let records_ir: Vec<Record> = records
             .iter()
             .map(|(name, def)| Record {
+                at: def.file.key_at(&def.path),
                 name: naming::type_name(name).unwrap_or_else(|_| name.to_string()),
                 spec_name: name.to_string(),
                 doc: def.item.doc.clone(),
@@ -176,11 +177,13 @@ impl<'a> Cx<'a> {
             return None;
         }
         Some(Api {
+            at: file.key_at("service"),
             title: s.title.clone(),
             doc: s.doc.clone(),
             api_version: s.api_version.clone(),
             base_path: s.base_path.clone(),
             auth: AuthScheme {
+                at: file.at("service.auth"),
                 header: s.auth.header.clone(),
                 doc: s.auth.doc.clone(),
                 provenance: Provenance::from_reason(s.auth.assumed.as_ref()),

@@ -148,6 +148,7 @@ impl Cx<'_> {
             return None;
         }
         Some(Param {
+            at: file.at(path),
             wire: p.name.clone(),
             ident,
             location: p.location,

@@ -308,6 +308,7 @@ impl Cx<'_> {
             return None;
         }
         Some(Rule {
+            at: file.at(path),
             id: r.id.clone(),
             doc: r.doc.clone(),
             provenance: Provenance::from_reason(r.assumed.as_ref()),

@@ -165,6 +165,7 @@ impl<'a> Cx<'a> {
         self.sample_example(file, &format!("{base}.example"), ep, &s.example);
 
         (self.errors.len() == before).then(|| Samples {
+            at: file.key_at(base),
             example: s.example.clone(),
             example_values: example_values(&ep.path.to_string(), &s.example),
             not_found_when_missing: s.missing == ast::Missing::NotFound,

@@ -336,6 +336,7 @@ impl<'a> Cx<'a> {
                 }
                 seen.insert(variant.clone(), e.code.clone());
                 out.push(ErrorCode {
+                    at: file.at(&path),
                     code: e.code.clone(),
                     variant,
                     status: e.status,

@@ -71,6 +71,7 @@ impl<'a> Cx<'a> {
             }
             idents.insert(ident.clone(), &v.value);
             values.push(Variant {
+                at: def.file.at(&path),
                 wire: v.value.clone(),
                 ident,
                 doc: v.doc.clone(),
@@ -78,6 +79,7 @@ impl<'a> Cx<'a> {
             });
         }
         ValueSet {
+            at: def.file.key_at(&def.path),
             name: naming::type_name(name).unwrap_or_else(|_| name.to_string()),
             spec_name: name.to_string(),
             doc: def.item.doc.clone(),
@@ -184,6 +186,7 @@ impl<'a> Cx<'a> {
                 }
             }
             out.push(Field {
+                at: file.at(&path),
                 wire: f.name.clone(),
                 ident,
                 ty,

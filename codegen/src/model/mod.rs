@@ -9,6 +9,7 @@
 use std::fmt;
 
 pub use crate::ast::{AuthMode, ChangeAction, FieldFormat, Method, ParamLocation};
+pub use crate::diag::Location;
 pub use samples::*;
 
 mod samples;
@@ -49,6 +50,8 @@ impl Provenance {
 /// The whole API.
 #[derive(Clone, Debug)]
 pub struct Api {
+    /// Where the spec defines the service section.
+    pub at: Location,
     /// Human name of the service.
     pub title: String,
     /// What the service does.
@@ -93,6 +96,8 @@ impl Api {
 /// The API key header.
 #[derive(Clone, Debug)]
 pub struct AuthScheme {
+    /// Where the spec defines it.
+    pub at: Location,
     /// Header name.
     pub header: String,
     /// Explanation.
@@ -113,6 +118,8 @@ pub struct Envelope {
 /// An error code.
 #[derive(Clone, Debug)]
 pub struct ErrorCode {
+    /// Where the spec defines it.
+    pub at: Location,
     /// Wire value.
     pub code: String,
     /// Rust variant name.
@@ -128,6 +135,8 @@ pub struct ErrorCode {
 /// A record.
 #[derive(Clone, Debug)]
 pub struct Record {
+    /// Where the spec defines it.
+    pub at: Location,
     /// Rust type name (`PitDividend`).
     pub name: String,
     /// Name in the spec and the interface description (`PITDividend`).
@@ -143,6 +152,8 @@ pub struct Record {
 /// A field of a record or of the envelope.
 #[derive(Clone, Debug)]
 pub struct Field {
+    /// Where the spec defines it.
+    pub at: Location,
     /// Wire name.
     pub wire: String,
     /// Rust field name (raw identifier text such as `r#type` where needed).
@@ -187,6 +198,8 @@ pub enum TypeRef {
 /// A value set.
 #[derive(Clone, Debug)]
 pub struct ValueSet {
+    /// Where the spec defines it.
+    pub at: Location,
     /// Rust type name.
     pub name: String,
     /// Name in the spec.
@@ -204,6 +217,8 @@ pub struct ValueSet {
 /// One value of a value set.
 #[derive(Clone, Debug)]
 pub struct Variant {
+    /// Where the spec defines it.
+    pub at: Location,
     /// Wire spelling.
     pub wire: String,
     /// Rust variant name.
@@ -217,6 +232,8 @@ pub struct Variant {
 /// An endpoint.
 #[derive(Clone, Debug)]
 pub struct Endpoint {
+    /// Where the spec defines it.
+    pub at: Location,
     /// Operation id (snake case).
     pub id: String,
     /// Every Rust name the emitters give this endpoint.
@@ -348,6 +365,8 @@ pub struct Removal {
 /// The parameters that cap and page an endpoint's records.
 #[derive(Clone, Debug)]
 pub struct Paging {
+    /// Where the spec defines it.
+    pub at: Location,
     /// Wire name of the integer parameter capping the number of records.
     pub limit: String,
     /// Wire name of the integer parameter giving how many records to skip.
@@ -357,6 +376,8 @@ pub struct Paging {
 /// A request parameter.
 #[derive(Clone, Debug)]
 pub struct Param {
+    /// Where the spec defines it.
+    pub at: Location,
     /// Wire name.
     pub wire: String,
     /// Rust field name (raw identifier text such as `r#type` where needed).
@@ -599,6 +620,8 @@ pub struct ValueRef {
 /// A rule across parameters.
 #[derive(Clone, Debug)]
 pub struct Rule {
+    /// Where the spec defines it.
+    pub at: Location,
     /// Stable id.
     pub id: String,
     /// Explanation; also the reason of a violation.
@@ -752,6 +775,8 @@ impl Check {
 /// One row of the change history.
 #[derive(Clone, Debug)]
 pub struct HistoryEntry {
+    /// Where the spec defines it.
+    pub at: Location,
     /// `YYYY-MM-DD`.
     pub date: String,
     /// Release tags.

@@ -5,6 +5,8 @@
 /// wire names of the returned record's fields.
 #[derive(Clone, Debug)]
 pub struct Samples {
+    /// Where the spec defines them.
+    pub at: crate::diag::Location,
     /// A request answered with sample records: path below the base path, and query.
     pub example: String,
     /// The parameters of `example`, decoded: (wire name, value), path parameters first.

@@ -824,3 +824,21 @@ fn every_endpoint_has_sample_data_for_the_sample_server() {
         BTreeSet::from(["person_commentary", "research_units"])
     );
 }
+
+/// The resolved model keeps where the spec defines each thing, for reports that point back at it.
+#[test]
+fn the_model_knows_where_each_thing_is_defined() {
+    let e = endpoint("stock_dividends");
+    assert_eq!(e.at.to_string(), "spec/endpoints/equity.yaml:4:3");
+    let limit = e.param("limit").expect("a limit");
+    assert_eq!(limit.at.to_string(), "spec/endpoints/equity.yaml:23:9");
+    assert_eq!(e.rules[0].at.file, "spec/endpoints/equity.yaml");
+    let record = api().record("PitDividend").expect("the dividend record");
+    assert_eq!(record.at.file, "spec/records.yaml");
+    assert!(
+        record
+            .fields
+            .windows(2)
+            .all(|w| w[0].at.line < w[1].at.line)
+    );
+}
