@@ -266,6 +266,10 @@ pub enum AuthMode {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Endpoint {
+    /// The Rust method name of the endpoint (snake_case), when the id would collide with a
+    /// name the generated crates define; the other Rust names derive from it.
+    #[serde(default)]
+    pub rust: Option<String>,
     /// HTTP method.
     pub method: Method,
     /// Path below the base path, with `{name}` for path parameters.

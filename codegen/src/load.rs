@@ -1,6 +1,7 @@
 //! Reading the spec files: YAML text into [`crate::ast`] types, with positions.
 
-use std::path::Path;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
 use crate::ast::SpecFile;
 use crate::diag::{Diagnostic, Diagnostics, Location};
@@ -39,30 +40,31 @@ impl LoadedFile {
 
 /// Reads every `*.yaml` file below `dir` (sorted by path; a `generated` folder is skipped).
 /// File names in diagnostics start with the directory's own name (`spec/records.yaml`).
+/// Symbolic links are followed, but a directory reached twice (a link loop) is reported once
+/// and not read again; every error names the path it concerns.
 pub fn read_dir(dir: &Path) -> Result<Vec<(String, String)>, Diagnostics> {
     let prefix = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| dir.display().to_string());
-    let mut paths = Vec::new();
-    collect_yaml(dir, &mut paths).map_err(|e| {
-        Diagnostics(vec![Diagnostic::global(format!(
-            "cannot read the spec directory `{}`: {e}",
-            dir.display()
-        ))])
-    })?;
+    let name_of = |path: &Path| {
+        let rel = path.strip_prefix(dir).unwrap_or(path);
+        format!("{prefix}/{}", rel.to_string_lossy().replace('\\', "/"))
+    };
+    let mut walk = Walk::default();
+    walk.dir(dir, &name_of);
+    let mut errors = walk.errors;
+    let mut paths = walk.files;
     paths.sort();
-    if paths.is_empty() {
+    if paths.is_empty() && errors.is_empty() {
         return Err(Diagnostics(vec![Diagnostic::global(format!(
             "the spec directory `{}` holds no .yaml file",
             dir.display()
         ))]));
     }
     let mut out = Vec::new();
-    let mut errors = Vec::new();
     for path in paths {
-        let rel = path.strip_prefix(dir).unwrap_or(&path);
-        let name = format!("{prefix}/{}", rel.to_string_lossy().replace('\\', "/"));
+        let name = name_of(&path);
         match std::fs::read_to_string(&path) {
             Ok(text) => out.push((name, text)),
             Err(e) => errors.push(Diagnostic::global(format!("cannot read `{name}`: {e}"))),
@@ -75,18 +77,77 @@ pub fn read_dir(dir: &Path) -> Result<Vec<(String, String)>, Diagnostics> {
     }
 }
 
-fn collect_yaml(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            if path.file_name().is_some_and(|n| n != "generated") {
-                collect_yaml(&path, out)?;
+/// The `.yaml` files below a directory, and what could not be read.
+#[derive(Default)]
+struct Walk {
+    files: Vec<PathBuf>,
+    errors: Vec<Diagnostic>,
+    /// Directories read so far, by canonical path.
+    seen: BTreeSet<PathBuf>,
+}
+
+impl Walk {
+    fn dir(&mut self, dir: &Path, name_of: &dyn Fn(&Path) -> String) {
+        let what = |path: &Path| {
+            let name = name_of(path);
+            if name.ends_with('/') {
+                format!("the spec directory `{}`", dir.display())
+            } else {
+                format!("`{name}`")
             }
-        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            out.push(path);
+        };
+        match std::fs::canonicalize(dir) {
+            Ok(real) => {
+                if !self.seen.insert(real.clone()) {
+                    self.errors.push(
+                        Diagnostic::global(format!(
+                            "{} leads back to a directory already read (a symbolic link loop); it is not read again",
+                            what(dir)
+                        ))
+                        .with_hint(format!("remove the link, or point it outside `{}`", real.display())),
+                    );
+                    return;
+                }
+            }
+            Err(e) => {
+                self.errors.push(Diagnostic::global(format!(
+                    "cannot read {}: {e}",
+                    what(dir)
+                )));
+                return;
+            }
+        }
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) => {
+                self.errors.push(Diagnostic::global(format!(
+                    "cannot read {}: {e}",
+                    what(dir)
+                )));
+                return;
+            }
+        };
+        let mut paths = Vec::new();
+        for entry in entries {
+            match entry {
+                Ok(entry) => paths.push(entry.path()),
+                Err(e) => self.errors.push(Diagnostic::global(format!(
+                    "cannot read {}: {e}",
+                    what(dir)
+                ))),
+            }
+        }
+        paths.sort();
+        for path in paths {
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "generated") {
+                    self.dir(&path, name_of);
+                }
+            } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+                self.files.push(path);
+            }
         }
     }
-    Ok(())
 }
 
 /// Parses named YAML texts. Reports every file's problems, not only the first file's.
@@ -128,6 +189,19 @@ fn parse_one(name: &str, text: &str) -> Result<LoadedFile, Vec<Diagnostic>> {
             ))
         })
         .collect();
+    // serde_yaml does not apply merge keys: `<<` would be read as an ordinary (unknown) key.
+    for (path, (line, column)) in pos.keys_named("<<") {
+        errors.push(
+            Diagnostic::at(
+                loc(line, column),
+                format!("`{path}`: merge keys (`<<:`) are not supported"),
+            )
+            .with_hint("write the keys out; an anchor (`&name`) and alias (`*name`) may still repeat a whole value"),
+        );
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     let is_blank = text
         .lines()
         .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
@@ -137,7 +211,7 @@ fn parse_one(name: &str, text: &str) -> Result<LoadedFile, Vec<Diagnostic>> {
         match serde_yaml::from_str::<SpecFile>(text) {
             Ok(ast) => Some(ast),
             Err(e) => {
-                errors.push(yaml_error(name, &e));
+                errors.push(yaml_error(name, text, &e));
                 None
             }
         }
@@ -154,7 +228,7 @@ fn parse_one(name: &str, text: &str) -> Result<LoadedFile, Vec<Diagnostic>> {
 
 /// Turns a serde_yaml error into a diagnostic: position split from the message, and a
 /// "did you mean" hint for an unknown key or value.
-fn yaml_error(name: &str, e: &serde_yaml::Error) -> Diagnostic {
+fn yaml_error(name: &str, text: &str, e: &serde_yaml::Error) -> Diagnostic {
     let full = e.to_string();
     let (message, location) = match e.location() {
         Some(l) => {
@@ -177,6 +251,26 @@ fn yaml_error(name: &str, e: &serde_yaml::Error) -> Diagnostic {
                 column: 1,
             },
         ),
+    };
+    // A tab where YAML expects indentation or a token.
+    let line_text = text
+        .lines()
+        .nth(location.line.saturating_sub(1))
+        .unwrap_or_default();
+    if line_text.chars().nth(location.column.saturating_sub(1)) == Some('\t') {
+        return Diagnostic::at(
+            location,
+            "a tab character: YAML indents with spaces, never tabs",
+        )
+        .with_hint("replace the tab with spaces");
+    }
+    // serde_yaml puts the position in the middle of some messages too.
+    let message = match message.split_once(&format!(
+        " at line {} column {}",
+        location.line, location.column
+    )) {
+        Some((head, tail)) => format!("{head}{tail}"),
+        None => message,
     };
     let d = Diagnostic::at(location, message.clone());
     match unknown_and_expected(&message) {

@@ -80,6 +80,23 @@ pub fn variant_name(wire: &str, explicit: Option<&str>) -> Result<String, String
     }
 }
 
+/// The Rust names of an endpoint: from its id, or from its `rust:` name when given.
+pub fn endpoint_names(id: &str, rust: Option<&str>) -> Result<crate::model::EndpointNames, String> {
+    let method = rust.unwrap_or(id);
+    if !is_operation_id(method) {
+        return Err(match rust {
+            Some(name) => format!("`rust: {name}` is not a snake_case Rust identifier"),
+            None => format!("endpoint id `{id}` is not a snake_case Rust identifier"),
+        });
+    }
+    Ok(crate::model::EndpointNames {
+        method: method.to_string(),
+        params_type: params_type(method),
+        constant: const_name(method),
+        stream: format!("{method}_stream"),
+    })
+}
+
 /// Name of an endpoint's parameter type (`stock_dividends` → `StockDividendsParams`).
 pub fn params_type(endpoint: &str) -> String {
     format!("{}Params", endpoint.to_upper_camel_case())

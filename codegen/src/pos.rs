@@ -135,6 +135,15 @@ impl PosIndex {
         }
     }
 
+    /// Every key spelled `name`, with its path and position, in path order.
+    pub fn keys_named(&self, name: &str) -> Vec<(String, LineCol)> {
+        self.keys
+            .iter()
+            .filter(|(path, _)| path.rsplit('.').next() == Some(name))
+            .map(|(path, at)| (path.clone(), *at))
+            .collect()
+    }
+
     /// Position of the value at `path`, or of the nearest enclosing node that has one.
     pub fn value(&self, path: &str) -> LineCol {
         self.lookup(&self.values, path)

@@ -52,7 +52,7 @@ macro_rules! value_set {
                     $($wire => ::core::result::Result::Ok($name::$variant),)+
                     _ => ::core::result::Result::Err($crate::UnknownValue {
                         set: ::core::stringify!($name),
-                        got: s.to_string(),
+                        got: ::std::string::ToString::to_string(s),
                         expected: Self::WIRE,
                     }),
                 }
@@ -96,7 +96,7 @@ macro_rules! value_set {
             pub fn from_wire(s: &str) -> Self {
                 match s {
                     $($wire => $name::$variant,)+
-                    other => $name::Unknown(other.to_string()),
+                    other => $name::Unknown(::std::string::ToString::to_string(other)),
                 }
             }
         }
@@ -108,7 +108,7 @@ macro_rules! value_set {
                 match Self::from_wire(s) {
                     $name::Unknown(_) => ::core::result::Result::Err($crate::UnknownValue {
                         set: ::core::stringify!($name),
-                        got: s.to_string(),
+                        got: ::std::string::ToString::to_string(s),
                         expected: Self::WIRE,
                     }),
                     known => ::core::result::Result::Ok(known),
@@ -138,12 +138,12 @@ macro_rules! value_set {
         }
 
         impl $crate::ParamValue for $name {
-            fn parse_param(text: &str) -> ::core::result::Result<Self, (&'static str, String)> {
+            fn parse_param(text: &str) -> ::core::result::Result<Self, (&'static str, ::std::string::String)> {
                 text.parse()
                     .map_err(|_| ("values", $crate::values_reason(Self::WIRE)))
             }
-            fn to_param(&self) -> String {
-                self.as_str().to_string()
+            fn to_param(&self) -> ::std::string::String {
+                ::std::string::ToString::to_string(self.as_str())
             }
             fn is_known(&self) -> bool {
                 Self::WIRE.contains(&self.as_str())

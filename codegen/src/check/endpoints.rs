@@ -226,12 +226,7 @@ impl<'a> Cx<'a> {
         Some(Endpoint {
             at: file.key_at(base),
             id: id.to_string(),
-            names: EndpointNames {
-                method: id.to_string(),
-                params_type: naming::params_type(id),
-                constant: naming::const_name(id),
-                stream: format!("{id}_stream"),
-            },
+            names: naming::endpoint_names(id, ep.rust.as_deref()).ok()?,
             method: ep.method,
             path: template?,
             summary: ep.summary.clone(),

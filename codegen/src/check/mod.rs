@@ -156,6 +156,8 @@ impl<'a> Cx<'a> {
                 ),
             })
             .collect();
+        let mut records_ir = records_ir;
+        box_recursive_fields(&mut records_ir);
         let envelope = service.map(|(file, s)| self.envelope(file, s, &type_names));
         self.protocol_shapes(&records, &records_ir);
 
@@ -195,6 +197,47 @@ impl<'a> Cx<'a> {
             endpoints: endpoints_ir,
             history,
         })
+    }
+}
+
+/// Marks the fields that make a record contain itself (directly, or through other records,
+/// never through an array): they are boxed.
+fn box_recursive_fields(records: &mut [Record]) {
+    // Edges: record -> records its non-array fields hold.
+    let edges: BTreeMap<String, Vec<String>> = records
+        .iter()
+        .map(|r| {
+            let held = r
+                .fields
+                .iter()
+                .filter(|f| !f.array)
+                .filter_map(|f| match &f.ty {
+                    TypeRef::Record(name) => Some(name.clone()),
+                    _ => None,
+                })
+                .collect();
+            (r.name.clone(), held)
+        })
+        .collect();
+    let reaches = |from: &str, to: &str| {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from.to_string()];
+        while let Some(next) = stack.pop() {
+            if next == to {
+                return true;
+            }
+            if seen.insert(next.clone()) {
+                stack.extend(edges.get(&next).into_iter().flatten().cloned());
+            }
+        }
+        false
+    };
+    for r in records.iter_mut() {
+        for f in r.fields.iter_mut().filter(|f| !f.array) {
+            if let TypeRef::Record(name) = &f.ty {
+                f.boxed = reaches(name, &r.name);
+            }
+        }
     }
 }
 

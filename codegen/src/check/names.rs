@@ -26,16 +26,77 @@ const RESERVED_TYPES: &[&str] = &[
     "UnknownValue",
     "ValidationError",
     "ValidationIssue",
-    // Names the generated code uses unqualified.
+];
+
+/// The standard prelude (Rust 2024): the generated code uses these names unqualified, and a type
+/// of the spec by that name would shadow them in the module that defines it.
+const PRELUDE: &[&str] = &[
+    "AsMut",
+    "AsRef",
+    "AsyncFn",
+    "AsyncFnMut",
+    "AsyncFnOnce",
     "Box",
-    "Option",
-    "Result",
-    "Some",
+    "Clone",
+    "Copy",
+    "Default",
+    "DoubleEndedIterator",
+    "Drop",
+    "Eq",
+    "Err",
+    "ExactSizeIterator",
+    "Extend",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "FromIterator",
+    "Future",
+    "Into",
+    "IntoFuture",
+    "IntoIterator",
+    "Iterator",
     "None",
     "Ok",
-    "Err",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Send",
+    "Sized",
+    "Some",
     "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "TryFrom",
+    "TryInto",
+    "Unpin",
     "Vec",
+];
+
+/// Methods the generated client defines besides one per endpoint.
+const CLIENT_METHODS: &[&str] = &[
+    "base_url",
+    "builder",
+    "clone",
+    "retry_policy",
+    "send",
+    "stream_all",
+    "url_for",
+];
+
+/// Constants the generated crates define beside the endpoints' (the model's `api` module, the
+/// sample server's `samples` module).
+const CONSTANTS: &[&str] = &[
+    "API_VERSION",
+    "AUTH_HEADER",
+    "BASE_PATH",
+    "ENDPOINTS",
+    "EXAMPLES",
+    "HISTORY",
+    "PROTOCOL",
 ];
 
 impl<'a> Cx<'a> {
@@ -54,6 +115,12 @@ impl<'a> Cx<'a> {
                     "a type the generator defines itself".to_string(),
                 )
             })
+            .chain(PRELUDE.iter().map(|n| {
+                (
+                    n.to_string(),
+                    format!("`{n}` of Rust's standard prelude (the generated code uses it)"),
+                )
+            }))
             .collect();
         let mut claim =
             |cx: &mut Self, rust: String, what: String, file: &LoadedFile, path: &str| {
@@ -63,7 +130,12 @@ impl<'a> Cx<'a> {
                         path,
                         format!("{what} becomes the Rust type `{rust}`, which is already {other}"),
                     );
-                    Self::hint(d, "rename one of them");
+                    let hint = if other.contains("prelude") || other.contains("defines itself") {
+                        "rename it in the spec"
+                    } else {
+                        "rename one of them"
+                    };
+                    Self::hint(d, hint);
                 } else {
                     taken.insert(rust, what);
                 }
@@ -90,16 +162,27 @@ impl<'a> Cx<'a> {
                 }
             }
         }
+        // Endpoints: the parameter type is a type; methods and constants have scopes of their own.
+        let mut methods: BTreeMap<String, String> = CLIENT_METHODS
+            .iter()
+            .map(|m| {
+                (
+                    m.to_string(),
+                    "a method of the generated client".to_string(),
+                )
+            })
+            .collect();
+        let mut constants: BTreeMap<String, String> = CONSTANTS
+            .iter()
+            .map(|c| {
+                (
+                    c.to_string(),
+                    "a constant of the generated crates".to_string(),
+                )
+            })
+            .collect();
         for (id, def) in endpoints {
-            if naming::is_operation_id(id) {
-                claim(
-                    self,
-                    naming::params_type(id),
-                    format!("the parameter type of endpoint `{id}`"),
-                    def.file,
-                    &def.path,
-                );
-            } else {
+            if !naming::is_operation_id(id) {
                 let d = self.err_key(
                     def.file,
                     &def.path,
@@ -109,6 +192,61 @@ impl<'a> Cx<'a> {
                     d,
                     "use lowercase words joined by `_`, e.g. `stock_dividends`",
                 );
+                continue;
+            }
+            let at = match &def.item.rust {
+                Some(_) => format!("{}.rust", def.path),
+                None => def.path.clone(),
+            };
+            let names = match naming::endpoint_names(id, def.item.rust.as_deref()) {
+                Ok(names) => names,
+                Err(msg) => {
+                    let d = self.err(def.file, &at, msg);
+                    Self::hint(d, "lowercase words joined by `_`, not a keyword");
+                    continue;
+                }
+            };
+            claim(
+                self,
+                names.params_type.clone(),
+                format!("the parameter type of endpoint `{id}`"),
+                def.file,
+                &def.path,
+            );
+            let mut method_names = vec![(names.method.clone(), "method")];
+            if def.item.paging.as_ref().is_some_and(|p| p.offset.is_some()) {
+                method_names.push((names.stream.clone(), "paging stream"));
+            }
+            for (name, what) in method_names {
+                if let Some(other) = methods.get(&name) {
+                    let d = self.err_key(def.file, &at, format!("endpoint `{id}` makes the client {what} `{name}`, which is already {other}"));
+                    Self::hint(
+                        d,
+                        format!(
+                            "rename the endpoint, or give it another Rust name with `rust: {id}_call`"
+                        ),
+                    );
+                } else {
+                    methods.insert(name, format!("the client {what} of endpoint `{id}`"));
+                }
+            }
+            if let Some(other) = constants.get(&names.constant) {
+                let d = self.err_key(
+                    def.file,
+                    &at,
+                    format!(
+                        "endpoint `{id}` makes the constant `{}`, which is already {other}",
+                        names.constant
+                    ),
+                );
+                Self::hint(
+                    d,
+                    format!(
+                        "rename the endpoint, or give it another Rust name with `rust: {id}_endpoint`"
+                    ),
+                );
+            } else {
+                constants.insert(names.constant, format!("the constant of endpoint `{id}`"));
             }
         }
     }

@@ -234,14 +234,19 @@ impl Cx<'_> {
             }
         };
         match ty {
-            ParamType::Integer(_) => match v.as_i64() {
+            // Values of rules are written as text (`in: ["true"]`): read that text too.
+            ParamType::Integer(_) => match v.as_i64().or_else(|| text.parse().ok()) {
                 Some(n) => Some(Literal::Integer(n)),
                 None => {
                     self.err(file, path, format!("{what} is `{text}`, not an integer"));
                     None
                 }
             },
-            ParamType::Boolean => match v.as_bool() {
+            ParamType::Boolean => match v.as_bool().or(match text.as_str() {
+                "true" => Some(true),
+                "false" => Some(false),
+                _ => None,
+            }) {
                 Some(b) => Some(Literal::Boolean(b)),
                 None => {
                     self.err(

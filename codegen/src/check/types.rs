@@ -59,6 +59,11 @@ impl<'a> Cx<'a> {
                     continue;
                 }
             };
+            if ["ALL", "WIRE"].contains(&ident.as_str()) {
+                let d = self.err(def.file, &format!("{path}.value"), format!("value `{}` of `{name}` takes the variant name `{ident}`, which the generated enum uses for its list of values", v.value));
+                Self::hint(d, "give the variant another name with `rust: SomeName`");
+                continue;
+            }
             if tolerant && ident == naming::CATCH_ALL {
                 let d = self.err(def.file, &format!("{path}.value"), format!("value `{}` of `{name}` takes the variant name `{}`, reserved for values the spec does not know", v.value, naming::CATCH_ALL));
                 Self::hint(d, "give the variant another name with `rust: SomeName`");
@@ -192,6 +197,7 @@ impl<'a> Cx<'a> {
                 ty,
                 array: f.array,
                 optional: f.optional,
+                boxed: false,
                 format: f.format,
                 doc: f.doc.clone(),
                 provenance: Provenance::from_reason(f.assumed.as_ref()),

@@ -74,6 +74,14 @@ fn main_rs() -> TokenStream {
 
 fn service_rs(api: &Api) -> TokenStream {
     let methods = api.endpoints.iter().map(method);
+    let uses = api.endpoints.iter().any(|e| e.samples.is_some()).then(|| {
+        quote! {
+            use mrds_runtime::ParamValue;
+            use mrds_runtime::mock::answer;
+
+            use crate::samples;
+        }
+    });
     let example = api
         .endpoints
         .iter()
@@ -86,11 +94,8 @@ fn service_rs(api: &Api) -> TokenStream {
 
         use std::future::Future;
 
-        use mrds_runtime::ParamValue;
-        use mrds_runtime::mock::answer;
         use mrds_server::{ApiError, KeyStore, RequestContext};
-
-        use crate::samples;
+        #uses
 
         /// The service answering with sample data.
         #[derive(Clone, Copy, Debug, Default)]
@@ -107,6 +112,11 @@ fn service_rs(api: &Api) -> TokenStream {
             /// Removed endpoints answer with their sample data instead of 410.
             pub fn serving_removed() -> Self {
                 Self { serve_removed: true }
+            }
+
+            /// True when removed endpoints answer with their sample data.
+            pub fn serves_removed(&self) -> bool {
+                self.serve_removed
             }
         }
 
@@ -164,7 +174,7 @@ fn method(e: &Endpoint) -> TokenStream {
             let answer = quote!(answer(&samples::#table, &[#(#given),*]));
             match &e.removed {
                 Some(_) => quote! {
-                    std::future::ready(if self.serve_removed {
+                    std::future::ready(if self.serves_removed() {
                         #answer
                     } else {
                         Err(ApiError::removed(&mrds_model::api::#table))
@@ -236,6 +246,14 @@ fn samples_rs(api: &Api) -> TokenStream {
             };
         })
     });
+    let tables: Vec<TokenStream> = tables.collect();
+    let uses = (!tables.is_empty()).then(|| {
+        quote! {
+            use std::sync::OnceLock;
+
+            use mrds_runtime::mock::{FieldChoice, Order, Range, Samples, Set};
+        }
+    });
     let examples = api.endpoints.iter().filter_map(|e| {
         let s = e.samples.as_ref()?;
         let (id, example) = (&e.id, &s.example);
@@ -245,10 +263,7 @@ fn samples_rs(api: &Api) -> TokenStream {
         //! The sample data of every endpoint, from the spec's `samples:` sections.
         #![allow(clippy::type_complexity)]
 
-        use std::sync::OnceLock;
-
-        #[allow(unused_imports)]
-        use mrds_runtime::mock::{FieldChoice, Order, Range, Samples, Set};
+        #uses
 
         /// (endpoint id, a request it answers with sample records: path and query).
         pub const EXAMPLES: &[(&str, &str)] = &[#(#examples),*];

@@ -168,7 +168,7 @@ fn router_rs(api: &Api) -> TokenStream {
         let path_rule = match e.path.params().next().and_then(|name| e.param(name)) {
             Some(p) => {
                 let (rule, field) = (e.param_rule(p, ParamCheck::Type), &p.wire);
-                quote!(Some(PathRule { rule: #rule, field: #field }))
+                quote!(Some(mrds_runtime::server::PathRule { rule: #rule, field: #field }))
             }
             None => quote!(None),
         };
@@ -194,7 +194,7 @@ fn router_rs(api: &Api) -> TokenStream {
         use mrds_runtime::server::axum::Router;
         use mrds_runtime::server::axum::extract::{Request, State};
         use mrds_runtime::server::axum::routing::get;
-        use mrds_runtime::server::{KeyStore, PathRule, Shared};
+        use mrds_runtime::server::{KeyStore, Shared};
 
         use crate::service::Api;
 

@@ -164,6 +164,9 @@ pub struct Field {
     pub array: bool,
     /// May be absent.
     pub optional: bool,
+    /// A record that contains this field's record again (directly or through others, not
+    /// through an array): held in a `Box`, so the types have a size.
+    pub boxed: bool,
     /// Text or number format.
     pub format: Option<FieldFormat>,
     /// Explanation.

@@ -3,7 +3,6 @@
 //! The sample data of every endpoint, from the spec's `samples:` sections.
 #![allow(clippy::type_complexity)]
 use std::sync::OnceLock;
-#[allow(unused_imports)]
 use mrds_runtime::mock::{FieldChoice, Order, Range, Samples, Set};
 /// (endpoint id, a request it answers with sample records: path and query).
 pub const EXAMPLES: &[(&str, &str)] = &[

@@ -3,9 +3,9 @@
 //! [`Mock`]: the service answering with the sample data.
 #![allow(deprecated)]
 use std::future::Future;
+use mrds_server::{ApiError, KeyStore, RequestContext};
 use mrds_runtime::ParamValue;
 use mrds_runtime::mock::answer;
-use mrds_server::{ApiError, KeyStore, RequestContext};
 use crate::samples;
 /// The service answering with sample data.
 #[derive(Clone, Copy, Debug, Default)]
@@ -20,6 +20,10 @@ impl Mock {
     /// Removed endpoints answer with their sample data instead of 410.
     pub fn serving_removed() -> Self {
         Self { serve_removed: true }
+    }
+    /// True when removed endpoints answer with their sample data.
+    pub fn serves_removed(&self) -> bool {
+        self.serve_removed
     }
 }
 /// The key accepted when no other is configured.
@@ -126,7 +130,7 @@ impl mrds_server::Api for Mock {
         Output = Result<Vec<mrds_model::records::IndexBar1Min>, ApiError>,
     > + Send {
         std::future::ready(
-            if self.serve_removed {
+            if self.serves_removed() {
                 answer(
                     &samples::INDEX_1MIN,
                     &[

@@ -6,7 +6,7 @@ use mrds_model::api::AUTH_HEADER;
 use mrds_runtime::server::axum::Router;
 use mrds_runtime::server::axum::extract::{Request, State};
 use mrds_runtime::server::axum::routing::get;
-use mrds_runtime::server::{KeyStore, PathRule, Shared};
+use mrds_runtime::server::{KeyStore, Shared};
 use crate::service::Api;
 /// The router serving `service`, with the keys `keys` accepts.
 ///
@@ -116,7 +116,7 @@ pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
                 shared
                     .handle(
                         request,
-                        Some(PathRule {
+                        Some(mrds_runtime::server::PathRule {
                             rule: "person_commentary.person_id.type",
                             field: "person_id",
                         }),

@@ -412,6 +412,36 @@ fn an_empty_spec_dir_fails_with_pinned_diagnostics() {
     }
 }
 
+/// A spec directory with a symbolic link that leads back into it, and a link to nothing: the
+/// loop is named once (not followed until the path is too long) and the unreadable file by its
+/// name.
+#[test]
+fn links_in_the_spec_dir_fail_with_pinned_diagnostics() {
+    let name = "links_in_spec_dir";
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("broken_specs")
+        .join(name);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).expect("the old scratch directory can be removed");
+    }
+    for (file, text) in base_files() {
+        let path = dir.join(&file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    std::fs::create_dir_all(dir.join("more")).unwrap();
+    std::os::unix::fs::symlink("..", dir.join("more/again")).unwrap();
+    std::os::unix::fs::symlink("nowhere.yaml", dir.join("dangling.yaml")).unwrap();
+    match load_spec(&dir) {
+        Ok(_) => panic!("a spec directory with a link loop loaded"),
+        Err(diags) => {
+            let text = stable_text(&diags, name, &dir);
+            assert_eq!(text.matches("symbolic link loop").count(), 1, "{text}");
+            pin(name, text);
+        }
+    }
+}
+
 /// Every overlay reads and applies; an error names the case.
 #[test]
 fn every_overlay_parses_and_applies() {

@@ -25,18 +25,19 @@ pub(super) fn file(api: &Api) -> TokenStream {
             _ => None,
         })
         .collect();
-    let sets = sets.into_iter().map(ident);
+    let sets: Vec<_> = sets.into_iter().map(ident).collect();
     let uses = (!api.endpoints.is_empty()).then(|| {
-        quote! {
+        quote!(
             use mrds_runtime::{RawParams, Request, ValidationError};
-            use crate::value_sets::{#(#sets),*};
-        }
+        )
     });
+    let uses_sets = (!sets.is_empty()).then(|| quote!(use crate::value_sets::{#(#sets),*};));
     quote! {
         //! One parameter type per endpoint: required parameters by construction, defaults from
         //! the spec, `validate()` enforcing every rule, and query parsing and serialization.
 
         #uses
+        #uses_sets
 
         #(#types)*
     }

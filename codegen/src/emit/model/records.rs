@@ -55,6 +55,7 @@ fn field_type(f: &Field) -> TokenStream {
         TypeRef::ErrorCode => quote!(crate::value_sets::ErrorCode),
         TypeRef::Records => quote!(T),
     };
+    let base = if f.boxed { quote!(Box<#base>) } else { base };
     match (f.array, f.optional) {
         (true, _) => quote!(Vec<#base>),
         (false, true) => quote!(Option<#base>),
