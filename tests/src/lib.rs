@@ -1,1 +1,146 @@
-//! Test-only crate; see the `tests/` directory.
+//! Test-only crate; see the `tests/` directory. The library holds what several tests share:
+//! compiling the crates generated from a spec in a scratch workspace.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use mrds_codegen::FileSet;
+
+/// The workspace root (the parent of the tests crate).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the tests crate is one level below the workspace root")
+        .to_path_buf()
+}
+
+/// Writes `text` to `path` unless it already holds it (so cargo sees unchanged files).
+fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == text) {
+        return Ok(());
+    }
+    std::fs::create_dir_all(path.parent().expect("a file has a directory"))?;
+    std::fs::write(path, text)
+}
+
+/// The scratch workspace: every generated crate, the runtime (linked in), and a test that
+/// builds the sample server's router (axum checks routes when the router is built).
+const WORKSPACE: &str = r#"[workspace]
+resolver = "3"
+members = ["crates/*", "runtime", "router-check"]
+
+[workspace.package]
+edition = "2024"
+rust-version = "1.88"
+license = "MIT OR Apache-2.0"
+publish = false
+"#;
+
+const ROUTER_CHECK_TOML: &str = r#"[package]
+name = "router-check"
+version = "0.0.0"
+edition.workspace = true
+publish = false
+
+[dependencies]
+mrds-mock = { path = "../crates/mrds-mock" }
+mrds-server = { path = "../crates/mrds-server" }
+"#;
+
+const ROUTER_CHECK_LIB: &str = r#"//! Builds the routers of the generated server; axum panics on a route it cannot accept.
+#[test]
+fn the_routers_build() {
+    let keys = mrds_server::StaticKeys::new(["key"]);
+    let _ = mrds_mock::router(keys.clone());
+    let _ = mrds_server::router(mrds_mock::Mock::serving_removed(), keys);
+}
+"#;
+
+/// What to run on the generated crates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checks {
+    /// `cargo test --doc`: the generated docs hold no failing doctest.
+    pub doctests: bool,
+    /// Build and run the router check.
+    pub router: bool,
+}
+
+/// Writes the generated `files` into the scratch workspace `dir` and checks them: `cargo check
+/// --all-targets` with no warning in the generated code, then what `checks` asks for. Cargo
+/// runs offline with this workspace's `Cargo.lock` and target directory, so the dependencies
+/// are the ones already built. Returns what failed, with cargo's output.
+pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<(), String> {
+    let root = workspace_root();
+    let io =
+        |e: std::io::Error| format!("cannot write the scratch workspace {}: {e}", dir.display());
+    // A file a previous spec generated and this one does not would be compiled too.
+    if dir.join("crates").exists() {
+        std::fs::remove_dir_all(dir.join("crates")).map_err(io)?;
+    }
+    write_if_changed(&dir.join("Cargo.toml"), WORKSPACE).map_err(io)?;
+    let lock = std::fs::read_to_string(root.join("Cargo.lock")).map_err(io)?;
+    write_if_changed(&dir.join("Cargo.lock"), &lock).map_err(io)?;
+    write_if_changed(&dir.join("router-check/Cargo.toml"), ROUTER_CHECK_TOML).map_err(io)?;
+    write_if_changed(&dir.join("router-check/src/lib.rs"), ROUTER_CHECK_LIB).map_err(io)?;
+    // The generated crates depend on the runtime by path (`../../runtime`).
+    let runtime = dir.join("runtime");
+    if !runtime.exists() {
+        let real = root.join("runtime").canonicalize().map_err(io)?;
+        std::os::unix::fs::symlink(real, &runtime).map_err(io)?;
+    }
+    for (path, text) in files.iter() {
+        write_if_changed(&dir.join(path), text).map_err(io)?;
+    }
+
+    let cargo = |args: &[&str]| {
+        let output = Command::new(env!("CARGO"))
+            .args(args)
+            .args(["--offline", "--message-format", "short"])
+            .current_dir(dir)
+            .env("CARGO_TARGET_DIR", root.join("target"))
+            .env_remove("RUSTFLAGS")
+            .output()
+            .map_err(|e| format!("cargo does not run: {e}"))?;
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        // Short messages of the generated crates: `crates/mrds-model/src/params.rs:3:5: warning: ...`.
+        let warnings: Vec<&str> = stderr
+            .lines()
+            .filter(|l| {
+                l.starts_with("crates/") && (l.contains(": warning") || l.contains(": error"))
+            })
+            .collect();
+        if !output.status.success() || !warnings.is_empty() {
+            return Err(format!(
+                "`cargo {}` in {} failed:\n{}\n{stdout}",
+                args.join(" "),
+                dir.display(),
+                stderr
+            ));
+        }
+        Ok(())
+    };
+    cargo(&["check", "--workspace", "--all-targets"])?;
+    if checks.doctests {
+        cargo(&[
+            "test",
+            "--doc",
+            "-p",
+            "mrds-model",
+            "-p",
+            "mrds-server",
+            "-p",
+            "mrds-mock",
+            "-p",
+            "mrds-client",
+        ])?;
+    }
+    if checks.router {
+        // A test, not a binary: test executables have hashed names, so two scratch
+        // workspaces sharing the target directory never overwrite each other's.
+        cargo(&["test", "-q", "-p", "router-check"])?;
+    }
+    Ok(())
+}
+
+pub mod spec_gen;

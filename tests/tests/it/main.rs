@@ -1,7 +1,8 @@
 //! The tests of the generator and of the generated crates, in one binary (one link step):
 //!
 //! - the generator: the broken-spec corpus ([`broken_specs`]), the fixture snapshots
-//!   ([`generated`]) and their compilation ([`fixtures_compile`]), the pipeline and the drift
+//!   ([`generated`]) and their compilation ([`fixtures_compile`]), specs from a grammar
+//!   ([`generated_specs`]), the pipeline and the drift
 //!   check ([`pipeline`], [`drift`]), the spec against the interface description
 //!   ([`spec_coverage`]) and the OpenAPI document ([`openapi`]);
 //! - the generated crates: validation cases derived from the resolved model
@@ -15,6 +16,7 @@ mod client_e2e;
 mod drift;
 mod fixtures_compile;
 mod generated;
+mod generated_specs;
 mod model_decode;
 mod model_validation;
 mod openapi;
