@@ -279,9 +279,17 @@ pub struct Endpoint {
     /// More explanation.
     #[serde(default)]
     pub doc: Option<String>,
-    /// Documented ordering of the returned records.
+    /// Documented ordering of the returned records, as prose.
     #[serde(default)]
     pub ordering: Option<String>,
+    /// The documented ordering, machine-readable: the contract suite checks it and the sample
+    /// server applies it.
+    #[serde(default)]
+    pub order: Option<EndpointOrder>,
+    /// The parameter naming the one thing a request asks for (a person, a document): a value
+    /// that names nothing is answered 404 `RESOURCE_NOT_FOUND`.
+    #[serde(default)]
+    pub lookup: Option<String>,
     /// Whether the key is required.
     pub auth: AuthMode,
     /// Set when the interface description does not state the key requirement: why the spec
@@ -306,6 +314,20 @@ pub struct Endpoint {
     /// Set when the change history lists the endpoint as removed.
     #[serde(default)]
     pub removed: Option<Removal>,
+}
+
+/// How the records of an endpoint are ordered.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndpointOrder {
+    /// The record field ordered by.
+    pub field: String,
+    /// Largest first.
+    #[serde(default)]
+    pub descending: bool,
+    /// A parameter of a value set `asc`/`desc` that chooses the direction.
+    #[serde(default)]
+    pub direction: Option<String>,
 }
 
 /// The parameters that cap and page an endpoint's records: `limit` caps the number of records

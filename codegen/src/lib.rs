@@ -13,8 +13,8 @@
 //! - [`files`] writes only what changed, removes what is stale, or reports drift.
 
 pub mod ast;
-pub mod cases;
 pub mod check;
+pub mod contract;
 pub mod diag;
 pub mod emit;
 pub mod files;

@@ -144,3 +144,21 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
 }
 
 pub mod spec_gen;
+
+/// Implements methods of `mrds_server::Api` by forwarding to the implementation in field `0`:
+/// `delegate! { stock_dividends: StockDividendsParams => PitDividend, ... }` inside an
+/// `impl Api for Wrapper`, for tests that change a few endpoints of the sample server.
+#[macro_export]
+macro_rules! delegate {
+    ($($name:ident: $params:ident => $record:ident),* $(,)?) => {$(
+        fn $name(
+            &self,
+            ctx: mrds_server::RequestContext,
+            params: mrds_model::params::$params,
+        ) -> impl std::future::Future<
+            Output = Result<Vec<mrds_model::records::$record>, mrds_server::ApiError>,
+        > + Send {
+            mrds_server::Api::$name(&self.0, ctx, params)
+        }
+    )*};
+}

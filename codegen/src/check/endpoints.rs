@@ -204,6 +204,21 @@ impl<'a> Cx<'a> {
             .as_ref()
             .and_then(|p| self.paging(file, base, id, p, &ep.params, &params));
 
+        let order = ep
+            .order
+            .as_ref()
+            .and_then(|o| self.order(file, base, id, o, records.get(ep.returns.as_str()), &params));
+        if let Some(name) = &ep.lookup
+            && !ep.params.iter().any(|p| p.name == *name)
+        {
+            let d = self.err(
+                file,
+                &format!("{base}.lookup"),
+                format!("`lookup` names `{name}`, which endpoint `{id}` does not have"),
+            );
+            Self::suggest(d, name, ep.params.iter().map(|p| p.name.as_str()));
+        }
+
         // Rules.
         let mut rules = Vec::new();
         for (i, r) in ep.rules.iter().enumerate() {
@@ -240,8 +255,61 @@ impl<'a> Cx<'a> {
             params,
             rules,
             paging,
+            order,
+            lookup: ep.lookup.clone(),
             removed,
             samples: None,
+        })
+    }
+
+    /// The documented ordering: a field of the returned record, and a direction parameter of a
+    /// value set `asc`/`desc`.
+    fn order(
+        &mut self,
+        file: &LoadedFile,
+        base: &str,
+        id: &str,
+        order: &ast::EndpointOrder,
+        record: Option<&Def<'_, ast::Record>>,
+        params: &[Param],
+    ) -> Option<Order> {
+        let before = self.errors.len();
+        let path = format!("{base}.order");
+        if let Some(record) = record
+            && !record.item.fields.iter().any(|f| f.name == order.field)
+        {
+            let d = self.err(
+                file,
+                &format!("{path}.field"),
+                format!("`order.field` names `{}`, which the record endpoint `{id}` returns does not have", order.field),
+            );
+            Self::suggest(
+                d,
+                &order.field,
+                record.item.fields.iter().map(|f| f.name.as_str()),
+            );
+        }
+        if let Some(direction) = &order.direction {
+            match params.iter().find(|p| p.wire == *direction) {
+                Some(Param {
+                    ty: ParamType::Enum(e),
+                    ..
+                }) if e.values.len() == 2 && e.values.iter().all(|v| v == "asc" || v == "desc") => {
+                }
+                Some(_) => {
+                    let d = self.err(file, &format!("{path}.direction"), format!("`order.direction` names `{direction}`, which is not of a value set of `asc` and `desc`"));
+                    Self::hint(d, "the direction parameter takes `asc` or `desc`");
+                }
+                None => {
+                    self.err(file, &format!("{path}.direction"), format!("`order.direction` names `{direction}`, which endpoint `{id}` does not have"));
+                }
+            }
+        }
+        (self.errors.len() == before).then(|| Order {
+            at: file.at(&path),
+            field: order.field.clone(),
+            descending: order.descending,
+            direction: order.direction.clone(),
         })
     }
 

@@ -127,6 +127,14 @@ impl<'a> Cx<'a> {
                 by: o.by.clone(),
             })
         });
+        // Without an order of their own, the samples keep the endpoint's documented one.
+        let order = order.or_else(|| {
+            ep.order.as_ref().map(|o| SampleOrder {
+                field: SampleField::Fixed(o.field.clone()),
+                descending: o.descending,
+                by: o.direction.clone(),
+            })
+        });
 
         if s.sets.is_empty() {
             let d = self.err(
@@ -168,7 +176,7 @@ impl<'a> Cx<'a> {
             at: file.key_at(base),
             example: s.example.clone(),
             example_values: example_values(&ep.path.to_string(), &s.example),
-            not_found_when_missing: s.missing == ast::Missing::NotFound,
+            not_found_when_missing: s.missing == ast::Missing::NotFound || ep.lookup.is_some(),
             first_of: s.first_of.clone(),
             contains: s.contains.clone(),
             echo: s.echo.iter().map(|(f, p)| (f.clone(), p.clone())).collect(),

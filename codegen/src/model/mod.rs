@@ -267,6 +267,10 @@ pub struct Endpoint {
     pub rules: Vec<Rule>,
     /// The parameters that cap and page the records.
     pub paging: Option<Paging>,
+    /// The documented ordering, machine-readable.
+    pub order: Option<Order>,
+    /// The parameter naming the one thing asked for; a value naming nothing answers 404.
+    pub lookup: Option<String>,
     /// Removal, when the change history lists one.
     pub removed: Option<Removal>,
     /// Sample data of the sample-data server.
@@ -363,6 +367,19 @@ pub struct Removal {
     pub date: String,
     /// Release tag.
     pub version: String,
+}
+
+/// How an endpoint's records are ordered.
+#[derive(Clone, Debug)]
+pub struct Order {
+    /// Where the spec defines it.
+    pub at: Location,
+    /// Wire name of the record field ordered by.
+    pub field: String,
+    /// Largest first, unless `direction` says otherwise.
+    pub descending: bool,
+    /// A parameter (`asc`/`desc`) choosing the direction.
+    pub direction: Option<String>,
 }
 
 /// The parameters that cap and page an endpoint's records.

@@ -5,14 +5,16 @@
 //!   ([`generated_specs`]), the pipeline and the drift
 //!   check ([`pipeline`], [`drift`]), the spec against the interface description
 //!   ([`spec_coverage`]) and the OpenAPI document ([`openapi`]);
-//! - the generated crates: validation cases derived from the resolved model
-//!   ([`param_cases`]), hand-written validation and decoding tests ([`model_validation`],
+//! - the generated crates: the contract suite derived from the resolved model, against the
+//!   sample server and deliberately broken implementations ([`contract`]), hand-written
+//!   validation and decoding tests ([`model_validation`],
 //!   [`model_decode`]), the server and sample server over real HTTP ([`server_e2e`]), the
 //!   client against canned servers and the sample server ([`client`], [`client_e2e`]).
 
 mod broken_specs;
 mod client;
 mod client_e2e;
+mod contract;
 mod drift;
 mod fixtures_compile;
 mod generated;
@@ -20,7 +22,6 @@ mod generated_specs;
 mod model_decode;
 mod model_validation;
 mod openapi;
-mod param_cases;
 mod pipeline;
 mod server_e2e;
 mod spec_coverage;

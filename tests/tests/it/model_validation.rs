@@ -5,7 +5,7 @@
 //! object). Most probes go through [`check`], which runs `validate()` *and* `from_raw()` on the
 //! serialized query and asserts that both agree. Each parameter's own rules (required,
 //! repeated, type, values, range, pattern, format) are covered by the cases derived from the
-//! resolved model, in `param_cases`.
+//! resolved model, in `contract`.
 
 use std::fmt::Debug;
 

@@ -1,0 +1,111 @@
+//! The documented behaviour of an endpoint: its sample request answered with records in the
+//! documented order, the key, `limit` and defaults, the direction of the order, a lookup of
+//! nothing, a removed endpoint, unknown parameters.
+
+use super::values::{format_nothing, regex_examples};
+use super::{Check, Draft, Expect, Key, Sorted};
+use crate::model::*;
+
+/// The behaviour checks of `e`, from the request `base`.
+pub(crate) fn checks(api: &Api, e: &Endpoint, base: &Draft) -> Vec<Check> {
+    let records = |at_most: Option<usize>, draft: &Draft| Expect::Records {
+        at_most,
+        order: sorted(e, draft),
+    };
+    let error = |code: &str| {
+        let status = api
+            .error_codes
+            .iter()
+            .find(|c| c.code == code)
+            .map_or(500, |c| c.status);
+        Expect::Error {
+            status,
+            code: code.to_string(),
+        }
+    };
+    let mut out = Vec::new();
+    if e.removed.is_some() {
+        out.push(base.check(e, "removed", error("ENDPOINT_REMOVED")));
+        return out;
+    }
+    out.push(base.check(e, "example", records(None, base)));
+
+    // The key.
+    let missing = base.keyed(Key::Missing);
+    let expect = match e.auth {
+        AuthMode::Required => error("UNAUTHORIZED"),
+        AuthMode::Optional => records(None, &missing),
+    };
+    out.push(missing.check(e, "auth.missing_key", expect));
+    out.push(
+        base.keyed(Key::Wrong)
+            .check(e, "auth.wrong_key", error("UNAUTHORIZED")),
+    );
+
+    // Unknown parameters are ignored.
+    let unknown = base.with("contract_unknown_parameter", &["1"]);
+    out.push(unknown.check(e, "unknown_parameter_ignored", records(None, &unknown)));
+
+    // The page size caps the records; without it, its default does.
+    if let Some(paging) = &e.paging {
+        let one = base.with(&paging.limit, &["1"]);
+        out.push(one.check(e, "limit.caps", records(Some(1), &one)));
+        if let Some(default) = e.param(&paging.limit).and_then(|p| p.default.as_ref())
+            && let Literal::Integer(n) = default
+        {
+            let without = base.with(&paging.limit, &[]);
+            let cap = usize::try_from(*n).ok();
+            out.push(without.check(e, "limit.default_caps", records(cap, &without)));
+        }
+    }
+
+    // The documented order, in each direction when a parameter chooses it.
+    if let Some(order) = &e.order
+        && let Some(direction) = &order.direction
+    {
+        for value in ["asc", "desc"] {
+            let draft = base.with(direction, &[value]);
+            out.push(draft.check(e, &format!("order.{value}"), records(None, &draft)));
+        }
+    }
+
+    // A lookup of nothing.
+    if let Some(name) = &e.lookup
+        && let Some(p) = e.param(name)
+        && let Some(nothing) = nothing(p)
+    {
+        let draft = base.with(name, &[&nothing]);
+        out.push(draft.check(e, "lookup.not_found", error("RESOURCE_NOT_FOUND")));
+    }
+    out
+}
+
+/// The order the records of `draft` must come in, if the spec documents one.
+fn sorted(e: &Endpoint, draft: &Draft) -> Option<Sorted> {
+    let order = e.order.as_ref()?;
+    // The direction the request asks for, else the direction parameter's default.
+    let chosen = order.direction.as_ref().and_then(|d| {
+        draft
+            .value(d)
+            .map(str::to_string)
+            .or_else(|| e.param(d)?.default.as_ref().map(Literal::wire))
+    });
+    let descending = chosen.map_or(order.descending, |v| v == "desc");
+    Some(Sorted {
+        field: order.field.clone(),
+        descending,
+    })
+}
+
+/// A well-formed value of `p` unlikely to name anything.
+fn nothing(p: &Param) -> Option<String> {
+    match &p.ty {
+        ParamType::String(t) => match (t.format, &t.pattern) {
+            (Some(format), _) => Some(format_nothing(format)),
+            (None, Some(pattern)) => regex_examples(&pattern.regex).into_iter().next(),
+            (None, None) => Some("contract-nothing".into()),
+        },
+        ParamType::Integer(t) => Some(t.max.unwrap_or(i64::MAX).to_string()),
+        ParamType::Boolean | ParamType::Enum(_) => None,
+    }
+}

@@ -1,0 +1,237 @@
+//! Whether an answer is the one a check predicts: every answer is an envelope with a request
+//! id; records decode strictly as the endpoint's record; errors carry the predicted code and
+//! name the predicted parameter and rule.
+
+use serde_json::Value;
+
+use super::{Check, Expect, Sorted};
+use crate::model::*;
+
+/// `Ok` when `status` and `body` are the answer `check` predicts, else what differs.
+pub fn judge(api: &Api, check: &Check, status: u16, body: &[u8]) -> Result<(), String> {
+    let doc: Value = serde_json::from_slice(body)
+        .map_err(|e| format!("the body is not JSON ({e}); every answer is an envelope"))?;
+    let Some(envelope) = doc.as_object() else {
+        return Err("the body is not a JSON object; every answer is an envelope".into());
+    };
+    let success = envelope.get("success").and_then(Value::as_bool);
+    if success.is_none() {
+        return Err("the envelope has no boolean `success`".into());
+    }
+    if envelope
+        .get("request_id")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+    {
+        return Err("the envelope has no `request_id`".into());
+    }
+    let code = doc["error"]["code"].as_str().unwrap_or_default();
+    let issues = details(&doc);
+    let names_rule = |reason: &str, rule: &str| {
+        reason.match_indices(rule).any(|(at, _)| {
+            !reason[at + rule.len()..]
+                .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        })
+    };
+    let invalid_without = |forbidden: &dyn Fn(&str) -> bool| {
+        status == 400
+            && code == "INVALID_PARAMETER"
+            && !issues.is_empty()
+            && !issues.iter().any(|(_, reason)| forbidden(reason))
+    };
+    match &check.expect {
+        Expect::Records { at_most, order } => {
+            if status != 200 || success != Some(true) {
+                return Err(format!("expected 200 with records, got {status} `{code}`"));
+            }
+            let Some(data) = doc["data"].as_array() else {
+                return Err("`data` is not an array".into());
+            };
+            let endpoint = api
+                .endpoint(&check.endpoint)
+                .ok_or_else(|| format!("no endpoint `{}` in the spec", check.endpoint))?;
+            let mut problems = Vec::new();
+            for (i, record) in data.iter().enumerate() {
+                problems.extend(record_problems(
+                    api,
+                    &endpoint.returns,
+                    record,
+                    &format!("data[{i}]"),
+                ));
+            }
+            if let Some(n) = at_most
+                && data.len() > *n
+            {
+                problems.push(format!("{} records, more than the {n} allowed", data.len()));
+            }
+            if let Some(order) = order {
+                problems.extend(order_problem(data, order));
+            }
+            if problems.is_empty() {
+                Ok(())
+            } else {
+                Err(problems.join("; "))
+            }
+        }
+        Expect::Accepted { param } => {
+            let own = format!("{}.{param}.", check.endpoint);
+            let ok = (status == 200 && success == Some(true))
+                || invalid_without(&|reason| reason.contains(&own));
+            ok.then_some(()).ok_or_else(|| {
+                format!(
+                    "expected no issue of `{param}`'s own rules, got {status} `{code}`{}",
+                    listed(&issues)
+                )
+            })
+        }
+        Expect::Kept { rule } => {
+            let ok = (status == 200 && success == Some(true))
+                || invalid_without(&|reason| names_rule(reason, rule));
+            ok.then_some(()).ok_or_else(|| {
+                format!(
+                    "expected rule `{rule}` kept, got {status} `{code}`{}",
+                    listed(&issues)
+                )
+            })
+        }
+        Expect::Rejected { field, rule } => {
+            let named = issues
+                .iter()
+                .any(|(f, reason)| f == field && names_rule(reason, rule));
+            (status == 400 && code == "INVALID_PARAMETER" && named)
+                .then_some(())
+                .ok_or_else(|| {
+                    format!(
+                        "expected 400 INVALID_PARAMETER naming `{field}` and rule `{rule}`, got {status} `{code}`{}",
+                        listed(&issues)
+                    )
+                })
+        }
+        Expect::Error {
+            status: want,
+            code: want_code,
+        } => (status == *want && code == want_code && success == Some(false))
+            .then_some(())
+            .ok_or_else(|| {
+                format!("expected {want} `{want_code}` in the envelope, got {status} `{code}`")
+            }),
+    }
+}
+
+/// `(field, reason)` of every `details` entry.
+fn details(doc: &Value) -> Vec<(String, String)> {
+    doc["error"]["details"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .map(|d| {
+                    let text = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+                    (text("field"), text("reason"))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn listed(issues: &[(String, String)]) -> String {
+    if issues.is_empty() {
+        String::new()
+    } else {
+        let all: Vec<String> = issues.iter().map(|(f, r)| format!("{f}: {r}")).collect();
+        format!(" ({})", all.join("; "))
+    }
+}
+
+/// What is wrong with `value` as a record `name` (Rust or spec name), strictly: required
+/// fields present and not null, every value of the declared type, value-set values listed.
+/// Fields the spec does not know are allowed.
+pub fn record_problems(api: &Api, name: &str, value: &Value, at: &str) -> Vec<String> {
+    let Some(record) = api
+        .records
+        .iter()
+        .find(|r| r.name == name || r.spec_name == name)
+    else {
+        return vec![format!("{at}: the spec has no record `{name}`")];
+    };
+    let Some(object) = value.as_object() else {
+        return vec![format!("{at}: a `{}` is an object", record.spec_name)];
+    };
+    let mut out = Vec::new();
+    for f in &record.fields {
+        let path = format!("{at}.{}", f.wire);
+        match object.get(&f.wire) {
+            None | Some(Value::Null) => {
+                if !f.optional {
+                    out.push(format!("{path}: the required field is missing"));
+                }
+            }
+            Some(Value::Array(items)) if f.array => {
+                for (i, item) in items.iter().enumerate() {
+                    out.extend(value_problems(api, f, item, &format!("{path}[{i}]")));
+                }
+            }
+            Some(_) if f.array => out.push(format!("{path}: not an array")),
+            Some(v) => out.extend(value_problems(api, f, v, &path)),
+        }
+    }
+    out
+}
+
+fn value_problems(api: &Api, f: &Field, v: &Value, at: &str) -> Vec<String> {
+    let fits = match &f.ty {
+        TypeRef::String | TypeRef::ErrorCode => v.is_string(),
+        TypeRef::Integer => v.is_i64() || v.is_u64(),
+        TypeRef::Number => v.is_number(),
+        TypeRef::Boolean => v.is_boolean(),
+        TypeRef::Any | TypeRef::Records => true,
+        TypeRef::Record(name) => return record_problems(api, name, v, at),
+        TypeRef::ValueSet(name) => match (v.as_str(), api.value_set(name)) {
+            (Some(s), Some(set)) if !set.values.iter().any(|x| x.wire == s) => {
+                return vec![format!("{at}: `{s}` is not a value of `{}`", set.spec_name)];
+            }
+            (s, _) => s.is_some(),
+        },
+    };
+    if fits {
+        Vec::new()
+    } else {
+        vec![format!("{at}: not a {}", type_text(&f.ty))]
+    }
+}
+
+fn type_text(ty: &TypeRef) -> &'static str {
+    match ty {
+        TypeRef::Integer => "integer",
+        TypeRef::Number => "number",
+        TypeRef::Boolean => "boolean",
+        _ => "string",
+    }
+}
+
+/// The first pair of records out of `order`, if any.
+fn order_problem(data: &[Value], order: &Sorted) -> Option<String> {
+    let key = |v: &Value| match v.get(&order.field) {
+        Some(Value::Number(n)) => n.as_f64().map(|x| (x, String::new())),
+        Some(Value::String(s)) => Some(
+            mrds_runtime::text::instant_seconds(s)
+                .map_or((0.0, s.clone()), |t| (t as f64, String::new())),
+        ),
+        _ => None,
+    };
+    data.windows(2).enumerate().find_map(|(i, pair)| {
+        let (a, b) = (key(&pair[0])?, key(&pair[1])?);
+        let wrong = if order.descending { a < b } else { a > b };
+        wrong.then(|| {
+            format!(
+                "records {i} and {} are not in {} order of `{}`",
+                i + 1,
+                if order.descending {
+                    "descending"
+                } else {
+                    "ascending"
+                },
+                order.field
+            )
+        })
+    })
+}

@@ -1,0 +1,407 @@
+//! The contract suite (`mrds_codegen::contract`): checks derived from the resolved model, each
+//! with the answer the spec predicts. The sample server must pass every one; each kind of check
+//! follows the model (a parameter, bound, rule or paging declaration yields its checks without
+//! test code).
+
+use std::path::Path;
+
+use mrds_codegen::contract::{self, Check, Expect, Key};
+use mrds_codegen::model::Api;
+use mrds_server::axum::body::{Body, to_bytes};
+use mrds_server::axum::http::Request;
+use tower::ServiceExt;
+
+const KEY: &str = "contract-key";
+
+fn api() -> Api {
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+    mrds_codegen::load_spec(&spec).unwrap_or_else(|d| panic!("{d}"))
+}
+
+/// The status and body of `check`'s answer from `router`, in-process.
+async fn answer(router: mrds_server::axum::Router, check: &Check) -> (u16, Vec<u8>) {
+    let mut request = Request::get(format!(
+        "{}{}",
+        mrds_model::api::BASE_PATH,
+        check.request.target()
+    ));
+    match check.request.key {
+        Key::Valid => request = request.header(mrds_model::api::AUTH_HEADER, KEY),
+        Key::Wrong => request = request.header(mrds_model::api::AUTH_HEADER, contract::WRONG_KEY),
+        Key::Missing => {}
+    }
+    let request = request.body(Body::empty()).expect("a valid request");
+    let response = router.oneshot(request).await.expect("the router answers");
+    let status = response.status().as_u16();
+    let body = to_bytes(response.into_body(), usize::MAX)
+        .await
+        .expect("the body arrives");
+    (status, body.to_vec())
+}
+
+#[tokio::test]
+async fn the_sample_server_passes_every_check_derived_from_the_spec() {
+    let api = api();
+    let checks = contract::derive(&api);
+    let router = mrds_mock::router(mrds_server::StaticKeys::new([KEY]));
+    let mut failures = Vec::new();
+    for check in &checks {
+        let (status, body) = answer(router.clone(), check).await;
+        if let Err(why) = contract::judge(&api, check, status, &body) {
+            failures.push(format!(
+                "{} (GET {}): {why}",
+                check.id,
+                check.request.target()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} checks failed:\n{}",
+        failures.len(),
+        checks.len(),
+        failures.join("\n")
+    );
+}
+
+/// Every endpoint, parameter and rule of the spec has its checks, and ids are unique.
+#[test]
+fn every_part_of_the_spec_has_its_checks() {
+    let api = api();
+    let checks = contract::derive(&api);
+    let ids: Vec<&str> = checks.iter().map(|c| c.id.as_str()).collect();
+    let has = |id: &str| ids.contains(&id);
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "check ids are unique");
+    for e in &api.endpoints {
+        if e.removed.is_some() {
+            assert!(has(&format!("{}.removed", e.id)), "{}", e.id);
+            continue;
+        }
+        for probe in [
+            "example",
+            "auth.missing_key",
+            "auth.wrong_key",
+            "unknown_parameter_ignored",
+        ] {
+            assert!(has(&format!("{}.{probe}", e.id)), "{}.{probe}", e.id);
+        }
+        for p in &e.params {
+            let prefix = format!("{}.{}.", e.id, p.wire);
+            assert!(ids.iter().any(|id| id.starts_with(&prefix)), "{prefix}");
+        }
+        for r in &e.rules {
+            assert!(has(&format!("{}.broken", r.id)), "{}.broken", r.id);
+            assert!(has(&format!("{}.kept", r.id)), "{}.kept", r.id);
+            if r.when.is_some() {
+                assert!(
+                    has(&format!("{}.condition_off", r.id)),
+                    "{}.condition_off",
+                    r.id
+                );
+            }
+        }
+        if e.paging.is_some() {
+            assert!(has(&format!("{}.limit.caps", e.id)), "{}", e.id);
+        }
+        if e.lookup.is_some() {
+            assert!(has(&format!("{}.lookup.not_found", e.id)), "{}", e.id);
+        }
+    }
+    assert!(checks.len() > 400, "{} checks", checks.len());
+}
+
+/// The derivation follows the model: a parameter's bounds and values become its probes, a
+/// rule's numbers its two sides.
+#[test]
+fn checks_follow_the_model() {
+    let api = api();
+    let checks = contract::derive(&api);
+    let check = |id: &str| {
+        checks
+            .iter()
+            .find(|c| c.id == id)
+            .unwrap_or_else(|| panic!("no check `{id}`"))
+    };
+    let above = check("stock_dividends.limit.above_max");
+    assert_eq!(
+        above.expect,
+        Expect::Rejected {
+            field: "limit".into(),
+            rule: "stock_dividends.limit.range".into()
+        }
+    );
+    assert!(
+        above
+            .request
+            .query
+            .contains(&("limit".into(), "1001".into()))
+    );
+    assert!(
+        check("stock_dividends.limit.at_max")
+            .request
+            .query
+            .contains(&("limit".into(), "1000".into()))
+    );
+    assert!(
+        !check("stock_dividends.symbol.missing")
+            .request
+            .query
+            .iter()
+            .any(|(n, _)| n == "symbol")
+    );
+    let repeated = check("etf_flow.symbol.repeated");
+    assert_eq!(
+        repeated
+            .request
+            .query
+            .iter()
+            .filter(|(n, _)| n == "symbol")
+            .count(),
+        2
+    );
+    assert!(
+        check("person_commentary.person_id.bad_format")
+            .request
+            .path
+            .contains("not-a-uuid")
+    );
+    // The screener's one-year span: exactly at the limit kept, one second over broken.
+    let span = |id: &str| {
+        let q = &check(id).request.query;
+        let value = |n: &str| {
+            q.iter()
+                .find(|(k, _)| k == n)
+                .unwrap()
+                .1
+                .parse::<i64>()
+                .unwrap()
+        };
+        value("end_time") - value("start_time")
+    };
+    assert_eq!(span("screener_events.max_span.kept"), 31_622_400);
+    assert_eq!(span("screener_events.max_span.broken"), 31_622_401);
+    let off = &check("screener_events.max_span.condition_off")
+        .request
+        .query;
+    assert!(off.contains(&("event_type".into(), "IPO Date".into())));
+    assert_eq!(
+        check("stock_dividends.auth.missing_key").request.key,
+        Key::Missing
+    );
+    assert_eq!(
+        check("index_1min.removed").expect,
+        Expect::Error {
+            status: 410,
+            code: "ENDPOINT_REMOVED".into()
+        }
+    );
+}
+
+/// Serves `router` on a loopback port.
+async fn serve(router: mrds_server::axum::Router) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { mrds_server::axum::serve(listener, router).await });
+    addr
+}
+
+/// Runs the suite with `cargo xtask contract`'s runner against the server at `addr`.
+async fn run_suite(addr: std::net::SocketAddr, only: &[&str]) -> Vec<xtask::contract::Outcome> {
+    let options = xtask::contract::Options {
+        base_url: format!("http://{addr}"),
+        api_key: Some(KEY.into()),
+        only: only.iter().map(|s| s.to_string()).collect(),
+        skip: Vec::new(),
+        rate: None,
+        timeout: std::time::Duration::from_secs(10),
+    };
+    xtask::contract::run(&api(), &options)
+        .await
+        .expect("the suite runs")
+}
+
+#[tokio::test]
+async fn the_runner_passes_the_sample_server_over_http_and_never_prints_the_key() {
+    let addr = serve(mrds_mock::router(mrds_server::StaticKeys::new([KEY]))).await;
+    let outcomes = run_suite(addr, &[]).await;
+    let failures: Vec<_> = outcomes.iter().filter(|o| o.failure.is_some()).collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert_eq!(outcomes.len(), contract::derive(&api()).len());
+    let api = api();
+    for report in [
+        xtask::contract::text_report(&api, &outcomes),
+        xtask::contract::json_report(&api, &outcomes),
+        xtask::contract::junit_report(&api, &outcomes),
+    ] {
+        assert!(!report.contains(KEY), "a report shows the key");
+    }
+    assert!(xtask::contract::summary(&outcomes).ends_with("passed, 0 failed\n"));
+}
+
+/// The sample server, broken on purpose in five ways.
+struct Broken(mrds_mock::Mock);
+
+impl mrds_server::Api for Broken {
+    mrds_tests::delegate! {
+        company_detail: CompanyDetailParams => CompanyProfile,
+        equity_offering: EquityOfferingParams => EquityOffering,
+        etf_flow: EtfFlowParams => EtfFlow,
+        leverage_ratio: LeverageRatioParams => LeverageRatio,
+        market_kline: MarketKlineParams => Candle,
+        nand_flash_spot_price: NandFlashSpotPriceParams => NandSpotPrice,
+        non_us_kline: NonUsKlineParams => NonUsBar,
+        perp_kline: PerpKlineParams => Candle,
+        research_units: ResearchUnitsParams => ResearchUnit,
+        screener_events: ScreenerEventsParams => ScreenerEvent,
+        ssr: SsrParams => Ssr,
+        stock_dividends: StockDividendsParams => PitDividend,
+        treasury_rates: TreasuryRatesParams => TreasuryRate,
+    }
+
+    /// Wrong ordering: the records come in the other direction.
+    async fn forex_historical(
+        &self,
+        ctx: mrds_server::RequestContext,
+        params: mrds_model::params::ForexHistoricalParams,
+    ) -> Result<Vec<mrds_model::records::ForexBar>, mrds_server::ApiError> {
+        let mut records = mrds_server::Api::forex_historical(&self.0, ctx, params).await?;
+        records.reverse();
+        Ok(records)
+    }
+
+    /// Ignores `limit`.
+    async fn person_commentary(
+        &self,
+        ctx: mrds_server::RequestContext,
+        params: mrds_model::params::PersonCommentaryParams,
+    ) -> Result<Vec<mrds_model::records::PersonCommentary>, mrds_server::ApiError> {
+        let params = params.with_limit(500);
+        mrds_server::Api::person_commentary(&self.0, ctx, params).await
+    }
+}
+
+#[tokio::test]
+async fn a_broken_implementation_fails_exactly_the_checks_of_what_it_breaks() {
+    use mrds_server::axum::{http, middleware};
+
+    let router = mrds_server::router(
+        Broken(mrds_mock::Mock::new()),
+        mrds_server::StaticKeys::new([KEY]),
+    )
+    // Skips a rule: answers `idx` without `kind` instead of rejecting it.
+    .layer(middleware::map_request(
+        |request: http::Request<Body>| async move {
+            let query = request.uri().query().unwrap_or_default().to_string();
+            let mut request = request;
+            if request.uri().path().ends_with("/research/units")
+                && query.contains("idx=")
+                && !query.contains("kind=")
+            {
+                *request.uri_mut() = format!("{}?{}&kind=section", request.uri().path(), query)
+                    .parse()
+                    .unwrap();
+            }
+            // Accepts a missing key: lets every request in as if it had one.
+            if !request.headers().contains_key(mrds_model::api::AUTH_HEADER) {
+                request.headers_mut().insert(
+                    mrds_model::api::AUTH_HEADER,
+                    http::HeaderValue::from_static(KEY),
+                );
+            }
+            request
+        },
+    ))
+    // Answers an error outside the envelope: a 404 as plain text.
+    .layer(middleware::map_response(
+        |response: mrds_server::axum::response::Response| async move {
+            if response.status() == http::StatusCode::NOT_FOUND {
+                let mut plain = mrds_server::axum::response::Response::new(Body::from("not found"));
+                *plain.status_mut() = http::StatusCode::NOT_FOUND;
+                plain
+            } else {
+                response
+            }
+        },
+    ));
+    let addr = serve(router).await;
+    let outcomes = run_suite(addr, &[]).await;
+    let failed: Vec<&str> = outcomes
+        .iter()
+        .filter(|o| o.failure.is_some())
+        .map(|o| o.id.as_str())
+        .collect();
+
+    let api = api();
+    let mut expected = vec![
+        // Wrong ordering.
+        "forex_historical.example",
+        "forex_historical.order.asc",
+        "forex_historical.order.desc",
+        "forex_historical.unknown_parameter_ignored",
+        // Ignores limit.
+        "person_commentary.limit.caps",
+        // Skips a rule.
+        "research_units.idx_requires_kind.broken",
+        // An error outside the envelope.
+        "person_commentary.lookup.not_found",
+        "research_units.lookup.not_found",
+    ];
+    // Accepts a missing key: every endpoint that requires one.
+    let missing: Vec<String> = api
+        .endpoints
+        .iter()
+        .filter(|e| e.removed.is_none() && e.auth == mrds_codegen::model::AuthMode::Required)
+        .map(|e| format!("{}.auth.missing_key", e.id))
+        .collect();
+    expected.extend(missing.iter().map(String::as_str));
+    expected.sort();
+    let mut failed_sorted = failed.clone();
+    failed_sorted.sort();
+    assert_eq!(failed_sorted, expected);
+
+    // Each failure reads as what went wrong, with the request to repeat it.
+    let report = xtask::contract::text_report(&api, &outcomes);
+    for line in [
+        "FAIL forex_historical.order.asc: records 0 and 1 are not in ascending order of `date`",
+        "FAIL person_commentary.limit.caps: ",
+        "more than the 1 allowed",
+        "FAIL research_units.idx_requires_kind.broken: expected 400 INVALID_PARAMETER naming `idx` and rule `research_units.idx_requires_kind`, got 200",
+        "FAIL person_commentary.lookup.not_found: the body is not JSON",
+        "FAIL stock_dividends.auth.missing_key: expected 401 `UNAUTHORIZED` in the envelope, got 200",
+        "curl -sS -H 'X-API-Key: $MRDS_API_KEY' 'http://",
+    ] {
+        assert!(
+            report.contains(line),
+            "the report lacks {line:?}:\n{report}"
+        );
+    }
+}
+
+/// A rule added to a spec yields its checks with no test code: the fixture of `max_span`
+/// (a rule with a condition) gets both sides and the condition's other branch.
+#[test]
+fn a_new_rule_in_a_spec_brings_its_checks() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let read = |name: &str| {
+        (
+            name.to_string(),
+            std::fs::read_to_string(dir.join(name)).unwrap(),
+        )
+    };
+    let api = mrds_codegen::load_sources(&[read("base.yaml"), read("max_span.yaml")])
+        .unwrap_or_else(|d| panic!("{d}"));
+    let ids: Vec<String> = contract::derive(&api).into_iter().map(|c| c.id).collect();
+    for id in [
+        "points.max_span.broken",
+        "points.max_span.kept",
+        "points.max_span.condition_off",
+        "points.from.bad_format",
+        "points.mode.value_slow",
+        "points.auth.missing_key",
+    ] {
+        assert!(ids.iter().any(|i| i == id), "no check {id} in {ids:?}");
+    }
+}
