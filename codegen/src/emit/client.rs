@@ -126,15 +126,7 @@ fn lib_rs(api: &Api) -> TokenStream {
 }
 
 fn client_rs(api: &Api) -> TokenStream {
-    let object = api
-        .envelope
-        .fields
-        .iter()
-        .find_map(|f| match (&f.ty, f.wire.as_str()) {
-            (TypeRef::Record(name), "error") => Some(ident(name)),
-            _ => None,
-        })
-        .expect("the checker requires the envelope's error object");
+    let object = super::server::error_object(api);
     quote! {
         //! The client: the runtime's transport with the spec's protocol and error object.
 
@@ -150,10 +142,10 @@ fn client_rs(api: &Api) -> TokenStream {
         };
 
         /// Everything a call can fail with.
-        pub type Error = mrds_runtime::client::Error<mrds_model::records::#object>;
+        pub type Error = mrds_runtime::client::Error<#object>;
 
         /// The service's answer to a failed request.
-        pub type ApiError = mrds_runtime::client::ApiError<mrds_model::records::#object>;
+        pub type ApiError = mrds_runtime::client::ApiError<#object>;
 
         /// Configures a [`Client`]; made by [`Client::builder`]. `Debug` never shows the API key.
         pub type ClientBuilder = mrds_runtime::client::ClientBuilder<Client>;

@@ -38,16 +38,12 @@ pub fn emit(api: &Api, out: &mut Emitted) {
     out.crate_sources(DIR, files);
 }
 
-fn error_object(api: &Api) -> TokenStream {
-    let name = api
-        .envelope
-        .fields
-        .iter()
-        .find_map(|f| match (&f.ty, f.wire.as_str()) {
-            (TypeRef::Record(name), "error") => Some(ident(name)),
-            _ => None,
-        })
+/// The path of the error object's Rust type.
+pub(super) fn error_object(api: &Api) -> TokenStream {
+    let record = api
+        .error_object()
         .expect("the checker requires the envelope's error object");
+    let name = ident(&record.name);
     quote!(mrds_model::records::#name)
 }
 

@@ -87,6 +87,19 @@ impl Api {
         self.value_sets.iter().find(|v| v.name == name)
     }
 
+    /// The record a field of `fields` named `wire` holds, if it holds one.
+    pub fn record_in<'a>(&'a self, fields: &[Field], wire: &str) -> Option<&'a Record> {
+        match &fields.iter().find(|f| f.wire == wire)?.ty {
+            TypeRef::Record(name) => self.record(name),
+            _ => None,
+        }
+    }
+
+    /// The error object: the record of the envelope's `error` (the checker requires it).
+    pub fn error_object(&self) -> Option<&Record> {
+        self.record_in(&self.envelope.fields, "error")
+    }
+
     /// The endpoint with id `id`.
     pub fn endpoint(&self, id: &str) -> Option<&Endpoint> {
         self.endpoints.iter().find(|e| e.id == id)

@@ -29,14 +29,6 @@ pub(super) fn file(api: &Api) -> TokenStream {
     }
 }
 
-/// The record a field holds.
-fn record_of<'a>(api: &'a Api, fields: &[Field], wire: &str) -> Option<&'a Record> {
-    match &fields.iter().find(|f| f.wire == wire)?.ty {
-        TypeRef::Record(name) => api.record(name),
-        _ => None,
-    }
-}
-
 /// A struct literal of `record` setting the fields named in `given` from locals of the same
 /// name (their wire names are plain identifiers, which the checker required) and leaving
 /// every other field empty (the checker made them optional or arrays).
@@ -57,10 +49,10 @@ fn literal(record: &Record, given: &[&str]) -> TokenStream {
 
 /// The `ErrorBody` implementation of the error object.
 fn error_body(api: &Api) -> TokenStream {
-    let Some(object) = record_of(api, &api.envelope.fields, "error") else {
+    let Some(object) = api.error_object() else {
         return TokenStream::new();
     };
-    let Some(detail) = record_of(api, &object.fields, "details") else {
+    let Some(detail) = api.record_in(&object.fields, "details") else {
         return TokenStream::new();
     };
     let name = ident(&object.name);
