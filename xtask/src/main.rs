@@ -1,7 +1,9 @@
 //! Project automation. `cargo xtask codegen` regenerates every generated file from `spec/`;
 //! `cargo xtask codegen --check` only compares, and fails with a diff when anything is stale.
 //! `cargo xtask synth --scale N --out DIR` writes a synthetic spec N times the real one (for
-//! measuring how the generator scales).
+//! measuring how the generator scales). `cargo xtask spec-diff [BASE]` compares `spec/` with a
+//! base revision or directory and reports every change, breaking or not (see
+//! `xtask::spec_diff`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -36,6 +38,10 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Compare spec/ with a base (a git revision or a directory; default: the merge base with
+    /// main): every change, classified for old clients and old servers; exits 1 on a breaking
+    /// change the spec does not acknowledge.
+    SpecDiff(xtask::spec_diff::Args),
 }
 
 /// The workspace this command runs in: the nearest directory at or above the current one
@@ -71,6 +77,12 @@ fn main() -> ExitCode {
     match command {
         Command::Codegen { check } => codegen(&root, check),
         Command::Synth { scale, out } => synth(&root, usize::from(scale), &out),
+        Command::SpecDiff(args) => {
+            let outcome = xtask::spec_diff::run(&root, &args);
+            print!("{}", outcome.stdout);
+            eprint!("{}", outcome.stderr);
+            ExitCode::from(outcome.code)
+        }
     }
 }
 
