@@ -3,7 +3,8 @@
 //! - the generator: the broken-spec corpus ([`broken_specs`]), the fixture snapshots
 //!   ([`generated`]) and their compilation ([`fixtures_compile`]), the pipeline and the drift
 //!   check ([`pipeline`], [`drift`]), the spec against the interface description
-//!   ([`spec_coverage`]) and the OpenAPI document ([`openapi`]);
+//!   ([`spec_coverage`]), the OpenAPI document ([`openapi`]) and the breaking-change check
+//!   between spec revisions ([`spec_diff`]);
 //! - the generated crates: validation cases derived from the resolved model
 //!   ([`param_cases`]), hand-written validation and decoding tests ([`model_validation`],
 //!   [`model_decode`]), the server and sample server over real HTTP ([`server_e2e`]), the
@@ -22,3 +23,4 @@ mod param_cases;
 mod pipeline;
 mod server_e2e;
 mod spec_coverage;
+mod spec_diff;
