@@ -4,7 +4,8 @@
 //!   ([`generated`]) and their compilation ([`fixtures_compile`]), the pipeline and the drift
 //!   check ([`pipeline`], [`drift`]), the spec against the interface description
 //!   ([`spec_coverage`]), the OpenAPI document ([`openapi`]) and the breaking-change check
-//!   between spec revisions ([`spec_diff`]);
+//!   between spec revisions ([`spec_diff`]), with its classifications shown against generated
+//!   old and new crates talking to each other ([`spec_diff_e2e`]);
 //! - the generated crates: validation cases derived from the resolved model
 //!   ([`param_cases`]), hand-written validation and decoding tests ([`model_validation`],
 //!   [`model_decode`]), the server and sample server over real HTTP ([`server_e2e`]), the
@@ -24,3 +25,4 @@ mod pipeline;
 mod server_e2e;
 mod spec_coverage;
 mod spec_diff;
+mod spec_diff_e2e;
