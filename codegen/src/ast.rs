@@ -583,6 +583,10 @@ pub struct HistoryEntry {
     pub versions: Vec<String>,
     /// What changed.
     pub changes: Vec<Change>,
+    /// Breaking changes this release makes knowingly, each a check id of `cargo xtask
+    /// spec-diff` (`param.added_required`) or the subject of a finding (`bars.venue`).
+    #[serde(default)]
+    pub breaking: Vec<String>,
 }
 
 /// One endpoint added or removed.

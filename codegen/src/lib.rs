@@ -11,11 +11,14 @@
 //!   problem at once ([`diag`]);
 //! - [`emit`] turns the [`model::Api`] into formatted Rust files;
 //! - [`files`] writes only what changed, removes what is stale, or reports drift.
+//!
+//! [`diff`] compares two resolved models: the breaking-change check of `cargo xtask spec-diff`.
 
 pub mod ast;
 pub mod check;
 pub mod contract;
 pub mod diag;
+pub mod diff;
 pub mod emit;
 pub mod files;
 pub mod load;

@@ -3,7 +3,9 @@
 //! `cargo xtask contract --base-url URL` runs the contract suite derived from the spec against a
 //! server.
 //! `cargo xtask synth --scale N --out DIR` writes a synthetic spec N times the real one (for
-//! measuring how the generator scales).
+//! measuring how the generator scales). `cargo xtask spec-diff [BASE]` compares `spec/` with a
+//! base revision or directory and reports every change, breaking or not (see
+//! `xtask::spec_diff`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -80,6 +82,10 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Compare spec/ with a base (a git revision or a directory; default: the merge base with
+    /// main): every change, classified for old clients and old servers; exits 1 on a breaking
+    /// change the spec does not acknowledge.
+    SpecDiff(xtask::spec_diff::Args),
 }
 
 /// The workspace this command runs in: the nearest directory at or above the current one
@@ -135,6 +141,12 @@ fn main() -> ExitCode {
                 timeout: std::time::Duration::from_secs(timeout),
             };
             contract(&root, &options, format, out.as_deref(), list)
+        }
+        Command::SpecDiff(args) => {
+            let outcome = xtask::spec_diff::run(&root, &args);
+            print!("{}", outcome.stdout);
+            eprint!("{}", outcome.stderr);
+            ExitCode::from(outcome.code)
         }
     }
 }

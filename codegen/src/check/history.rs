@@ -51,6 +51,22 @@ impl Cx<'_> {
                         );
                     }
                 }
+                for (j, item) in h.breaking.iter().enumerate() {
+                    let at = format!("{path}.breaking[{j}]");
+                    if item.trim().is_empty() || item.trim() != item {
+                        let d = self.err(
+                            file,
+                            &at,
+                            format!("`{item}` does not name a change: it is empty or starts or ends with a space"),
+                        );
+                        Self::hint(
+                            d,
+                            "name a check id such as `param.added_required` or a subject such as `bars.venue`, as `cargo xtask spec-diff` prints them",
+                        );
+                    } else if h.breaking[..j].contains(item) {
+                        self.err(file, &at, format!("`{item}` is listed twice in this entry"));
+                    }
+                }
                 out.push(HistoryEntry {
                     at: file.at(&path),
                     date: h.date.clone(),
@@ -64,6 +80,7 @@ impl Cx<'_> {
                             path: c.path.clone(),
                         })
                         .collect(),
+                    breaking: h.breaking.clone(),
                 });
             }
         }

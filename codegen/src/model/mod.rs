@@ -816,6 +816,9 @@ pub struct HistoryEntry {
     pub versions: Vec<String>,
     /// Changes.
     pub changes: Vec<Change>,
+    /// The breaking changes the release acknowledges: check ids or subjects of
+    /// [`crate::diff`] findings.
+    pub breaking: Vec<String>,
 }
 
 /// One change.

@@ -4,7 +4,9 @@
 //!   ([`generated`]) and their compilation ([`fixtures_compile`]), specs from a grammar
 //!   ([`generated_specs`]), the pipeline and the drift
 //!   check ([`pipeline`], [`drift`]), the spec against the interface description
-//!   ([`spec_coverage`]) and the OpenAPI document ([`openapi`]);
+//!   ([`spec_coverage`]), the OpenAPI document ([`openapi`]) and the breaking-change check
+//!   between spec revisions ([`spec_diff`]), with its classifications shown against generated
+//!   old and new crates talking to each other ([`spec_diff_e2e`]);
 //! - the generated crates: the contract suite derived from the resolved model, against the
 //!   sample server and deliberately broken implementations ([`contract`]), hand-written
 //!   validation and decoding tests ([`model_validation`],
@@ -25,3 +27,5 @@ mod openapi;
 mod pipeline;
 mod server_e2e;
 mod spec_coverage;
+mod spec_diff;
+mod spec_diff_e2e;

@@ -1,0 +1,430 @@
+//! Endpoints: added, removed, marked removed, renamed, moved; their key requirement, the
+//! record they return, paging and documentation; and their sample data (reported apart).
+
+use super::impact::*;
+use super::types::{decodes, type_name};
+use super::{Diff, changed_parts};
+use crate::model::{AuthMode, Endpoint, PathTemplate, Samples, Segment, TypeRef};
+
+/// The path with placeholders unnamed (`/v1/items/{}/notes`): what travels on the wire.
+pub(super) fn shape(path: &PathTemplate) -> String {
+    path.segments
+        .iter()
+        .map(|s| match s {
+            Segment::Literal(l) => format!("/{l}"),
+            Segment::Param(_) => "/{}".to_owned(),
+        })
+        .collect()
+}
+
+/// `GET /v1/bars`.
+/// The Rust names of an endpoint's generated items (a source change for Rust users, nothing on
+/// the wire).
+fn rust_names(e: &Endpoint) -> [&str; 3] {
+    [&e.names.method, &e.names.params_type, &e.names.constant]
+}
+
+pub(super) fn route(e: &Endpoint) -> String {
+    format!("{} {}", e.method.as_str(), e.path)
+}
+
+impl Diff<'_> {
+    pub(super) fn endpoints(&mut self) {
+        let (old, new) = (self.old, self.new);
+        let mut pairs: Vec<(&Endpoint, &Endpoint)> = Vec::new();
+        let mut gone: Vec<&Endpoint> = Vec::new();
+        for o in &old.endpoints {
+            match new.endpoint(&o.id) {
+                Some(n) => pairs.push((o, n)),
+                None => gone.push(o),
+            }
+        }
+        let mut fresh: Vec<&Endpoint> = new
+            .endpoints
+            .iter()
+            .filter(|n| old.endpoint(&n.id).is_none())
+            .collect();
+        // An id that changed at the same method and path is the same endpoint on the wire.
+        gone.retain(|o| {
+            let same = fresh
+                .iter()
+                .position(|n| n.method == o.method && shape(&n.path) == shape(&o.path));
+            match same {
+                Some(i) => {
+                    let n = fresh.remove(i);
+                    self.push(
+                        "endpoint.renamed",
+                        &n.id,
+                        DOCS,
+                        format!(
+                            "endpoint `{}` is now called `{}` at the same `{}`: the generated Rust names change, the wire does not",
+                            o.id,
+                            n.id,
+                            route(n)
+                        ),
+                        Some(&o.at),
+                        Some(&n.at),
+                    );
+                    pairs.push((o, n));
+                    false
+                }
+                None => true,
+            }
+        });
+        for o in gone {
+            let (impacts, why) = if o.removed.is_some() {
+                (
+                    COMPATIBLE,
+                    "it was already marked removed: old clients got 410 from old servers and get 404 now",
+                )
+            } else {
+                (
+                    CLIENTS_BREAK,
+                    "old clients calling it get 404 from new servers; new clients do not call it",
+                )
+            };
+            self.push(
+                "endpoint.removed",
+                &o.id,
+                impacts,
+                format!("endpoint `{}` ({}) is gone: {why}", o.id, route(o)),
+                Some(&o.at),
+                None,
+            );
+            if let Some(s) = &o.samples {
+                self.push_sample(
+                    "samples.removed",
+                    &o.id,
+                    format!("the sample data of `{}` is gone with it", o.id),
+                    Some(&s.at),
+                    None,
+                );
+            }
+        }
+        for n in fresh {
+            let (impacts, why) = if n.removed.is_some() {
+                (
+                    COMPATIBLE,
+                    "it is marked removed: new clients do not call it, and old clients cannot",
+                )
+            } else {
+                (
+                    SERVERS_BREAK,
+                    "old clients do not call it; new clients calling it get 404 from old servers",
+                )
+            };
+            self.push(
+                "endpoint.added",
+                &n.id,
+                impacts,
+                format!("new endpoint `{}` ({}): {why}", n.id, route(n)),
+                None,
+                Some(&n.at),
+            );
+            if let Some(s) = &n.samples {
+                self.push_sample(
+                    "samples.added",
+                    &n.id,
+                    format!("sample data for the new endpoint `{}`", n.id),
+                    None,
+                    Some(&s.at),
+                );
+            }
+        }
+        for (o, n) in pairs {
+            self.endpoint(o, n);
+        }
+    }
+
+    fn endpoint(&mut self, o: &Endpoint, n: &Endpoint) {
+        let id = n.id.clone();
+        let at = (Some(&o.at), Some(&n.at));
+        if o.method != n.method {
+            self.push(
+                "endpoint.method_changed",
+                &id,
+                BOTH_BREAK,
+                format!(
+                    "method {} became {}: each side calls the other with a method it does not serve",
+                    o.method.as_str(),
+                    n.method.as_str()
+                ),
+                at.0,
+                at.1,
+            );
+        }
+        if shape(&o.path) != shape(&n.path) {
+            self.push(
+                "endpoint.path_changed",
+                &id,
+                BOTH_BREAK,
+                format!(
+                    "path `{}` became `{}`: old clients get 404 from new servers, new clients get 404 from old servers",
+                    o.path, n.path
+                ),
+                at.0,
+                at.1,
+            );
+        }
+        match (&o.removed, &n.removed) {
+            (None, Some(r)) => self.push(
+                "endpoint.marked_removed",
+                &id,
+                CLIENTS_BREAK,
+                format!(
+                    "`{}` is marked removed ({}, {}): new servers answer old clients 410 ENDPOINT_REMOVED; new clients do not call it",
+                    route(n),
+                    r.date,
+                    r.version
+                ),
+                at.0,
+                at.1,
+            ),
+            (Some(_), None) => self.push(
+                "endpoint.restored",
+                &id,
+                SERVERS_BREAK,
+                format!(
+                    "`{}` is no longer marked removed: old clients may call it again; old servers answer new clients 410 ENDPOINT_REMOVED",
+                    route(n)
+                ),
+                at.0,
+                at.1,
+            ),
+            _ => {}
+        }
+        match (o.auth, n.auth) {
+            (AuthMode::Optional, AuthMode::Required) => self.push(
+                "endpoint.auth_required",
+                &id,
+                CLIENTS_BREAK,
+                "a key is now required: old clients may call without one and new servers answer 401 UNAUTHORIZED; new clients always send one",
+                at.0,
+                at.1,
+            ),
+            (AuthMode::Required, AuthMode::Optional) => self.push(
+                "endpoint.auth_optional",
+                &id,
+                SERVERS_BREAK,
+                "a key is no longer required: old clients still send one; new clients may call without one and old servers answer 401 UNAUTHORIZED",
+                at.0,
+                at.1,
+            ),
+            _ => {}
+        }
+        if o.returns_spec != n.returns_spec {
+            let old_ty = TypeRef::Record(o.returns.clone());
+            let new_ty = TypeRef::Record(n.returns.clone());
+            let clients = decodes(self.old, (&old_ty, false), self.new, (&new_ty, false));
+            let servers = decodes(self.new, (&new_ty, false), self.old, (&old_ty, false));
+            let side = |r: &Result<(), String>, who: &str, from: &str| match r {
+                Ok(()) => format!("{who} still decode records of {from}"),
+                Err(e) => format!("{who} fail to decode records of {from} ({e})"),
+            };
+            self.push(
+                "endpoint.returns_changed",
+                &id,
+                (breaks(clients.is_err()), breaks(servers.is_err())),
+                format!(
+                    "`data` holds {} instead of {}: {}; {}",
+                    type_name(self.new, &new_ty, false),
+                    type_name(self.old, &old_ty, false),
+                    side(&clients, "old clients", "new servers"),
+                    side(&servers, "new clients", "old servers")
+                ),
+                at.0,
+                at.1,
+            );
+        }
+        let paging = |e: &Endpoint| {
+            e.paging
+                .as_ref()
+                .map(|p| (p.limit.clone(), p.offset.clone()))
+        };
+        if paging(o) != paging(n) {
+            let describe = |p: Option<(String, Option<String>)>| match p {
+                None => "none".to_owned(),
+                Some((limit, None)) => format!("limit `{limit}`"),
+                Some((limit, Some(offset))) => format!("limit `{limit}`, offset `{offset}`"),
+            };
+            self.push(
+                "endpoint.paging_changed",
+                &id,
+                DOCS,
+                format!(
+                    "paging {} became {}: the parameters themselves are compared apart; the generated client's paging stream follows",
+                    describe(paging(o)),
+                    describe(paging(n))
+                ),
+                o.paging.as_ref().map(|p| &p.at).or(at.0),
+                n.paging.as_ref().map(|p| &p.at).or(at.1),
+            );
+        }
+        self.order(o, n);
+        self.lookup(o, n);
+        let removal = |e: &Endpoint| {
+            e.removed
+                .as_ref()
+                .map(|r| (r.date.clone(), r.version.clone()))
+        };
+        if let Some(parts) = changed_parts(&[
+            ("summary", o.summary != n.summary),
+            ("doc", o.doc != n.doc),
+            ("ordering", o.ordering != n.ordering),
+            ("provenance", o.provenance != n.provenance),
+            ("key provenance", o.auth_provenance != n.auth_provenance),
+            // A renamed endpoint's names follow its id; `endpoint.renamed` says so.
+            ("Rust names", o.id == n.id && rust_names(o) != rust_names(n)),
+            (
+                "removal date",
+                o.removed.is_some() && n.removed.is_some() && removal(o) != removal(n),
+            ),
+        ]) {
+            self.push(
+                "endpoint.doc_changed",
+                &id,
+                DOCS,
+                format!("the {parts} of `{id}` changed"),
+                at.0,
+                at.1,
+            );
+        }
+        self.params(o, n);
+        self.rules(o, n);
+        self.samples(o, n);
+    }
+
+    /// The documented order of the records: clients may rely on it (the first record is the
+    /// latest), so a change breaks whoever relies on the side that changed.
+    fn order(&mut self, o: &Endpoint, n: &Endpoint) {
+        let key = |e: &Endpoint| e.order.as_ref().map(|r| (r.field.clone(), r.descending));
+        let describe = |e: &Endpoint| match &e.order {
+            None => "no order".to_owned(),
+            Some(r) => format!(
+                "`{}` {}",
+                r.field,
+                if r.descending {
+                    "descending"
+                } else {
+                    "ascending"
+                }
+            ),
+        };
+        if key(o) == key(n) {
+            return;
+        }
+        let (impact, why) = match (&o.order, &n.order) {
+            (None, Some(_)) => (
+                SERVERS_BREAK,
+                "old clients relied on no order; new clients rely on one old servers need not keep",
+            ),
+            (Some(_), None) => (
+                CLIENTS_BREAK,
+                "old clients rely on an order new servers need not keep; new clients rely on none",
+            ),
+            _ => (
+                BOTH_BREAK,
+                "each side relies on an order the other does not keep",
+            ),
+        };
+        self.push(
+            "endpoint.order_changed",
+            &n.id,
+            impact,
+            format!("records in {} became {}: {why}", describe(o), describe(n)),
+            o.order.as_ref().map(|r| &r.at).or(Some(&o.at)),
+            n.order.as_ref().map(|r| &r.at).or(Some(&n.at)),
+        );
+    }
+
+    /// The lookup parameter: a value naming nothing answers 404 instead of an empty `data`.
+    fn lookup(&mut self, o: &Endpoint, n: &Endpoint) {
+        if o.lookup == n.lookup {
+            return;
+        }
+        let (impact, why) = match (&o.lookup, &n.lookup) {
+            (None, Some(_)) => (
+                CLIENTS_BREAK,
+                "new servers answer 404 NOT_FOUND where old clients expect an empty `data`",
+            ),
+            (Some(_), None) => (
+                SERVERS_BREAK,
+                "old servers answer 404 NOT_FOUND where new clients expect an empty `data`",
+            ),
+            _ => (
+                BOTH_BREAK,
+                "each side answers 404 NOT_FOUND for a parameter the other does not look up by",
+            ),
+        };
+        let describe = |l: &Option<String>| match l {
+            None => "none".to_owned(),
+            Some(p) => format!("`{p}`"),
+        };
+        self.push(
+            "endpoint.lookup_changed",
+            &n.id,
+            impact,
+            format!(
+                "the lookup parameter {} became {}: {why}",
+                describe(&o.lookup),
+                describe(&n.lookup)
+            ),
+            Some(&o.at),
+            Some(&n.at),
+        );
+    }
+
+    fn samples(&mut self, o: &Endpoint, n: &Endpoint) {
+        match (&o.samples, &n.samples) {
+            (None, None) => {}
+            (Some(s), None) => self.push_sample(
+                "samples.removed",
+                &n.id,
+                format!("`{}` has no sample data any more", n.id),
+                Some(&s.at),
+                None,
+            ),
+            (None, Some(s)) => self.push_sample(
+                "samples.added",
+                &n.id,
+                format!("`{}` has sample data now", n.id),
+                None,
+                Some(&s.at),
+            ),
+            (Some(a), Some(b)) => {
+                let records = |s: &Samples| {
+                    s.sets
+                        .iter()
+                        .map(|set| format!("{:?} {}", set.when, set.records_json))
+                        .collect::<Vec<_>>()
+                };
+                let selection = |s: &Samples| {
+                    format!(
+                        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+                        s.not_found_when_missing,
+                        s.first_of,
+                        s.contains,
+                        s.echo,
+                        s.filter,
+                        s.range,
+                        s.order,
+                        s.latest_without
+                    )
+                };
+                if let Some(parts) = changed_parts(&[
+                    ("example", a.example != b.example),
+                    ("sets", records(a) != records(b)),
+                    ("selection", selection(a) != selection(b)),
+                ]) {
+                    self.push_sample(
+                        "samples.changed",
+                        &n.id,
+                        format!("the sample data of `{}` changed: {parts}", n.id),
+                        Some(&a.at),
+                        Some(&b.at),
+                    );
+                }
+            }
+        }
+    }
+}

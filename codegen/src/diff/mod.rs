@@ -1,0 +1,366 @@
+//! Breaking-change check between two revisions of the spec: what `cargo xtask spec-diff`
+//! reports.
+//!
+//! [`compare`] takes two resolved models (both loaded and checked) and lists every change as a
+//! [`Finding`]: a stable check id (`param.added_required`), the subject (an endpoint id, a
+//! parameter `endpoint.param`, a rule id, a record `Record` or field `Record.field`, a value
+//! `ValueSet.value`, ...), where it stands on each side, a one-line explanation, and how it
+//! lands in each direction of a deployment:
+//!
+//! - **clients**: code generated from the old spec calling a server built from the new one;
+//! - **servers**: a server built from the old spec answering clients generated from the new.
+//!
+//! Each direction is [`Impact::Breaking`] (a request that worked fails, or an answer no longer
+//! decodes or means something else), [`Impact::Compatible`] (everything that worked still works)
+//! or [`Impact::Documentation`] (nothing on the wire changes: docs, summaries, provenance,
+//! generated Rust names). Changes of `samples:` are listed apart ([`Changes::samples`]): they
+//! are sample data, never part of the contract.
+//!
+//! Whether the breaking changes are allowed is [`policy`]'s question (a major version step, or
+//! an acknowledgment in a new `history:` entry); [`render`] prints the report as text or JSON;
+//! [`changelog`] prints the change history and checks it against what changed.
+//!
+//! The classification of each kind of change, per direction, is in `README.md` (*Checking
+//! spec changes*) and in [`CHECKS`].
+
+mod endpoints;
+pub mod lang;
+mod params;
+pub mod policy;
+pub mod render;
+mod rules;
+mod service;
+mod types;
+
+pub mod changelog;
+
+use std::fmt;
+
+use crate::diag::Location;
+use crate::model::Api;
+
+pub use policy::{Assessment, Gate, Status, assess};
+
+/// How a change lands in one direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Impact {
+    /// Something that worked no longer does.
+    Breaking,
+    /// Everything that worked still works.
+    Compatible,
+    /// Nothing on the wire changes.
+    Documentation,
+}
+
+impl Impact {
+    /// `breaking`, `compatible` or `documentation`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Impact::Breaking => "breaking",
+            Impact::Compatible => "compatible",
+            Impact::Documentation => "documentation",
+        }
+    }
+}
+
+impl fmt::Display for Impact {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One change between the two specs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Stable id of the kind of change (`param.added_required`); see [`CHECKS`].
+    pub check: &'static str,
+    /// What changed: `endpoint`, `endpoint.param`, a rule id, `Record`, `Record.field`,
+    /// `ValueSet`, `ValueSet.value`, `ErrorCode.CODE`, `envelope.field`, `service`, `auth`,
+    /// `history.DATE`.
+    pub subject: String,
+    /// Old clients against new servers.
+    pub clients: Impact,
+    /// Old servers answering new clients.
+    pub servers: Impact,
+    /// One line: what changed and why it lands as it does.
+    pub explanation: String,
+    /// Where the old spec has it.
+    pub old: Option<Location>,
+    /// Where the new spec has it.
+    pub new: Option<Location>,
+}
+
+impl Finding {
+    /// True when the change breaks either direction.
+    pub fn is_breaking(&self) -> bool {
+        self.clients == Impact::Breaking || self.servers == Impact::Breaking
+    }
+
+    /// True when nothing on the wire changes in either direction.
+    pub fn is_documentation(&self) -> bool {
+        self.clients == Impact::Documentation && self.servers == Impact::Documentation
+    }
+
+    fn sort_key(&self) -> (&str, &str, &str) {
+        (&self.subject, self.check, &self.explanation)
+    }
+}
+
+/// Everything that changed, each list sorted by subject, then check id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Changes of the contract.
+    pub contract: Vec<Finding>,
+    /// Changes of the sample data (`samples:`); their impacts are always documentation.
+    pub samples: Vec<Finding>,
+}
+
+impl Changes {
+    /// True when nothing changed at all.
+    pub fn is_empty(&self) -> bool {
+        self.contract.is_empty() && self.samples.is_empty()
+    }
+}
+
+/// Every check id [`compare`] reports, with what it means. Sorted.
+pub const CHECKS: &[(&str, &str)] = &[
+    ("auth.doc_changed", "the key header's documentation"),
+    ("auth.header_changed", "the header carrying the API key"),
+    ("endpoint.added", "a new endpoint"),
+    ("endpoint.auth_optional", "a key is no longer required"),
+    ("endpoint.auth_required", "a key is now required"),
+    (
+        "endpoint.doc_changed",
+        "summary, doc, ordering prose, provenance or Rust names",
+    ),
+    (
+        "endpoint.lookup_changed",
+        "the parameter a 404 NOT_FOUND looks up by",
+    ),
+    (
+        "endpoint.marked_removed",
+        "the endpoint is marked removed (410)",
+    ),
+    ("endpoint.method_changed", "the HTTP method"),
+    (
+        "endpoint.order_changed",
+        "the documented order of the records",
+    ),
+    (
+        "endpoint.paging_changed",
+        "which parameters page the records",
+    ),
+    ("endpoint.path_changed", "the path"),
+    ("endpoint.removed", "the endpoint is gone from the spec"),
+    (
+        "endpoint.renamed",
+        "the endpoint id, at the same method and path",
+    ),
+    (
+        "endpoint.restored",
+        "the endpoint is no longer marked removed",
+    ),
+    ("endpoint.returns_changed", "the record in `data`"),
+    ("envelope.doc_changed", "the envelope's documentation"),
+    ("error_code.added", "a new error code"),
+    ("error_code.doc_changed", "an error code's documentation"),
+    ("error_code.removed", "an error code is gone"),
+    (
+        "error_code.status_changed",
+        "the HTTP status of an error code",
+    ),
+    ("field.added_optional", "a new optional field"),
+    ("field.added_required", "a new required field"),
+    ("field.doc_changed", "a field's documentation or Rust name"),
+    ("field.format_changed", "a field's documented format"),
+    ("field.now_optional", "a required field became optional"),
+    ("field.now_required", "an optional field became required"),
+    ("field.removed_optional", "an optional field is gone"),
+    ("field.removed_required", "a required field is gone"),
+    ("field.type_changed", "a field's type or array flag"),
+    ("history.entry_added", "a new row of the change history"),
+    (
+        "history.entry_changed",
+        "a row of the change history changed",
+    ),
+    (
+        "history.entry_removed",
+        "a row of the change history is gone",
+    ),
+    ("param.added_optional", "a new optional parameter"),
+    ("param.added_required", "a new required parameter"),
+    (
+        "param.default_changed",
+        "a parameter's default added, removed or changed",
+    ),
+    ("param.doc_changed", "a parameter's documentation"),
+    ("param.format_changed", "a parameter's format"),
+    ("param.location_changed", "query or path"),
+    ("param.now_optional", "a required parameter became optional"),
+    (
+        "param.now_required",
+        "an optional parameter became required",
+    ),
+    (
+        "param.path_renamed",
+        "a path parameter's name (not on the wire)",
+    ),
+    (
+        "param.pattern_changed",
+        "a parameter's pattern added, removed or changed",
+    ),
+    ("param.range_changed", "an integer range moved"),
+    ("param.range_narrowed", "an integer range narrowed"),
+    ("param.range_widened", "an integer range widened"),
+    ("param.removed_optional", "an optional parameter is gone"),
+    ("param.removed_required", "a required parameter is gone"),
+    ("param.type_changed", "a parameter's type (or value set)"),
+    ("record.added", "a new record"),
+    ("record.doc_changed", "a record's documentation"),
+    ("record.removed", "a record is gone"),
+    ("rule.added", "a new rule across parameters"),
+    ("rule.changed", "a rule changed both ways (or undecidably)"),
+    ("rule.doc_changed", "a rule's documentation"),
+    ("rule.relaxed", "a rule accepts more requests"),
+    ("rule.removed", "a rule is gone"),
+    ("rule.renamed", "a rule's id, with the same check"),
+    ("rule.tightened", "a rule accepts fewer requests"),
+    ("samples.added", "sample data for an endpoint"),
+    ("samples.changed", "an endpoint's sample data"),
+    ("samples.removed", "an endpoint's sample data is gone"),
+    ("service.base_path_changed", "the base path"),
+    ("service.doc_changed", "the service's title or description"),
+    (
+        "service.version_changed",
+        "the interface description's version",
+    ),
+    ("value_set.added", "a new value set"),
+    (
+        "value_set.doc_changed",
+        "a value set's documentation or Rust names",
+    ),
+    ("value_set.removed", "a value set is gone"),
+    ("value_set.value_added", "a new value of a value set"),
+    ("value_set.value_removed", "a value of a value set is gone"),
+];
+
+/// Compares two resolved specs: every change, classified for clients and servers.
+pub fn compare(old: &Api, new: &Api) -> Changes {
+    let mut d = Diff {
+        old,
+        new,
+        out: Changes::default(),
+    };
+    d.service();
+    d.error_codes();
+    d.history();
+    d.value_sets();
+    d.records();
+    d.endpoints();
+    d.out
+        .contract
+        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    d.out
+        .samples
+        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    debug_assert!(
+        d.out
+            .contract
+            .iter()
+            .chain(&d.out.samples)
+            .all(|f| CHECKS.iter().any(|(id, _)| *id == f.check)),
+        "every check id is listed in CHECKS"
+    );
+    d.out
+}
+
+/// Impacts (clients, servers) of the common cases.
+pub(crate) mod impact {
+    use super::Impact::{self, *};
+
+    /// Old clients break; old servers are fine.
+    pub const CLIENTS_BREAK: (Impact, Impact) = (Breaking, Compatible);
+    /// Old servers break; old clients are fine.
+    pub const SERVERS_BREAK: (Impact, Impact) = (Compatible, Breaking);
+    /// Both break.
+    pub const BOTH_BREAK: (Impact, Impact) = (Breaking, Breaking);
+    /// Both are fine.
+    pub const COMPATIBLE: (Impact, Impact) = (Compatible, Compatible);
+    /// Nothing on the wire.
+    pub const DOCS: (Impact, Impact) = (Documentation, Documentation);
+
+    /// Breaking when `breaks`, compatible otherwise.
+    pub fn breaks(breaks: bool) -> Impact {
+        if breaks { Breaking } else { Compatible }
+    }
+}
+
+/// The comparison under way.
+struct Diff<'a> {
+    old: &'a Api,
+    new: &'a Api,
+    out: Changes,
+}
+
+impl Diff<'_> {
+    /// Records a contract change.
+    fn push(
+        &mut self,
+        check: &'static str,
+        subject: impl Into<String>,
+        (clients, servers): (Impact, Impact),
+        explanation: impl Into<String>,
+        old: Option<&Location>,
+        new: Option<&Location>,
+    ) {
+        self.out.contract.push(Finding {
+            check,
+            subject: subject.into(),
+            clients,
+            servers,
+            explanation: explanation.into(),
+            old: old.cloned(),
+            new: new.cloned(),
+        });
+    }
+
+    /// Records a change of the sample data.
+    fn push_sample(
+        &mut self,
+        check: &'static str,
+        subject: impl Into<String>,
+        explanation: impl Into<String>,
+        old: Option<&Location>,
+        new: Option<&Location>,
+    ) {
+        self.out.samples.push(Finding {
+            check,
+            subject: subject.into(),
+            clients: Impact::Documentation,
+            servers: Impact::Documentation,
+            explanation: explanation.into(),
+            old: old.cloned(),
+            new: new.cloned(),
+        });
+    }
+}
+
+/// The names of the parts of two texts' owners that differ (`summary, doc`), or `None`.
+fn changed_parts(parts: &[(&str, bool)]) -> Option<String> {
+    let changed: Vec<&str> = parts
+        .iter()
+        .filter(|(_, differs)| *differs)
+        .map(|(name, _)| *name)
+        .collect();
+    (!changed.is_empty()).then(|| changed.join(", "))
+}
+
+/// `a`, `b` and `c` (each in backticks).
+fn list<S: AsRef<str>>(items: &[S]) -> String {
+    let quoted: Vec<String> = items.iter().map(|i| format!("`{}`", i.as_ref())).collect();
+    match quoted.len() {
+        0 => "nothing".into(),
+        1 => quoted[0].clone(),
+        n => format!("{} and {}", quoted[..n - 1].join(", "), quoted[n - 1]),
+    }
+}

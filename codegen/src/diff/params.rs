@@ -1,0 +1,413 @@
+//! Parameters of one endpoint: added, removed (a rename is both), required or not, defaults,
+//! location, type, format, range and pattern.
+//!
+//! Query parameters are matched by name; path parameters by position when the path keeps its
+//! shape (their names are not on the wire). Whatever constrains a value (type, range, format,
+//! pattern) is compared as the language of texts it accepts ([`super::lang`]): old clients
+//! break when they may send a text new servers reject, old servers when new clients may.
+
+use super::impact::*;
+use super::lang::{Inclusion, Lang, format_name};
+use super::{Diff, Impact, changed_parts};
+use crate::model::{Endpoint, Param, ParamCheck, ParamLocation, ParamType, StringType};
+
+/// `string`, `integer`, `boolean` or `value set X`.
+fn kind(ty: &ParamType) -> String {
+    match ty {
+        ParamType::Integer(_) => "integer".into(),
+        ParamType::String(_) => "string".into(),
+        ParamType::Boolean => "boolean".into(),
+        ParamType::Enum(e) => format!("value set {}", e.name),
+    }
+}
+
+impl Diff<'_> {
+    pub(super) fn params(&mut self, o: &Endpoint, n: &Endpoint) {
+        let same_shape = super::endpoints::shape(&o.path) == super::endpoints::shape(&n.path);
+        let renamed_path: Vec<(&str, &str)> = if same_shape {
+            o.path.params().zip(n.path.params()).collect()
+        } else {
+            Vec::new()
+        };
+        let counterpart = |p: &Param| -> Option<&Param> {
+            match renamed_path.iter().find(|(from, _)| *from == p.wire) {
+                Some((_, to)) if p.location == ParamLocation::Path => n.param(to),
+                _ => n.param(&p.wire).filter(|q| {
+                    !(q.location == ParamLocation::Path
+                        && renamed_path.iter().any(|(_, to)| *to == q.wire))
+                }),
+            }
+        };
+        let mut matched: Vec<&str> = Vec::new();
+        let mut gone: Vec<&Param> = Vec::new();
+        for p in &o.params {
+            match counterpart(p) {
+                Some(q) => {
+                    matched.push(&q.wire);
+                    self.param(n, p, q);
+                }
+                None => gone.push(p),
+            }
+        }
+        let fresh: Vec<&Param> = n
+            .params
+            .iter()
+            .filter(|q| !matched.contains(&q.wire.as_str()))
+            .collect();
+        let rename_hint = |p: &Param, others: &[&Param], to: bool| -> String {
+            others
+                .iter()
+                .find(|q| q.ty == p.ty && q.location == p.location)
+                .map_or(String::new(), |q| {
+                    format!(
+                        " (perhaps renamed {} `{}`: on the wire a rename is a removal and an addition)",
+                        if to { "to" } else { "from" },
+                        q.wire
+                    )
+                })
+        };
+        for p in &gone {
+            let subject = format!("{}.{}", n.id, p.wire);
+            let hint = rename_hint(p, &fresh, true);
+            if p.required {
+                self.push(
+                    "param.removed_required",
+                    subject,
+                    SERVERS_BREAK,
+                    format!(
+                        "required parameter `{}` is gone{hint}: new servers ignore it from old clients; new clients leave it out and old servers reject their requests ({})",
+                        p.wire,
+                        o.param_rule(p, ParamCheck::Required)
+                    ),
+                    Some(&p.at),
+                    Some(&n.at),
+                );
+            } else {
+                self.push(
+                    "param.removed_optional",
+                    subject,
+                    COMPATIBLE,
+                    format!(
+                        "optional parameter `{}` is gone{hint}: new servers ignore it, so old clients that send it get answers it does not shape; new clients leave it out",
+                        p.wire
+                    ),
+                    Some(&p.at),
+                    Some(&n.at),
+                );
+            }
+        }
+        for q in &fresh {
+            let subject = format!("{}.{}", n.id, q.wire);
+            let hint = rename_hint(q, &gone, false);
+            if q.required {
+                self.push(
+                    "param.added_required",
+                    subject,
+                    CLIENTS_BREAK,
+                    format!(
+                        "new required {} parameter `{}`{hint}: old clients do not send it and new servers reject their requests ({}); old servers ignore it",
+                        kind(&q.ty),
+                        q.wire,
+                        n.param_rule(q, ParamCheck::Required)
+                    ),
+                    Some(&o.at),
+                    Some(&q.at),
+                );
+            } else {
+                let default = q
+                    .default
+                    .as_ref()
+                    .map_or("without a default".to_owned(), |d| {
+                        format!("with default `{}`", d.wire())
+                    });
+                self.push(
+                    "param.added_optional",
+                    subject,
+                    COMPATIBLE,
+                    format!(
+                        "new optional {} parameter `{}` {default}{hint}: old clients leave it out; old servers ignore it, so new clients that send it get answers it does not shape",
+                        kind(&q.ty),
+                        q.wire
+                    ),
+                    Some(&o.at),
+                    Some(&q.at),
+                );
+            }
+        }
+    }
+
+    /// One parameter on both sides (`n` is the new endpoint).
+    fn param(&mut self, n: &Endpoint, o: &Param, q: &Param) {
+        let subject = format!("{}.{}", n.id, q.wire);
+        let at = (Some(&o.at), Some(&q.at));
+        if o.location != q.location {
+            self.push(
+                "param.location_changed",
+                &subject,
+                BOTH_BREAK,
+                format!(
+                    "`{}` travels in the {} instead of the {}: neither side finds it where the other puts it",
+                    q.wire,
+                    location(q.location),
+                    location(o.location)
+                ),
+                at.0,
+                at.1,
+            );
+        } else if o.wire != q.wire {
+            self.push(
+                "param.path_renamed",
+                &subject,
+                DOCS,
+                format!(
+                    "path parameter `{}` is called `{}`: its place in the path is unchanged and its name is not on the wire",
+                    o.wire, q.wire
+                ),
+                at.0,
+                at.1,
+            );
+        }
+        match (o.required, q.required) {
+            (false, true) => self.push(
+                "param.now_required",
+                &subject,
+                CLIENTS_BREAK,
+                format!(
+                    "`{}` became required: old clients may leave it out and new servers reject that ({}); new clients always send it",
+                    q.wire,
+                    n.param_rule(q, ParamCheck::Required)
+                ),
+                at.0,
+                at.1,
+            ),
+            (true, false) => self.push(
+                "param.now_optional",
+                &subject,
+                SERVERS_BREAK,
+                format!(
+                    "`{}` became optional: old clients still send it; new clients may leave it out and old servers reject that ({}.{}.required)",
+                    q.wire, n.id, o.wire
+                ),
+                at.0,
+                at.1,
+            ),
+            (false, false) if o.default != q.default => {
+                let show = |p: &Param| {
+                    p.default
+                        .as_ref()
+                        .map_or("none".to_owned(), |d| format!("`{}`", d.wire()))
+                };
+                self.push(
+                    "param.default_changed",
+                    &subject,
+                    BOTH_BREAK,
+                    format!(
+                        "default of `{}` {} became {}: a request leaving it out means one thing to old servers and another to new ones (generated clients send their default explicitly and are not affected)",
+                        q.wire,
+                        show(o),
+                        show(q)
+                    ),
+                    at.0,
+                    at.1,
+                );
+            }
+            _ => {}
+        }
+        self.param_values(n, &subject, o, q);
+        if let Some(parts) = changed_parts(&[
+            ("doc", o.doc != q.doc),
+            ("provenance", o.provenance != q.provenance),
+            ("pattern doc", pattern_doc(o) != pattern_doc(q)),
+        ]) {
+            self.push(
+                "param.doc_changed",
+                &subject,
+                DOCS,
+                format!("the {parts} of `{}` changed", q.wire),
+                at.0,
+                at.1,
+            );
+        }
+    }
+
+    /// Type, range, format and pattern: the texts each side accepts.
+    fn param_values(&mut self, n: &Endpoint, subject: &str, o: &Param, q: &Param) {
+        let at = (Some(&o.at), Some(&q.at));
+        let rule = |check: ParamCheck| n.param_rule(q, check);
+        match (&o.ty, &q.ty) {
+            (ParamType::Integer(a), ParamType::Integer(b)) => {
+                if (a.min, a.max) != (b.min, b.max) {
+                    let (old, new) = (Lang::of_param(&o.ty), Lang::of_param(&q.ty));
+                    let (clients, servers) = (old.included_in(&new), new.included_in(&old));
+                    let check = match (clients.holds(), servers.holds()) {
+                        (true, _) => "param.range_widened",
+                        (false, true) => "param.range_narrowed",
+                        (false, false) => "param.range_changed",
+                    };
+                    let what = format!("range of `{}` {} became {}", q.wire, old.what, new.what);
+                    self.languages(
+                        check,
+                        subject,
+                        what,
+                        (&clients, &servers),
+                        &rule(ParamCheck::Range),
+                        at,
+                    );
+                }
+                if a.format != b.format {
+                    self.push(
+                        "param.format_changed",
+                        subject,
+                        DOCS,
+                        format!(
+                            "integer `{}` is {} documented as Unix seconds: the integers accepted do not change",
+                            q.wire,
+                            if b.format.is_some() { "now" } else { "no longer" }
+                        ),
+                        at.0,
+                        at.1,
+                    );
+                }
+            }
+            (ParamType::String(a), ParamType::String(b)) => {
+                // One change at a time: the format first, then the pattern.
+                let step = ParamType::String(StringType {
+                    pattern: a.pattern.clone(),
+                    format: b.format,
+                });
+                if a.format != b.format {
+                    let (old, mid) = (Lang::of_param(&o.ty), Lang::of_param(&step));
+                    let show = |f: Option<crate::model::StringFormat>| {
+                        f.map_or("none".to_owned(), |f| format!("`{}`", format_name(f)))
+                    };
+                    let what = format!(
+                        "format of `{}` {} became {}",
+                        q.wire,
+                        show(a.format),
+                        show(b.format)
+                    );
+                    self.languages(
+                        "param.format_changed",
+                        subject,
+                        what,
+                        (&old.included_in(&mid), &mid.included_in(&old)),
+                        &rule(ParamCheck::Format),
+                        at,
+                    );
+                }
+                let regex = |t: &StringType| t.pattern.as_ref().map(|p| p.regex.clone());
+                if regex(a) != regex(b) {
+                    let (mid, new) = (Lang::of_param(&step), Lang::of_param(&q.ty));
+                    let show =
+                        |p: Option<String>| p.map_or("none".to_owned(), |p| format!("`{p}`"));
+                    let what = format!(
+                        "pattern of `{}` {} became {}",
+                        q.wire,
+                        show(regex(a)),
+                        show(regex(b))
+                    );
+                    self.languages(
+                        "param.pattern_changed",
+                        subject,
+                        what,
+                        (&mid.included_in(&new), &new.included_in(&mid)),
+                        &rule(ParamCheck::Pattern),
+                        at,
+                    );
+                }
+            }
+            (ParamType::Boolean, ParamType::Boolean) => {}
+            // The same value set: its values are compared at the value set.
+            (ParamType::Enum(a), ParamType::Enum(b)) if a.name == b.name => {}
+            (x, y) => {
+                let (old, new) = (Lang::of_param(x), Lang::of_param(y));
+                let what = format!("type of `{}` {} became {}", q.wire, kind(x), kind(y));
+                let check = if matches!(y, ParamType::Enum(_)) {
+                    ParamCheck::Values
+                } else {
+                    ParamCheck::Type
+                };
+                self.languages(
+                    "param.type_changed",
+                    subject,
+                    what,
+                    (&old.included_in(&new), &new.included_in(&old)),
+                    &rule(check),
+                    at,
+                );
+            }
+        }
+    }
+
+    /// A change of the texts a parameter accepts: `clients` says whether everything old clients
+    /// send is accepted by new servers, `servers` whether everything new clients send is
+    /// accepted by old servers.
+    fn languages(
+        &mut self,
+        check: &'static str,
+        subject: &str,
+        what: String,
+        (clients, servers): (&Inclusion, &Inclusion),
+        rule: &str,
+        (old, new): (
+            Option<&crate::diag::Location>,
+            Option<&crate::diag::Location>,
+        ),
+    ) {
+        if clients.holds() && servers.holds() {
+            self.push(
+                check,
+                subject,
+                DOCS,
+                format!("{what}: both accept the same texts"),
+                old,
+                new,
+            );
+            return;
+        }
+        let (ci, ctext) = side(clients, "old clients", "new servers", rule);
+        let (si, stext) = side(servers, "new clients", "old servers", rule);
+        self.push(
+            check,
+            subject,
+            (ci, si),
+            format!("{what}: {ctext}; {stext}"),
+            old,
+            new,
+        );
+    }
+}
+
+/// How one direction fares, and why.
+fn side(inclusion: &Inclusion, senders: &str, receivers: &str, rule: &str) -> (Impact, String) {
+    match inclusion {
+        Inclusion::Yes => (
+            Impact::Compatible,
+            format!("{receivers} accept everything {senders} send"),
+        ),
+        Inclusion::No(w) => (
+            Impact::Breaking,
+            format!("{senders} may send {w:?}, which {receivers} reject ({rule})"),
+        ),
+        Inclusion::Unknown(why) => (
+            Impact::Breaking,
+            format!(
+                "whether {receivers} accept everything {senders} send cannot be decided, so it counts as breaking: {why}"
+            ),
+        ),
+    }
+}
+
+fn location(l: ParamLocation) -> &'static str {
+    match l {
+        ParamLocation::Query => "query",
+        ParamLocation::Path => "path",
+    }
+}
+
+fn pattern_doc(p: &Param) -> Option<&str> {
+    match &p.ty {
+        ParamType::String(t) => t.pattern.as_ref().and_then(|p| p.doc.as_deref()),
+        _ => None,
+    }
+}

@@ -1,0 +1,395 @@
+//! Rules across parameters, by id: added, removed, renamed, tightened, relaxed or changed.
+//!
+//! A rule accepts a request when its condition does not hold or its check passes. It is
+//! *tightened* when the new rule accepts only requests the old one accepted (its condition
+//! covers at least as much, its check is at least as strict): old clients may send what new
+//! servers reject. It is *relaxed* the other way round: new clients may send what old servers
+//! reject. A rule changed both ways, or in a way that cannot be decided, breaks both.
+
+use super::impact::*;
+use super::lang::{Inclusion, Lang};
+use super::{Diff, changed_parts, list};
+use crate::model::{Check, Condition, Endpoint, Literal, Rule};
+
+/// How the requests one version of a rule (or of its condition) covers relate to the other's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rel {
+    Same,
+    /// The new one covers fewer.
+    Fewer,
+    /// The new one covers more.
+    More,
+    /// Neither includes the other (or it cannot be decided).
+    Other,
+}
+
+impl Rel {
+    fn of(old_in_new: &Inclusion, new_in_old: &Inclusion) -> Rel {
+        match (old_in_new.holds(), new_in_old.holds()) {
+            (true, true) => Rel::Same,
+            (true, false) => Rel::More,
+            (false, true) => Rel::Fewer,
+            (false, false) => Rel::Other,
+        }
+    }
+
+    fn of_sets<T: PartialEq>(old: &[T], new: &[T]) -> Rel {
+        let old_in_new = old.iter().all(|x| new.contains(x));
+        let new_in_old = new.iter().all(|x| old.contains(x));
+        match (old_in_new, new_in_old) {
+            (true, true) => Rel::Same,
+            (true, false) => Rel::More,
+            (false, true) => Rel::Fewer,
+            (false, false) => Rel::Other,
+        }
+    }
+}
+
+/// The check in words (`` `start_time` before `end_time` ``).
+fn describe_check(c: &Check) -> String {
+    match c {
+        Check::Ordered { before, after } => format!("ordered: `{before}` before `{after}`"),
+        Check::MaxSpan { from, to, seconds } => {
+            format!("max_span: `{to}` - `{from}` at most {seconds} seconds")
+        }
+        Check::Requires { param, needs } => format!("requires: `{param}` needs `{needs}`"),
+        Check::AtLeastOne(names) => format!("at_least_one: {}", list(names)),
+        Check::AllowedValues { param, values } => {
+            format!("allowed_values: `{param}` one of {}", list(&wires(values)))
+        }
+        Check::Matches { param, pattern } => format!("matches: `{param}` matches `{pattern}`"),
+    }
+}
+
+fn describe_when(c: &Option<Condition>) -> String {
+    match c {
+        None => "always".to_owned(),
+        Some(Condition::In { param, values }) => {
+            format!("when `{param}` is {}", list(&wires(values)))
+        }
+        Some(Condition::Matches { param, pattern }) => {
+            format!("when `{param}` matches `{pattern}`")
+        }
+    }
+}
+
+fn describe(r: &Rule) -> String {
+    match &r.when {
+        None => describe_check(&r.check),
+        Some(_) => format!("{}, {}", describe_check(&r.check), describe_when(&r.when)),
+    }
+}
+
+fn wires(values: &[Literal]) -> Vec<String> {
+    values.iter().map(Literal::wire).collect()
+}
+
+/// The parameters a request must give for the rule to apply at all (`at_least_one` applies to
+/// every request).
+fn triggers(r: &Rule) -> Vec<&str> {
+    let mut out = match &r.check {
+        Check::Ordered { before, after } => vec![before.as_str(), after.as_str()],
+        Check::MaxSpan { from, to, .. } => vec![from.as_str(), to.as_str()],
+        Check::Requires { param, .. }
+        | Check::AllowedValues { param, .. }
+        | Check::Matches { param, .. } => vec![param.as_str()],
+        Check::AtLeastOne(_) => Vec::new(),
+    };
+    if let Some(c) = &r.when {
+        out.push(c.param());
+    }
+    out
+}
+
+/// The condition's values as a language (the parameter name aside).
+fn condition_lang(c: &Condition) -> Lang {
+    match c {
+        Condition::In { values, .. } => Lang::literals("values", values),
+        Condition::Matches { pattern, .. } => Lang::pattern(pattern),
+    }
+}
+
+/// How the requests the new condition covers relate to the old one's.
+fn compare_when(old: &Option<Condition>, new: &Option<Condition>) -> Rel {
+    match (old, new) {
+        (None, None) => Rel::Same,
+        (None, Some(_)) => Rel::Fewer,
+        (Some(_), None) => Rel::More,
+        (Some(a), Some(b)) if a.param() != b.param() => Rel::Other,
+        (Some(a), Some(b)) => {
+            let (la, lb) = (condition_lang(a), condition_lang(b));
+            Rel::of(&la.included_in(&lb), &lb.included_in(&la))
+        }
+    }
+}
+
+/// How the requests the new check accepts relate to the old one's. A kind this does not know
+/// how to order compares as [`Rel::Other`] when it changed (breaking both ways).
+fn compare_check(old: &Check, new: &Check) -> Rel {
+    if format!("{old:?}") == format!("{new:?}") {
+        return Rel::Same;
+    }
+    match (old, new) {
+        (Check::Ordered { .. }, Check::Ordered { .. })
+        | (Check::Requires { .. }, Check::Requires { .. }) => {
+            if old.params() == new.params() {
+                Rel::Same
+            } else {
+                Rel::Other
+            }
+        }
+        (
+            Check::MaxSpan {
+                from: f1,
+                to: t1,
+                seconds: s1,
+            },
+            Check::MaxSpan {
+                from: f2,
+                to: t2,
+                seconds: s2,
+            },
+        ) if (f1, t1) == (f2, t2) => match s2.cmp(s1) {
+            std::cmp::Ordering::Equal => Rel::Same,
+            std::cmp::Ordering::Less => Rel::Fewer,
+            std::cmp::Ordering::Greater => Rel::More,
+        },
+        // Fewer alternatives accept fewer requests.
+        (Check::AtLeastOne(a), Check::AtLeastOne(b)) => Rel::of_sets(a, b),
+        (
+            Check::AllowedValues {
+                param: p1,
+                values: v1,
+            },
+            Check::AllowedValues {
+                param: p2,
+                values: v2,
+            },
+        ) if p1 == p2 => Rel::of_sets(&wires(v1), &wires(v2)),
+        (
+            Check::Matches {
+                param: p1,
+                pattern: r1,
+            },
+            Check::Matches {
+                param: p2,
+                pattern: r2,
+            },
+        ) if p1 == p2 => {
+            let (a, b) = (Lang::pattern(r1), Lang::pattern(r2));
+            Rel::of(&a.included_in(&b), &b.included_in(&a))
+        }
+        _ => Rel::Other,
+    }
+}
+
+/// True when the two rules check the same thing under the same condition.
+fn same_contract(a: &Rule, b: &Rule) -> bool {
+    compare_check(&a.check, &b.check) == Rel::Same && compare_when(&a.when, &b.when) == Rel::Same
+}
+
+impl Diff<'_> {
+    pub(super) fn rules(&mut self, o: &Endpoint, n: &Endpoint) {
+        let mut gone: Vec<&Rule> = Vec::new();
+        for r in &o.rules {
+            // A renamed endpoint renames its rules' ids too: match by the part after it.
+            match n.rules.iter().find(|s| s.name() == r.name()) {
+                Some(s) => self.rule(r, s),
+                None => gone.push(r),
+            }
+        }
+        let mut fresh: Vec<&Rule> = n
+            .rules
+            .iter()
+            .filter(|s| !o.rules.iter().any(|r| r.name() == s.name()))
+            .collect();
+        gone.retain(|r| match fresh.iter().position(|s| same_contract(r, s)) {
+            Some(i) => {
+                let s = fresh.remove(i);
+                self.push(
+                    "rule.renamed",
+                    &s.id,
+                    DOCS,
+                    format!(
+                        "rule `{}` is now `{}` with the same check ({}): only the id that errors name changes",
+                        r.id,
+                        s.id,
+                        describe(s)
+                    ),
+                    Some(&r.at),
+                    Some(&s.at),
+                );
+                false
+            }
+            None => true,
+        });
+        for r in gone {
+            let unsent: Vec<&str> = triggers(r)
+                .into_iter()
+                .filter(|p| n.param(p).is_none())
+                .collect();
+            let (servers, why) = if unsent.is_empty() {
+                (
+                    breaks(true),
+                    "new clients may send requests it rejects, and old servers reject them"
+                        .to_owned(),
+                )
+            } else {
+                (
+                    breaks(false),
+                    format!(
+                        "new clients never send {}, so old servers never apply it to them",
+                        list(&unsent)
+                    ),
+                )
+            };
+            self.push(
+                "rule.removed",
+                &r.id,
+                (COMPATIBLE.0, servers),
+                format!(
+                    "rule `{}` ({}) is gone: new servers accept everything old clients send; {why}",
+                    r.id,
+                    describe(r)
+                ),
+                Some(&r.at),
+                Some(&n.at),
+            );
+        }
+        for s in fresh {
+            let unsent: Vec<&str> = triggers(s)
+                .into_iter()
+                .filter(|p| o.param(p).is_none())
+                .collect();
+            let (clients, why) = if unsent.is_empty() {
+                (
+                    breaks(true),
+                    "old clients may send requests it rejects, and new servers reject them"
+                        .to_owned(),
+                )
+            } else {
+                (
+                    breaks(false),
+                    format!(
+                        "old clients never send {}, so new servers never apply it to them",
+                        list(&unsent)
+                    ),
+                )
+            };
+            self.push(
+                "rule.added",
+                &s.id,
+                (clients, COMPATIBLE.1),
+                format!(
+                    "new rule `{}` ({}): {why}; old servers do not check it, and new clients keep to it",
+                    s.id,
+                    describe(s)
+                ),
+                Some(&o.at),
+                Some(&s.at),
+            );
+        }
+    }
+
+    fn rule(&mut self, r: &Rule, s: &Rule) {
+        let at = (Some(&r.at), Some(&s.at));
+        let when = compare_when(&r.when, &s.when);
+        let check = compare_check(&r.check, &s.check);
+        // The new rule rejects a request when its condition holds and its check fails.
+        let tightened =
+            matches!(when, Rel::Same | Rel::More) && matches!(check, Rel::Same | Rel::Fewer);
+        let relaxed =
+            matches!(when, Rel::Same | Rel::Fewer) && matches!(check, Rel::Same | Rel::More);
+        let mut what = Vec::new();
+        if check != Rel::Same {
+            what.push(format!(
+                "{} became {}",
+                describe_check(&r.check),
+                describe_check(&s.check)
+            ));
+        }
+        if when != Rel::Same {
+            what.push(format!(
+                "{} became {}",
+                describe_when(&r.when),
+                describe_when(&s.when)
+            ));
+        }
+        let what = what.join(", ");
+        match (tightened, relaxed) {
+            (true, true) if describe(r) != describe(s) => self.push(
+                "rule.doc_changed",
+                &s.id,
+                DOCS,
+                format!(
+                    "rule `{}` rewritten ({} became {}): it accepts the same requests",
+                    s.id,
+                    describe(r),
+                    describe(s)
+                ),
+                at.0,
+                at.1,
+            ),
+            (true, true) => {}
+            (true, false) => self.push(
+                "rule.tightened",
+                &s.id,
+                CLIENTS_BREAK,
+                format!(
+                    "rule `{}` tightened ({what}): old clients may send requests new servers reject; old servers accept everything new clients send",
+                    s.id
+                ),
+                at.0,
+                at.1,
+            ),
+            (false, true) => self.push(
+                "rule.relaxed",
+                &s.id,
+                SERVERS_BREAK,
+                format!(
+                    "rule `{}` relaxed ({what}): new servers accept everything old clients send; new clients may send requests old servers reject",
+                    s.id
+                ),
+                at.0,
+                at.1,
+            ),
+            (false, false) => self.push(
+                "rule.changed",
+                &s.id,
+                BOTH_BREAK,
+                format!(
+                    "rule `{}` changed ({what}): neither version accepts everything the other does (or it cannot be decided), so each side may reject what the other sends",
+                    s.id
+                ),
+                at.0,
+                at.1,
+            ),
+        }
+        if r.id != s.id && (tightened && relaxed) {
+            self.push(
+                "rule.renamed",
+                &s.id,
+                DOCS,
+                format!("rule `{}` is now `{}` with the same check", r.id, s.id),
+                at.0,
+                at.1,
+            );
+        }
+        if let Some(parts) = changed_parts(&[
+            ("doc", r.doc != s.doc),
+            ("provenance", r.provenance != s.provenance),
+        ]) {
+            self.push(
+                "rule.doc_changed",
+                &s.id,
+                DOCS,
+                format!(
+                    "the {parts} of rule `{}` changed (the doc is the reason a violation gives)",
+                    s.id
+                ),
+                at.0,
+                at.1,
+            );
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! The service as a whole: version, base path, the key header, the envelope's documentation,
+//! error codes and the change history.
+
+use super::impact::*;
+use super::{Diff, changed_parts, list};
+use crate::model::HistoryEntry;
+
+/// The major part of a version (`2` of `2.1`), when it has one.
+pub fn major(version: &str) -> Option<u64> {
+    version.trim().split('.').next()?.parse().ok()
+}
+
+impl Diff<'_> {
+    pub(super) fn service(&mut self) {
+        let (old, new) = (self.old, self.new);
+        let (o, n) = (Some(&old.at), Some(&new.at));
+        if old.api_version != new.api_version {
+            let step = match (major(&old.api_version), major(&new.api_version)) {
+                (Some(a), Some(b)) if b > a => "a major step",
+                (Some(a), Some(b)) if b == a => "not a major step",
+                (Some(_), Some(_)) => "a lower major version",
+                _ => "no major version to compare",
+            };
+            self.push(
+                "service.version_changed",
+                "service",
+                DOCS,
+                format!(
+                    "api_version `{}` became `{}` ({step})",
+                    old.api_version, new.api_version
+                ),
+                o,
+                n,
+            );
+        }
+        if old.base_path != new.base_path {
+            self.push(
+                "service.base_path_changed",
+                "service",
+                BOTH_BREAK,
+                format!(
+                    "base path `{}` became `{}`: every request of an old client and every request to an old server misses",
+                    old.base_path, new.base_path
+                ),
+                o,
+                n,
+            );
+        }
+        if let Some(parts) = changed_parts(&[
+            ("title", old.title != new.title),
+            ("doc", old.doc != new.doc),
+        ]) {
+            self.push(
+                "service.doc_changed",
+                "service",
+                DOCS,
+                format!("the service's {parts} changed"),
+                o,
+                n,
+            );
+        }
+        if old.envelope.doc != new.envelope.doc {
+            self.push(
+                "envelope.doc_changed",
+                "envelope",
+                DOCS,
+                "the envelope's doc changed",
+                o,
+                n,
+            );
+        }
+        let (oa, na) = (&old.auth, &new.auth);
+        if oa.header != na.header {
+            self.push(
+                "auth.header_changed",
+                "auth",
+                BOTH_BREAK,
+                format!(
+                    "the key travels in `{}` instead of `{}`: old clients send it where new servers do not look, new clients where old servers do not",
+                    na.header, oa.header
+                ),
+                Some(&oa.at),
+                Some(&na.at),
+            );
+        }
+        if let Some(parts) = changed_parts(&[
+            ("doc", oa.doc != na.doc),
+            ("provenance", oa.provenance != na.provenance),
+        ]) {
+            self.push(
+                "auth.doc_changed",
+                "auth",
+                DOCS,
+                format!("the key header's {parts} changed"),
+                Some(&oa.at),
+                Some(&na.at),
+            );
+        }
+        self.fields(
+            "envelope",
+            &old.envelope.fields,
+            &new.envelope.fields,
+            Some(&old.at),
+            Some(&new.at),
+        );
+    }
+
+    pub(super) fn error_codes(&mut self) {
+        let (old, new) = (self.old, self.new);
+        for o in &old.error_codes {
+            let subject = format!("ErrorCode.{}", o.code);
+            let Some(n) = new.error_codes.iter().find(|n| n.code == o.code) else {
+                self.push(
+                    "error_code.removed",
+                    subject,
+                    COMPATIBLE,
+                    format!(
+                        "error code `{}` is gone: new servers never answer it; new clients decode it from old servers as an unknown code",
+                        o.code
+                    ),
+                    Some(&o.at),
+                    None,
+                );
+                continue;
+            };
+            if o.status != n.status {
+                self.push(
+                    "error_code.status_changed",
+                    subject.clone(),
+                    BOTH_BREAK,
+                    format!(
+                        "`{}` is answered with HTTP {} instead of {}: each side sees a status the other did not promise",
+                        o.code, n.status, o.status
+                    ),
+                    Some(&o.at),
+                    Some(&n.at),
+                );
+            }
+            if let Some(parts) = changed_parts(&[
+                ("doc", o.doc != n.doc),
+                ("provenance", o.provenance != n.provenance),
+                ("Rust name", o.variant != n.variant),
+            ]) {
+                self.push(
+                    "error_code.doc_changed",
+                    subject,
+                    DOCS,
+                    format!("the {parts} of error code `{}` changed", o.code),
+                    Some(&o.at),
+                    Some(&n.at),
+                );
+            }
+        }
+        for n in &new.error_codes {
+            if !old.error_codes.iter().any(|o| o.code == n.code) {
+                self.push(
+                    "error_code.added",
+                    format!("ErrorCode.{}", n.code),
+                    COMPATIBLE,
+                    format!(
+                        "new error code `{}` (HTTP {}): old clients decode it as an unknown code; old servers never answer it",
+                        n.code, n.status
+                    ),
+                    None,
+                    Some(&n.at),
+                );
+            }
+        }
+    }
+
+    pub(super) fn history(&mut self) {
+        let (old, new) = (self.old, self.new);
+        for o in &old.history {
+            let subject = format!("history.{}", o.date);
+            match new.history.iter().find(|n| n.date == o.date) {
+                None => self.push(
+                    "history.entry_removed",
+                    subject,
+                    DOCS,
+                    format!(
+                        "the history row of {} ({}) is gone",
+                        o.date,
+                        o.versions.join(", ")
+                    ),
+                    Some(&o.at),
+                    None,
+                ),
+                Some(n) if !same_entry(o, n) => self.push(
+                    "history.entry_changed",
+                    subject,
+                    DOCS,
+                    format!("the history row of {} changed: {}", o.date, describe(n)),
+                    Some(&o.at),
+                    Some(&n.at),
+                ),
+                Some(_) => {}
+            }
+        }
+        for n in &new.history {
+            if !old.history.iter().any(|o| o.date == n.date) {
+                self.push(
+                    "history.entry_added",
+                    format!("history.{}", n.date),
+                    DOCS,
+                    format!("new history row: {}", describe(n)),
+                    None,
+                    Some(&n.at),
+                );
+            }
+        }
+    }
+}
+
+fn same_entry(a: &HistoryEntry, b: &HistoryEntry) -> bool {
+    let changes = |h: &HistoryEntry| -> Vec<(crate::model::ChangeAction, String, String)> {
+        h.changes
+            .iter()
+            .map(|c| (c.action, c.method.clone(), c.path.clone()))
+            .collect()
+    };
+    a.versions == b.versions && changes(a) == changes(b) && a.breaking == b.breaking
+}
+
+/// `2026-09-10 v0.11.0: added GET /v1/x; breaking: bars.venue`.
+fn describe(h: &HistoryEntry) -> String {
+    let mut parts = vec![format!("{} {}", h.date, h.versions.join(", "))];
+    for c in &h.changes {
+        let action = match c.action {
+            crate::model::ChangeAction::Added => "added",
+            crate::model::ChangeAction::Removed => "removed",
+        };
+        parts.push(format!("{action} `{} {}`", c.method, c.path));
+    }
+    if !h.breaking.is_empty() {
+        parts.push(format!("breaking {}", list(&h.breaking)));
+    }
+    parts.join("; ")
+}

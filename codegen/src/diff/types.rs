@@ -1,0 +1,506 @@
+//! Value sets, records and their fields (the envelope's too): what an answer carries, and
+//! whether the other side still decodes it.
+
+use std::collections::BTreeSet;
+
+use super::impact::*;
+use super::{Diff, changed_parts, list};
+use crate::diag::Location;
+use crate::model::{Api, Field, FieldFormat, ParamType, TypeRef, ValueSet};
+
+impl Diff<'_> {
+    pub(super) fn value_sets(&mut self) {
+        let (old, new) = (self.old, self.new);
+        for o in &old.value_sets {
+            let Some(n) = new.value_sets.iter().find(|n| n.spec_name == o.spec_name) else {
+                self.push(
+                    "value_set.removed",
+                    &o.spec_name,
+                    COMPATIBLE,
+                    format!(
+                        "value set `{}` is gone; the parameters and fields that used it are reported apart",
+                        o.spec_name
+                    ),
+                    Some(&o.at),
+                    None,
+                );
+                continue;
+            };
+            self.value_set(o, n);
+        }
+        for n in &new.value_sets {
+            if !old.value_sets.iter().any(|o| o.spec_name == n.spec_name) {
+                self.push(
+                    "value_set.added",
+                    &n.spec_name,
+                    COMPATIBLE,
+                    format!(
+                        "new value set `{}`; the parameters and fields that use it are reported apart",
+                        n.spec_name
+                    ),
+                    None,
+                    Some(&n.at),
+                );
+            }
+        }
+    }
+
+    fn value_set(&mut self, o: &ValueSet, n: &ValueSet) {
+        let requests = self.request_uses(o, n);
+        let in_answers = o.tolerant && n.tolerant;
+        let uses = match (requests.is_empty(), in_answers) {
+            (false, true) => format!(
+                "request and answer value set (parameters {})",
+                list(&requests)
+            ),
+            (false, false) => format!("request value set (parameters {})", list(&requests)),
+            (true, true) => "answer value set".to_owned(),
+            (true, false) => "value set used on neither side".to_owned(),
+        };
+        let rules: Vec<String> = requests.iter().map(|p| format!("{p}.values")).collect();
+        for ov in &o.values {
+            let subject = format!("{}.{}", o.spec_name, ov.wire);
+            let Some(nv) = n.values.iter().find(|nv| nv.wire == ov.wire) else {
+                let mut why = Vec::new();
+                if !requests.is_empty() {
+                    why.push(format!(
+                        "old clients may send it and new servers reject it ({})",
+                        rules.join(", ")
+                    ));
+                }
+                if in_answers {
+                    why.push(
+                        "old servers may still answer it and new clients decode it as an unknown value"
+                            .to_owned(),
+                    );
+                }
+                if why.is_empty() {
+                    why.push("nothing sends or reads it".to_owned());
+                }
+                self.push(
+                    "value_set.value_removed",
+                    subject,
+                    (breaks(!requests.is_empty()), COMPATIBLE.1),
+                    format!(
+                        "value `{}` of {uses} `{}` is gone: {}",
+                        ov.wire,
+                        o.spec_name,
+                        why.join("; ")
+                    ),
+                    Some(&ov.at),
+                    Some(&n.at),
+                );
+                continue;
+            };
+            if let Some(parts) = changed_parts(&[
+                ("doc", ov.doc != nv.doc),
+                ("provenance", ov.provenance != nv.provenance),
+                ("Rust name", ov.ident != nv.ident),
+            ]) {
+                self.push(
+                    "value_set.doc_changed",
+                    subject,
+                    DOCS,
+                    format!(
+                        "the {parts} of value `{}` of `{}` changed",
+                        ov.wire, o.spec_name
+                    ),
+                    Some(&ov.at),
+                    Some(&nv.at),
+                );
+            }
+        }
+        for nv in &n.values {
+            if o.values.iter().any(|ov| ov.wire == nv.wire) {
+                continue;
+            }
+            let mut why = Vec::new();
+            if !requests.is_empty() {
+                why.push(format!(
+                    "new clients may send it and old servers reject it ({})",
+                    rules.join(", ")
+                ));
+            }
+            if in_answers {
+                why.push(
+                    "old clients decode it in answers of new servers as an unknown value"
+                        .to_owned(),
+                );
+            }
+            if why.is_empty() {
+                why.push("nothing sends or reads it".to_owned());
+            }
+            self.push(
+                "value_set.value_added",
+                format!("{}.{}", n.spec_name, nv.wire),
+                (COMPATIBLE.0, breaks(!requests.is_empty())),
+                format!(
+                    "new value `{}` of {uses} `{}`: {}",
+                    nv.wire,
+                    n.spec_name,
+                    why.join("; ")
+                ),
+                Some(&o.at),
+                Some(&nv.at),
+            );
+        }
+        if let Some(parts) = changed_parts(&[
+            ("doc", o.doc != n.doc),
+            ("provenance", o.provenance != n.provenance),
+            ("Rust name", o.name != n.name),
+        ]) {
+            self.push(
+                "value_set.doc_changed",
+                &o.spec_name,
+                DOCS,
+                format!("the {parts} of value set `{}` changed", o.spec_name),
+                Some(&o.at),
+                Some(&n.at),
+            );
+        }
+    }
+
+    /// The parameters (`endpoint.param`) of value set `o`/`n` on both sides.
+    fn request_uses(&self, o: &ValueSet, n: &ValueSet) -> Vec<String> {
+        let uses = |api: &Api, set: &str| -> BTreeSet<String> {
+            api.endpoints
+                .iter()
+                .flat_map(|e| {
+                    e.params.iter().filter_map(move |p| match &p.ty {
+                        ParamType::Enum(t) if t.name == set => Some(format!("{}.{}", e.id, p.wire)),
+                        _ => None,
+                    })
+                })
+                .collect()
+        };
+        uses(self.old, &o.name)
+            .intersection(&uses(self.new, &n.name))
+            .cloned()
+            .collect()
+    }
+
+    pub(super) fn records(&mut self) {
+        let (old, new) = (self.old, self.new);
+        for o in &old.records {
+            let Some(n) = new.records.iter().find(|n| n.spec_name == o.spec_name) else {
+                self.push(
+                    "record.removed",
+                    &o.spec_name,
+                    COMPATIBLE,
+                    format!(
+                        "record `{}` is gone; the endpoints and fields that used it are reported apart",
+                        o.spec_name
+                    ),
+                    Some(&o.at),
+                    None,
+                );
+                continue;
+            };
+            if let Some(parts) = changed_parts(&[
+                ("doc", o.doc != n.doc),
+                ("provenance", o.provenance != n.provenance),
+                ("Rust name", o.name != n.name),
+            ]) {
+                self.push(
+                    "record.doc_changed",
+                    &o.spec_name,
+                    DOCS,
+                    format!("the {parts} of record `{}` changed", o.spec_name),
+                    Some(&o.at),
+                    Some(&n.at),
+                );
+            }
+            self.fields(&o.spec_name, &o.fields, &n.fields, Some(&o.at), Some(&n.at));
+        }
+        for n in &new.records {
+            if !old.records.iter().any(|o| o.spec_name == n.spec_name) {
+                self.push(
+                    "record.added",
+                    &n.spec_name,
+                    COMPATIBLE,
+                    format!(
+                        "new record `{}`; the endpoints and fields that use it are reported apart",
+                        n.spec_name
+                    ),
+                    None,
+                    Some(&n.at),
+                );
+            }
+        }
+    }
+
+    /// The fields of one record (or of the envelope), `owner` naming it.
+    pub(super) fn fields(
+        &mut self,
+        owner: &str,
+        old: &[Field],
+        new: &[Field],
+        old_owner: Option<&Location>,
+        new_owner: Option<&Location>,
+    ) {
+        for o in old {
+            let subject = format!("{owner}.{}", o.wire);
+            let Some(n) = new.iter().find(|n| n.wire == o.wire) else {
+                if o.optional {
+                    self.push(
+                        "field.removed_optional",
+                        subject,
+                        COMPATIBLE,
+                        format!(
+                            "optional field `{}` is gone: old clients do without it; new clients ignore it in answers of old servers",
+                            o.wire
+                        ),
+                        Some(&o.at),
+                        new_owner,
+                    );
+                } else {
+                    self.push(
+                        "field.removed_required",
+                        subject,
+                        CLIENTS_BREAK,
+                        format!(
+                            "required field `{}` is gone: old clients fail to decode answers of new servers without it; new clients ignore it in answers of old servers",
+                            o.wire
+                        ),
+                        Some(&o.at),
+                        new_owner,
+                    );
+                }
+                continue;
+            };
+            self.field(&subject, o, n);
+        }
+        for n in new {
+            if old.iter().any(|o| o.wire == n.wire) {
+                continue;
+            }
+            let subject = format!("{owner}.{}", n.wire);
+            if n.optional {
+                self.push(
+                    "field.added_optional",
+                    subject,
+                    COMPATIBLE,
+                    format!(
+                        "new optional field `{}`: old clients ignore it; new clients do without it in answers of old servers",
+                        n.wire
+                    ),
+                    old_owner,
+                    Some(&n.at),
+                );
+            } else {
+                self.push(
+                    "field.added_required",
+                    subject,
+                    SERVERS_BREAK,
+                    format!(
+                        "new required field `{}`: old clients ignore it; new clients fail to decode answers of old servers, which lack it",
+                        n.wire
+                    ),
+                    old_owner,
+                    Some(&n.at),
+                );
+            }
+        }
+    }
+
+    fn field(&mut self, subject: &str, o: &Field, n: &Field) {
+        let at = (Some(&o.at), Some(&n.at));
+        match (o.optional, n.optional) {
+            (false, true) => self.push(
+                "field.now_optional",
+                subject,
+                CLIENTS_BREAK,
+                format!(
+                    "field `{}` became optional: new servers may leave it out, and old clients fail to decode such answers; new clients accept it from old servers",
+                    o.wire
+                ),
+                at.0,
+                at.1,
+            ),
+            (true, false) => self.push(
+                "field.now_required",
+                subject,
+                SERVERS_BREAK,
+                format!(
+                    "field `{}` became required: old clients accept it; old servers may leave it out, and new clients fail to decode such answers",
+                    o.wire
+                ),
+                at.0,
+                at.1,
+            ),
+            _ => {}
+        }
+        if o.ty != n.ty || o.array != n.array {
+            let clients = decodes(self.old, (&o.ty, o.array), self.new, (&n.ty, n.array));
+            let servers = decodes(self.new, (&n.ty, n.array), self.old, (&o.ty, o.array));
+            let mut why = Vec::new();
+            match &clients {
+                Ok(()) => why.push("old clients still decode answers of new servers".to_owned()),
+                Err(e) => why.push(format!(
+                    "old clients fail to decode answers of new servers ({e})"
+                )),
+            }
+            match &servers {
+                Ok(()) => why.push("new clients still decode answers of old servers".to_owned()),
+                Err(e) => why.push(format!(
+                    "new clients fail to decode answers of old servers ({e})"
+                )),
+            }
+            self.push(
+                "field.type_changed",
+                subject,
+                (breaks(clients.is_err()), breaks(servers.is_err())),
+                format!(
+                    "field `{}` of type {} became {}: {}",
+                    o.wire,
+                    type_name(self.old, &o.ty, o.array),
+                    type_name(self.new, &n.ty, n.array),
+                    why.join("; ")
+                ),
+                at.0,
+                at.1,
+            );
+        }
+        if o.format != n.format {
+            let name = |f: Option<FieldFormat>| f.map_or("none", FieldFormat::name);
+            let (impacts, why) = match (o.format, n.format) {
+                (Some(_), Some(_)) => (
+                    BOTH_BREAK,
+                    "decoding still succeeds, but the text has another shape, and code reading it in one shape misreads the other",
+                ),
+                _ => (
+                    DOCS,
+                    "formats of fields are documented, not checked: the values themselves do not change",
+                ),
+            };
+            self.push(
+                "field.format_changed",
+                subject,
+                impacts,
+                format!(
+                    "format of field `{}` `{}` became `{}`: {why}",
+                    o.wire,
+                    name(o.format),
+                    name(n.format)
+                ),
+                at.0,
+                at.1,
+            );
+        }
+        if let Some(parts) = changed_parts(&[
+            ("doc", o.doc != n.doc),
+            ("provenance", o.provenance != n.provenance),
+            ("Rust name", o.ident != n.ident),
+        ]) {
+            self.push(
+                "field.doc_changed",
+                subject,
+                DOCS,
+                format!("the {parts} of field `{}` changed", o.wire),
+                at.0,
+                at.1,
+            );
+        }
+    }
+}
+
+/// A field type as the spec writes it (`array of number`, `record Bar`).
+pub(super) fn type_name(api: &Api, ty: &TypeRef, array: bool) -> String {
+    let base = match ty {
+        TypeRef::String => "string".to_owned(),
+        TypeRef::Integer => "integer".to_owned(),
+        TypeRef::Number => "number".to_owned(),
+        TypeRef::Boolean => "boolean".to_owned(),
+        TypeRef::Any => "any".to_owned(),
+        TypeRef::ErrorCode => "ErrorCode".to_owned(),
+        TypeRef::Records => "records".to_owned(),
+        TypeRef::Record(name) => format!(
+            "record {}",
+            api.record(name).map_or(name.as_str(), |r| &r.spec_name)
+        ),
+        TypeRef::ValueSet(name) => format!(
+            "value set {}",
+            api.value_set(name).map_or(name.as_str(), |v| &v.spec_name)
+        ),
+    };
+    if array {
+        format!("array of {base}")
+    } else {
+        base
+    }
+}
+
+/// Whether a reader typed `reader` (in `reader_api`) decodes every value a writer typed
+/// `writer` (in `writer_api`) sends; the error says why not. Records decode structurally
+/// (unknown fields are ignored; every required field of the reader must be there), value sets
+/// read by records keep unknown values. A record of the same name on both sides decodes: its
+/// own changes are reported at the record.
+pub(super) fn decodes(
+    reader_api: &Api,
+    reader: (&TypeRef, bool),
+    writer_api: &Api,
+    writer: (&TypeRef, bool),
+) -> Result<(), String> {
+    let mut seen = BTreeSet::new();
+    decodes_in(reader_api, reader, writer_api, writer, &mut seen)
+}
+
+fn decodes_in(
+    reader_api: &Api,
+    (r, r_array): (&TypeRef, bool),
+    writer_api: &Api,
+    (w, w_array): (&TypeRef, bool),
+    seen: &mut BTreeSet<(String, String)>,
+) -> Result<(), String> {
+    use TypeRef::*;
+    if r_array != w_array {
+        return Err(if r_array {
+            "a single value where an array is expected".into()
+        } else {
+            "an array where a single value is expected".into()
+        });
+    }
+    match (r, w) {
+        (Any, _) => Ok(()),
+        (Record(a), Record(b)) if a == b => Ok(()),
+        (Record(a), Record(b)) => {
+            if !seen.insert((a.clone(), b.clone())) {
+                return Ok(());
+            }
+            let (Some(ra), Some(wb)) = (reader_api.record(a), writer_api.record(b)) else {
+                return Err(format!("record `{a}` cannot be compared with `{b}`"));
+            };
+            for f in &ra.fields {
+                match wb.fields.iter().find(|g| g.wire == f.wire) {
+                    None if f.optional => {}
+                    None => return Err(format!("`{}` is missing", f.wire)),
+                    Some(g) => {
+                        if g.optional && !f.optional {
+                            return Err(format!("`{}` may be missing", f.wire));
+                        }
+                        decodes_in(
+                            reader_api,
+                            (&f.ty, f.array),
+                            writer_api,
+                            (&g.ty, g.array),
+                            seen,
+                        )
+                        .map_err(|e| format!("`{}`: {e}", f.wire))?;
+                    }
+                }
+            }
+            Ok(())
+        }
+        (a, b) if a == b => Ok(()),
+        (Number, Integer) => Ok(()),
+        (String, ValueSet(_) | ErrorCode) => Ok(()),
+        (ValueSet(_) | ErrorCode, String | ValueSet(_) | ErrorCode) => Ok(()),
+        (_, Any) => Err("any JSON value may arrive".into()),
+        (Integer, Number) => Err("a number with a fraction is not an integer".into()),
+        _ => Err(format!(
+            "a {} is not a {}",
+            type_name(writer_api, w, false),
+            type_name(reader_api, r, false)
+        )),
+    }
+}
