@@ -7,7 +7,9 @@
 //! - the generated crates: validation cases derived from the resolved model
 //!   ([`param_cases`]), hand-written validation and decoding tests ([`model_validation`],
 //!   [`model_decode`]), the server and sample server over real HTTP ([`server_e2e`]), the
-//!   client against canned servers and the sample server ([`client`], [`client_e2e`]).
+//!   serving path's limits, shutdown and logs over real sockets and as a child process
+//!   ([`server_runtime`]), the client against canned servers and the sample server
+//!   ([`client`], [`client_e2e`]).
 
 mod broken_specs;
 mod client;
@@ -21,4 +23,5 @@ mod openapi;
 mod param_cases;
 mod pipeline;
 mod server_e2e;
+mod server_runtime;
 mod spec_coverage;
