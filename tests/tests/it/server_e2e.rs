@@ -715,6 +715,13 @@ async fn request_ids_differ_per_request() {
     let a = get(addr, example("treasury_rates"), Some(KEY)).await;
     let b = get(addr, example("treasury_rates"), Some(KEY)).await;
     assert_ne!(a.header("x-request-id"), b.header("x-request-id"));
+    // `req_` and 128 random bits in hex: no shared prefix as a counter would have.
+    let (a, b) = (
+        a.header("x-request-id").unwrap(),
+        b.header("x-request-id").unwrap(),
+    );
+    assert_eq!((a.len(), b.len()), (36, 36), "{a} {b}");
+    assert_ne!(a[..20], b[..20]);
 }
 
 #[tokio::test]

@@ -698,3 +698,34 @@ async fn no_key_in_any_log_line_or_output() {
         "{output}"
     );
 }
+
+#[tokio::test]
+async fn integers_have_one_spelling() {
+    let addr = serve(config()).await;
+    let flow =
+        |start: &str| format!("/api/v1/etf/flow?symbol=SPY&start_time={start}&end_time=1796083200");
+    assert_eq!(get(addr, &flow("1794787200"), Some(KEY)).await.status, 200);
+    assert_eq!(get(addr, &flow("0"), Some(KEY)).await.status, 200);
+    // `+5`, leading zeros, `-0`, a space (encoded or as `+`), overflow.
+    for start in [
+        "%2B5",
+        "05",
+        "-0",
+        "%205",
+        "+5",
+        "5%20",
+        "0x10",
+        "9223372036854775808",
+    ] {
+        let error = get(addr, &flow(start), Some(KEY))
+            .await
+            .error(400, ErrorCode::InvalidParameter);
+        assert_eq!(error.details.len(), 1, "{start}");
+        assert_eq!(error.details[0].field, "start_time");
+        assert!(
+            error.details[0].reason.contains("etf_flow.start_time.type"),
+            "{start}: {}",
+            error.details[0].reason
+        );
+    }
+}
