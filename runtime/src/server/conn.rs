@@ -17,7 +17,6 @@ use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
 use axum::body::Bytes;
-use futures_util::task::AtomicWaker;
 use http_body::{Body, Frame, SizeHint};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Semaphore;
@@ -39,9 +38,6 @@ pub(crate) struct ConnState {
     busy: AtomicBool,
     /// Answers handed over so far.
     answered: AtomicU64,
-    /// The task of a read left pending while a request was answered: woken when the answer
-    /// is handed over, so the keep-alive timer starts (hyper may not poll again by itself).
-    reader: AtomicWaker,
 }
 
 impl ConnState {
@@ -52,7 +48,6 @@ impl ConnState {
     fn request_answered(&self) {
         self.answered.fetch_add(1, Ordering::Relaxed);
         self.busy.store(false, Ordering::Relaxed);
-        self.reader.wake();
     }
 }
 
@@ -190,9 +185,6 @@ impl<IO> Guarded<IO> {
 
     /// Polls the read deadline: `Err` once it has passed.
     fn poll_read_deadline(&mut self, cx: &mut Context<'_>) -> io::Result<()> {
-        if let Phase::Busy = self.phase {
-            self.state.reader.register(cx.waker());
-        }
         loop {
             let now = Instant::now();
             let Some((deadline, expired)) = self.read_deadline(now) else {
@@ -218,7 +210,11 @@ impl<IO> Guarded<IO> {
     }
 }
 
-/// Sets `timer` to `deadline` (creating or resetting it only when it changes) and polls it.
+/// Polls `timer` so that it wakes the task by `deadline`. The timer is only moved when it
+/// would wake the task too late (or has fired): one set earlier is left as it is, and wakes
+/// the task early, which then looks again. Deadlines move later with every request, so this
+/// saves a timer reset per request at the price of at most one early wake per
+/// header-read timeout.
 fn arm(
     timer: &mut Option<(Instant, Pin<Box<Sleep>>)>,
     deadline: Instant,
@@ -226,7 +222,7 @@ fn arm(
 ) -> Poll<()> {
     match timer {
         Some((at, sleep)) => {
-            if *at != deadline {
+            if deadline < *at || sleep.is_elapsed() {
                 *at = deadline;
                 sleep.as_mut().reset(deadline);
             }
@@ -276,6 +272,15 @@ impl<IO: AsyncWrite + Unpin> Guarded<IO> {
         cx: &mut Context<'_>,
         op: impl FnOnce(Pin<&mut IO>, &mut Context<'_>) -> Poll<io::Result<T>>,
     ) -> Poll<io::Result<T>> {
+        // The answer was handed over before hyper writes it out; once it has, the connection
+        // rests and hyper may not read again until bytes arrive, so the keep-alive timer is
+        // started here, in the same task (a read deadline that passed shows on the next read).
+        if !matches!(self.phase, Phase::Resting { .. }) {
+            self.update_phase();
+            if let Phase::Resting { .. } = self.phase {
+                let _ = self.poll_read_deadline(cx);
+            }
+        }
         match op(Pin::new(&mut self.io), cx) {
             Poll::Ready(result) => {
                 self.write_stalled = None;
