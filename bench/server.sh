@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Throughput and latency of the generated server against a hand-written axum handler, with
-# wrk over loopback. Prints a Markdown table (the one in BENCHMARKS.md).
+# wrk over loopback: the generated router through `mrds_server::serve` (the serving layers an
+# implementer gets) and on plain `axum::serve`, with compression off and with a rate limit, so
+# each layer's cost shows; and a 1.7 MB answer with and without gzip. Prints a Markdown table
+# and the ratios (the ones in BENCHMARKS.md).
 #
 #   bench/server.sh                        # system allocator, 10 s per run, 32 connections
 #   ALLOCATOR=mimalloc bench/server.sh     # the servers on mimalloc
@@ -42,8 +45,8 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
-start() { # mode port
-    "${server_cpu[@]}" "$server" "$1" "127.0.0.1:$2" >"$target_dir/bench-server-$1.log" 2>&1 &
+start() { # mode port name
+    "${server_cpu[@]}" "$server" "$1" "127.0.0.1:$2" >"$target_dir/bench-server-$3.log" 2>&1 &
     pids+=("$!")
     for _ in $(seq 50); do
         if (exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null; then return; fi
@@ -52,66 +55,127 @@ start() { # mode port
     echo "bench-server $1 did not start" >&2
     exit 1
 }
-generated="$(free_port)"
-start generated "$generated"
-baseline="$(free_port)"
-start baseline "$baseline"
-fixed="$(free_port)"
-start static "$fixed"
+# Servers by name (the mode they run, name=mode). The 1.7 MB answers get a server of their own:
+# a run of them leaves work behind (answers still being written when wrk stops) that would
+# otherwise count against the next case.
+declare -A server_port server_pid
+for server_mode in generated=generated generated-plain=generated-plain \
+    generated-nogzip=generated-nogzip generated-limited=generated-limited \
+    kline=generated baseline=baseline static=static; do
+    name="${server_mode%%=*}"
+    server_port[$name]="$(free_port)"
+    start "${server_mode#*=}" "${server_port[$name]}" "$name"
+    server_pid[$name]="${pids[-1]}"
+done
+# CPU time (user + system, in clock ticks) a server process has used so far.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+tick_us="$((1000000 / $(getconf CLK_TCK)))"
 
-valid="$(sed -n 's/^pub const VALID: &str = "\(.*\)";$/\1/p' bench/src/lib.rs)"
-invalid="$(sed -n 's/^pub const INVALID: &str = "\(.*\)";$/\1/p' bench/src/lib.rs)"
-key="$(sed -n 's/^pub const KEY: &str = "\(.*\)";$/\1/p' bench/src/lib.rs)"
+constant() { sed -n "s/^pub const $1: &str = \"\(.*\)\";$/\1/p" bench/src/lib.rs; }
+valid="$(constant VALID)"
+invalid="$(constant INVALID)"
+kline="$(constant KLINE)"
+key="$(constant KEY)"
 
-# One measured wrk run: prints "rps p50 p90 p99 non2xx".
-measure() { # port path
-    local out
-    out="$("${client_cpu[@]}" wrk -t1 -c"$connections" -d"$duration" --latency -H "X-API-Key: $key" "http://127.0.0.1:$1/api$2")"
-    awk '/^Requests\/sec/ {rps = $2} $1 == "50%" {p50 = $2} $1 == "90%" {p90 = $2} $1 == "99%" {p99 = $2}
-         /Non-2xx/ {bad = $5} END {print rps, p50, p90, p99, (bad == "" ? 0 : bad)}' <<<"$out"
-}
-
-cases=(valid invalid baseline static)
-declare -A port=([valid]="$generated" [invalid]="$generated" [baseline]="$baseline" [static]="$fixed")
-declare -A path=([valid]="$valid" [invalid]="$invalid" [baseline]="$valid" [static]="$valid")
+# The cases: server mode, path, extra header ("-" for none), title.
+cases=(valid plain nogzip limited invalid baseline static kline kline_gzip)
+declare -A mode=([valid]=generated [plain]=generated-plain [nogzip]=generated-nogzip
+    [limited]=generated-limited [invalid]=generated [baseline]=baseline [static]=static
+    [kline]=generated [kline_gzip]=generated)
+declare -A path=([valid]="$valid" [plain]="$valid" [nogzip]="$valid" [limited]="$valid"
+    [invalid]="$invalid" [baseline]="$valid" [static]="$valid" [kline]="$kline" [kline_gzip]="$kline")
+declare -A extra=([kline_gzip]="Accept-Encoding: gzip")
 declare -A title=(
-    [valid]="generated server, valid dividends request"
-    [invalid]="generated server, request failing validation (400)"
+    [valid]="generated server through \`serve\` (defaults), valid dividends request"
+    [plain]="generated server on plain \`axum::serve\` (no serving layers), valid request"
+    [nogzip]="generated server through \`serve\`, compression off, valid request"
+    [limited]="generated server through \`serve\` with a rate limit (never reached), valid request"
+    [invalid]="generated server through \`serve\`, request failing validation (400)"
     [baseline]="hand-written axum handler, same records serialized, no validation"
     [static]="hand-written axum handler, bytes serialized once (floor)"
+    [kline]="generated server through \`serve\`, 10,000 candles (1.7 MB), no Accept-Encoding"
+    [kline_gzip]="generated server through \`serve\`, 10,000 candles, Accept-Encoding: gzip"
 )
-for c in "${cases[@]}"; do # warm-up
-    "${client_cpu[@]}" wrk -t1 -c"$connections" -d2s -H "X-API-Key: $key" "http://127.0.0.1:${port[$c]}/api${path[$c]}" >/dev/null
-done
+
+# One wrk run: prints "rps p50 p90 p99 non2xx cpu_us_per_request". The server's CPU time per
+# request is steadier than throughput on a shared machine: time the server waits for a core
+# does not count.
+measure() { # case [duration]
+    local c="$1" d="${2:-$duration}" out before after headers=(-H "X-API-Key: $key")
+    local pid="${server_pid[${mode[$c]}]}"
+    if [ -n "${extra[$c]:-}" ]; then headers+=(-H "${extra[$c]}"); fi
+    before="$(cpu_ticks "$pid")"
+    out="$("${client_cpu[@]}" wrk -t1 -c"$connections" -d"$d" --latency "${headers[@]}" \
+        "http://127.0.0.1:${server_port[${mode[$c]}]}/api${path[$c]}")"
+    after="$(cpu_ticks "$pid")"
+    awk -v ticks="$((after - before))" -v tick_us="$tick_us" \
+        '/requests in/ {n = $1} /^Requests\/sec/ {rps = $2} $1 == "50%" {p50 = $2} $1 == "90%" {p90 = $2} $1 == "99%" {p99 = $2}
+         /Non-2xx/ {bad = $5} END {printf "%s %s %s %s %s %.2f\n", rps, p50, p90, p99, (bad == "" ? 0 : bad), ticks * tick_us / (n > 0 ? n : 1)}' <<<"$out"
+}
+
+for c in "${cases[@]}"; do measure "$c" 2s >/dev/null; done # warm-up
 results="$target_dir/bench-server-results.txt"
 : >"$results"
 # Rounds interleave the cases, so a slow moment of the machine hits all of them.
 for round in $(seq "$rounds"); do
     for c in "${cases[@]}"; do
-        echo "$c $(measure "${port[$c]}" "${path[$c]}")" >>"$results"
+        echo "$c $(measure "$c")" >>"$results"
+        # Let the large answers still in flight finish before the next case.
+        if [[ "$c" == kline* ]]; then sleep 2; fi
     done
 done
+kline_url="http://127.0.0.1:${server_port[kline]}/api$kline"
+kline_bytes="$(curl -s -o /dev/null -w '%{size_download}' -H "X-API-Key: $key" "$kline_url")"
+kline_gzip_bytes="$(curl -s -o /dev/null -w '%{size_download}' -H "X-API-Key: $key" -H 'Accept-Encoding: gzip' "$kline_url")"
 
 echo "wrk: 1 thread, $connections connections, $duration per run, median of $rounds interleaved rounds;"
 echo "servers on 1 worker thread${server_cpu:+ (server on core 0, wrk on core 1)}, $allocator allocator"
 echo
-echo "| case | requests/s | p50 | p90 | p99 | non-2xx |"
-echo "|---|---|---|---|---|---|"
-python3 - "$results" "${title[valid]}" "${title[invalid]}" "${title[baseline]}" "${title[static]}" <<'PY'
+echo "| case | requests/s | p50 | p90 | p99 | non-2xx | server CPU per request |"
+echo "|---|---|---|---|---|---|---|"
+titles=()
+for c in "${cases[@]}"; do titles+=("$c=${title[$c]}"); done
+python3 - "$results" "$kline_bytes" "$kline_gzip_bytes" "${titles[@]}" <<'PY'
 import statistics, sys
 rows = {}
+cpu = {}
 for line in open(sys.argv[1]):
-    case, rps, p50, p90, p99, bad = line.split()
+    case, rps, p50, p90, p99, bad, us = line.split()
     rows.setdefault(case, []).append((float(rps), p50, p90, p99, bad))
-titles = dict(zip(["valid", "invalid", "baseline", "static"], sys.argv[2:]))
+    cpu.setdefault(case, []).append(float(us))
+kline_bytes, gzip_bytes = int(sys.argv[2]), int(sys.argv[3])
+titles = dict(arg.split("=", 1) for arg in sys.argv[4:])
 for case, runs in rows.items():
     m = sorted(runs)[len(runs) // 2]  # the median run by throughput, with its latencies
-    print(f"| {titles[case]} | {m[0]:,.0f} | {m[1]} | {m[2]} | {m[3]} | {m[4]} |")
+    us = statistics.median(cpu[case])
+    print(f"| {titles[case]} | {m[0]:,.0f} | {m[1]} | {m[2]} | {m[3]} | {m[4]} | {us:,.1f} µs |")
 # Runs of one round are minutes apart at most; their ratio is steadier than the medians'.
-ratios = [v[0] / b[0] for v, b in zip(rows["valid"], rows["baseline"])]
-floors = [v[0] / f[0] for v, f in zip(rows["valid"], rows["static"])]
+def ratio(a, b):
+    r = [x[0] / y[0] for x, y in zip(rows[a], rows[b])]
+    return f"median {100 * statistics.median(r):.1f}% (rounds: {', '.join(f'{100 * x:.0f}%' for x in r)})"
 print()
-print(f"generated valid path: median {100 * statistics.median(ratios):.1f}% of the hand-written "
-      f"handler's throughput (rounds: {', '.join(f'{100 * r:.0f}%' for r in ratios)}); "
-      f"{100 * statistics.median(floors):.1f}% of the fixed-bytes floor")
+print(f"- generated valid path through `serve`, against the hand-written handler: {ratio('valid', 'baseline')}")
+print(f"- the same on plain `axum::serve`, against the hand-written handler: {ratio('plain', 'baseline')}")
+print(f"- `serve` (all default layers) against plain `axum::serve`: {ratio('valid', 'plain')}")
+print(f"- `serve` with compression on (answer below the threshold) against off: {ratio('valid', 'nogzip')}")
+print(f"- `serve` with the rate limit against without: {ratio('limited', 'valid')}")
+print(f"- generated valid path against the fixed-bytes floor: {ratio('valid', 'static')}")
+print(f"- 10,000 candles gzipped against sent as they are: {ratio('kline_gzip', 'kline')}; "
+      f"{kline_bytes:,} bytes plain, {gzip_bytes:,} gzipped ({kline_bytes / max(gzip_bytes, 1):.1f}x smaller)")
+# Server CPU time per request, median over rounds: what each layer adds.
+def us(case):
+    return statistics.median(cpu[case])
+print()
+print("server CPU per request (median of rounds), and what each layer adds:")
+for a, b, what in [
+    ("valid", "baseline", "generated through `serve` over the hand-written handler"),
+    ("plain", "baseline", "generated on plain `axum::serve` over the hand-written handler"),
+    ("valid", "plain", "`serve`'s layers (timers, cap, per-connection service, gzip predicate)"),
+    ("valid", "nogzip", "the compression layer on an answer below its threshold"),
+    ("limited", "valid", "the rate limit (never reached: the bookkeeping)"),
+    ("kline_gzip", "kline", "gzip of 1.7 MB"),
+]:
+    print(f"- {what}: {us(a) - us(b):+,.1f} µs ({us(a):,.1f} against {us(b):,.1f}; "
+          f"generated/hand-written ratio {100 * us(b) / us(a):.1f}% of the work)" if a in ("valid", "plain") and b == "baseline"
+          else f"- {what}: {us(a) - us(b):+,.1f} µs ({us(a):,.1f} against {us(b):,.1f})")
 PY

@@ -17,6 +17,9 @@ pub const KEY: &str = "bench-key";
 /// A valid dividends request (path and query below the base path).
 pub const VALID: &str = "/v1/stocks/dividends?symbol=AAPL&start_time=1735689600&end_time=1798761600&time_type=PAYMENT_DATE&limit=5";
 
+/// A unified kline request, answered with 10,000 candles (about 1.7 MB of JSON).
+pub const KLINE: &str = "/v1/market/kline?trading_pair=US_SPOT_AAPL_USD&interval=1m";
+
 /// A request breaking three rules (limit range, unknown time type, range order).
 pub const INVALID: &str =
     "/v1/stocks/dividends?symbol=AAPL&start_time=9&end_time=5&time_type=NOPE&limit=0";
@@ -38,20 +41,49 @@ pub fn dividends() -> Vec<PitDividend> {
         .collect()
 }
 
-/// The generated router over an implementation answering fixed dividends.
+/// `n` one-minute candles.
+pub fn candles(n: usize) -> Vec<Candle> {
+    (0..n)
+        .map(|i| {
+            let p = 91_000.0 + i as f64 * 0.5;
+            let minute = |s: u32| {
+                format!(
+                    "2026-11-{:02}T{:02}:{:02}:{s:02}Z",
+                    1 + i / 1440 % 28,
+                    i / 60 % 24,
+                    i % 60
+                )
+            };
+            Candle {
+                price_open: p,
+                price_high: p + 12.25,
+                price_low: p - 9.75,
+                price_close: p + 0.5,
+                volume: 150.5 + i as f64,
+                time_open: minute(0),
+                time_close: minute(59),
+            }
+        })
+        .collect()
+}
+
+/// The generated router over an implementation answering fixed dividends (and 10,000
+/// candles for the unified kline).
 pub fn generated() -> Router {
     mrds_server::router(
         Fixed {
             dividends: dividends(),
+            candles: std::sync::Arc::new(candles(10_000)),
             samples: mrds_mock::Mock::new(),
         },
         StaticKeys::new([KEY]),
     )
 }
 
-/// Fixed dividends; every other endpoint answers with the sample data.
+/// Fixed dividends and candles; every other endpoint answers with the sample data.
 struct Fixed {
     dividends: Vec<PitDividend>,
+    candles: std::sync::Arc<Vec<Candle>>,
     samples: mrds_mock::Mock,
 }
 
@@ -74,7 +106,6 @@ impl Api for Fixed {
         etf_flow: EtfFlowParams => EtfFlow,
         forex_historical: ForexHistoricalParams => ForexBar,
         leverage_ratio: LeverageRatioParams => LeverageRatio,
-        market_kline: MarketKlineParams => Candle,
         nand_flash_spot_price: NandFlashSpotPriceParams => NandSpotPrice,
         non_us_kline: NonUsKlineParams => NonUsBar,
         perp_kline: PerpKlineParams => Candle,
@@ -83,6 +114,14 @@ impl Api for Fixed {
         screener_events: ScreenerEventsParams => ScreenerEvent,
         ssr: SsrParams => Ssr,
         treasury_rates: TreasuryRatesParams => TreasuryRate,
+    }
+
+    async fn market_kline(
+        &self,
+        _ctx: RequestContext,
+        _params: MarketKlineParams,
+    ) -> Result<Vec<Candle>, ApiError> {
+        Ok(self.candles.to_vec())
     }
 
     async fn stock_dividends(

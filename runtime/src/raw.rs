@@ -26,8 +26,27 @@ impl ParamValue for String {
     }
 }
 
+/// Integers have one spelling: `0|-?[1-9][0-9]*`, decimal, in the range of `i64`. No `+`,
+/// no leading zeros, no `-0`, no spaces, no other base: every integer has exactly one
+/// accepted spelling, which is the one [`to_param`](ParamValue::to_param) writes, so a value
+/// round-trips exactly and two requests for the same value are the same text (one cache key).
 impl ParamValue for i64 {
     fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        let canonical = match digits.as_bytes() {
+            [] => false,
+            [b'0'] => digits.len() == text.len(),
+            [first, rest @ ..] => {
+                (b'1'..=b'9').contains(first) && rest.iter().all(u8::is_ascii_digit)
+            }
+        };
+        if !canonical {
+            return Err((
+                "type",
+                "must be a decimal integer written as `0|-?[1-9][0-9]*` (no `+`, leading zeros or spaces)"
+                    .to_string(),
+            ));
+        }
         text.parse().map_err(|_| {
             (
                 "type",
@@ -315,6 +334,37 @@ mod tests {
         assert_eq!(raw.optional::<bool>("b", rules, &mut issues), None);
         assert_eq!(issues.as_slice()[0].rule, "e.p.type");
         assert_eq!(issues.as_slice()[1].got, "yes");
+    }
+
+    #[test]
+    fn one_spelling_per_integer() {
+        for (text, value) in [
+            ("0", 0),
+            ("5", 5),
+            ("-5", -5),
+            ("1700000000", 1_700_000_000),
+            ("9223372036854775807", i64::MAX),
+            ("-9223372036854775808", i64::MIN),
+        ] {
+            assert_eq!(i64::parse_param(text), Ok(value), "{text}");
+            assert_eq!(value.to_param(), text, "round trip");
+        }
+        for text in [
+            "", "-", "+5", "05", "00", "-0", "-05", " 5", "5 ", "5\t", "1e3", "0x10", "5.0", "١٢",
+            "--5", "+-5",
+        ] {
+            let (rule, reason) = i64::parse_param(text).unwrap_err();
+            assert_eq!(rule, "type");
+            assert!(reason.contains("0|-?[1-9][0-9]*"), "{text:?}: {reason}");
+        }
+        for text in [
+            "9223372036854775808",
+            "-9223372036854775809",
+            "99999999999999999999",
+        ] {
+            let (_, reason) = i64::parse_param(text).unwrap_err();
+            assert!(reason.contains("between"), "{text}: {reason}");
+        }
     }
 
     #[test]

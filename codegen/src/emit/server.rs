@@ -50,17 +50,22 @@ pub(super) fn error_object(api: &Api) -> TokenStream {
 fn lib_rs(api: &Api) -> TokenStream {
     let docs = inner_docs(&format!(
         "Server stub of the {}.\n\n\
-         Implement [`Api`] (one async method per endpoint) and serve [`router`]:\n\n\
-         ```\n\
-         fn app(my_api: impl mrds_server::Api) -> mrds_server::axum::Router {{\n\
-         \x20   mrds_server::router(my_api, mrds_server::StaticKeys::new([\"my-key\"]))\n\
+         Implement [`Api`] (one async method per endpoint) and serve [`router`] with [`serve`]:\n\n\
+         ```no_run\n\
+         async fn run(my_api: impl mrds_server::Api) -> std::io::Result<()> {{\n\
+         \x20   let router = mrds_server::router(my_api, mrds_server::StaticKeys::new([\"my-key\"]));\n\
+         \x20   let config = mrds_server::ServeConfig::default().with_addr(([0, 0, 0, 0], 8080).into());\n\
+         \x20   mrds_server::serve(router, config).await\n\
          }}\n\
          ```\n\n\
-         and hand the router to `mrds_server::axum::serve` with a `tokio::net::TcpListener`.\n\n\
          [`router`] mounts every endpoint below `{}`; requests reach the [`Api`] implementation \
          only after the API key is checked and the parameters parsed and validated; every \
-         answer, success or failure, travels in the common envelope with a request id. The \
-         pipeline itself is `mrds_runtime::server`.",
+         answer, success or failure (404, 405 included), travels in the common envelope with a \
+         request id. [`serve`] adds what production needs around it: a connection cap, \
+         header-read, keep-alive and write timeouts, a bounded request head, graceful shutdown \
+         on SIGINT and SIGTERM, gzip for large answers and an optional per-caller rate limit \
+         ([`ServeConfig`] lists every default and why). The pipeline and the serving code are \
+         `mrds_runtime::server`.",
         api.title, api.base_path
     ));
     let object = error_object(api);
@@ -78,6 +83,7 @@ fn lib_rs(api: &Api) -> TokenStream {
         pub use mrds_runtime::server::{
             KeyStore, REQUEST_ID_HEADER, RequestContext, StaticKeys, new_request_id,
         };
+        pub use mrds_runtime::server::{RateLimit, ServeConfig, Server, ShutdownHandle, serve};
         pub use router::{OPENAPI_JSON, router};
         pub use service::Api;
 
@@ -198,12 +204,14 @@ fn router_rs(api: &Api) -> TokenStream {
         ///
         /// Every endpoint is mounted at its documented path below the base path, the OpenAPI
         /// document at `openapi.json` below it; any other path answers 404
-        /// `RESOURCE_NOT_FOUND` in the envelope.
+        /// `RESOURCE_NOT_FOUND` in the envelope, a method other than GET (or HEAD) on a known
+        /// path 405 in the envelope with `Allow`.
         pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
             let shared = Arc::new(Shared::new(service, keys, AUTH_HEADER));
             Router::new()
                 #(#routes)*
                 .route(#openapi_route, get(|| async { mrds_runtime::server::json_document(OPENAPI_JSON) }))
+                .method_not_allowed_fallback(mrds_runtime::server::method_not_allowed::<#object>)
                 .fallback(mrds_runtime::server::unknown_path::<#object>)
                 .with_state(shared)
         }

@@ -4,7 +4,7 @@
 //!
 //! [`Mock`] implements [`mrds_server::Api`] with the records of the spec's `samples:` sections, selected as they declare (matching sets, echoed spellings, ranges, order, offset and limit). Removed endpoints answer 410 unless [`Mock::serving_removed`].
 //!
-//! `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` (`--addr`, `--api-key`, `--serve-removed`).
+//! `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` through `mrds_server::serve`, the serving path of any implementation (`--addr`, `--api-key`, `--serve-removed`, a flag per limit, `--log-format`; see `--help`).
 #[rustfmt::skip]
 mod samples;
 #[rustfmt::skip]

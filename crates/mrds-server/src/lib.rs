@@ -2,17 +2,17 @@
 
 //! Server stub of the Market and Reference Data Service.
 //!
-//! Implement [`Api`] (one async method per endpoint) and serve [`router`]:
+//! Implement [`Api`] (one async method per endpoint) and serve [`router`] with [`serve`]:
 //!
-//! ```
-//! fn app(my_api: impl mrds_server::Api) -> mrds_server::axum::Router {
-//!     mrds_server::router(my_api, mrds_server::StaticKeys::new(["my-key"]))
+//! ```no_run
+//! async fn run(my_api: impl mrds_server::Api) -> std::io::Result<()> {
+//!     let router = mrds_server::router(my_api, mrds_server::StaticKeys::new(["my-key"]));
+//!     let config = mrds_server::ServeConfig::default().with_addr(([0, 0, 0, 0], 8080).into());
+//!     mrds_server::serve(router, config).await
 //! }
 //! ```
 //!
-//! and hand the router to `mrds_server::axum::serve` with a `tokio::net::TcpListener`.
-//!
-//! [`router`] mounts every endpoint below `/api`; requests reach the [`Api`] implementation only after the API key is checked and the parameters parsed and validated; every answer, success or failure, travels in the common envelope with a request id. The pipeline itself is `mrds_runtime::server`.
+//! [`router`] mounts every endpoint below `/api`; requests reach the [`Api`] implementation only after the API key is checked and the parameters parsed and validated; every answer, success or failure (404, 405 included), travels in the common envelope with a request id. [`serve`] adds what production needs around it: a connection cap, header-read, keep-alive and write timeouts, a bounded request head, graceful shutdown on SIGINT and SIGTERM, gzip for large answers and an optional per-caller rate limit ([`ServeConfig`] lists every default and why). The pipeline and the serving code are `mrds_runtime::server`.
 #[rustfmt::skip]
 mod router;
 #[rustfmt::skip]
@@ -22,6 +22,7 @@ pub use mrds_runtime::server::axum;
 pub use mrds_runtime::server::{
     KeyStore, REQUEST_ID_HEADER, RequestContext, StaticKeys, new_request_id,
 };
+pub use mrds_runtime::server::{RateLimit, ServeConfig, Server, ShutdownHandle, serve};
 pub use router::{OPENAPI_JSON, router};
 pub use service::Api;
 /// A failure an implementation answers with; it becomes the error envelope with the

@@ -12,7 +12,8 @@ use crate::service::Api;
 ///
 /// Every endpoint is mounted at its documented path below the base path, the OpenAPI
 /// document at `openapi.json` below it; any other path answers 404
-/// `RESOURCE_NOT_FOUND` in the envelope.
+/// `RESOURCE_NOT_FOUND` in the envelope, a method other than GET (or HEAD) on a known
+/// path 405 in the envelope with `Allow`.
 pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
     let shared = Arc::new(Shared::new(service, keys, AUTH_HEADER));
     Router::new()
@@ -173,6 +174,9 @@ pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
         .route(
             "/api/openapi.json",
             get(|| async { mrds_runtime::server::json_document(OPENAPI_JSON) }),
+        )
+        .method_not_allowed_fallback(
+            mrds_runtime::server::method_not_allowed::<mrds_model::records::ErrorObject>,
         )
         .fallback(mrds_runtime::server::unknown_path::<mrds_model::records::ErrorObject>)
         .with_state(shared)

@@ -1,11 +1,15 @@
-//! The sample-data server's command line: serves the spec's sample data on a local port.
+//! The sample-data server's command line: serves the spec's sample data through
+//! [`serve`](crate::server::serve), the same serving path an implementation uses, with a flag
+//! for each of its limits.
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::process::ExitCode;
+use std::time::Duration;
 
-use clap::{CommandFactory, FromArgMatches, Parser};
+use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 
-use crate::server::StaticKeys;
+use crate::server::{RateLimit, ServeConfig, Server, StaticKeys};
 
 /// What the generated sample-data crate tells the command line.
 #[derive(Clone, Copy)]
@@ -25,7 +29,19 @@ pub struct App {
     pub router: fn(serve_removed: bool, keys: StaticKeys) -> axum::Router,
 }
 
+/// How log lines are written (to standard error).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// One JSON object per line.
+    Json,
+    /// Human-readable text; coloured only on a terminal.
+    Text,
+}
+
 /// Serves the sample data of the spec.
+///
+/// Logs go to standard error: one line per request (request id, endpoint, status, duration;
+/// never the key), level from RUST_LOG (default `info`).
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Args {
@@ -38,6 +54,81 @@ struct Args {
     /// Serve removed endpoints with their sample data instead of 410.
     #[arg(long)]
     serve_removed: bool,
+    /// Log format.
+    #[arg(long, value_enum, env = "MRDS_LOG_FORMAT", default_value = "text")]
+    log_format: LogFormat,
+    /// Connections served at once; more wait in the listen backlog.
+    #[arg(long, value_name = "N", default_value_t = ServeConfig::default().max_connections)]
+    max_connections: usize,
+    /// Time to receive a request head (`10s`, `500ms`, `2m`; a bare number is seconds).
+    #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "10s")]
+    header_read_timeout: Duration,
+    /// Time a connection may rest between requests; `0` turns keep-alive off.
+    #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "75s")]
+    keep_alive_timeout: Duration,
+    /// Time a client may read nothing of an answer.
+    #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "30s")]
+    write_timeout: Duration,
+    /// Largest request head (request line and headers), in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = ServeConfig::default().max_head_bytes)]
+    max_head_bytes: usize,
+    /// Time the requests in flight get to finish after SIGINT or SIGTERM.
+    #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "10s")]
+    shutdown_timeout: Duration,
+    /// Do not gzip large answers.
+    #[arg(long)]
+    no_compression: bool,
+    /// Requests per second per API key (per peer address without a key); off by default.
+    #[arg(long, value_name = "PER_SECOND")]
+    rate_limit: Option<u32>,
+    /// Requests a caller may make at once under --rate-limit (default: the rate).
+    #[arg(long, value_name = "N", requires = "rate_limit")]
+    rate_burst: Option<u32>,
+    /// Adopt a valid incoming x-request-id (behind a proxy that sets it).
+    #[arg(long)]
+    trust_request_id: bool,
+}
+
+impl Args {
+    fn serve_config(&self) -> ServeConfig {
+        let rate_limit = self.rate_limit.map(|rate| {
+            let limit = RateLimit::per_second(rate);
+            match self.rate_burst {
+                Some(burst) => limit.burst(burst),
+                None => limit,
+            }
+        });
+        ServeConfig::default()
+            .with_addr(self.addr)
+            .with_max_connections(self.max_connections)
+            .with_header_read_timeout(self.header_read_timeout)
+            .with_keep_alive_timeout(Some(self.keep_alive_timeout).filter(|d| !d.is_zero()))
+            .with_write_timeout(self.write_timeout)
+            .with_max_head_bytes(self.max_head_bytes)
+            .with_shutdown_timeout(self.shutdown_timeout)
+            .with_compression(!self.no_compression)
+            .with_rate_limit(rate_limit)
+            .with_trust_request_id(self.trust_request_id)
+    }
+}
+
+/// `10s`, `500ms`, `2m`, or a bare number of seconds.
+fn duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = match text.find(|c: char| !(c.is_ascii_digit() || c == '.')) {
+        Some(at) => text.split_at(at),
+        None => (text, "s"),
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration (like 10s, 500ms, 2m)"))?;
+    let seconds = match unit {
+        "ms" => value / 1000.0,
+        "s" => value,
+        "m" => value * 60.0,
+        _ => return Err(format!("unknown unit `{unit}` (ms, s or m)")),
+    };
+    Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
 }
 
 /// Runs the command line (`--help`) until interrupted.
@@ -47,6 +138,7 @@ pub fn run(app: &App) -> ExitCode {
         Ok(args) => args,
         Err(e) => e.exit(),
     };
+    init_logging(args.log_format);
     match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -59,47 +151,107 @@ pub fn run(app: &App) -> ExitCode {
     }
 }
 
-async fn serve(app: &App, args: Args) -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
+/// Log lines on standard error: JSON or text (coloured only on a terminal), the level from
+/// `RUST_LOG` (`info` when unset or invalid).
+fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
         .with_writer(std::io::stderr)
-        .init();
+        .with_target(false);
+    match format {
+        LogFormat::Json => builder
+            .json()
+            .flatten_event(true)
+            .with_current_span(false)
+            .init(),
+        LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).init(),
+    }
+}
+
+async fn serve(app: &App, args: Args) -> ExitCode {
     let name = app.name;
-    let keys = if args.api_keys.is_empty() {
-        vec![app.demo_key.to_string()]
-    } else {
-        args.api_keys
-    };
-    let listener = match tokio::net::TcpListener::bind(args.addr).await {
-        Ok(listener) => listener,
+    let config = args.serve_config();
+    let server = match Server::bind(config).await {
+        Ok(server) => server,
         Err(e) => {
             eprintln!("{name}: cannot listen on {}: {e}", args.addr);
             return ExitCode::FAILURE;
         }
     };
-    let addr = listener.local_addr().unwrap_or(args.addr);
+    let addr = server.local_addr().unwrap_or(args.addr);
     let base = app.protocol.base_path;
+    let header = app.protocol.auth_header;
+    // Keys are never printed: the count, and the demo key only when it is the built-in one.
+    let (keys, shown_key) = if args.api_keys.is_empty() {
+        println!("{name}: accepting the demo API key {}", app.demo_key);
+        (vec![app.demo_key.to_string()], app.demo_key)
+    } else {
+        let n = args.api_keys.len();
+        println!(
+            "{name}: accepting {n} API key{} given with --api-key",
+            if n == 1 { "" } else { "s" }
+        );
+        (args.api_keys, "$KEY")
+    };
     println!("{name}: serving sample data at http://{addr}{base}");
-    println!("{name}: accepted API key(s): {}", keys.join(", "));
     println!(
-        "{name}: try  curl -H '{}: {}' 'http://{addr}{base}{}'",
-        app.protocol.auth_header, keys[0], app.example_request
+        "{name}: try  curl -H \"{header}: {shown_key}\" 'http://{addr}{base}{}'",
+        app.example_request
     );
     let router = (app.router)(args.serve_removed, StaticKeys::new(&keys));
-    let shutdown = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    match axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown)
-        .await
-    {
+    drop(keys);
+    match server.serve(router).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{name}: server failed: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(duration("10s"), Ok(Duration::from_secs(10)));
+        assert_eq!(duration("10"), Ok(Duration::from_secs(10)));
+        assert_eq!(duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(duration("0"), Ok(Duration::ZERO));
+        assert!(duration("ten").is_err() && duration("5h").is_err() && duration("-1s").is_err());
+    }
+
+    #[test]
+    fn flags_reach_the_config() {
+        let args = Args::try_parse_from([
+            "mock",
+            "--max-connections",
+            "7",
+            "--keep-alive-timeout",
+            "0",
+            "--rate-limit",
+            "5",
+            "--rate-burst",
+            "9",
+            "--no-compression",
+        ])
+        .unwrap();
+        let config = args.serve_config();
+        assert_eq!(config.max_connections, 7);
+        assert_eq!(config.keep_alive_timeout, None);
+        assert_eq!(config.rate_limit, Some(RateLimit::per_second(5).burst(9)));
+        assert!(!config.compression);
+        let defaults = Args::try_parse_from(["mock"]).unwrap().serve_config();
+        let expected = ServeConfig::default();
+        assert_eq!(defaults.header_read_timeout, expected.header_read_timeout);
+        assert_eq!(defaults.keep_alive_timeout, expected.keep_alive_timeout);
+        assert_eq!(defaults.write_timeout, expected.write_timeout);
+        assert_eq!(defaults.shutdown_timeout, expected.shutdown_timeout);
+        assert_eq!(defaults.max_head_bytes, expected.max_head_bytes);
+        assert!(defaults.compression && defaults.rate_limit.is_none());
     }
 }

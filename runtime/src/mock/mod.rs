@@ -4,5 +4,5 @@
 mod cli;
 mod engine;
 
-pub use cli::{App, run};
+pub use cli::{App, LogFormat, run};
 pub use engine::{FieldChoice, Given, Order, Range, Samples, Set, answer, select};

@@ -1,8 +1,9 @@
 //! The failure an implementation answers with.
 
 use std::fmt;
+use std::time::Duration;
 
-use axum::http::StatusCode;
+use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 
 use crate::{Endpoint, ErrorBody, ErrorKind, ValidationError};
 
@@ -13,6 +14,9 @@ use crate::{Endpoint, ErrorBody, ErrorKind, ValidationError};
 pub struct ApiError<E> {
     object: Box<E>,
     internal: Option<String>,
+    /// The status when it is not the one of the code (405 answers with `RESOURCE_NOT_FOUND`).
+    status: Option<StatusCode>,
+    headers: Vec<(HeaderName, HeaderValue)>,
 }
 
 impl<E: ErrorBody> ApiError<E> {
@@ -31,6 +35,8 @@ impl<E: ErrorBody> ApiError<E> {
         Self {
             object: Box::new(object),
             internal: None,
+            status: None,
+            headers: Vec::new(),
         }
     }
 
@@ -61,6 +67,39 @@ impl<E: ErrorBody> ApiError<E> {
         Self::of_kind(ErrorKind::RateLimited, "too many requests")
     }
 
+    /// `RATE_LIMITED` with `Retry-After`: the whole seconds (at least 1) after which the
+    /// caller may try again.
+    pub fn rate_limited_for(retry_after: Duration) -> Self {
+        let seconds = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
+        let seconds = seconds.max(1);
+        Self::of_kind(
+            ErrorKind::RateLimited,
+            format!("too many requests; retry after {seconds} s"),
+        )
+        .with_header(header::RETRY_AFTER, HeaderValue::from(seconds))
+    }
+
+    /// 405: no endpoint answers `method` at `path` (the code is `RESOURCE_NOT_FOUND`, the
+    /// spec having no code of its own for it; the router adds `Allow`).
+    pub(crate) fn method_not_allowed(method: &str, path: &str) -> Self {
+        let mut error = Self::not_found(format!("{method} is not allowed on {path}"))
+            .with_hint("every endpoint of this service answers GET (see the Allow header)");
+        error.status = Some(StatusCode::METHOD_NOT_ALLOWED);
+        error
+    }
+
+    /// Adds a header to the answer (`Retry-After` on a `RATE_LIMITED`, say).
+    #[must_use]
+    pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
+        self.headers.push((name, value));
+        self
+    }
+
+    /// The headers added to the answer.
+    pub fn headers(&self) -> &[(HeaderName, HeaderValue)] {
+        &self.headers
+    }
+
     /// `INTERNAL_ERROR`. `detail` is logged with the request id and never sent to the caller.
     pub fn internal(detail: impl fmt::Display) -> Self {
         Self {
@@ -83,6 +122,9 @@ impl<E: ErrorBody> ApiError<E> {
 
     /// The HTTP status of the error code (500 for a code the spec does not know).
     pub fn status(&self) -> StatusCode {
+        if let Some(status) = self.status {
+            return status;
+        }
         self.object
             .http_status()
             .and_then(|s| StatusCode::from_u16(s).ok())

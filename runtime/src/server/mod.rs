@@ -1,14 +1,23 @@
 //! The server side (feature `server`): the request pipeline of the generated axum router,
-//! the error an implementation answers with, and the key store.
+//! the error an implementation answers with, the key store, and [`serve`], which serves a
+//! router with production limits (connection cap, timeouts, graceful shutdown, compression,
+//! an optional rate limit).
 
+mod conn;
 mod error;
 mod keys;
 mod pipeline;
+mod rate_limit;
+mod request_id;
+mod serve;
 
 pub use axum;
 pub use error::ApiError;
 pub use keys::{KeyStore, StaticKeys};
 pub use pipeline::{
-    PathRule, REQUEST_ID_HEADER, RequestContext, Shared, json_document, new_request_id,
-    unknown_path,
+    PathRule, PeerAddr, REQUEST_ID_HEADER, RequestContext, Shared, json_document,
+    method_not_allowed, unknown_path,
 };
+pub use rate_limit::{Caller, RateLimit, RateLimiter};
+pub use request_id::{RequestId, is_valid_request_id, new_request_id};
+pub use serve::{ServeConfig, Server, ShutdownHandle, serve};

@@ -3,16 +3,20 @@
 
 use std::fmt;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::sync::Arc;
+use std::time::Instant;
 
 use axum::body::Body;
 use axum::extract::{FromRequestParts, RawPathParams, Request};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use futures_util::FutureExt;
 
+use super::rate_limit::{Caller, RateLimiter};
+use super::request_id::{RequestId, new_request_id};
 use super::{ApiError, KeyStore};
 use crate::{Auth, ErrorBody, RawParams, Request as Params, ValidationError, ValidationIssue};
 
@@ -53,6 +57,8 @@ pub struct Shared<S, K> {
     pub service: S,
     keys: K,
     auth_header: HeaderName,
+    /// `WWW-Authenticate` of a 401: `ApiKey header="X-API-Key"`.
+    challenge: HeaderValue,
 }
 
 impl<S, K: KeyStore> Shared<S, K> {
@@ -64,11 +70,14 @@ impl<S, K: KeyStore> Shared<S, K> {
             keys,
             auth_header: HeaderName::from_bytes(auth_header.as_bytes())
                 .expect("the generator checked the key header name"),
+            challenge: HeaderValue::from_str(&format!("ApiKey header=\"{auth_header}\""))
+                .expect("a header name is a valid header value"),
         }
     }
 
-    /// Runs one request of endpoint `P`: key check, parsing and validation, the
-    /// implementation (`call`), and the envelope. Never panics; a panic inside `call`
+    /// Runs one request of endpoint `P`: key check, rate limit (when [`serve`](super::serve)
+    /// attached a [`RateLimiter`] to the request), parsing and validation,
+    /// the implementation (`call`), and the envelope. Never panics; a panic inside `call`
     /// becomes a 500. `path` says under which rule a path that does not decode is reported
     /// (`None` for endpoints without path parameters).
     pub async fn handle<P, E, F, Fut>(
@@ -85,10 +94,10 @@ impl<S, K: KeyStore> Shared<S, K> {
     {
         let started = log_enabled().then(Instant::now);
         let endpoint = P::ENDPOINT;
-        let request_id = new_request_id();
         let (mut parts, _body) = request.into_parts();
+        let request_id = request_id(&mut parts);
         let outcome = async {
-            let api_key = self.check_key(&parts.headers, endpoint.auth)?;
+            let api_key = self.admit(&parts, endpoint.auth)?;
             let raw = raw_params(&mut parts, path).await?;
             let params = P::from_raw(&raw)?;
             let ctx = RequestContext {
@@ -105,8 +114,34 @@ impl<S, K: KeyStore> Shared<S, K> {
             Ok(records) => success::<_, E>(&request_id, &records),
             Err(error) => failure(&request_id, &error),
         };
-        log(&request_id, endpoint.id, response.status(), started);
+        log(&request_id, endpoint.id, None, response.status(), started);
         response
+    }
+
+    /// The key check, then the rate limit: a request is counted against its accepted key,
+    /// or against its peer address when it has none (a rejected key included, so guessing
+    /// keys is limited too).
+    fn admit<E: ErrorBody>(
+        &self,
+        parts: &Parts,
+        auth: Auth,
+    ) -> Result<Option<String>, ApiError<E>> {
+        let checked = self.check_key(&parts.headers, auth);
+        if let Some(limiter) = parts.extensions.get::<Arc<RateLimiter>>() {
+            let caller = match &checked {
+                Ok(Some(key)) => Some(Caller::Key(key)),
+                _ => parts
+                    .extensions
+                    .get::<PeerAddr>()
+                    .map(|peer| Caller::Peer(peer.0.ip())),
+            };
+            if let Some(caller) = caller
+                && let Err(retry_after) = limiter.check(caller)
+            {
+                return Err(ApiError::rate_limited_for(retry_after));
+            }
+        }
+        checked
     }
 
     fn check_key<E: ErrorBody>(
@@ -114,20 +149,47 @@ impl<S, K: KeyStore> Shared<S, K> {
         headers: &HeaderMap,
         auth: Auth,
     ) -> Result<Option<String>, ApiError<E>> {
-        let unauthorized = |message: &str| {
-            ApiError::of_kind(crate::ErrorKind::Unauthorized, message).with_hint(format!(
-                "send a valid key in the {} header",
-                self.auth_header
-            ))
+        let unauthorized = |message: String| {
+            ApiError::of_kind(crate::ErrorKind::Unauthorized, message)
+                .with_hint(format!(
+                    "send one valid key in the {} header",
+                    self.auth_header
+                ))
+                .with_header(header::WWW_AUTHENTICATE, self.challenge.clone())
         };
-        match headers.get(&self.auth_header) {
-            None if auth == Auth::Required => Err(unauthorized("missing API key")),
-            None => Ok(None),
-            Some(value) => match value.to_str() {
-                Ok(key) if self.keys.accepts(key) => Ok(Some(key.to_string())),
-                _ => Err(unauthorized("unknown API key")),
-            },
+        let mut values = headers.get_all(&self.auth_header).iter();
+        let Some(value) = values.next() else {
+            return match auth {
+                Auth::Required => Err(unauthorized("missing API key".to_string())),
+                Auth::Optional => Ok(None),
+            };
+        };
+        let more = values.count();
+        if more > 0 {
+            return Err(unauthorized(format!(
+                "the {} header is given {} times; give one API key",
+                self.auth_header,
+                more + 1
+            )));
         }
+        match value.to_str() {
+            Ok(key) if self.keys.accepts(key) => Ok(Some(key.to_string())),
+            _ => Err(unauthorized("unknown API key".to_string())),
+        }
+    }
+}
+
+/// The peer address of a connection, in a request's extensions when [`serve`](super::serve)
+/// rate-limits (requests without an accepted key are counted against it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PeerAddr(pub SocketAddr);
+
+/// The id of a request: the one [`serve`](super::serve) adopted from a trusted proxy, or a
+/// new one.
+fn request_id(parts: &mut Parts) -> String {
+    match parts.extensions.remove::<RequestId>() {
+        Some(RequestId(id)) => id,
+        None => new_request_id(),
     }
 }
 
@@ -158,38 +220,44 @@ async fn raw_params(
     }
 }
 
-/// A new request id (`req_` and 20 hex digits): unique within the process, not guessable
-/// across restarts.
-pub fn new_request_id() -> String {
-    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let seed = *SEED.get_or_init(|| {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or_default();
-        nanos ^ (u64::from(std::process::id()) << 32)
-    });
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    // 48 bits of the seed, then 32 bits of the counter, as hex.
-    let value = (u128::from(seed & 0xffff_ffff_ffff) << 32) | u128::from(n as u32);
-    let mut id = String::with_capacity(24);
-    id.push_str("req_");
-    for shift in (0..20).rev() {
-        let digit = ((value >> (shift * 4)) & 0xf) as u32;
-        id.push(char::from_digit(digit, 16).unwrap_or('0'));
-    }
-    id
+/// The 404 envelope for a path no endpoint serves (the router's fallback).
+pub async fn unknown_path<E: ErrorBody>(request: Request) -> Response {
+    let started = log_enabled().then(Instant::now);
+    let (mut parts, _body) = request.into_parts();
+    let request_id = request_id(&mut parts);
+    let error = ApiError::<E>::not_found(format!(
+        "no endpoint serves {} {}",
+        parts.method,
+        parts.uri.path()
+    ))
+    .with_hint("see the endpoint table of the API; every path starts with /api/v1/");
+    let response = failure(&request_id, &error);
+    log(
+        &request_id,
+        "",
+        Some(parts.uri.path()),
+        response.status(),
+        started,
+    );
+    response
 }
 
-/// The 404 envelope for a path no endpoint serves.
-pub async fn unknown_path<E: ErrorBody>(method: Method, uri: Uri) -> Response {
+/// The 405 envelope for a method an endpoint does not answer (the router's
+/// method-not-allowed fallback; axum adds `Allow`). The code is `RESOURCE_NOT_FOUND`: the
+/// spec has no code of its own for it, and no endpoint serves that method at that path.
+pub async fn method_not_allowed<E: ErrorBody>(request: Request) -> Response {
     let started = log_enabled().then(Instant::now);
-    let request_id = new_request_id();
-    let error = ApiError::<E>::not_found(format!("no endpoint serves {method} {}", uri.path()))
-        .with_hint("see the endpoint table of the API; every path starts with /api/v1/");
+    let (mut parts, _body) = request.into_parts();
+    let request_id = request_id(&mut parts);
+    let error = ApiError::<E>::method_not_allowed(parts.method.as_str(), parts.uri.path());
     let response = failure(&request_id, &error);
-    log(&request_id, "", response.status(), started);
+    log(
+        &request_id,
+        "",
+        Some(parts.uri.path()),
+        response.status(),
+        started,
+    );
     response
 }
 
@@ -249,7 +317,11 @@ pub(crate) fn failure<E: ErrorBody>(request_id: &str, error: &ApiError<E>) -> Re
         br#"{"success":false,"request_id":"","data":[],"error":{"code":"INTERNAL_ERROR","message":"internal error"}}"#
             .to_vec()
     });
-    json(error.status(), request_id, bytes)
+    let mut response = json(error.status(), request_id, bytes);
+    for (name, value) in error.headers() {
+        response.headers_mut().append(name, value.clone());
+    }
+    response
 }
 
 fn json(status: StatusCode, request_id: &str, bytes: Vec<u8>) -> Response {
@@ -270,16 +342,30 @@ fn log_enabled() -> bool {
     tracing::enabled!(tracing::Level::INFO)
 }
 
-/// Logs one request; `started` is `None` when INFO logging is off (nothing to do then).
-fn log(request_id: &str, endpoint: &str, status: StatusCode, started: Option<Instant>) {
+/// Logs one request: its id, the endpoint (or for a path no endpoint serves, the path, cut
+/// at 200 bytes), the status and the duration. Never the query (which may hold anything) nor
+/// the key. `started` is `None` when INFO logging is off (nothing to do then).
+fn log(
+    request_id: &str,
+    endpoint: &str,
+    path: Option<&str>,
+    status: StatusCode,
+    started: Option<Instant>,
+) {
     let Some(started) = started else {
         return;
     };
-    tracing::info!(
-        request_id,
-        endpoint,
-        status = status.as_u16(),
-        micros = started.elapsed().as_micros() as u64,
-        "request"
-    );
+    let micros = started.elapsed().as_micros() as u64;
+    let status = status.as_u16();
+    match path {
+        None => tracing::info!(request_id, endpoint, status, micros, "request"),
+        Some(path) => {
+            let mut cut = path.len().min(200);
+            while !path.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let path = &path[..cut];
+            tracing::info!(request_id, path, status, micros, "request")
+        }
+    }
 }

@@ -11,7 +11,9 @@
 //!   sample server and deliberately broken implementations ([`contract`]), hand-written
 //!   validation and decoding tests ([`model_validation`],
 //!   [`model_decode`]), the server and sample server over real HTTP ([`server_e2e`]), the
-//!   client against canned servers and the sample server ([`client`], [`client_e2e`]).
+//!   serving path's limits, shutdown and logs over real sockets and as a child process
+//!   ([`server_runtime`]), the client against canned servers and the sample server
+//!   ([`client`], [`client_e2e`]).
 
 mod broken_specs;
 mod client;
@@ -26,6 +28,7 @@ mod model_validation;
 mod openapi;
 mod pipeline;
 mod server_e2e;
+mod server_runtime;
 mod spec_coverage;
 mod spec_diff;
 mod spec_diff_e2e;

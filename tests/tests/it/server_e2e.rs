@@ -2,7 +2,6 @@
 //! endpoint, every rule kind, keys, the removed endpoint, unknown paths and a panicking
 //! implementation. Requests are written by hand so the exact query reaches the server.
 
-use std::future::Future;
 use std::net::SocketAddr;
 
 use mrds_model::api::{Auth, ENDPOINTS};
@@ -636,20 +635,8 @@ async fn rfc3339_ranges_of_the_unified_kline_filter() {
 /// The sample data, except that dividends panic and ETF flows fail with an internal error.
 struct Faulty(mrds_mock::Mock);
 
-macro_rules! delegate {
-    ($($name:ident: $params:ident => $record:ty),* $(,)?) => {$(
-        fn $name(
-            &self,
-            ctx: RequestContext,
-            params: mrds_model::params::$params,
-        ) -> impl Future<Output = Result<Vec<$record>, ApiError>> + Send {
-            self.0.$name(ctx, params)
-        }
-    )*};
-}
-
 impl Api for Faulty {
-    delegate! {
+    mrds_tests::delegate! {
         company_detail: CompanyDetailParams => CompanyProfile,
         equity_offering: EquityOfferingParams => EquityOffering,
         forex_historical: ForexHistoricalParams => ForexBar,
@@ -715,6 +702,13 @@ async fn request_ids_differ_per_request() {
     let a = get(addr, example("treasury_rates"), Some(KEY)).await;
     let b = get(addr, example("treasury_rates"), Some(KEY)).await;
     assert_ne!(a.header("x-request-id"), b.header("x-request-id"));
+    // `req_` and 128 random bits in hex: no shared prefix as a counter would have.
+    let (a, b) = (
+        a.header("x-request-id").unwrap(),
+        b.header("x-request-id").unwrap(),
+    );
+    assert_eq!((a.len(), b.len()), (36, 36), "{a} {b}");
+    assert_ne!(a[..20], b[..20]);
 }
 
 #[tokio::test]

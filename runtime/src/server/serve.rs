@@ -1,0 +1,514 @@
+//! Serving a router in production: connection cap, timeouts, a bounded request head,
+//! graceful shutdown on SIGINT and SIGTERM, compression, the optional rate limit, request
+//! ids. One call: [`serve`] (or [`Server`] for the bound address and a shutdown handle).
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::Request;
+use axum::http::Response;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, watch};
+use tokio::task::JoinSet;
+use tower::ServiceExt;
+use tower_http::compression::predicate::{DefaultPredicate, Predicate, SizeAbove};
+use tower_http::compression::{CompressionLayer, CompressionLevel};
+
+use super::REQUEST_ID_HEADER;
+use super::conn::{ConnState, Expired, Guarded, Timeouts, Tracked};
+use super::pipeline::PeerAddr;
+use super::rate_limit::{RateLimit, RateLimiter};
+use super::request_id::{RequestId, is_valid_request_id};
+
+/// How [`serve`] serves: every limit, with production defaults.
+///
+/// | setting | default | why |
+/// |---|---|---|
+/// | [`addr`](Self::addr) | `127.0.0.1:8080` | listening beyond the machine is a decision to make explicitly |
+/// | [`max_connections`](Self::max_connections) | 1,024 | each connection holds a file descriptor and up to `max_head_bytes` of buffer; 1,024 is far more than a read-only API behind a load balancer needs at once, and fits under the soft descriptor limit once `serve` raises it (it raises the soft `RLIMIT_NOFILE` towards the hard one, and lowers the cap with a warning when it cannot). Excess connections wait in the listen backlog (accepted when a slot frees), so they never cost a descriptor |
+/// | [`header_read_timeout`](Self::header_read_timeout) | 10 s | a client sends a request head in one packet; 10 s allows slow links and closes idle or byte-dripping sockets (slowloris) |
+/// | [`keep_alive_timeout`](Self::keep_alive_timeout) | 75 s | longer than the 60 s idle timeout of common load balancers, so the balancer, not the server, closes an idle connection (the other way round, a request can race the close and fail). At the connection cap a connection that has rested for `header_read_timeout` is closed to free its slot (resting connections look every `header_read_timeout`) |
+/// | [`write_timeout`](Self::write_timeout) | 30 s | a client that reads nothing of an answer for 30 s is gone or hostile; it no longer holds a slot and the answer's memory (a large kline is 1.7 MB) |
+/// | [`max_head_bytes`](Self::max_head_bytes) | 16 KiB | the request line and headers: a valid request of this API is well under 1 KiB; 1,024 unfinished heads then hold at most 16 MiB. Larger heads get hyper's 431 |
+/// | [`max_headers`](Self::max_headers) | 64 | a client of this API sends fewer than 10 |
+/// | [`shutdown_timeout`](Self::shutdown_timeout) | 10 s | answers take milliseconds; 10 s lets slow ones finish and stays well inside the 30 s an orchestrator waits between SIGTERM and SIGKILL |
+/// | [`compression`](Self::compression) | on, gzip, above 4 KiB | large answers shrink 5–10× for clients that send `Accept-Encoding: gzip`; small ones (a few records) are sent as they are, where compressing costs more than it saves |
+/// | [`rate_limit`](Self::rate_limit) | off | the quota is the operator's decision; see [`RateLimit`] |
+/// | [`trust_request_id`](Self::trust_request_id) | off | an id the caller chooses is neither unique nor unguessable; turn on behind a proxy that sets `x-request-id` |
+/// | [`handle_signals`](Self::handle_signals) | on | SIGINT and SIGTERM start a graceful shutdown; a second one ends it at once |
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ServeConfig {
+    /// The address to listen on.
+    pub addr: SocketAddr,
+    /// Connections served at once; more wait in the listen backlog.
+    pub max_connections: usize,
+    /// Time to receive a complete request head, from the accept or from its first byte.
+    pub header_read_timeout: Duration,
+    /// Time a connection may rest between requests; `None` closes it after each answer.
+    pub keep_alive_timeout: Option<Duration>,
+    /// Time a client may read nothing of an answer being sent.
+    pub write_timeout: Duration,
+    /// Largest request head (request line and headers), in bytes.
+    pub max_head_bytes: usize,
+    /// Most request headers.
+    pub max_headers: usize,
+    /// Time in-flight requests get to finish after a shutdown signal.
+    pub shutdown_timeout: Duration,
+    /// gzip answers of at least `compression_min_bytes` to clients that accept it.
+    pub compression: bool,
+    /// The smallest answer compressed.
+    pub compression_min_bytes: u16,
+    /// The per-caller rate limit, if any.
+    pub rate_limit: Option<RateLimit>,
+    /// Adopt a valid incoming `x-request-id` (1–64 of `A–Z a–z 0–9 - _ . :`) instead of
+    /// making one.
+    pub trust_request_id: bool,
+    /// Shut down gracefully on SIGINT and SIGTERM.
+    pub handle_signals: bool,
+}
+
+impl Default for ServeConfig {
+    fn default() -> Self {
+        Self {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            max_connections: 1024,
+            header_read_timeout: Duration::from_secs(10),
+            keep_alive_timeout: Some(Duration::from_secs(75)),
+            write_timeout: Duration::from_secs(30),
+            max_head_bytes: 16 * 1024,
+            max_headers: 64,
+            shutdown_timeout: Duration::from_secs(10),
+            compression: true,
+            compression_min_bytes: 4096,
+            rate_limit: None,
+            trust_request_id: false,
+            handle_signals: true,
+        }
+    }
+}
+
+macro_rules! setters {
+    ($($(#[$doc:meta])* $name:ident: $field:ident: $ty:ty),* $(,)?) => {$(
+        $(#[$doc])*
+        #[must_use]
+        pub fn $name(mut self, value: $ty) -> Self {
+            self.$field = value;
+            self
+        }
+    )*};
+}
+
+impl ServeConfig {
+    setters! {
+        /// Sets [`addr`](Self::addr).
+        with_addr: addr: SocketAddr,
+        /// Sets [`max_connections`](Self::max_connections) (at least 1).
+        with_max_connections: max_connections: usize,
+        /// Sets [`header_read_timeout`](Self::header_read_timeout).
+        with_header_read_timeout: header_read_timeout: Duration,
+        /// Sets [`keep_alive_timeout`](Self::keep_alive_timeout).
+        with_keep_alive_timeout: keep_alive_timeout: Option<Duration>,
+        /// Sets [`write_timeout`](Self::write_timeout).
+        with_write_timeout: write_timeout: Duration,
+        /// Sets [`max_head_bytes`](Self::max_head_bytes).
+        with_max_head_bytes: max_head_bytes: usize,
+        /// Sets [`max_headers`](Self::max_headers).
+        with_max_headers: max_headers: usize,
+        /// Sets [`shutdown_timeout`](Self::shutdown_timeout).
+        with_shutdown_timeout: shutdown_timeout: Duration,
+        /// Sets [`compression`](Self::compression).
+        with_compression: compression: bool,
+        /// Sets [`compression_min_bytes`](Self::compression_min_bytes).
+        with_compression_min_bytes: compression_min_bytes: u16,
+        /// Sets [`rate_limit`](Self::rate_limit).
+        with_rate_limit: rate_limit: Option<RateLimit>,
+        /// Sets [`trust_request_id`](Self::trust_request_id).
+        with_trust_request_id: trust_request_id: bool,
+        /// Sets [`handle_signals`](Self::handle_signals).
+        with_handle_signals: handle_signals: bool,
+    }
+
+    fn timeouts(&self) -> Timeouts {
+        Timeouts {
+            header_read: self.header_read_timeout,
+            keep_alive: self.keep_alive_timeout,
+            write: self.write_timeout,
+        }
+    }
+}
+
+/// Serves `router` as `config` says until SIGINT or SIGTERM (see [`ServeConfig`]), then
+/// finishes the requests in flight within `config.shutdown_timeout` and returns.
+///
+/// ```no_run
+/// # async fn run(router: axum::Router) -> std::io::Result<()> {
+/// use mrds_runtime::server::{ServeConfig, serve};
+/// serve(router, ServeConfig::default().with_addr(([0, 0, 0, 0], 8080).into())).await
+/// # }
+/// ```
+pub async fn serve(router: Router, config: ServeConfig) -> io::Result<()> {
+    Server::bind(config).await?.serve(router).await
+}
+
+/// Starts a shutdown of a [`Server`]: the first call is graceful (no new connections, the
+/// requests in flight finish within the shutdown timeout), the second ends it at once.
+#[derive(Clone, Debug)]
+pub struct ShutdownHandle(Arc<watch::Sender<u32>>);
+
+impl ShutdownHandle {
+    /// Asks the server to stop (see the type).
+    pub fn shutdown(&self) {
+        self.0.send_modify(|n| *n += 1);
+    }
+}
+
+/// A bound listener with its configuration, ready to [`serve`](Server::serve) a router.
+#[derive(Debug)]
+pub struct Server {
+    listener: TcpListener,
+    config: ServeConfig,
+    stop: ShutdownHandle,
+}
+
+impl Server {
+    /// Listens on `config.addr`.
+    pub async fn bind(config: ServeConfig) -> io::Result<Self> {
+        let listener = TcpListener::bind(config.addr).await?;
+        Ok(Self::from_listener(listener, config))
+    }
+
+    /// Serves on `listener` (`config.addr` is ignored).
+    pub fn from_listener(listener: TcpListener, config: ServeConfig) -> Self {
+        Self {
+            listener,
+            config,
+            stop: ShutdownHandle(Arc::new(watch::channel(0).0)),
+        }
+    }
+
+    /// The address listened on (the port chosen when `addr` asked for port 0).
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// A handle that stops the server, as a signal does.
+    pub fn shutdown_handle(&self) -> ShutdownHandle {
+        self.stop.clone()
+    }
+
+    /// Serves `router` until shut down (a signal when `handle_signals`, or the
+    /// [`ShutdownHandle`]). Returns once every connection is closed: after the requests in
+    /// flight finished, when the shutdown timeout passed, or at a second stop request.
+    pub async fn serve(self, router: Router) -> io::Result<()> {
+        let config = self.config.clone();
+        if config.compression {
+            let predicate =
+                DefaultPredicate::new().and(SizeAbove::new(config.compression_min_bytes.max(1)));
+            let layer = CompressionLayer::new()
+                .quality(CompressionLevel::Fastest)
+                .compress_when(predicate);
+            let service = tower::Layer::layer(&layer, router);
+            self.run(service).await
+        } else {
+            self.run(router).await
+        }
+    }
+
+    async fn run<S, B>(self, service: S) -> io::Result<()>
+    where
+        S: tower::Service<Request, Response = Response<B>, Error = Infallible>
+            + Clone
+            + Send
+            + 'static,
+        S::Future: Send + 'static,
+        B: http_body::Body<Data = Bytes> + Send + Unpin + 'static,
+        B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        let Server {
+            listener,
+            config,
+            stop,
+        } = self;
+        let slots = Arc::new(Semaphore::new(connection_cap(config.max_connections)));
+        let shared = Arc::new(PerRequest {
+            limiter: config.rate_limit.map(|l| Arc::new(RateLimiter::new(l))),
+            trust_request_id: config.trust_request_id,
+        });
+        let mut http = hyper::server::conn::http1::Builder::new();
+        http.timer(TokioTimer::new())
+            // The connection's own timers (conn.rs) replace hyper's header-read timeout.
+            .header_read_timeout(None)
+            .keep_alive(config.keep_alive_timeout.is_some())
+            .max_headers(config.max_headers.max(1))
+            .max_header_size(config.max_head_bytes)
+            .max_buf_size(config.max_head_bytes.max(8192));
+        let timeouts = config.timeouts();
+        let mut stop_requests = stop.0.subscribe();
+        if config.handle_signals {
+            spawn_signal_listener(stop.clone())?;
+        }
+        tracing::info!(
+            addr = %listener.local_addr()?,
+            max_connections = slots.available_permits(),
+            "serving"
+        );
+
+        let graceful = GracefulShutdown::new();
+        let mut connections = JoinSet::new();
+        loop {
+            while connections.try_join_next().is_some() {}
+            let permit = tokio::select! {
+                biased;
+                _ = stop_requests.changed() => break,
+                permit = slots.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
+            };
+            let (tcp, peer) = tokio::select! {
+                biased;
+                _ = stop_requests.changed() => break,
+                accepted = listener.accept() => match accepted {
+                    Ok(accepted) => accepted,
+                    Err(e) => {
+                        accept_failed(e).await;
+                        continue;
+                    }
+                },
+            };
+            let _ = tcp.set_nodelay(true);
+            let state = Arc::new(ConnState::default());
+            let io = Guarded::new(tcp, state.clone(), timeouts, slots.clone());
+            let service = PerConnection {
+                service: service.clone(),
+                state,
+                peer,
+                shared: shared.clone(),
+            };
+            let conn = http.serve_connection(TokioIo::new(io), service);
+            let conn = graceful.watch(conn);
+            connections.spawn(async move {
+                let _permit = permit;
+                if let Err(e) = conn.await {
+                    connection_failed(&e, peer);
+                }
+            });
+        }
+
+        drop(listener);
+        let open = graceful.count();
+        tracing::info!(
+            open_connections = open,
+            timeout_secs = config.shutdown_timeout.as_secs_f64(),
+            "shutting down: finishing the requests in flight"
+        );
+        tokio::select! {
+            _ = graceful.shutdown() => tracing::info!("shut down"),
+            _ = tokio::time::sleep(config.shutdown_timeout) => tracing::warn!(
+                open_connections = connections.len(),
+                "shutdown timeout passed: closing the remaining connections"
+            ),
+            _ = stop_requests.changed() => tracing::warn!(
+                open_connections = connections.len(),
+                "second stop request: closing every connection now"
+            ),
+        }
+        connections.shutdown().await;
+        Ok(())
+    }
+}
+
+/// What every request of one server shares.
+struct PerRequest {
+    limiter: Option<Arc<RateLimiter>>,
+    trust_request_id: bool,
+}
+
+/// The service of one connection: tells the socket wrapper when a request is being
+/// answered, and attaches what the pipeline reads from a request's extensions.
+struct PerConnection<S> {
+    service: S,
+    state: Arc<ConnState>,
+    peer: SocketAddr,
+    shared: Arc<PerRequest>,
+}
+
+type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+
+impl<S, B> hyper::service::Service<hyper::Request<Incoming>> for PerConnection<S>
+where
+    S: tower::Service<Request, Response = Response<B>, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    B: Send + 'static,
+{
+    type Response = Response<Tracked<B>>;
+    type Error = Infallible;
+    type Future = BoxFuture<Result<Self::Response, Infallible>>;
+
+    fn call(&self, request: hyper::Request<Incoming>) -> Self::Future {
+        self.state.request_started();
+        let mut request = request.map(Body::new);
+        if let Some(limiter) = &self.shared.limiter {
+            let extensions = request.extensions_mut();
+            extensions.insert(limiter.clone());
+            extensions.insert(PeerAddr(self.peer));
+        }
+        if self.shared.trust_request_id
+            && let Some(id) = request
+                .headers()
+                .get(REQUEST_ID_HEADER)
+                .and_then(|v| v.to_str().ok())
+                .filter(|id| is_valid_request_id(id))
+        {
+            let id = RequestId(id.to_string());
+            request.extensions_mut().insert(id);
+        }
+        let state = self.state.clone();
+        let answer = self.service.clone().oneshot(request);
+        Box::pin(async move {
+            let response = answer.await?;
+            Ok(response.map(|body| Tracked::new(body, state)))
+        })
+    }
+}
+
+/// Listens for SIGINT and SIGTERM (SIGINT only off Unix) and turns each into a stop request.
+fn spawn_signal_listener(stop: ShutdownHandle) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut terminate = signal(SignalKind::terminate())?;
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let weak = Arc::downgrade(&stop.0);
+        drop(stop);
+        tokio::spawn(async move {
+            loop {
+                let name = tokio::select! {
+                    Some(()) = terminate.recv() => "SIGTERM",
+                    Some(()) = interrupt.recv() => "SIGINT",
+                    else => return,
+                };
+                let Some(stop) = weak.upgrade() else { return };
+                tracing::info!(signal = name, "stop requested");
+                stop.send_modify(|n| *n += 1);
+            }
+        });
+    }
+    #[cfg(not(unix))]
+    {
+        let weak = Arc::downgrade(&stop.0);
+        drop(stop);
+        tokio::spawn(async move {
+            while tokio::signal::ctrl_c().await.is_ok() {
+                let Some(stop) = weak.upgrade() else { return };
+                tracing::info!(signal = "ctrl-c", "stop requested");
+                stop.send_modify(|n| *n += 1);
+            }
+        });
+    }
+    Ok(())
+}
+
+/// An accept error: a connection that failed before it was accepted is nothing; running out
+/// of descriptors or memory is waited out rather than spun on.
+async fn accept_failed(error: io::Error) {
+    use io::ErrorKind::*;
+    if matches!(
+        error.kind(),
+        ConnectionAborted | ConnectionReset | ConnectionRefused | Interrupted | WouldBlock
+    ) {
+        return;
+    }
+    tracing::error!(error = %error, "accept failed; retrying in 100 ms");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+}
+
+/// Logs why a connection ended early: what hyper answered itself (a head too large, a
+/// malformed request: no envelope is possible there) and which timer closed it.
+fn connection_failed(error: &hyper::Error, peer: SocketAddr) {
+    let expired = std::error::Error::source(error)
+        .and_then(|e| e.downcast_ref::<io::Error>())
+        .and_then(Expired::of);
+    match expired {
+        Some(Expired::KeepAlive) => tracing::debug!(%peer, "{}", Expired::KeepAlive.message()),
+        Some(expired) => tracing::info!(%peer, "connection closed: {}", expired.message()),
+        None if error.is_parse_too_large() => tracing::warn!(
+            %peer,
+            status = 431,
+            "request rejected before routing: head too large (or URI too long: 414)"
+        ),
+        None if error.is_parse() => tracing::warn!(
+            %peer,
+            status = 400,
+            error = %error,
+            "request rejected before routing: malformed"
+        ),
+        None if error.is_incomplete_message() || error.is_canceled() => {
+            tracing::debug!(%peer, error = %error, "connection closed by the client")
+        }
+        None => tracing::info!(%peer, error = %error, "connection failed"),
+    }
+}
+
+/// The connection cap, lowered to what the descriptor limit allows (after raising the soft
+/// limit towards the hard one where needed).
+// `rlim_t` is `u64` on some targets and `u32` on others.
+#[allow(clippy::unnecessary_cast)]
+fn connection_cap(wanted: usize) -> usize {
+    let wanted = wanted.max(1);
+    #[cfg(unix)]
+    {
+        // Descriptors the process keeps for itself: the listener, logs, files the
+        // implementation opens.
+        const RESERVE: u64 = 64;
+        let needed = wanted as u64 + RESERVE;
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit read and write the struct passed, nothing else.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+                return wanted;
+            }
+            let soft = limit.rlim_cur as u64;
+            if soft >= needed || limit.rlim_cur == libc::RLIM_INFINITY {
+                return wanted;
+            }
+            let hard = limit.rlim_max as u64;
+            let raised = if limit.rlim_max == libc::RLIM_INFINITY {
+                needed
+            } else {
+                needed.min(hard)
+            };
+            let mut new = limit;
+            new.rlim_cur = raised as libc::rlim_t;
+            let soft = if libc::setrlimit(libc::RLIMIT_NOFILE, &new) == 0 {
+                raised
+            } else {
+                soft
+            };
+            if soft >= needed {
+                return wanted;
+            }
+            let cap = soft.saturating_sub(RESERVE).max(1) as usize;
+            tracing::warn!(
+                max_connections = wanted,
+                descriptor_limit = soft,
+                cap,
+                "the descriptor limit is too low for max_connections; serving at most {cap} connections"
+            );
+            cap
+        }
+    }
+    #[cfg(not(unix))]
+    wanted
+}

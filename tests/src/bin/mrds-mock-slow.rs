@@ -1,0 +1,66 @@
+//! The sample-data server's command line (`mrds_runtime::mock::run`, the serving path of
+//! `mrds-mock`) over the sample data, except that `treasury_rates` answers after
+//! `MRDS_TEST_DELAY_MS` milliseconds (default 1,000): a request that is in flight long
+//! enough for the shutdown tests of `tests/it/server_runtime.rs` to signal the process.
+
+use std::future::Future;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use mrds_model::params::*;
+use mrds_model::records::*;
+use mrds_server::{Api, ApiError, RequestContext};
+
+struct Slow(mrds_mock::Mock);
+
+macro_rules! delegate {
+    ($($name:ident: $params:ident => $record:ty),* $(,)?) => {$(
+        fn $name(
+            &self,
+            ctx: RequestContext,
+            params: $params,
+        ) -> impl Future<Output = Result<Vec<$record>, ApiError>> + Send {
+            self.0.$name(ctx, params)
+        }
+    )*};
+}
+
+impl Api for Slow {
+    delegate! {
+        company_detail: CompanyDetailParams => CompanyProfile,
+        equity_offering: EquityOfferingParams => EquityOffering,
+        etf_flow: EtfFlowParams => EtfFlow,
+        forex_historical: ForexHistoricalParams => ForexBar,
+        leverage_ratio: LeverageRatioParams => LeverageRatio,
+        market_kline: MarketKlineParams => Candle,
+        nand_flash_spot_price: NandFlashSpotPriceParams => NandSpotPrice,
+        non_us_kline: NonUsKlineParams => NonUsBar,
+        perp_kline: PerpKlineParams => Candle,
+        person_commentary: PersonCommentaryParams => PersonCommentary,
+        research_units: ResearchUnitsParams => ResearchUnit,
+        screener_events: ScreenerEventsParams => ScreenerEvent,
+        ssr: SsrParams => Ssr,
+        stock_dividends: StockDividendsParams => PitDividend,
+    }
+
+    async fn treasury_rates(
+        &self,
+        ctx: RequestContext,
+        params: TreasuryRatesParams,
+    ) -> Result<Vec<TreasuryRate>, ApiError> {
+        let delay = std::env::var("MRDS_TEST_DELAY_MS")
+            .ok()
+            .and_then(|ms| ms.parse().ok())
+            .unwrap_or(1000);
+        tokio::time::sleep(Duration::from_millis(delay)).await;
+        self.0.treasury_rates(ctx, params).await
+    }
+}
+
+fn main() -> ExitCode {
+    mrds_runtime::mock::run(&mrds_runtime::mock::App {
+        name: "mrds-mock-slow",
+        router: |_, keys| mrds_server::router(Slow(mrds_mock::Mock::new()), keys),
+        ..mrds_mock::APP
+    })
+}
