@@ -66,6 +66,9 @@ struct Args {
     /// Time a connection may rest between requests; `0` turns keep-alive off.
     #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "75s")]
     keep_alive_timeout: Duration,
+    /// Time the service gets to answer one request; `0` waits for ever.
+    #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "30s")]
+    request_timeout: Duration,
     /// Time a client may read nothing of an answer.
     #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "30s")]
     write_timeout: Duration,
@@ -103,6 +106,7 @@ impl Args {
             .with_max_connections(self.max_connections)
             .with_header_read_timeout(self.header_read_timeout)
             .with_keep_alive_timeout(Some(self.keep_alive_timeout).filter(|d| !d.is_zero()))
+            .with_request_timeout(Some(self.request_timeout).filter(|d| !d.is_zero()))
             .with_write_timeout(self.write_timeout)
             .with_max_head_bytes(self.max_head_bytes)
             .with_shutdown_timeout(self.shutdown_timeout)
@@ -238,11 +242,14 @@ mod tests {
             "--rate-burst",
             "9",
             "--no-compression",
+            "--request-timeout",
+            "0",
         ])
         .unwrap();
         let config = args.serve_config();
         assert_eq!(config.max_connections, 7);
         assert_eq!(config.keep_alive_timeout, None);
+        assert_eq!(config.request_timeout, None);
         assert_eq!(config.rate_limit, Some(RateLimit::per_second(5).burst(9)));
         assert!(!config.compression);
         let defaults = Args::try_parse_from(["mock"]).unwrap().serve_config();
@@ -250,6 +257,7 @@ mod tests {
         assert_eq!(defaults.header_read_timeout, expected.header_read_timeout);
         assert_eq!(defaults.keep_alive_timeout, expected.keep_alive_timeout);
         assert_eq!(defaults.write_timeout, expected.write_timeout);
+        assert_eq!(defaults.request_timeout, expected.request_timeout);
         assert_eq!(defaults.shutdown_timeout, expected.shutdown_timeout);
         assert_eq!(defaults.max_head_bytes, expected.max_head_bytes);
         assert!(defaults.compression && defaults.rate_limit.is_none());

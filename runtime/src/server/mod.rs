@@ -15,7 +15,7 @@ pub use axum;
 pub use error::ApiError;
 pub use keys::{KeyStore, StaticKeys};
 pub use pipeline::{
-    PathRule, PeerAddr, REQUEST_ID_HEADER, RequestContext, Shared, json_document,
+    PathRule, PeerAddr, REQUEST_ID_HEADER, RequestContext, RequestTimeout, Shared, json_document,
     method_not_allowed, unknown_path,
 };
 pub use rate_limit::{Caller, RateLimit, RateLimiter};

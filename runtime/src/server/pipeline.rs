@@ -96,6 +96,7 @@ impl<S, K: KeyStore> Shared<S, K> {
         let endpoint = P::ENDPOINT;
         let (mut parts, _body) = request.into_parts();
         let request_id = request_id(&mut parts);
+        let timeout = parts.extensions.get::<RequestTimeout>().copied();
         let outcome = async {
             let api_key = self.admit(&parts, endpoint.auth)?;
             let raw = raw_params(&mut parts, path).await?;
@@ -104,7 +105,24 @@ impl<S, K: KeyStore> Shared<S, K> {
                 request_id: request_id.clone(),
                 api_key,
             };
-            match AssertUnwindSafe(call(ctx, params)).catch_unwind().await {
+            let answer = AssertUnwindSafe(call(ctx, params)).catch_unwind();
+            let answer = match timeout {
+                Some(RequestTimeout(limit)) => match tokio::time::timeout(limit, answer).await {
+                    Ok(answer) => answer,
+                    Err(_) => {
+                        return Err(ApiError::of_kind(
+                            crate::ErrorKind::InternalError,
+                            format!(
+                                "the request did not finish within {} s",
+                                limit.as_secs_f64()
+                            ),
+                        )
+                        .with_hint("try again later, or ask for less (a shorter range)"));
+                    }
+                },
+                None => answer.await,
+            };
+            match answer {
                 Ok(answer) => answer,
                 Err(_) => Err(ApiError::internal("the implementation panicked")),
             }
@@ -183,6 +201,11 @@ impl<S, K: KeyStore> Shared<S, K> {
 /// rate-limits (requests without an accepted key are counted against it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PeerAddr(pub SocketAddr);
+
+/// The time the implementation gets to answer, in a request's extensions when
+/// [`serve`](super::serve) has a [`request_timeout`](super::ServeConfig::request_timeout).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RequestTimeout(pub std::time::Duration);
 
 /// The id of a request: the one [`serve`](super::serve) adopted from a trusted proxy, or a
 /// new one.

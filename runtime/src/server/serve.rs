@@ -26,7 +26,7 @@ use tower_http::compression::{CompressionLayer, CompressionLevel};
 
 use super::REQUEST_ID_HEADER;
 use super::conn::{ConnState, Expired, Guarded, Timeouts, Tracked};
-use super::pipeline::PeerAddr;
+use super::pipeline::{PeerAddr, RequestTimeout};
 use super::rate_limit::{RateLimit, RateLimiter};
 use super::request_id::{RequestId, is_valid_request_id};
 
@@ -38,6 +38,7 @@ use super::request_id::{RequestId, is_valid_request_id};
 /// | [`max_connections`](Self::max_connections) | 1,024 | each connection holds a file descriptor and up to `max_head_bytes` of buffer; 1,024 is far more than a read-only API behind a load balancer needs at once, and fits under the soft descriptor limit once `serve` raises it (it raises the soft `RLIMIT_NOFILE` towards the hard one, and lowers the cap with a warning when it cannot). Excess connections wait in the listen backlog (accepted when a slot frees), so they never cost a descriptor |
 /// | [`header_read_timeout`](Self::header_read_timeout) | 10 s | a client sends a request head in one packet; 10 s allows slow links and closes idle or byte-dripping sockets (slowloris) |
 /// | [`keep_alive_timeout`](Self::keep_alive_timeout) | 75 s | longer than the 60 s idle timeout of common load balancers, so the balancer, not the server, closes an idle connection (the other way round, a request can race the close and fail). At the connection cap a connection that has rested for `header_read_timeout` is closed to free its slot (resting connections look every `header_read_timeout`) |
+/// | [`request_timeout`](Self::request_timeout) | 30 s | an implementation that has not answered in 30 s (a stuck database call) answers 500 `INTERNAL_ERROR` in the envelope, and its work is dropped; 30 s is far beyond a normal answer (milliseconds) and shorter than the 60 s after which common load balancers give up with an answer of their own, outside the envelope |
 /// | [`write_timeout`](Self::write_timeout) | 30 s | a client that reads nothing of an answer for 30 s is gone or hostile; it no longer holds a slot and the answer's memory (a large kline is 1.7 MB) |
 /// | [`max_head_bytes`](Self::max_head_bytes) | 16 KiB | the request line and headers: a valid request of this API is well under 1 KiB; 1,024 unfinished heads then hold at most 16 MiB. Larger heads get hyper's 431 |
 /// | [`max_headers`](Self::max_headers) | 64 | a client of this API sends fewer than 10 |
@@ -57,6 +58,8 @@ pub struct ServeConfig {
     pub header_read_timeout: Duration,
     /// Time a connection may rest between requests; `None` closes it after each answer.
     pub keep_alive_timeout: Option<Duration>,
+    /// Time the implementation gets to answer one request; `None` waits for ever.
+    pub request_timeout: Option<Duration>,
     /// Time a client may read nothing of an answer being sent.
     pub write_timeout: Duration,
     /// Largest request head (request line and headers), in bytes.
@@ -85,6 +88,7 @@ impl Default for ServeConfig {
             max_connections: 1024,
             header_read_timeout: Duration::from_secs(10),
             keep_alive_timeout: Some(Duration::from_secs(75)),
+            request_timeout: Some(Duration::from_secs(30)),
             write_timeout: Duration::from_secs(30),
             max_head_bytes: 16 * 1024,
             max_headers: 64,
@@ -119,6 +123,8 @@ impl ServeConfig {
         with_header_read_timeout: header_read_timeout: Duration,
         /// Sets [`keep_alive_timeout`](Self::keep_alive_timeout).
         with_keep_alive_timeout: keep_alive_timeout: Option<Duration>,
+        /// Sets [`request_timeout`](Self::request_timeout).
+        with_request_timeout: request_timeout: Option<Duration>,
         /// Sets [`write_timeout`](Self::write_timeout).
         with_write_timeout: write_timeout: Duration,
         /// Sets [`max_head_bytes`](Self::max_head_bytes).
@@ -244,6 +250,7 @@ impl Server {
         let shared = Arc::new(PerRequest {
             limiter: config.rate_limit.map(|l| Arc::new(RateLimiter::new(l))),
             trust_request_id: config.trust_request_id,
+            request_timeout: config.request_timeout.map(RequestTimeout),
         });
         let mut http = hyper::server::conn::http1::Builder::new();
         http.timer(TokioTimer::new())
@@ -330,6 +337,7 @@ impl Server {
 struct PerRequest {
     limiter: Option<Arc<RateLimiter>>,
     trust_request_id: bool,
+    request_timeout: Option<RequestTimeout>,
 }
 
 /// The service of one connection: tells the socket wrapper when a request is being
@@ -360,6 +368,9 @@ where
             let extensions = request.extensions_mut();
             extensions.insert(limiter.clone());
             extensions.insert(PeerAddr(self.peer));
+        }
+        if let Some(timeout) = self.shared.request_timeout {
+            request.extensions_mut().insert(timeout);
         }
         if self.shared.trust_request_id
             && let Some(id) = request

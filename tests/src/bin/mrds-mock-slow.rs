@@ -3,7 +3,6 @@
 //! `MRDS_TEST_DELAY_MS` milliseconds (default 1,000): a request that is in flight long
 //! enough for the shutdown tests of `tests/it/server_runtime.rs` to signal the process.
 
-use std::future::Future;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -13,20 +12,8 @@ use mrds_server::{Api, ApiError, RequestContext};
 
 struct Slow(mrds_mock::Mock);
 
-macro_rules! delegate {
-    ($($name:ident: $params:ident => $record:ty),* $(,)?) => {$(
-        fn $name(
-            &self,
-            ctx: RequestContext,
-            params: $params,
-        ) -> impl Future<Output = Result<Vec<$record>, ApiError>> + Send {
-            self.0.$name(ctx, params)
-        }
-    )*};
-}
-
 impl Api for Slow {
-    delegate! {
+    mrds_tests::delegate! {
         company_detail: CompanyDetailParams => CompanyProfile,
         equity_offering: EquityOfferingParams => EquityOffering,
         etf_flow: EtfFlowParams => EtfFlow,

@@ -3,7 +3,8 @@
 //! out; every answer the service gives (404, 405, 401, 400, 429) is an envelope with a
 //! request id; repeated keys are refused; compression; and, with the sample server's
 //! command line as a child process (`mrds-mock-slow`), graceful shutdown on SIGTERM, its
-//! deadline, a second signal, and logs and output that never show a key.
+//! deadline, a second signal, the request timeout, and logs and output that never show a
+//! key.
 
 use std::io::{BufRead, BufReader, Read};
 use std::net::SocketAddr;
@@ -639,6 +640,34 @@ async fn the_shutdown_deadline_and_a_second_signal_end_the_process() {
     assert!(took < Duration::from_secs(2), "{took:?}");
     assert!(logs.contains("second stop request"), "{logs}");
     slow.abort();
+}
+
+#[tokio::test]
+async fn an_implementation_past_the_request_timeout_answers_500_in_the_envelope() {
+    // `treasury_rates` would take 20 s; the service gets 300 ms per request.
+    let process = Process::start(20_000, &["--request-timeout", "300ms"]);
+    let started = Instant::now();
+    let answer = tokio::time::timeout(
+        Duration::from_secs(5),
+        get(process.addr, TREASURY, Some("demo-key")),
+    )
+    .await
+    .expect("answered at the request timeout");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    let error = answer.error(500, ErrorCode::InternalError);
+    assert!(error.message.contains("within 0.3 s"), "{}", error.message);
+    assert_request_id(answer.header("x-request-id").unwrap());
+    // The server goes on: another endpoint answers at once.
+    let answer = get(process.addr, DIVIDENDS, Some("demo-key")).await;
+    assert_eq!(answer.status, 200);
+    process.signal("TERM");
+    let (code, _, logs) = process.wait(Duration::from_secs(5));
+    assert_eq!(code, Some(0), "{logs}");
+    assert!(logs.contains("\"status\":500"), "{logs}");
 }
 
 #[tokio::test]
