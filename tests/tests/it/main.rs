@@ -23,6 +23,7 @@ mod drift;
 mod fixtures_compile;
 mod generated;
 mod generated_specs;
+mod http;
 mod model_decode;
 mod model_validation;
 mod openapi;

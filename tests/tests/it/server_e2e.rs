@@ -4,13 +4,13 @@
 
 use std::net::SocketAddr;
 
+use mrds_model::ErrorCode;
 use mrds_model::api::{Auth, ENDPOINTS};
 use mrds_model::records::*;
-use mrds_model::{Envelope, ErrorCode, ErrorObject};
 use mrds_server::{Api, ApiError, RequestContext, StaticKeys};
-use serde::de::DeserializeOwned;
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::http::{self, Answer};
 
 const KEY: &str = "test-key";
 
@@ -26,110 +26,9 @@ async fn mock() -> SocketAddr {
     serve(mrds_mock::router(StaticKeys::new([KEY]))).await
 }
 
-/// One HTTP answer.
-#[derive(Debug)]
-struct Answer {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
-            panic!(
-                "body is not JSON ({e}): {}",
-                String::from_utf8_lossy(&self.body)
-            )
-        })
-    }
-
-    /// The error envelope, checked for the shape the decisions require.
-    fn error(&self, status: u16, code: ErrorCode) -> ErrorObject {
-        assert_eq!(
-            self.status,
-            status,
-            "{}",
-            String::from_utf8_lossy(&self.body)
-        );
-        let envelope: Envelope<ErrorObject> = serde_json::from_slice(&self.body).unwrap();
-        assert!(!envelope.success);
-        assert_eq!(
-            Some(envelope.request_id.as_str()),
-            self.header("x-request-id")
-        );
-        assert!(envelope.request_id.starts_with("req_"));
-        let error = envelope.error.expect("error is filled in");
-        assert_eq!(error.code, code);
-        assert_eq!(
-            envelope.data,
-            vec![error.clone()],
-            "data repeats the error object"
-        );
-        assert_eq!(self.header("content-type"), Some("application/json"));
-        error
-    }
-
-    /// The records of a successful envelope.
-    fn records<T: DeserializeOwned>(&self) -> Vec<T> {
-        assert_eq!(self.status, 200, "{}", String::from_utf8_lossy(&self.body));
-        let envelope: Envelope<T> = serde_json::from_slice(&self.body).unwrap_or_else(|e| {
-            panic!(
-                "does not decode ({e}): {}",
-                String::from_utf8_lossy(&self.body)
-            )
-        });
-        assert!(envelope.success);
-        assert!(envelope.error.is_none());
-        assert_eq!(
-            Some(envelope.request_id.as_str()),
-            self.header("x-request-id")
-        );
-        envelope.data
-    }
-}
-
 /// `GET /api{target}` with `key` in `X-API-Key` when given.
 async fn get(addr: SocketAddr, target: &str, key: Option<&str>) -> Answer {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let key = key
-        .map(|k| format!("X-API-Key: {k}\r\n"))
-        .unwrap_or_default();
-    let request =
-        format!("GET /api{target} HTTP/1.1\r\nHost: {addr}\r\n{key}Connection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.unwrap();
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("a complete head");
-    let head = String::from_utf8(raw[..split].to_vec()).unwrap();
-    let mut lines = head.split("\r\n");
-    let status = lines
-        .next()
-        .unwrap()
-        .split(' ')
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    let headers = lines
-        .filter_map(|l| l.split_once(": "))
-        .map(|(n, v)| (n.to_string(), v.to_string()))
-        .collect();
-    Answer {
-        status,
-        headers,
-        body: raw[split + 4..].to_vec(),
-    }
+    http::get(addr, &format!("/api{target}"), key).await
 }
 
 /// Decodes the answer of endpoint `id` into its record type; the number of records.

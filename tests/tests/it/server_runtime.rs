@@ -11,11 +11,13 @@ use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mrds_model::{Envelope, ErrorCode, ErrorObject};
+use mrds_model::ErrorCode;
 use mrds_server::{RateLimit, ServeConfig, Server, StaticKeys};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+
+use crate::http::{assert_request_id, get, read_answer, send};
 
 const KEY: &str = "runtime-test-key";
 const TREASURY: &str = "/api/v1/macro/treasury-rates?start_time=1793491200&end_time=1795996800";
@@ -35,173 +37,6 @@ async fn serve(config: ServeConfig) -> SocketAddr {
     let router = mrds_mock::router(StaticKeys::new([KEY, "other-key"]));
     tokio::spawn(server.serve(router));
     addr
-}
-
-/// One HTTP answer.
-#[derive(Debug)]
-struct Answer {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// The error envelope: status, code, a fresh request id in the body and the header.
-    fn error(&self, status: u16, code: ErrorCode) -> ErrorObject {
-        assert_eq!(
-            self.status,
-            status,
-            "{}",
-            String::from_utf8_lossy(&self.body)
-        );
-        assert_eq!(self.header("content-type"), Some("application/json"));
-        let envelope: Envelope<ErrorObject> = serde_json::from_slice(&self.body)
-            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&self.body)));
-        assert!(!envelope.success);
-        assert_request_id(&envelope.request_id);
-        assert_eq!(
-            Some(envelope.request_id.as_str()),
-            self.header("x-request-id")
-        );
-        let error = envelope.error.expect("error is filled in");
-        assert_eq!(error.code, code);
-        assert_eq!(envelope.data, vec![error.clone()]);
-        error
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap()
-    }
-}
-
-/// `req_` and 32 lowercase hex digits.
-fn assert_request_id(id: &str) {
-    let hex = id.strip_prefix("req_").unwrap_or_else(|| panic!("{id}"));
-    assert_eq!(hex.len(), 32, "{id}");
-    assert!(
-        hex.bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
-        "{id}"
-    );
-}
-
-/// Writes one request (`Connection: close`) and reads the whole answer.
-async fn send(addr: SocketAddr, method: &str, target: &str, headers: &[(&str, &str)]) -> Answer {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let mut request = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\n");
-    for (name, value) in headers {
-        request.push_str(&format!("{name}: {value}\r\n"));
-    }
-    request.push_str("Connection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    // Read to the end; a server that refuses a request may reset the connection after its
-    // answer (unread request bytes), so an error ends the answer too.
-    let mut raw = Vec::new();
-    let mut chunk = [0u8; 16384];
-    while let Ok(n @ 1..) = stream.read(&mut chunk).await {
-        raw.extend_from_slice(&chunk[..n]);
-    }
-    parse(&raw).0
-}
-
-async fn get(addr: SocketAddr, target: &str, key: Option<&str>) -> Answer {
-    match key {
-        Some(key) => send(addr, "GET", target, &[("X-API-Key", key)]).await,
-        None => send(addr, "GET", target, &[]).await,
-    }
-}
-
-/// Parses one answer at the start of `raw` (its body by `Content-Length`, else the rest);
-/// returns it and the bytes it took.
-fn parse(raw: &[u8]) -> (Answer, usize) {
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .unwrap_or_else(|| panic!("no complete head in {:?}", String::from_utf8_lossy(raw)));
-    let head = String::from_utf8(raw[..split].to_vec()).unwrap();
-    let mut lines = head.split("\r\n");
-    let status = lines
-        .next()
-        .unwrap()
-        .split(' ')
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(": "))
-        .map(|(n, v)| (n.to_string(), v.to_string()))
-        .collect();
-    let length = headers
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
-        .map(|(_, v)| v.parse::<usize>().unwrap());
-    let start = split + 4;
-    let chunked = headers
-        .iter()
-        .any(|(n, v)| n.eq_ignore_ascii_case("transfer-encoding") && v == "chunked");
-    if chunked {
-        let (body, end) = dechunk(&raw[start..]);
-        return (
-            Answer {
-                status,
-                headers,
-                body,
-            },
-            start + end,
-        );
-    }
-    let end = length.map_or(raw.len(), |n| start + n);
-    let answer = Answer {
-        status,
-        headers,
-        body: raw[start..end].to_vec(),
-    };
-    (answer, end)
-}
-
-/// A chunked body and the bytes it took.
-fn dechunk(raw: &[u8]) -> (Vec<u8>, usize) {
-    let mut body = Vec::new();
-    let mut at = 0;
-    loop {
-        let line = raw[at..]
-            .windows(2)
-            .position(|w| w == b"\r\n")
-            .expect("a chunk size line");
-        let size = std::str::from_utf8(&raw[at..at + line]).unwrap();
-        let size = usize::from_str_radix(size.split(';').next().unwrap().trim(), 16).unwrap();
-        at += line + 2;
-        if size == 0 {
-            return (body, at + 2);
-        }
-        body.extend_from_slice(&raw[at..at + size]);
-        at += size + 2;
-    }
-}
-
-/// Reads one answer of a kept-alive connection.
-async fn read_answer(stream: &mut TcpStream) -> Answer {
-    let mut raw = Vec::new();
-    let mut chunk = [0u8; 16384];
-    loop {
-        let n = stream.read(&mut chunk).await.unwrap();
-        assert!(n > 0, "closed before a complete answer");
-        raw.extend_from_slice(&chunk[..n]);
-        if let Some(split) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
-            let (answer, end) = parse(&raw);
-            if end <= raw.len() && end > split {
-                return answer;
-            }
-        }
-    }
 }
 
 /// How long until the server closes `stream` (reading and dropping whatever it sends);
