@@ -1,5 +1,6 @@
 //! Test-only crate; see the `tests/` directory. The library holds what several tests share:
-//! compiling the crates generated from a spec in a scratch workspace.
+//! compiling the crates generated from a spec in a scratch workspace, the spec grammar of the
+//! property test, and the overlays of the spec corpora ([`overlay`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -143,6 +144,7 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
     Ok(())
 }
 
+pub mod overlay;
 pub mod spec_gen;
 
 /// Implements methods of `mrds_server::Api` by forwarding to the implementation in field `0`:

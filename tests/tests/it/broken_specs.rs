@@ -44,11 +44,12 @@
 //! `an_empty_spec_dir_fails_with_pinned_diagnostics` makes such a directory.
 
 use std::any::Any;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use mrds_codegen::{Diagnostics, load, load_sources, load_spec};
+use mrds_tests::overlay::{self, RawStep, Step};
 
 /// The directory of the base, under `tests/broken`.
 const BASE: &str = "_valid_base";
@@ -111,51 +112,6 @@ struct Overlay {
     steps: Vec<Step>,
 }
 
-/// One step of an overlay.
-#[derive(Debug)]
-enum Step {
-    Edit {
-        file: String,
-        find: String,
-        replace: String,
-    },
-    Add {
-        file: String,
-        text: String,
-    },
-    Rewrite {
-        file: String,
-        text: String,
-    },
-    Remove {
-        file: String,
-    },
-}
-
-impl Step {
-    fn file(&self) -> &str {
-        match self {
-            Step::Edit { file, .. }
-            | Step::Add { file, .. }
-            | Step::Rewrite { file, .. }
-            | Step::Remove { file } => file,
-        }
-    }
-}
-
-/// One step as written: exactly one of the kinds, with the keys that kind takes.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawStep {
-    edit: Option<String>,
-    add: Option<String>,
-    rewrite: Option<String>,
-    remove: Option<String>,
-    find: Option<String>,
-    replace: Option<String>,
-    text: Option<String>,
-}
-
 /// Reads an overlay (the format is in the module documentation).
 fn parse_overlay(source: &str) -> Result<Overlay, String> {
     if !source.starts_with(CASE_COMMENT) {
@@ -172,69 +128,8 @@ fn parse_overlay(source: &str) -> Result<Overlay, String> {
     if raw.is_empty() {
         return Err("the overlay has no step".to_owned());
     }
-    let steps = raw
-        .into_iter()
-        .enumerate()
-        .map(|(n, step)| parse_step(n + 1, step))
-        .collect::<Result<_, _>>()?;
+    let steps = overlay::parse_steps(raw)?;
     Ok(Overlay { comment, steps })
-}
-
-/// The step `raw`, the `n`th of its overlay.
-fn parse_step(n: usize, raw: RawStep) -> Result<Step, String> {
-    let RawStep {
-        edit,
-        add,
-        rewrite,
-        remove,
-        find,
-        replace,
-        text,
-    } = raw;
-    let kinds = [&edit, &add, &rewrite, &remove];
-    if kinds.iter().filter(|k| k.is_some()).count() != 1 {
-        return Err(format!(
-            "step {n}: a step has exactly one of the keys `edit`, `add`, `rewrite` or `remove`"
-        ));
-    }
-    let file = kinds
-        .into_iter()
-        .flatten()
-        .next()
-        .expect("one kind")
-        .clone();
-    let valid = file.ends_with(".yaml")
-        && file
-            .split('/')
-            .all(|part| !part.is_empty() && part != "." && part != "..");
-    if !valid {
-        return Err(format!(
-            "step {n}: `{file}` is not the relative path of a `.yaml` file"
-        ));
-    }
-    let step = match (edit, add, rewrite, find, replace, text) {
-        (Some(_), None, None, Some(find), Some(replace), None) if !find.is_empty() => Step::Edit {
-            file,
-            find,
-            replace,
-        },
-        (None, Some(_), None, None, None, Some(text)) => Step::Add { file, text },
-        (None, None, Some(_), None, None, Some(text)) => Step::Rewrite { file, text },
-        (None, None, None, None, None, None) => Step::Remove { file },
-        _ => {
-            return Err(format!(
-                "step {n}: `edit` takes a non-empty `find` and a `replace`, `add` and `rewrite` take `text`, `remove` nothing else"
-            ));
-        }
-    };
-    Ok(step)
-}
-
-/// How many times `find` occurs in `text`, overlapping occurrences included.
-fn occurrences(text: &str, find: &str) -> usize {
-    (0..text.len())
-        .filter(|&i| text.is_char_boundary(i) && text[i..].starts_with(find))
-        .count()
 }
 
 /// The sources of case `case`: the base with the overlay applied (the rules are in the module
@@ -257,39 +152,7 @@ fn build_case(
             }
         }
     }
-    let mut written = BTreeSet::new();
-    for (n, step) in overlay.steps.iter().enumerate() {
-        let file = step.file();
-        let missing = || format!("step {}: the case has no file `{file}`", n + 1);
-        match step {
-            Step::Edit { find, replace, .. } => {
-                let text = files.get_mut(file).ok_or_else(missing)?;
-                let count = occurrences(text, find);
-                if count != 1 {
-                    return Err(format!(
-                        "step {}: the `find` text occurs {count} times in {file}, not once: {find:?}",
-                        n + 1
-                    ));
-                }
-                *text = text.replacen(find.as_str(), replace, 1);
-            }
-            Step::Add { text, .. } => {
-                if files.insert(file.to_owned(), text.clone()).is_some() {
-                    return Err(format!(
-                        "step {}: `{file}` is a file of the base; `rewrite` it",
-                        n + 1
-                    ));
-                }
-            }
-            Step::Rewrite { text, .. } => *files.get_mut(file).ok_or_else(missing)? = text.clone(),
-            Step::Remove { .. } => {
-                files.remove(file).ok_or_else(missing)?;
-                written.remove(file);
-                continue;
-            }
-        }
-        written.insert(file);
-    }
+    let written = overlay::apply(&mut files, &overlay.steps)?;
     let mut sources: Vec<(String, String)> = files
         .into_iter()
         .filter(|(name, _)| name != SAMPLES || written.contains(name.as_str()))

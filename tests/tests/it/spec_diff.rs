@@ -34,6 +34,7 @@ use std::process::Command;
 use mrds_codegen::diff::render::Labels;
 use mrds_codegen::diff::{self, CHECKS, Gate};
 use mrds_codegen::{Api, load, load_sources, load_spec};
+use mrds_tests::overlay::{self, RawStep};
 use xtask::spec_diff::{Args, Direction, Format, Outcome};
 
 const BASE: &str = "_base";
@@ -76,18 +77,6 @@ struct RawCase {
     new: Vec<RawStep>,
 }
 
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawStep {
-    edit: Option<String>,
-    add: Option<String>,
-    rewrite: Option<String>,
-    remove: Option<String>,
-    find: Option<String>,
-    replace: Option<String>,
-    text: Option<String>,
-}
-
 /// One case: its two sides as named sources, and what it expects.
 pub(crate) struct Case {
     pub(crate) name: String,
@@ -100,57 +89,10 @@ pub(crate) struct Case {
 /// The base with `steps` applied, named `spec/<file>` and sorted as a directory is read.
 fn apply(
     base: &BTreeMap<String, String>,
-    steps: &[RawStep],
+    steps: Vec<RawStep>,
 ) -> Result<Vec<(String, String)>, String> {
     let mut files = base.clone();
-    for (i, step) in steps.iter().enumerate() {
-        let n = i + 1;
-        let RawStep {
-            edit,
-            add,
-            rewrite,
-            remove,
-            find,
-            replace,
-            text,
-        } = step;
-        match (edit, add, rewrite, remove, find, replace, text) {
-            (Some(file), None, None, None, Some(find), Some(replace), None) if !find.is_empty() => {
-                let body = files
-                    .get_mut(file)
-                    .ok_or_else(|| format!("step {n}: no file `{file}`"))?;
-                let count = body.matches(find.as_str()).count();
-                if count != 1 {
-                    return Err(format!(
-                        "step {n}: `find` occurs {count} times in {file}, not once: {find:?}"
-                    ));
-                }
-                *body = body.replacen(find.as_str(), replace, 1);
-            }
-            (None, Some(file), None, None, None, None, Some(text)) => {
-                if files.insert(file.clone(), text.clone()).is_some() {
-                    return Err(format!(
-                        "step {n}: `{file}` is a file of the base; `rewrite` it"
-                    ));
-                }
-            }
-            (None, None, Some(file), None, None, None, Some(text)) => {
-                *files
-                    .get_mut(file)
-                    .ok_or_else(|| format!("step {n}: no file `{file}`"))? = text.clone();
-            }
-            (None, None, None, Some(file), None, None, None) => {
-                files
-                    .remove(file)
-                    .ok_or_else(|| format!("step {n}: no file `{file}`"))?;
-            }
-            _ => {
-                return Err(format!(
-                    "step {n}: a step is `edit` (with `find` and `replace`), `add` or `rewrite` (with `text`), or `remove`"
-                ));
-            }
-        }
-    }
+    overlay::apply(&mut files, &overlay::parse_steps(steps)?)?;
     let mut out: Vec<(String, String)> = files
         .into_iter()
         .map(|(name, text)| (format!("spec/{name}"), text))
@@ -169,8 +111,8 @@ fn parse_case(name: &str, text: &str, base: &BTreeMap<String, String>) -> Result
     }
     Ok(Case {
         name: name.to_owned(),
-        old: apply(base, &raw.old).map_err(|e| format!("old: {e}"))?,
-        new: apply(base, &raw.new).map_err(|e| format!("new: {e}"))?,
+        old: apply(base, raw.old).map_err(|e| format!("old: {e}"))?,
+        new: apply(base, raw.new).map_err(|e| format!("new: {e}"))?,
         expect: raw.expect,
         passes: raw.passes,
     })
