@@ -8,7 +8,9 @@
 //! - the generated crates: validation cases derived from the resolved model
 //!   ([`param_cases`]), hand-written validation and decoding tests ([`model_validation`],
 //!   [`model_decode`]), the server and sample server over real HTTP ([`server_e2e`]), the
-//!   client against canned servers and the sample server ([`client`], [`client_e2e`]).
+//!   client against canned servers and the sample server ([`client`], [`client_e2e`]), typed
+//!   time ([`typed_time`]);
+//! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]).
 
 mod broken_specs;
 mod client;
@@ -20,7 +22,9 @@ mod generated_specs;
 mod model_decode;
 mod model_validation;
 mod openapi;
+mod packaging;
 mod param_cases;
 mod pipeline;
 mod server_e2e;
 mod spec_coverage;
+mod typed_time;
