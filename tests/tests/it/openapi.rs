@@ -138,12 +138,12 @@ fn every_endpoint_and_parameter_is_described() {
             envelope["properties"]["data"]["items"]["$ref"],
             format!("#/components/schemas/{}", record.spec_name)
         );
-        if e.samples.is_some() {
+        if let Some(samples) = &e.samples {
             let example = &media["example"];
             assert_eq!(example["success"], true, "{}", e.id);
             assert!(!example["data"].as_array().unwrap().is_empty(), "{}", e.id);
             // Every parameter of the sample request is an example value.
-            for (name, _) in &e.samples.as_ref().unwrap().example_values {
+            for (name, _) in &samples.example_values {
                 let p = params.iter().find(|p| p["name"] == name.as_str()).unwrap();
                 assert!(p.get("example").is_some(), "{}.{name}", e.id);
             }
