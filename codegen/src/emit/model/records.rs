@@ -197,11 +197,11 @@ pub(super) fn typed_time(name: &str, generics: &TokenStream, fields: &[Field]) -
             let (ret, body) = match (f.array, f.optional, integer) {
                 (true, _, false) => (
                     quote!(Vec<#ty>),
-                    quote!(self.#x.iter().map(|v| #read(v)).collect()),
+                    quote!(self.#x.iter().map(String::as_str).map(#read).collect()),
                 ),
                 (true, _, true) => (
                     quote!(Vec<#ty>),
-                    quote!(self.#x.iter().map(|v| #read(*v)).collect()),
+                    quote!(self.#x.iter().copied().map(#read).collect()),
                 ),
                 (false, true, false) => (
                     quote!(Option<#ty>),
