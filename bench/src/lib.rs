@@ -27,16 +27,18 @@ pub const INVALID: &str =
 /// The records every dividends request is answered with.
 pub fn dividends() -> Vec<PitDividend> {
     (0..5)
-        .map(|i| PitDividend {
-            symbol: "AAPL".into(),
-            date: format!("2026-0{}-11", i + 1),
-            record_date: format!("2026-0{}-11", i + 1),
-            payment_date: format!("2026-0{}-14", i + 1),
-            declaration_date: format!("2026-0{}-01", i + 1),
-            adj_dividend: 0.26,
-            dividend: 0.26,
-            r#yield: 0.41,
-            frequency: "Quarterly".into(),
+        .map(|i| {
+            PitDividend::new(
+                "AAPL",
+                format!("2026-0{}-11", i + 1),
+                format!("2026-0{}-11", i + 1),
+                format!("2026-0{}-14", i + 1),
+                format!("2026-0{}-01", i + 1),
+                0.26,
+                0.26,
+                0.41,
+                "Quarterly",
+            )
         })
         .collect()
 }
@@ -54,15 +56,15 @@ pub fn candles(n: usize) -> Vec<Candle> {
                     i % 60
                 )
             };
-            Candle {
-                price_open: p,
-                price_high: p + 12.25,
-                price_low: p - 9.75,
-                price_close: p + 0.5,
-                volume: 150.5 + i as f64,
-                time_open: minute(0),
-                time_close: minute(59),
-            }
+            Candle::new(
+                p,
+                p + 12.25,
+                p - 9.75,
+                p + 0.5,
+                150.5 + i as f64,
+                minute(0),
+                minute(59),
+            )
         })
         .collect()
 }
@@ -134,14 +136,7 @@ impl Api for Fixed {
 }
 
 fn envelope(records: Vec<PitDividend>) -> mrds_model::Envelope<PitDividend> {
-    mrds_model::Envelope {
-        success: true,
-        request_id: "req_000000000000000000".into(),
-        data: records,
-        error: None,
-        metadata: None,
-        pagination: None,
-    }
+    mrds_model::Envelope::new(true, "req_000000000000000000", records)
 }
 
 /// A hand-written axum handler answering the same records, serialized per request, with no key

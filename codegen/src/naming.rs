@@ -37,6 +37,10 @@ pub fn type_name(spec: &str) -> Result<String, String> {
     }
 }
 
+/// The suffix of the typed-time methods (`<field>_jiff()`, `with_<param>_jiff`): a field or
+/// parameter name may not end in it, so those methods never collide with the others.
+pub const TYPED_TIME_SUFFIX: &str = "_jiff";
+
 /// A Rust field or method name for a wire name, escaped with `r#` when it is a keyword
 /// (`type` → `r#type`, `startTime` → `start_time`).
 pub fn field_name(wire: &str) -> Result<String, String> {
@@ -44,6 +48,16 @@ pub fn field_name(wire: &str) -> Result<String, String> {
     if !is_identifier(&name) {
         return Err(format!(
             "`{wire}` does not make a Rust field name (it becomes `{name}`)"
+        ));
+    }
+    if name.ends_with(TYPED_TIME_SUFFIX) {
+        let what = if name == wire {
+            format!("`{wire}` ends")
+        } else {
+            format!("`{wire}` becomes `{name}`, which ends")
+        };
+        return Err(format!(
+            "{what} in `{TYPED_TIME_SUFFIX}`, reserved for the typed-time methods of the generated crates (feature `jiff`); rename it"
         ));
     }
     if NOT_RAW.contains(&name.as_str()) {
@@ -127,6 +141,9 @@ mod tests {
         assert_eq!(field_name("self").unwrap(), "self_");
         assert_eq!(field_name("startTime").unwrap(), "start_time");
         assert!(field_name("1st").is_err());
+        assert!(field_name("start_jiff").is_err());
+        assert!(field_name("startJiff").is_err());
+        assert_eq!(field_name("jiff").unwrap(), "jiff");
         assert_eq!(variant_name("IPO Date", None).unwrap(), "IpoDate");
         assert_eq!(
             variant_name("MLC 128Gb 16GBx8", None).unwrap(),

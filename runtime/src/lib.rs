@@ -1,5 +1,6 @@
-//! The runtime of the crates generated from the spec of the Market and Reference Data
-//! Service.
+#![doc = include_str!("../README.md")]
+//!
+//! ## Reference
 //!
 //! What does not depend on the spec lives here, compiled, documented and tested once;
 //! the generated crates hold only what the spec decides and call into it:
@@ -11,7 +12,9 @@
 //! - feature `patterns`: [`Pattern`], the spec's regular expressions (pulls `regex`);
 //! - feature `server`: the request pipeline of the generated axum router ([`server`]);
 //! - feature `client`: the HTTP side of the generated client ([`client`]);
-//! - feature `mock`: the sample-data engine and command line ([`mock`]).
+//! - feature `mock`: the sample-data engine and command line ([`mock`]);
+//! - feature `jiff`: typed time, the conversions behind the generated `_jiff` methods
+//!   ([`time`]).
 //!
 //! Each generated crate enables only the features it needs, so the model crate pulls
 //! nothing but serde (and regex when the spec has patterns).
@@ -32,6 +35,8 @@ pub mod client;
 pub mod mock;
 #[cfg(feature = "server")]
 pub mod server;
+#[cfg(feature = "jiff")]
+pub mod time;
 
 pub use api::{
     Auth, Change, ChangeAction, Endpoint, ErrorBody, ErrorKind, HistoryEntry, Paged, Protocol,

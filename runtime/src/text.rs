@@ -108,7 +108,10 @@ fn days_in_month(year: i64, month: i64) -> i64 {
 }
 
 /// Parses an RFC 3339 timestamp (`2026-07-01T12:00:00Z`, `...T12:00:00.5+02:00`) into Unix
-/// seconds, or `None` when the text is not one. The offset is `Z` (or `z`) or `±hh:mm`.
+/// seconds, or `None` when the text is not one. The offset is `Z` (or `z`) or `±hh:mm`; the
+/// ISO 8601 basic offset `±hhmm` is accepted too, because common generated clients (OpenAPI
+/// Generator's Python client among them) format instants with it and the instant it names is
+/// just as exact.
 pub fn rfc3339_seconds(text: &str) -> Option<i64> {
     let b = text.as_bytes();
     if b.len() < 20 || !matches!(b[10], b'T' | b't' | b' ') || b[13] != b':' || b[16] != b':' {
@@ -135,10 +138,14 @@ pub fn rfc3339_seconds(text: &str) -> Option<i64> {
         "Z" | "z" => 0,
         _ => {
             let rb = rest.as_bytes();
-            if rb.len() != 6 || !matches!(rb[0], b'+' | b'-') || rb[3] != b':' {
+            if rb.is_empty() || !matches!(rb[0], b'+' | b'-') {
                 return None;
             }
-            let (oh, om) = (digits(rest, 1, 3)?, digits(rest, 4, 6)?);
+            let (oh, om) = match rb.len() {
+                6 if rb[3] == b':' => (digits(rest, 1, 3)?, digits(rest, 4, 6)?),
+                5 => (digits(rest, 1, 3)?, digits(rest, 3, 5)?),
+                _ => return None,
+            };
             if oh > 23 || om > 59 {
                 return None;
             }
@@ -205,7 +212,20 @@ mod tests {
         assert_eq!(rfc3339_seconds("2026-07-29"), None);
         assert_eq!(rfc3339_seconds("2026-07-29T00:00:00"), None);
         assert_eq!(rfc3339_seconds("2026-07-29T24:00:00Z"), None);
-        assert_eq!(rfc3339_seconds("2026-07-29T00:00:00+0200"), None);
+        // The ISO 8601 basic offset names the same instant as its RFC 3339 spelling.
+        assert_eq!(
+            rfc3339_seconds("2026-07-29T02:00:00.000000+0200"),
+            Some(1_785_283_200)
+        );
+        assert_eq!(
+            rfc3339_seconds("2026-07-28T22:00:00-0200"),
+            Some(1_785_283_200)
+        );
+        assert_eq!(rfc3339_seconds("2026-07-29T00:00:00+02"), None);
+        assert_eq!(rfc3339_seconds("2026-07-29T00:00:00+020"), None);
+        assert_eq!(rfc3339_seconds("2026-07-29T00:00:00+2400"), None);
+        assert_eq!(rfc3339_seconds("2026-07-29T00:00:00 0200"), None);
+        assert_eq!(rfc3339_seconds("2026-07-29T00:00:00+02:0"), None);
         assert_eq!(rfc3339_seconds("2026-07-29T00:00:00.Z"), None);
     }
 

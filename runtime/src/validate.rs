@@ -473,7 +473,8 @@ mod tests {
     fn formats() {
         assert!(TextFormat::Date.holds("2026-02-28") && !TextFormat::Date.holds("2026-02-30"));
         assert!(TextFormat::Rfc3339.holds("2026-02-28T00:00:00+01:00"));
-        assert!(!TextFormat::Rfc3339.holds("2026-02-28T00:00:00+0100"));
+        assert!(TextFormat::Rfc3339.holds("2026-02-28T00:00:00+0100"));
+        assert!(!TextFormat::Rfc3339.holds("2026-02-28T00:00:00+01"));
         assert!(TextFormat::Uuid.holds("123e4567-e89b-12d3-a456-426614174000"));
     }
 }

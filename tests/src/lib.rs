@@ -31,10 +31,16 @@ resolver = "3"
 members = ["crates/*", "runtime", "router-check"]
 
 [workspace.package]
+version = "0.0.0"
 edition = "2024"
 rust-version = "1.88"
 license = "MIT OR Apache-2.0"
 publish = false
+
+[workspace.dependencies]
+mrds-runtime = { version = "=0.0.0", path = "runtime" }
+mrds-model = { version = "=0.0.0", path = "crates/mrds-model" }
+mrds-server = { version = "=0.0.0", path = "crates/mrds-server" }
 "#;
 
 const ROUTER_CHECK_TOML: &str = r#"[package]
@@ -67,7 +73,8 @@ pub struct Checks {
 }
 
 /// Writes the generated `files` into the scratch workspace `dir` and checks them: `cargo check
-/// --all-targets` with no warning in the generated code, then what `checks` asks for. Cargo
+/// --all-targets` with no warning in the generated code, with the default features and with
+/// every feature (the typed-time methods of `jiff`), then what `checks` asks for. Cargo
 /// runs offline with this workspace's `Cargo.lock` and target directory, so the dependencies
 /// are the ones already built. Returns what failed, with cargo's output.
 pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<(), String> {
@@ -122,6 +129,7 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
         Ok(())
     };
     cargo(&["check", "--workspace", "--all-targets"])?;
+    cargo(&["check", "--workspace", "--all-targets", "--all-features"])?;
     if checks.doctests {
         cargo(&[
             "test",

@@ -92,11 +92,26 @@ const NAMES: &[&str] = &[
     "from_raw",
     "to_query",
     "with_limit",
+    "with_day",
+    "day_at",
+    "jiff",
+    "jiff_day",
     "default",
     "x-y",
     "a.b",
     "aB",
     "a b",
+];
+
+/// Formats of text fields: every time format, and others.
+const STRING_FIELD_FORMATS: &[&str] = &[
+    "date",
+    "timestamp",
+    "timestamp_millis",
+    "date_time",
+    "rfc3339",
+    "uuid",
+    "url",
 ];
 
 /// Endpoint ids that must compile, named like the generated code's own items among them.
@@ -126,7 +141,18 @@ const VALUES: &[&str] = &[
 const SEGMENTS: &[&str] = &["bars", "b-c", "d.e", "f_g", "h~i", "v2"];
 
 /// What the checker must reject, by where it is drawn.
-const BAD_NAMES: &[&str] = &["héllo", "名前", "1st", "__", "a_b", "self_", "r#x"];
+const BAD_NAMES: &[&str] = &[
+    "héllo",
+    "名前",
+    "1st",
+    "__",
+    "a_b",
+    "self_",
+    "r#x",
+    "day_jiff",
+    "new_jiff",
+    "startJiff",
+];
 const BAD_IDS: &[&str] = &[
     "builder",
     "send",
@@ -340,6 +366,12 @@ pub fn spec(seed: u64) -> Vec<(String, String)> {
                 ("type", s(&ty)),
                 ("doc", s(d.rng.word(DOCS))),
             ];
+            // Formats, the time ones above all: each gets a typed accessor (feature `jiff`).
+            if ty == "string" && d.rng.chance(60) {
+                f.push(("format", s(d.rng.word(STRING_FIELD_FORMATS))));
+            } else if ty == "integer" && d.rng.chance(50) {
+                f.push(("format", s("unix_seconds")));
+            }
             if d.rng.chance(25) {
                 f.push(("array", Value::Bool(true)));
             }

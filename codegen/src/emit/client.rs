@@ -9,8 +9,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{
-    Emitted, cargo_toml, deprecation, docs, ident, inner_docs, prose, runtime_dependency,
-    sibling_dependency,
+    Emitted, cargo_toml, deprecation, docs, example_request, ident, inner_docs, prose, readme,
+    runtime_dependency, sibling_dependency,
 };
 use crate::model::*;
 
@@ -32,6 +32,7 @@ pub fn emit(api: &Api, out: &mut Emitted) {
          tokio = { version = \"1\", features = [\"macros\", \"rt\"] }\n",
     );
     out.text(format!("{DIR}/Cargo.toml"), toml);
+    out.text(format!("{DIR}/README.md"), readme_md(api));
     let files: [(&str, TokenStream); 3] = [
         ("lib.rs", lib_rs(api)),
         ("client.rs", client_rs(api)),
@@ -47,35 +48,50 @@ fn auth_text(e: &Endpoint) -> &'static str {
     }
 }
 
-fn lib_rs(api: &Api) -> TokenStream {
-    let mut text = format!(
-        "Typed async client of the {}.\n\nInterface description version {}; every path below `{}`.\n\n",
-        api.title, api.api_version, api.base_path
+/// The README: what the client does, and a call of one endpoint of the spec's samples.
+fn readme_md(api: &Api) -> String {
+    let mut code = String::from("```rust,no_run\nuse mrds_client::{Client, Error};\n");
+    let call = example_request(api, "mrds_client::model");
+    if let Some(x) = &call {
+        code.push_str(&x.uses.join("\n"));
+        code.push('\n');
+    }
+    code.push_str(
+        "\n# async fn run() -> Result<(), Box<dyn std::error::Error>> {\n\
+         let client = Client::builder(\"http://127.0.0.1:8080\").api_key(\"demo-key\").build()?;\n",
     );
-    // A usage example, shown when the spec has the endpoint it calls.
-    if api
-        .endpoint("stock_dividends")
-        .is_some_and(|e| e.removed.is_none())
-    {
-        text.push_str(
-            "```no_run\n\
-             use mrds_client::{Client, Error};\n\
-             use mrds_client::model::params::StockDividendsParams;\n\
-             use mrds_client::model::TimeType;\n\
-             \n\
-             # async fn run() -> Result<(), Box<dyn std::error::Error>> {\n\
-             let client = Client::builder(\"http://127.0.0.1:8080/api\").api_key(\"demo-key\").build()?;\n\
-             let params = StockDividendsParams::new(\"AAPL\", 1_700_000_000, 1_710_000_000, TimeType::PaymentDate);\n\
-             match client.stock_dividends(&params).await {\n\
-             \x20   Ok(page) => println!(\"{} dividends (request {})\", page.data.len(), page.request_id),\n\
+    if let Some(x) = &call {
+        code.push_str(&format!(
+            "let params = {};\n\
+             match client.{}(&params).await {{\n\
+             \x20   Ok(page) => println!(\"{{}} records (request {{}})\", page.data.len(), page.request_id),\n\
              \x20   Err(Error::Api(e)) if e.status == 404 => println!(\"nothing there\"),\n\
              \x20   Err(e) => return Err(e.into()),\n\
-             }\n\
-             # Ok(())\n\
-             # }\n\
-             ```\n\n",
-        );
+             }}\n",
+            x.params, x.endpoint.names.method
+        ));
+    } else {
+        code.push_str("println!(\"{}\", client.base_url());\n");
     }
+    code.push_str("# Ok(())\n# }\n```");
+    let body = format!(
+        "Typed async client of the {} (reqwest, rustls): one method per endpoint taking the \
+         endpoint's parameter type from the model crate (`mrds-model`, re-exported as \
+         `mrds_client::model`). Every call validates its parameters before sending, retries \
+         what is worth retrying, and fails with one error type that tells invalid input, \
+         transport failures, the service's error answers and undecodable answers apart; \
+         endpoints that page with an offset also get a stream of all their records.\n\n{code}",
+        prose(&api.title)
+    );
+    let features = "## Features\n\n`jiff`: the model crate's typed time (see `mrds-model`).";
+    readme("mrds-client", &body, features)
+}
+
+fn lib_rs(api: &Api) -> TokenStream {
+    let mut text = format!(
+        "## Reference\n\nTyped async client of the {}.\n\nInterface description version {}; every path below `{}`.\n\n",
+        api.title, api.api_version, api.base_path
+    );
     text.push_str(
         "Every method validates its parameters before sending (an invalid call fails with \
          [`Error::InvalidInput`] and sends nothing), retries on 429, 502, 503, 504 and failed \
@@ -110,6 +126,7 @@ fn lib_rs(api: &Api) -> TokenStream {
     }
     let docs = inner_docs(&text);
     quote! {
+        #![doc = include_str!("../README.md")]
         #docs
 
         #![warn(missing_docs)]

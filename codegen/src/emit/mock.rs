@@ -5,7 +5,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{Emitted, cargo_toml, ident, inner_docs, runtime_dependency, sibling_dependency};
+use super::{
+    Emitted, cargo_toml, ident, inner_docs, prose, readme, runtime_dependency, sibling_dependency,
+};
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
@@ -28,6 +30,7 @@ pub fn emit(api: &Api, out: &mut Emitted) {
             ],
         ),
     );
+    out.text(format!("{DIR}/README.md"), readme_md(api));
     let files: [(&str, TokenStream); 4] = [
         ("lib.rs", lib_rs(api)),
         ("service.rs", service_rs(api)),
@@ -37,9 +40,32 @@ pub fn emit(api: &Api, out: &mut Emitted) {
     out.crate_sources(DIR, files);
 }
 
+/// The README: what the sample server serves, how to run it and how to embed it.
+fn readme_md(api: &Api) -> String {
+    let body = format!(
+        "Sample-data server of the {}: the server stub (`mrds-server`) implemented over the \
+         spec's sample records, so clients can be tried and tested without the real service. \
+         The samples are illustrative, not market data.\n\n\
+         `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` and accepts the key \
+         `{DEMO_KEY}` (`--addr`, `--api-key`, `--serve-removed`; `--help` for more). In a \
+         test, build its router and serve it on a loopback port:\n\n\
+         ```rust\n\
+         use mrds_server::StaticKeys;\n\n\
+         let app = mrds_mock::router(StaticKeys::new([mrds_mock::DEMO_KEY]));\n\
+         // Every endpoint's example request answers with sample records.\n\
+         for (endpoint, request) in mrds_mock::EXAMPLES {{\n\
+         \x20   println!(\"{{endpoint}}: GET {{}}{{request}}\", mrds_mock::BASE_PATH);\n\
+         }}\n\
+         # drop(app);\n\
+         ```",
+        prose(&api.title)
+    );
+    readme("mrds-mock", &body, "")
+}
+
 fn lib_rs(api: &Api) -> TokenStream {
     let docs = inner_docs(&format!(
-        "Sample-data server of the {}.\n\n\
+        "## Reference\n\nSample-data server of the {}.\n\n\
          [`Mock`] implements [`mrds_server::Api`] with the records of the spec's `samples:` \
          sections, selected as they declare (matching sets, echoed spellings, ranges, order, \
          offset and limit). Removed endpoints answer 410 unless [`Mock::serving_removed`].\n\n\
@@ -49,7 +75,10 @@ fn lib_rs(api: &Api) -> TokenStream {
         api.title
     ));
     quote! {
+        #![doc = include_str!("../README.md")]
         #docs
+
+        #![warn(missing_docs)]
 
         // Generated modules are formatted by the generator (prettyplease), not by rustfmt.
         #[rustfmt::skip]

@@ -8,7 +8,7 @@ use std::fmt;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::files::{FileSet, RUST_HEADER, TOML_HEADER};
+use crate::files::{FileSet, MARKDOWN_HEADER, RUST_HEADER, TOML_HEADER};
 use crate::model::{Api, Provenance};
 
 pub mod client;
@@ -40,9 +40,6 @@ impl std::error::Error for EmitError {}
 
 /// Directories the generator owns; stale generated files there are removed.
 pub const ROOTS: &[&str] = &["crates"];
-
-/// The version of every generated crate, and of the runtime crate they depend on.
-pub const CRATE_VERSION: &str = "0.1.0";
 
 /// What the emitters produce, before formatting: Rust files as token streams, other files
 /// as text. Paths are relative to the workspace root.
@@ -110,13 +107,43 @@ pub fn rust_file(path: &str, tokens: TokenStream) -> Result<String, EmitError> {
 }
 
 /// The `Cargo.toml` of a generated crate; `dependencies` are `name = spec` lines.
+///
+/// Version, edition, license and publish setting come from the workspace (`[workspace.package]`
+/// in the root `Cargo.toml`, the one place the version is written), and so do the runtime and
+/// the sibling crates (`[workspace.dependencies]`, pinned to that version). The crate's
+/// README is generated beside it ([`readme`]); its license files are the workspace's, linked
+/// into the crate directory, so `cargo package` puts them into the `.crate`. Every crate that
+/// depends on the model crate forwards its `jiff` feature (typed time).
 pub fn cargo_toml(name: &str, description: &str, dependencies: &[&str]) -> String {
+    let (keywords, categories) = crate_metadata(name);
+    let list = |items: &[&str]| {
+        let quoted: Vec<String> = items.iter().map(|i| format!("\"{i}\"")).collect();
+        format!("[{}]", quoted.join(", "))
+    };
     let mut text = format!(
-        "{TOML_HEADER}\n\n[package]\nname = \"{name}\"\nversion = \"{CRATE_VERSION}\"\n\
+        "{TOML_HEADER}\n\n[package]\nname = \"{name}\"\nversion.workspace = true\n\
          description = \"{description}\"\n\
-         edition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\n\
-         [dependencies]\n"
+         edition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\
+         readme = \"README.md\"\nkeywords = {}\ncategories = {}\n\n\
+         [package.metadata.docs.rs]\nall-features = true\n\n",
+        list(keywords),
+        list(categories),
     );
+    let forwards = if name == MODEL_CRATE {
+        Some("mrds-runtime/jiff")
+    } else if dependencies.iter().any(|d| d.starts_with(MODEL_CRATE)) {
+        Some("mrds-model/jiff")
+    } else {
+        None
+    };
+    if let Some(forward) = forwards {
+        text.push_str(&format!(
+            "[features]\n# Typed time: `jiff` types for the time parameters and the date and \
+             timestamp fields,\n# beside the plain types (see the README).\n\
+             jiff = [\"{forward}\"]\n\n"
+        ));
+    }
+    text.push_str("[dependencies]\n");
     for dependency in dependencies {
         text.push_str(dependency);
         text.push('\n');
@@ -124,22 +151,142 @@ pub fn cargo_toml(name: &str, description: &str, dependencies: &[&str]) -> Strin
     text
 }
 
-/// The dependency line of the runtime crate with `features`, by path and version.
+/// The model crate's name, which the other generated crates depend on.
+const MODEL_CRATE: &str = "mrds-model";
+
+/// The keywords and crates.io categories of a generated crate.
+fn crate_metadata(name: &str) -> (&'static [&'static str], &'static [&'static str]) {
+    match name {
+        "mrds-model" => (
+            &["mrds", "market-data", "api", "types"],
+            &["api-bindings", "finance", "data-structures"],
+        ),
+        "mrds-server" => (
+            &["mrds", "market-data", "api", "server", "axum"],
+            &["web-programming::http-server", "finance"],
+        ),
+        "mrds-mock" => (
+            &["mrds", "market-data", "mock", "server", "testing"],
+            &["web-programming::http-server", "development-tools::testing"],
+        ),
+        "mrds-client" => (
+            &["mrds", "market-data", "api", "client", "reqwest"],
+            &["api-bindings", "web-programming::http-client", "finance"],
+        ),
+        _ => (&["mrds", "market-data"], &["api-bindings"]),
+    }
+}
+
+/// The dependency line of the runtime crate with `features` (the workspace's, by path and
+/// the workspace version).
 pub fn runtime_dependency(features: &[&str]) -> String {
-    let features = if features.is_empty() {
-        String::new()
-    } else {
-        let list: Vec<String> = features.iter().map(|f| format!("\"{f}\"")).collect();
-        format!(", features = [{}]", list.join(", "))
-    };
+    if features.is_empty() {
+        return "mrds-runtime.workspace = true".to_string();
+    }
+    let list: Vec<String> = features.iter().map(|f| format!("\"{f}\"")).collect();
     format!(
-        "mrds-runtime = {{ version = \"{CRATE_VERSION}\", path = \"../../runtime\"{features} }}"
+        "mrds-runtime = {{ workspace = true, features = [{}] }}",
+        list.join(", ")
     )
 }
 
-/// The dependency line of a sibling generated crate, by path and version.
+/// The dependency line of a sibling generated crate (the workspace's, by path and the
+/// workspace version).
 pub fn sibling_dependency(name: &str) -> String {
-    format!("{name} = {{ version = \"{CRATE_VERSION}\", path = \"../{name}\" }}")
+    format!("{name}.workspace = true")
+}
+
+/// The README of a generated crate: its first line carries the generated marker (an HTML
+/// comment, invisible where the README is shown), then `body`, then how the crate is used as a
+/// dependency and its license. The crate root includes it as the first part of its docs, so
+/// its Rust examples are doctests.
+pub fn readme(name: &str, body: &str, features: &str) -> String {
+    format!(
+        "{MARKDOWN_HEADER}\n\n# {name}\n\n{}\n\n## Using it\n\n\
+         The crates are not on crates.io; depend on them by path (or on the version of your \
+         own registry, if you publish them there):\n\n\
+         ```toml\n[dependencies]\n{name} = {{ path = \"../mrds/crates/{name}\" }}\n```\n\n{}\
+         ## License\n\nLicensed under either of the Apache License, Version 2.0 \
+         (`LICENSE-APACHE`) or the MIT license (`LICENSE-MIT`), at your option.\n",
+        body.trim(),
+        if features.is_empty() {
+            String::new()
+        } else {
+            format!("{}\n\n", features.trim())
+        }
+    )
+}
+
+/// A request of the spec written as Rust, for the README examples.
+pub struct ExampleRequest<'a> {
+    /// The endpoint it calls.
+    pub endpoint: &'a crate::model::Endpoint,
+    /// `use` lines, below `prefix` (the model crate's path in the example).
+    pub uses: Vec<String>,
+    /// The expression making the parameters (`StockDividendsParams::new(...)`).
+    pub params: String,
+}
+
+/// Of the endpoints (not removed) whose sample request gives every required parameter a value
+/// of its type, the first with the most required parameters (the most telling example), as
+/// Rust below the model crate's path `prefix` (`mrds_model`, `mrds_client::model`); `None`
+/// when no endpoint has one.
+pub fn example_request<'a>(api: &'a Api, prefix: &str) -> Option<ExampleRequest<'a>> {
+    let mut best: Option<(usize, ExampleRequest<'a>)> = None;
+    for e in &api.endpoints {
+        let required = e.params.iter().filter(|p| p.required).count();
+        if best.as_ref().is_some_and(|(n, _)| *n >= required) {
+            continue;
+        }
+        if let Some(x) = endpoint_example(api, e, prefix) {
+            best = Some((required, x));
+        }
+    }
+    best.map(|(_, x)| x)
+}
+
+/// [`example_request`] of one endpoint.
+fn endpoint_example<'a>(
+    api: &'a Api,
+    e: &'a crate::model::Endpoint,
+    prefix: &str,
+) -> Option<ExampleRequest<'a>> {
+    use crate::model::ParamType;
+    if e.removed.is_some() {
+        return None;
+    }
+    let samples = e.samples.as_ref()?;
+    let mut uses = vec![format!("use {prefix}::params::{};", e.names.params_type)];
+    let mut args = Vec::new();
+    for p in e.params.iter().filter(|p| p.required) {
+        let value = samples
+            .example_values
+            .iter()
+            .find(|(name, _)| *name == p.wire)
+            .map(|(_, v)| v.as_str())?;
+        args.push(match &p.ty {
+            ParamType::String(_) => format!("{value:?}"),
+            ParamType::Integer(_) => value.parse::<i64>().ok()?.to_string(),
+            ParamType::Boolean => value.parse::<bool>().ok()?.to_string(),
+            ParamType::Enum(set) => {
+                let variant = api
+                    .value_set(&set.name)?
+                    .values
+                    .iter()
+                    .find(|v| v.wire == value)?;
+                let line = format!("use {prefix}::value_sets::{};", set.name);
+                if !uses.contains(&line) {
+                    uses.push(line);
+                }
+                format!("{}::{}", set.name, variant.ident)
+            }
+        });
+    }
+    Some(ExampleRequest {
+        endpoint: e,
+        uses,
+        params: format!("{}::new({})", e.names.params_type, args.join(", ")),
+    })
 }
 
 /// An identifier token for a name decided by [`crate::naming`] (`r#type` becomes a raw one).

@@ -2,7 +2,13 @@
 //!
 //! Built as a `serde_json::Value` (object keys sorted, so the output never depends on
 //! hashing). Rules across parameters, which OpenAPI cannot express, are listed in each
-//! operation's description with their rule ids.
+//! operation's description with their rule ids, and in its `x-rules` extension as data (id,
+//! kind, parameters and the kind's own facts). Each record an endpoint answers with has a
+//! named envelope schema (`<Record>Response`), so generators name the response types after the
+//! record, not after the first operation; parameters, records and responses carry examples
+//! from the spec's samples.
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
@@ -23,15 +29,10 @@ pub fn document_text(api: &Api) -> String {
 }
 
 fn document(api: &Api) -> Value {
-    let mut paths = Map::new();
-    for e in &api.endpoints {
-        let mut item = Map::new();
-        item.insert(e.method.as_str().to_lowercase(), operation(api, e));
-        paths.insert(e.path.to_string(), Value::Object(item));
-    }
+    let names = SchemaNames::new(api);
     let mut schemas = Map::new();
     for r in &api.records {
-        schemas.insert(r.spec_name.clone(), record_schema(api, r));
+        schemas.insert(r.spec_name.clone(), record_schema(api, &names, r));
     }
     for v in &api.value_sets {
         schemas.insert(v.spec_name.clone(), value_set_schema(v));
@@ -39,8 +40,48 @@ fn document(api: &Api) -> Value {
     schemas.insert("ErrorCode".into(), error_code_schema(api));
     schemas.insert(
         "ErrorEnvelope".into(),
-        envelope_schema(api, json!({ "$ref": "#/components/schemas/ErrorObject" })),
+        envelope_schema(
+            api,
+            &names,
+            json!({ "$ref": "#/components/schemas/ErrorObject" }),
+        ),
     );
+    for (set, name) in &names.open {
+        schemas.insert(
+            name.clone(),
+            json!({
+                "description": format!(
+                    "A value of `{set}`, or a text a later version of the service may add."
+                ),
+                "anyOf": [
+                    { "$ref": format!("#/components/schemas/{set}") },
+                    { "type": "string" },
+                ],
+            }),
+        );
+    }
+    for (record, name) in &names.responses {
+        let mut schema = envelope_schema(
+            api,
+            &names,
+            json!({ "$ref": format!("#/components/schemas/{record}") }),
+        );
+        schema["description"] = json!(format!(
+            "{} `data` holds `{record}` records.",
+            api.envelope.doc.trim()
+        ));
+        schemas.insert(name.clone(), schema);
+    }
+    let mut paths = Map::new();
+    for e in &api.endpoints {
+        let mut item = Map::new();
+        let response = &names.responses[&e.returns_spec];
+        item.insert(
+            e.method.as_str().to_lowercase(),
+            operation(api, e, response),
+        );
+        paths.insert(e.path.to_string(), Value::Object(item));
+    }
     let mut responses = Map::new();
     for code in &api.error_codes {
         responses.insert(
@@ -75,7 +116,126 @@ fn document(api: &Api) -> Value {
     })
 }
 
-fn operation(api: &Api, e: &Endpoint) -> Value {
+/// The names of the schemas the document adds to the spec's records and value sets, decided
+/// once: a name another schema already has gets a number appended until it is free.
+struct SchemaNames {
+    /// By the spec name of each tolerant value set (and `ErrorCode`): the schema of its values
+    /// or any other text (`TimeTypeOrText`). A named schema, not an inline `anyOf`, because
+    /// generators name inline schemas after the record and field (`ScreenerEvent` + `type`),
+    /// which can be the value set's own name.
+    open: BTreeMap<String, String>,
+    /// By the spec name of each record some endpoint answers with: its envelope schema
+    /// (`PITDividendResponse`), so generators name the response types after the record, not
+    /// after the first operation.
+    responses: BTreeMap<String, String>,
+}
+
+impl SchemaNames {
+    fn new(api: &Api) -> Self {
+        let mut taken: BTreeSet<String> = api
+            .records
+            .iter()
+            .map(|r| r.spec_name.clone())
+            .chain(api.value_sets.iter().map(|v| v.spec_name.clone()))
+            .chain(["ErrorCode".to_string(), "ErrorEnvelope".to_string()])
+            .collect();
+        let mut claim = |base: String| {
+            let mut name = base.clone();
+            let mut n = 2;
+            while taken.contains(&name) {
+                name = format!("{base}{n}");
+                n += 1;
+            }
+            taken.insert(name.clone());
+            name
+        };
+        let tolerant = api
+            .value_sets
+            .iter()
+            .filter(|v| v.tolerant)
+            .map(|v| v.spec_name.clone())
+            .chain(["ErrorCode".to_string()]);
+        let open = tolerant
+            .map(|set| (set.clone(), claim(format!("{set}OrText"))))
+            .collect();
+        let returned: BTreeSet<&str> = api
+            .endpoints
+            .iter()
+            .map(|e| e.returns_spec.as_str())
+            .collect();
+        let responses = returned
+            .into_iter()
+            .map(|r| (r.to_string(), claim(format!("{r}Response"))))
+            .collect();
+        Self { open, responses }
+    }
+}
+
+/// The rules across parameters as data: id, kind, the parameters the check reads, the
+/// parameter a violation names (`field`), the kind's own facts and the condition.
+fn rules_extension(e: &Endpoint) -> Value {
+    let rules = e.rules.iter().map(|r| {
+        let mut rule = json!({
+            "id": r.id,
+            "kind": r.check.kind(),
+            "parameters": r.check.params(),
+            "field": r.check.field(),
+            "description": r.doc.trim(),
+            "assumed": r.provenance.is_assumed(),
+        });
+        match &r.check {
+            Check::Ordered { before, after } => {
+                rule["before"] = json!(before);
+                rule["after"] = json!(after);
+            }
+            Check::MaxSpan { from, to, seconds } => {
+                rule["from"] = json!(from);
+                rule["to"] = json!(to);
+                rule["seconds"] = json!(seconds);
+            }
+            Check::Requires { param, needs } => {
+                rule["parameter"] = json!(param);
+                rule["needs"] = json!(needs);
+            }
+            Check::AtLeastOne(_) => {}
+            Check::AllowedValues { param, values } => {
+                rule["parameter"] = json!(param);
+                rule["values"] = Value::Array(values.iter().map(literal).collect());
+            }
+            Check::Matches { param, pattern } => {
+                rule["parameter"] = json!(param);
+                rule["pattern"] = json!(pattern);
+            }
+        }
+        if let Some(when) = &r.when {
+            rule["when"] = match when {
+                Condition::In { param, values } => json!({
+                    "parameter": param,
+                    "in": Value::Array(values.iter().map(literal).collect()),
+                }),
+                Condition::Matches { param, pattern } => json!({
+                    "parameter": param,
+                    "matches": pattern,
+                }),
+            };
+        }
+        rule
+    });
+    Value::Array(rules.collect())
+}
+
+/// Up to `n` sample records of an endpoint (from its first sample set).
+fn sample_records(e: &Endpoint, n: usize) -> Vec<Value> {
+    let Some(set) = e.samples.as_ref().and_then(|s| s.sets.first()) else {
+        return Vec::new();
+    };
+    match serde_json::from_str::<Value>(&set.records_json) {
+        Ok(Value::Array(records)) => records.into_iter().take(n).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn operation(api: &Api, e: &Endpoint, response: &str) -> Value {
     let mut op = Map::new();
     op.insert("operationId".into(), json!(e.id));
     op.insert("summary".into(), json!(e.summary));
@@ -103,13 +263,24 @@ fn operation(api: &Api, e: &Endpoint) -> Value {
         AuthMode::Optional => json!([{}, { SCHEME: [] }]),
     };
     op.insert("security".into(), security);
+    if !e.rules.is_empty() {
+        op.insert("x-rules".into(), rules_extension(e));
+    }
     let mut responses = Map::new();
-    let record = format!("#/components/schemas/{}", e.returns_spec);
+    let mut media = json!({ "schema": { "$ref": format!("#/components/schemas/{response}") } });
+    let records = sample_records(e, 2);
+    if !records.is_empty() {
+        media["example"] = json!({
+            "success": true,
+            "request_id": "req_example",
+            "data": records,
+        });
+    }
     responses.insert(
         "200".into(),
         json!({
             "description": "The records, in the common envelope (`data` is always an array).",
-            "content": { "application/json": { "schema": envelope_schema(api, json!({ "$ref": record })) } },
+            "content": { "application/json": media },
         }),
     );
     for code in &api.error_codes {
@@ -196,7 +367,9 @@ fn parameter(p: &Param, example: Option<&str>) -> Value {
             match t.format {
                 Some(StringFormat::Rfc3339) => {
                     schema.insert("format".into(), json!("date-time"));
-                    doc.push_str(" Format: rfc3339.");
+                    doc.push_str(
+                        " Format: rfc3339; the offset may also be written `+hhmm` (ISO 8601 basic).",
+                    );
                 }
                 Some(StringFormat::Uuid) => {
                     schema.insert("format".into(), json!("uuid"));
@@ -262,25 +435,34 @@ fn literal(l: &Literal) -> Value {
     }
 }
 
-fn record_schema(api: &Api, r: &Record) -> Value {
+fn record_schema(api: &Api, names: &SchemaNames, r: &Record) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for f in &r.fields {
-        properties.insert(f.wire.clone(), field_schema(api, f, None));
+        properties.insert(f.wire.clone(), field_schema(api, names, f, None));
         if !f.optional {
             required.push(f.wire.clone());
         }
     }
-    json!({
+    let mut schema = json!({
         "type": "object",
         "description": r.doc.trim(),
         "properties": properties,
         "required": required,
-    })
+    });
+    let example = api
+        .endpoints
+        .iter()
+        .filter(|e| e.returns == r.name)
+        .find_map(|e| sample_records(e, 1).pop());
+    if let Some(example) = example {
+        schema["examples"] = json!([example]);
+    }
+    schema
 }
 
 /// The schema of a field; `records` is the item schema of the envelope's records field.
-fn field_schema(api: &Api, f: &Field, records: Option<&Value>) -> Value {
+fn field_schema(api: &Api, names: &SchemaNames, f: &Field, records: Option<&Value>) -> Value {
     let mut item = match &f.ty {
         TypeRef::String => json!({ "type": "string" }),
         TypeRef::Integer => json!({ "type": "integer", "format": "int64" }),
@@ -291,14 +473,12 @@ fn field_schema(api: &Api, f: &Field, records: Option<&Value>) -> Value {
             json!({ "$ref": format!("#/components/schemas/{}", spec_name(api, name)) })
         }
         // Tolerant: the values listed, or others a later version may add.
-        TypeRef::ValueSet(name) => json!({ "anyOf": [
-            { "$ref": format!("#/components/schemas/{}", spec_name(api, name)) },
-            { "type": "string" },
-        ] }),
-        TypeRef::ErrorCode => json!({ "anyOf": [
-            { "$ref": "#/components/schemas/ErrorCode" },
-            { "type": "string" },
-        ] }),
+        TypeRef::ValueSet(name) => {
+            json!({ "$ref": format!("#/components/schemas/{}", names.open[spec_name(api, name)]) })
+        }
+        TypeRef::ErrorCode => {
+            json!({ "$ref": format!("#/components/schemas/{}", names.open["ErrorCode"]) })
+        }
         TypeRef::Records => records.cloned().unwrap_or_else(|| json!({})),
     };
     if let (Some(format), Value::Object(map)) = (f.format, &mut item) {
@@ -330,11 +510,11 @@ fn field_schema(api: &Api, f: &Field, records: Option<&Value>) -> Value {
     schema
 }
 
-fn envelope_schema(api: &Api, records: Value) -> Value {
+fn envelope_schema(api: &Api, names: &SchemaNames, records: Value) -> Value {
     let mut properties = Map::new();
     let mut required = Vec::new();
     for f in &api.envelope.fields {
-        properties.insert(f.wire.clone(), field_schema(api, f, Some(&records)));
+        properties.insert(f.wire.clone(), field_schema(api, names, f, Some(&records)));
         if !f.optional {
             required.push(f.wire.clone());
         }

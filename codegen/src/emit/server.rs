@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{
-    Emitted, cargo_toml, deprecation, docs, ident, inner_docs, prose, runtime_dependency,
+    Emitted, cargo_toml, deprecation, docs, ident, inner_docs, prose, readme, runtime_dependency,
     sibling_dependency, with_provenance,
 };
 use crate::model::*;
@@ -30,6 +30,7 @@ pub fn emit(api: &Api, out: &mut Emitted) {
         ),
     );
     out.text(OPENAPI, super::openapi::document_text(api));
+    out.text(format!("{DIR}/README.md"), readme_md(api));
     let files: [(&str, TokenStream); 3] = [
         ("lib.rs", lib_rs(api)),
         ("service.rs", service_rs(api)),
@@ -47,17 +48,35 @@ pub(super) fn error_object(api: &Api) -> TokenStream {
     quote!(mrds_model::records::#name)
 }
 
-fn lib_rs(api: &Api) -> TokenStream {
-    let docs = inner_docs(&format!(
-        "Server stub of the {}.\n\n\
-         Implement [`Api`] (one async method per endpoint) and serve [`router`] with [`serve`]:\n\n\
+/// The README: what the crate holds and how a service is served.
+fn readme_md(api: &Api) -> String {
+    let body = format!(
+        "Server stub of the {}: an axum router over one trait, `Api`, with an async method \
+         per endpoint. The router checks the API key, parses and validates every parameter \
+         with the model crate (`mrds-model`, re-exported) and answers in the common envelope \
+         with a request id, so an implementation only returns records or an `ApiError`. It \
+         also serves the OpenAPI document of the same spec at `{}/openapi.json`.\n\n\
+         Implement `Api` (the sample-data server `mrds-mock` is a complete implementation) and \
+         serve the router with `serve`, which adds the connection cap, timeouts, graceful \
+         shutdown on SIGINT and SIGTERM, compression and an optional rate limit, with \
+         production defaults (`ServeConfig` lists each and why):\n\n\
          ```no_run\n\
          async fn run(my_api: impl mrds_server::Api) -> std::io::Result<()> {{\n\
          \x20   let router = mrds_server::router(my_api, mrds_server::StaticKeys::new([\"my-key\"]));\n\
          \x20   let config = mrds_server::ServeConfig::default().with_addr(([0, 0, 0, 0], 8080).into());\n\
          \x20   mrds_server::serve(router, config).await\n\
          }}\n\
-         ```\n\n\
+         ```",
+        prose(&api.title),
+        api.base_path
+    );
+    let features = "## Features\n\n`jiff`: the model crate's typed time (see `mrds-model`).";
+    readme("mrds-server", &body, features)
+}
+
+fn lib_rs(api: &Api) -> TokenStream {
+    let docs = inner_docs(&format!(
+        "## Reference\n\nServer stub of the {}.\n\n\
          [`router`] mounts every endpoint below `{}`; requests reach the [`Api`] implementation \
          only after the API key is checked and the parameters parsed and validated; every \
          answer, success or failure (404, 405 included), travels in the common envelope with a \
@@ -70,7 +89,10 @@ fn lib_rs(api: &Api) -> TokenStream {
     ));
     let object = error_object(api);
     quote! {
+        #![doc = include_str!("../README.md")]
         #docs
+
+        #![warn(missing_docs)]
 
         // Generated modules are formatted by the generator (prettyplease), not by rustfmt.
         #[rustfmt::skip]

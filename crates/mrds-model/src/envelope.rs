@@ -3,8 +3,9 @@
 //! The common response envelope, and the error object as the runtime builds it.
 /// The common response envelope of every endpoint.
 ///
-/// `T` is the record type of the endpoint; a failure envelope is `Envelope<ErrorObject>` (its `data` repeats the error object).
+/// `T` is the record type of the endpoint; a failure envelope is `Envelope<ErrorObject>` (its `data` repeats the error object). Non-exhaustive: made with [`new`](Self::new) and the `with_` setters.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Envelope<T> {
     /// Indicates whether the request succeeded.
     pub success: bool,
@@ -21,6 +22,37 @@ pub struct Envelope<T> {
     /// Content: not shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pagination: Option<serde_json::Value>,
+}
+impl<T> Envelope<T> {
+    /// A `Envelope` with the required fields given and every optional one empty.
+    pub fn new(success: bool, request_id: impl Into<String>, data: Vec<T>) -> Self {
+        Self {
+            success,
+            request_id: request_id.into(),
+            data,
+            error: None,
+            metadata: None,
+            pagination: None,
+        }
+    }
+    /// Sets `error`.
+    #[must_use]
+    pub fn with_error(mut self, value: crate::records::ErrorObject) -> Self {
+        self.error = Some(value);
+        self
+    }
+    /// Sets `metadata`.
+    #[must_use]
+    pub fn with_metadata(mut self, value: serde_json::Value) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Sets `pagination`.
+    #[must_use]
+    pub fn with_pagination(mut self, value: serde_json::Value) -> Self {
+        self.pagination = Some(value);
+        self
+    }
 }
 impl mrds_runtime::ErrorBody for crate::records::ErrorObject {
     type Code = crate::value_sets::ErrorCode;

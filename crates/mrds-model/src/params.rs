@@ -15,7 +15,10 @@ use crate::value_sets::{
 ///
 /// Rules across parameters:
 /// - `company_detail.symbol_or_name`: At least one of symbol and name_kw is required. (assumed)
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct CompanyDetailParams {
     /// Uppercase stock symbol.
     ///
@@ -154,7 +157,10 @@ impl Request for CompanyDetailParams {
 /// New shares issued by companies, exempt offerings and amendments.
 ///
 /// Answers `data` as an array of [`crate::records::EquityOffering`]. The API key is required.
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct EquityOfferingParams {
     /// Maximum number of records.
     ///
@@ -280,7 +286,10 @@ impl mrds_runtime::Paged for EquityOfferingParams {
 ///
 /// Rules across parameters:
 /// - `etf_flow.range_order`: start_time must be before end_time. (assumed)
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct EtfFlowParams {
     /// ETF symbol.
     ///
@@ -394,6 +403,21 @@ impl EtfFlowParams {
             );
     }
 }
+#[cfg(feature = "jiff")]
+impl EtfFlowParams {
+    /// As [`new`](Self::new), with `start_time`, `end_time` as `jiff` values (feature `jiff`).
+    pub fn new_jiff(
+        symbol: impl Into<String>,
+        start_time: mrds_runtime::time::Timestamp,
+        end_time: mrds_runtime::time::Timestamp,
+    ) -> Self {
+        Self::new(
+            symbol,
+            mrds_runtime::time::unix_seconds(start_time),
+            mrds_runtime::time::unix_seconds(end_time),
+        )
+    }
+}
 impl Request for EtfFlowParams {
     type Record = crate::records::EtfFlow;
     const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::ETF_FLOW;
@@ -418,7 +442,10 @@ impl Request for EtfFlowParams {
 ///
 /// Rules across parameters:
 /// - `forex_historical.range_order`: start_time must be before end_time. (assumed)
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ForexHistoricalParams {
     /// Currency pair, six letters.
     ///
@@ -553,6 +580,21 @@ impl ForexHistoricalParams {
             );
     }
 }
+#[cfg(feature = "jiff")]
+impl ForexHistoricalParams {
+    /// As [`new`](Self::new), with `start_time`, `end_time` as `jiff` values (feature `jiff`).
+    pub fn new_jiff(
+        symbol: impl Into<String>,
+        start_time: mrds_runtime::time::Timestamp,
+        end_time: mrds_runtime::time::Timestamp,
+    ) -> Self {
+        Self::new(
+            symbol,
+            mrds_runtime::time::unix_seconds(start_time),
+            mrds_runtime::time::unix_seconds(end_time),
+        )
+    }
+}
 impl Request for ForexHistoricalParams {
     type Record = crate::records::ForexBar;
     const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::FOREX_HISTORICAL;
@@ -575,11 +617,14 @@ impl Request for ForexHistoricalParams {
 ///
 /// Rules across parameters:
 /// - `index_1min.range_order`: start_time must be before end_time. (assumed)
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[deprecated(
     since = "0.10.43",
     note = "the endpoint was removed from the service on 2026-07-29 (v0.10.43)"
 )]
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Index1minParams {
     /// Index symbol, with or without a leading caret.
     ///
@@ -713,6 +758,22 @@ impl Index1minParams {
             );
     }
 }
+#[cfg(feature = "jiff")]
+#[allow(deprecated)]
+impl Index1minParams {
+    /// As [`new`](Self::new), with `start_time`, `end_time` as `jiff` values (feature `jiff`).
+    pub fn new_jiff(
+        symbol: impl Into<String>,
+        start_time: mrds_runtime::time::Timestamp,
+        end_time: mrds_runtime::time::Timestamp,
+    ) -> Self {
+        Self::new(
+            symbol,
+            mrds_runtime::time::unix_seconds(start_time),
+            mrds_runtime::time::unix_seconds(end_time),
+        )
+    }
+}
 #[allow(deprecated)]
 impl Request for Index1minParams {
     type Record = crate::records::IndexBar1Min;
@@ -736,7 +797,10 @@ impl Request for Index1minParams {
 ///
 /// Rules across parameters:
 /// - `leverage_ratio.range_order`: start_time must be before end_time. (assumed)
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct LeverageRatioParams {
     /// Token symbol; only BTC is supported.
     ///
@@ -912,6 +976,19 @@ impl LeverageRatioParams {
             );
     }
 }
+#[cfg(feature = "jiff")]
+impl LeverageRatioParams {
+    /// Sets `start_time` from a `jiff` value (feature `jiff`).
+    #[must_use]
+    pub fn with_start_time_jiff(self, value: mrds_runtime::time::Timestamp) -> Self {
+        self.with_start_time(mrds_runtime::time::unix_seconds(value))
+    }
+    /// Sets `end_time` from a `jiff` value (feature `jiff`).
+    #[must_use]
+    pub fn with_end_time_jiff(self, value: mrds_runtime::time::Timestamp) -> Self {
+        self.with_end_time(mrds_runtime::time::unix_seconds(value))
+    }
+}
 impl Request for LeverageRatioParams {
     type Record = crate::records::LeverageRatio;
     const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::LEVERAGE_RATIO;
@@ -939,7 +1016,10 @@ impl Request for LeverageRatioParams {
 /// - `market_kline.option_symbol`: An OPTION pair's symbol is an option symbol: underlying (1 to 6 uppercase letters), six-digit expiry YYMMDD, C or P, eight-digit strike (AAPL251219C00200000). (assumed)
 /// - `market_kline.future_daily_only`: Commodity future pairs support only the 1d interval.
 /// - `market_kline.fx_daily_only`: FX spot pairs support only the 1d interval.
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct MarketKlineParams {
     /// Trading pair `<MARKET>_<INSTRUMENT_TYPE>_<SYMBOL>_<CURRENCY>`.
     ///
@@ -1194,6 +1274,19 @@ impl MarketKlineParams {
         }
     }
 }
+#[cfg(feature = "jiff")]
+impl MarketKlineParams {
+    /// Sets `start_time` from a `jiff` value (feature `jiff`).
+    #[must_use]
+    pub fn with_start_time_jiff(self, value: mrds_runtime::time::Timestamp) -> Self {
+        self.with_start_time(mrds_runtime::time::rfc3339(value))
+    }
+    /// Sets `end_time` from a `jiff` value (feature `jiff`).
+    #[must_use]
+    pub fn with_end_time_jiff(self, value: mrds_runtime::time::Timestamp) -> Self {
+        self.with_end_time(mrds_runtime::time::rfc3339(value))
+    }
+}
 impl Request for MarketKlineParams {
     type Record = crate::records::Candle;
     const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::MARKET_KLINE;
@@ -1216,7 +1309,10 @@ impl Request for MarketKlineParams {
 ///
 /// Rules across parameters:
 /// - `nand_flash_spot_price.range_order`: start_time must be before end_time. (assumed)
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct NandFlashSpotPriceParams {
     /// The item priced.
     ///
@@ -1302,6 +1398,21 @@ impl NandFlashSpotPriceParams {
             );
     }
 }
+#[cfg(feature = "jiff")]
+impl NandFlashSpotPriceParams {
+    /// As [`new`](Self::new), with `start_time`, `end_time` as `jiff` values (feature `jiff`).
+    pub fn new_jiff(
+        item: NandItem,
+        start_time: mrds_runtime::time::Timestamp,
+        end_time: mrds_runtime::time::Timestamp,
+    ) -> Self {
+        Self::new(
+            item,
+            mrds_runtime::time::unix_seconds(start_time),
+            mrds_runtime::time::unix_seconds(end_time),
+        )
+    }
+}
 impl Request for NandFlashSpotPriceParams {
     type Record = crate::records::NandSpotPrice;
     const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::NAND_FLASH_SPOT_PRICE;
@@ -1328,7 +1439,10 @@ impl Request for NandFlashSpotPriceParams {
 ///
 /// Rules across parameters:
 /// - `non_us_kline.range_order`: end_time must be greater than start_time.
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct NonUsKlineParams {
     /// Ticker in dotted form `<code>.<EXCHANGE_SUFFIX>`.
     ///
@@ -1489,6 +1603,21 @@ impl NonUsKlineParams {
             );
     }
 }
+#[cfg(feature = "jiff")]
+impl NonUsKlineParams {
+    /// As [`new`](Self::new), with `start_time`, `end_time` as `jiff` values (feature `jiff`).
+    pub fn new_jiff(
+        symbol: impl Into<String>,
+        start_time: mrds_runtime::time::Timestamp,
+        end_time: mrds_runtime::time::Timestamp,
+    ) -> Self {
+        Self::new(
+            symbol,
+            mrds_runtime::time::unix_seconds(start_time),
+            mrds_runtime::time::unix_seconds(end_time),
+        )
+    }
+}
 impl Request for NonUsKlineParams {
     type Record = crate::records::NonUsBar;
     const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::NON_US_KLINE;
@@ -1512,8 +1641,11 @@ impl Request for NonUsKlineParams {
 /// Rules across parameters:
 /// - `perp_kline.range_order`: end_time must be greater than start_time.
 ///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+///
 /// *Assumed* (not stated by the interface description): `<perp_venue>` is a fixed literal the description does not name; the spec uses `hyperliquid`.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct PerpKlineParams {
     /// Canonical base token, a crypto token or an equity ticker.
     ///
@@ -1670,6 +1802,23 @@ impl PerpKlineParams {
             );
     }
 }
+#[cfg(feature = "jiff")]
+impl PerpKlineParams {
+    /// As [`new`](Self::new), with `start_time`, `end_time` as `jiff` values (feature `jiff`).
+    pub fn new_jiff(
+        symbol: impl Into<String>,
+        interval: Interval,
+        start_time: mrds_runtime::time::Timestamp,
+        end_time: mrds_runtime::time::Timestamp,
+    ) -> Self {
+        Self::new(
+            symbol,
+            interval,
+            mrds_runtime::time::unix_seconds(start_time),
+            mrds_runtime::time::unix_seconds(end_time),
+        )
+    }
+}
 impl Request for PerpKlineParams {
     type Record = crate::records::Candle;
     const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::PERP_KLINE;
@@ -1694,7 +1843,10 @@ impl Request for PerpKlineParams {
 ///
 /// Rules across parameters:
 /// - `person_commentary.range_order`: start_time must be before end_time. (assumed)
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct PersonCommentaryParams {
     /// Id from the person registry.
     ///
@@ -1870,6 +2022,21 @@ impl PersonCommentaryParams {
             );
     }
 }
+#[cfg(feature = "jiff")]
+impl PersonCommentaryParams {
+    /// As [`new`](Self::new), with `start_time`, `end_time` as `jiff` values (feature `jiff`).
+    pub fn new_jiff(
+        person_id: impl Into<String>,
+        start_time: mrds_runtime::time::Timestamp,
+        end_time: mrds_runtime::time::Timestamp,
+    ) -> Self {
+        Self::new(
+            person_id,
+            mrds_runtime::time::unix_seconds(start_time),
+            mrds_runtime::time::unix_seconds(end_time),
+        )
+    }
+}
 impl Request for PersonCommentaryParams {
     type Record = crate::records::PersonCommentary;
     const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::PERSON_COMMENTARY;
@@ -1907,7 +2074,10 @@ impl mrds_runtime::Paged for PersonCommentaryParams {
 ///
 /// Rules across parameters:
 /// - `research_units.idx_requires_kind`: idx requires kind.
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ResearchUnitsParams {
     /// Document id, 16 hexadecimal characters.
     ///
@@ -2060,7 +2230,10 @@ impl Request for ResearchUnitsParams {
 /// Rules across parameters:
 /// - `screener_events.range_order`: start_time must be before end_time. (assumed)
 /// - `screener_events.max_span`: For Split Date and Earnings Date, the range may not exceed one year (366 days).
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ScreenerEventsParams {
     /// Kind of event listed.
     ///
@@ -2186,6 +2359,21 @@ impl ScreenerEventsParams {
         }
     }
 }
+#[cfg(feature = "jiff")]
+impl ScreenerEventsParams {
+    /// As [`new`](Self::new), with `start_time`, `end_time` as `jiff` values (feature `jiff`).
+    pub fn new_jiff(
+        event_type: ScreenerEventType,
+        start_time: mrds_runtime::time::Timestamp,
+        end_time: mrds_runtime::time::Timestamp,
+    ) -> Self {
+        Self::new(
+            event_type,
+            mrds_runtime::time::unix_seconds(start_time),
+            mrds_runtime::time::unix_seconds(end_time),
+        )
+    }
+}
 impl Request for ScreenerEventsParams {
     type Record = crate::records::ScreenerEvent;
     const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::SCREENER_EVENTS;
@@ -2208,7 +2396,10 @@ impl Request for ScreenerEventsParams {
 ///
 /// Rules across parameters:
 /// - `ssr.range_order`: start_time must be before end_time. (assumed)
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SsrParams {
     /// Token symbol; only BTC is supported.
     ///
@@ -2379,6 +2570,19 @@ impl SsrParams {
             );
     }
 }
+#[cfg(feature = "jiff")]
+impl SsrParams {
+    /// Sets `start_time` from a `jiff` value (feature `jiff`).
+    #[must_use]
+    pub fn with_start_time_jiff(self, value: mrds_runtime::time::Timestamp) -> Self {
+        self.with_start_time(mrds_runtime::time::unix_seconds(value))
+    }
+    /// Sets `end_time` from a `jiff` value (feature `jiff`).
+    #[must_use]
+    pub fn with_end_time_jiff(self, value: mrds_runtime::time::Timestamp) -> Self {
+        self.with_end_time(mrds_runtime::time::unix_seconds(value))
+    }
+}
 impl Request for SsrParams {
     type Record = crate::records::Ssr;
     const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::SSR;
@@ -2403,7 +2607,10 @@ impl Request for SsrParams {
 ///
 /// Rules across parameters:
 /// - `stock_dividends.range_order`: start_time must be before end_time.
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct StockDividendsParams {
     /// Valid stock symbol. US share classes accept both a dot and a hyphen as class separator; records echo the caller's spelling.
     ///
@@ -2555,6 +2762,23 @@ impl StockDividendsParams {
             );
     }
 }
+#[cfg(feature = "jiff")]
+impl StockDividendsParams {
+    /// As [`new`](Self::new), with `start_time`, `end_time` as `jiff` values (feature `jiff`).
+    pub fn new_jiff(
+        symbol: impl Into<String>,
+        start_time: mrds_runtime::time::Timestamp,
+        end_time: mrds_runtime::time::Timestamp,
+        time_type: TimeType,
+    ) -> Self {
+        Self::new(
+            symbol,
+            mrds_runtime::time::unix_seconds(start_time),
+            mrds_runtime::time::unix_seconds(end_time),
+            time_type,
+        )
+    }
+}
 impl Request for StockDividendsParams {
     type Record = crate::records::PitDividend;
     const ENDPOINT: &'static mrds_runtime::Endpoint = &crate::api::STOCK_DIVIDENDS;
@@ -2580,7 +2804,10 @@ impl Request for StockDividendsParams {
 /// Rules across parameters:
 /// - `treasury_rates.end_requires_start`: end_time alone is invalid; give start_time too. (assumed)
 /// - `treasury_rates.range_order`: start_time must be before end_time. (assumed)
+///
+/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct TreasuryRatesParams {
     /// Range start, Unix seconds.
     ///
@@ -2684,6 +2911,19 @@ impl TreasuryRatesParams {
 impl ::std::default::Default for TreasuryRatesParams {
     fn default() -> Self {
         Self::new()
+    }
+}
+#[cfg(feature = "jiff")]
+impl TreasuryRatesParams {
+    /// Sets `start_time` from a `jiff` value (feature `jiff`).
+    #[must_use]
+    pub fn with_start_time_jiff(self, value: mrds_runtime::time::Timestamp) -> Self {
+        self.with_start_time(mrds_runtime::time::unix_seconds(value))
+    }
+    /// Sets `end_time` from a `jiff` value (feature `jiff`).
+    #[must_use]
+    pub fn with_end_time_jiff(self, value: mrds_runtime::time::Timestamp) -> Self {
+        self.with_end_time(mrds_runtime::time::unix_seconds(value))
     }
 }
 impl Request for TreasuryRatesParams {

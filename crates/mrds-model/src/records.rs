@@ -3,9 +3,13 @@
 //! The records of the service: the elements of `data`, and the error object.
 //!
 //! Decoding ignores fields the server adds later; value-set fields keep values the
-//! spec does not know.
+//! spec does not know. Records are non-exhaustive: `new` takes the required fields,
+//! `with_` setters the optional ones.
 /// An OHLCV candle (perpetual kline and unified kline).
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Candle {
     /// Open price.
     pub price_open: f64,
@@ -26,8 +30,48 @@ pub struct Candle {
     /// Format: ISO 8601 timestamp.
     pub time_close: String,
 }
+impl Candle {
+    /// A `Candle` with the required fields given.
+    pub fn new(
+        price_open: f64,
+        price_high: f64,
+        price_low: f64,
+        price_close: f64,
+        volume: f64,
+        time_open: impl Into<String>,
+        time_close: impl Into<String>,
+    ) -> Self {
+        Self {
+            price_open,
+            price_high,
+            price_low,
+            price_close,
+            volume,
+            time_open: time_open.into(),
+            time_close: time_close.into(),
+        }
+    }
+}
+#[cfg(feature = "jiff")]
+impl Candle {
+    /// `time_open` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 timestamp).
+    pub fn time_open_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_timestamp(&self.time_open)
+    }
+    /// `time_close` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 timestamp).
+    pub fn time_close_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_timestamp(&self.time_close)
+    }
+}
 /// Company profile. Valuation and financial metrics are not part of this record (they are served by `/v1/stocks/market-metrics` and `/v1/stocks/financial-metrics`).
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct CompanyProfile {
     /// Stock symbol.
     pub symbol: String,
@@ -74,10 +118,69 @@ pub struct CompanyProfile {
     /// Social-platform search terms for the company: stable-identity terms first (cashtag, public name, key products, chief executive, brands), then at most 5 news-driven terms refreshed weekly. Empty for symbols outside the covered US universe.
     pub keywords: Vec<String>,
 }
+impl CompanyProfile {
+    /// A `CompanyProfile` with the required fields given.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        symbol: impl Into<String>,
+        name: impl Into<String>,
+        exchange: impl Into<String>,
+        exchange_short_name: impl Into<String>,
+        industry: impl Into<String>,
+        sector: impl Into<String>,
+        cik: impl Into<String>,
+        country: impl Into<String>,
+        ceo: impl Into<String>,
+        company_description: impl Into<String>,
+        employees: i64,
+        ipo_date: impl Into<String>,
+        website: impl Into<String>,
+        logo: impl Into<String>,
+        is_adr: bool,
+        is_etf: bool,
+        is_fund: bool,
+        is_listed: bool,
+        keywords: Vec<String>,
+    ) -> Self {
+        Self {
+            symbol: symbol.into(),
+            name: name.into(),
+            exchange: exchange.into(),
+            exchange_short_name: exchange_short_name.into(),
+            industry: industry.into(),
+            sector: sector.into(),
+            cik: cik.into(),
+            country: country.into(),
+            ceo: ceo.into(),
+            company_description: company_description.into(),
+            employees,
+            ipo_date: ipo_date.into(),
+            website: website.into(),
+            logo: logo.into(),
+            is_adr,
+            is_etf,
+            is_fund,
+            is_listed,
+            keywords,
+        }
+    }
+}
+#[cfg(feature = "jiff")]
+impl CompanyProfile {
+    /// `ipo_date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
+    pub fn ipo_date_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_date(&self.ipo_date)
+    }
+}
 /// ETF in/outflow of one day.
 ///
 /// `ETFFlow` in the interface description.
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct EtfFlow {
     /// ETF symbol.
     pub symbol: String,
@@ -104,8 +207,45 @@ pub struct EtfFlow {
     /// Day of a rate-committee meeting.
     pub is_fomc: bool,
 }
+impl EtfFlow {
+    /// A `EtfFlow` with the required fields given.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        symbol: impl Into<String>,
+        date: impl Into<String>,
+        close: impl Into<String>,
+        net_flow: impl Into<String>,
+        net_flow_in_shares: f64,
+        volume: f64,
+        expiration_cycle: impl Into<String>,
+        is_fomc: bool,
+    ) -> Self {
+        Self {
+            symbol: symbol.into(),
+            date: date.into(),
+            close: close.into(),
+            net_flow: net_flow.into(),
+            net_flow_in_shares,
+            volume,
+            expiration_cycle: expiration_cycle.into(),
+            is_fomc,
+        }
+    }
+}
+#[cfg(feature = "jiff")]
+impl EtfFlow {
+    /// `date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
+    pub fn date_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_date(&self.date)
+    }
+}
 /// An equity offering filing (new shares, exempt offerings and amendments); units and currency of amounts not shown.
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct EquityOffering {
     /// Registry identifier.
     pub cik: String,
@@ -198,8 +338,123 @@ pub struct EquityOffering {
     /// Number of investors who already invested.
     pub total_number_already_invested: f64,
 }
+impl EquityOffering {
+    /// A `EquityOffering` with the required fields given.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        cik: impl Into<String>,
+        company_name: impl Into<String>,
+        entity_name: impl Into<String>,
+        entity_type: impl Into<String>,
+        date: impl Into<String>,
+        filing_date: impl Into<String>,
+        acceptance_time: impl Into<String>,
+        date_of_first_sale: impl Into<String>,
+        form_type: impl Into<String>,
+        form_signification: impl Into<String>,
+        federal_exemptions_exclusions: impl Into<String>,
+        industry_group_type: impl Into<String>,
+        revenue_range: impl Into<String>,
+        jurisdiction_of_incorporation: impl Into<String>,
+        year_of_incorporation: impl Into<String>,
+        incorporated_within_five_years: bool,
+        is_amendment: bool,
+        is_business_combination_transaction: bool,
+        duration_of_offering_is_more_than_year: bool,
+        has_non_accredited_investors: bool,
+        securities_offered_are_of_equity_type: bool,
+        issuer_street: impl Into<String>,
+        issuer_city: impl Into<String>,
+        issuer_state_or_country: impl Into<String>,
+        issuer_state_or_country_description: impl Into<String>,
+        issuer_zip_code: impl Into<String>,
+        issuer_phone_number: impl Into<String>,
+        related_person_first_name: impl Into<String>,
+        related_person_last_name: impl Into<String>,
+        related_person_relationship: impl Into<String>,
+        related_person_street: impl Into<String>,
+        related_person_city: impl Into<String>,
+        related_person_state_or_country: impl Into<String>,
+        related_person_state_or_country_description: impl Into<String>,
+        related_person_zip_code: impl Into<String>,
+        total_offering_amount: f64,
+        total_amount_sold: f64,
+        total_amount_remaining: f64,
+        minimum_investment_accepted: f64,
+        gross_proceeds_used: f64,
+        sales_commissions: f64,
+        finders_fees: f64,
+        total_number_already_invested: f64,
+    ) -> Self {
+        Self {
+            cik: cik.into(),
+            company_name: company_name.into(),
+            entity_name: entity_name.into(),
+            entity_type: entity_type.into(),
+            date: date.into(),
+            filing_date: filing_date.into(),
+            acceptance_time: acceptance_time.into(),
+            date_of_first_sale: date_of_first_sale.into(),
+            form_type: form_type.into(),
+            form_signification: form_signification.into(),
+            federal_exemptions_exclusions: federal_exemptions_exclusions.into(),
+            industry_group_type: industry_group_type.into(),
+            revenue_range: revenue_range.into(),
+            jurisdiction_of_incorporation: jurisdiction_of_incorporation.into(),
+            year_of_incorporation: year_of_incorporation.into(),
+            incorporated_within_five_years,
+            is_amendment,
+            is_business_combination_transaction,
+            duration_of_offering_is_more_than_year,
+            has_non_accredited_investors,
+            securities_offered_are_of_equity_type,
+            issuer_street: issuer_street.into(),
+            issuer_city: issuer_city.into(),
+            issuer_state_or_country: issuer_state_or_country.into(),
+            issuer_state_or_country_description: issuer_state_or_country_description
+                .into(),
+            issuer_zip_code: issuer_zip_code.into(),
+            issuer_phone_number: issuer_phone_number.into(),
+            related_person_first_name: related_person_first_name.into(),
+            related_person_last_name: related_person_last_name.into(),
+            related_person_relationship: related_person_relationship.into(),
+            related_person_street: related_person_street.into(),
+            related_person_city: related_person_city.into(),
+            related_person_state_or_country: related_person_state_or_country.into(),
+            related_person_state_or_country_description: related_person_state_or_country_description
+                .into(),
+            related_person_zip_code: related_person_zip_code.into(),
+            total_offering_amount,
+            total_amount_sold,
+            total_amount_remaining,
+            minimum_investment_accepted,
+            gross_proceeds_used,
+            sales_commissions,
+            finders_fees,
+            total_number_already_invested,
+        }
+    }
+}
+#[cfg(feature = "jiff")]
+impl EquityOffering {
+    /// `date` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 UTC timestamp with milliseconds and `Z`).
+    pub fn date_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_timestamp(&self.date)
+    }
+    /// `filing_date` as a `jiff::civil::DateTime` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD HH:MM:SS`).
+    pub fn filing_date_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::DateTime, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_date_time(&self.filing_date)
+    }
+}
 /// One problem with one request field.
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ErrorDetail {
     /// The parameter at fault.
     pub field: String,
@@ -208,8 +463,25 @@ pub struct ErrorDetail {
     /// The rule broken, naming its rule id.
     pub reason: String,
 }
+impl ErrorDetail {
+    /// A `ErrorDetail` with the required fields given.
+    pub fn new(
+        field: impl Into<String>,
+        got: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        Self {
+            field: field.into(),
+            got: got.into(),
+            reason: reason.into(),
+        }
+    }
+}
 /// The error object of a failed request.
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ErrorObject {
     /// Machine-readable error code.
     pub code: crate::value_sets::ErrorCode,
@@ -245,8 +517,55 @@ pub struct ErrorObject {
     )]
     pub suggestions: Vec<String>,
 }
+impl ErrorObject {
+    /// A `ErrorObject` with the required fields given and every optional one empty.
+    pub fn new(code: crate::value_sets::ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            details: Vec::new(),
+            docs_url: None,
+            examples: Vec::new(),
+            hint: None,
+            suggestions: Vec::new(),
+        }
+    }
+    /// Sets `details`.
+    #[must_use]
+    pub fn with_details(mut self, value: Vec<crate::records::ErrorDetail>) -> Self {
+        self.details = value;
+        self
+    }
+    /// Sets `docs_url`.
+    #[must_use]
+    pub fn with_docs_url(mut self, value: impl Into<String>) -> Self {
+        self.docs_url = Some(value.into());
+        self
+    }
+    /// Sets `examples`.
+    #[must_use]
+    pub fn with_examples(mut self, value: Vec<String>) -> Self {
+        self.examples = value;
+        self
+    }
+    /// Sets `hint`.
+    #[must_use]
+    pub fn with_hint(mut self, value: impl Into<String>) -> Self {
+        self.hint = Some(value.into());
+        self
+    }
+    /// Sets `suggestions`.
+    #[must_use]
+    pub fn with_suggestions(mut self, value: Vec<String>) -> Self {
+        self.suggestions = value;
+        self
+    }
+}
 /// A daily bar of one currency pair.
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ForexBar {
     /// Currency pair.
     pub symbol: String,
@@ -271,8 +590,49 @@ pub struct ForexBar {
     /// Volume-weighted average price.
     pub vwap: f64,
 }
+impl ForexBar {
+    /// A `ForexBar` with the required fields given.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        symbol: impl Into<String>,
+        date: impl Into<String>,
+        open: f64,
+        high: f64,
+        low: f64,
+        close: f64,
+        change: f64,
+        change_percent: f64,
+        volume: f64,
+        vwap: f64,
+    ) -> Self {
+        Self {
+            symbol: symbol.into(),
+            date: date.into(),
+            open,
+            high,
+            low,
+            close,
+            change,
+            change_percent,
+            volume,
+            vwap,
+        }
+    }
+}
+#[cfg(feature = "jiff")]
+impl ForexBar {
+    /// `date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
+    pub fn date_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_date(&self.date)
+    }
+}
 /// A one-minute bar of an index.
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct IndexBar1Min {
     /// Index symbol.
     pub symbol: String,
@@ -291,8 +651,36 @@ pub struct IndexBar1Min {
     /// Volume.
     pub volume: f64,
 }
+impl IndexBar1Min {
+    /// A `IndexBar1Min` with the required fields given.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        symbol: impl Into<String>,
+        data_type: impl Into<String>,
+        timestamp: f64,
+        open: f64,
+        high: f64,
+        low: f64,
+        close: f64,
+        volume: f64,
+    ) -> Self {
+        Self {
+            symbol: symbol.into(),
+            data_type: data_type.into(),
+            timestamp,
+            open,
+            high,
+            low,
+            close,
+            volume,
+        }
+    }
+}
 /// Estimated leverage ratio of a crypto token.
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct LeverageRatio {
     /// Token symbol.
     pub symbol: String,
@@ -303,8 +691,27 @@ pub struct LeverageRatio {
     /// Observation timestamp.
     pub timestamp: f64,
 }
+impl LeverageRatio {
+    /// A `LeverageRatio` with the required fields given.
+    pub fn new(
+        symbol: impl Into<String>,
+        leverage_ratio: f64,
+        time: impl Into<String>,
+        timestamp: f64,
+    ) -> Self {
+        Self {
+            symbol: symbol.into(),
+            leverage_ratio,
+            time: time.into(),
+            timestamp,
+        }
+    }
+}
 /// NAND flash spot price of one item on one day.
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct NandSpotPrice {
     /// Item.
     pub symbol: String,
@@ -321,10 +728,40 @@ pub struct NandSpotPrice {
     /// Low price.
     pub low: f64,
 }
+impl NandSpotPrice {
+    /// A `NandSpotPrice` with the required fields given.
+    pub fn new(
+        symbol: impl Into<String>,
+        date: impl Into<String>,
+        avg: f64,
+        high: f64,
+        low: f64,
+    ) -> Self {
+        Self {
+            symbol: symbol.into(),
+            date: date.into(),
+            avg,
+            high,
+            low,
+        }
+    }
+}
+#[cfg(feature = "jiff")]
+impl NandSpotPrice {
+    /// `date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
+    pub fn date_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_date(&self.date)
+    }
+}
 /// A split-adjusted candle of a non-US ticker.
 ///
 /// `NonUSBar` in the interface description.
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct NonUsBar {
     /// Open price.
     pub price_open: f64,
@@ -351,10 +788,57 @@ pub struct NonUsBar {
     /// Format: ISO 8601 timestamp.
     pub time_period_end: String,
 }
+impl NonUsBar {
+    /// A `NonUsBar` with the required fields given.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        price_open: f64,
+        price_high: f64,
+        price_low: f64,
+        price_close: f64,
+        volume_traded: f64,
+        quote_currency: impl Into<String>,
+        time_open: f64,
+        time_close: f64,
+        time_period_start: impl Into<String>,
+        time_period_end: impl Into<String>,
+    ) -> Self {
+        Self {
+            price_open,
+            price_high,
+            price_low,
+            price_close,
+            volume_traded,
+            quote_currency: quote_currency.into(),
+            time_open,
+            time_close,
+            time_period_start: time_period_start.into(),
+            time_period_end: time_period_end.into(),
+        }
+    }
+}
+#[cfg(feature = "jiff")]
+impl NonUsBar {
+    /// `time_period_start` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 timestamp).
+    pub fn time_period_start_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_timestamp(&self.time_period_start)
+    }
+    /// `time_period_end` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 timestamp).
+    pub fn time_period_end_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_timestamp(&self.time_period_end)
+    }
+}
 /// A point-in-time dividend; records reflect what was known historically.
 ///
 /// `PITDividend` in the interface description.
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct PitDividend {
     /// Stock symbol; when the request gave a symbol, it is echoed in the request's spelling.
     pub symbol: String,
@@ -383,8 +867,65 @@ pub struct PitDividend {
     /// Dividend frequency, for instance Quarterly or Monthly.
     pub frequency: String,
 }
+impl PitDividend {
+    /// A `PitDividend` with the required fields given.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        symbol: impl Into<String>,
+        date: impl Into<String>,
+        record_date: impl Into<String>,
+        payment_date: impl Into<String>,
+        declaration_date: impl Into<String>,
+        adj_dividend: f64,
+        dividend: f64,
+        r#yield: f64,
+        frequency: impl Into<String>,
+    ) -> Self {
+        Self {
+            symbol: symbol.into(),
+            date: date.into(),
+            record_date: record_date.into(),
+            payment_date: payment_date.into(),
+            declaration_date: declaration_date.into(),
+            adj_dividend,
+            dividend,
+            r#yield,
+            frequency: frequency.into(),
+        }
+    }
+}
+#[cfg(feature = "jiff")]
+impl PitDividend {
+    /// `date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
+    pub fn date_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_date(&self.date)
+    }
+    /// `record_date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
+    pub fn record_date_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_date(&self.record_date)
+    }
+    /// `payment_date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
+    pub fn payment_date_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_date(&self.payment_date)
+    }
+    /// `declaration_date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
+    pub fn declaration_date_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_date(&self.declaration_date)
+    }
+}
 /// One remark of a person, one row per source document. A row is always the place where the remark was made (own post, the venue's own transcript, or the outlet that interviewed the person); a site merely reporting what was said elsewhere is not stored.
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct PersonCommentary {
     /// The person registry's id.
     ///
@@ -420,8 +961,63 @@ pub struct PersonCommentary {
     /// Rows carrying the same remark share it; a remark in one place carries its own URL here.
     pub cluster_id: String,
 }
+impl PersonCommentary {
+    /// A `PersonCommentary` with the required fields given and every optional one empty.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        person_id: impl Into<String>,
+        quote: impl Into<String>,
+        url: impl Into<String>,
+        page_title: impl Into<String>,
+        venue: impl Into<String>,
+        author: impl Into<String>,
+        lang: impl Into<String>,
+        said_on: impl Into<String>,
+        published_at: i64,
+        published_at_source: crate::value_sets::PublishedAtSource,
+        source_kind: crate::value_sets::SourceKind,
+        cluster_id: impl Into<String>,
+    ) -> Self {
+        Self {
+            person_id: person_id.into(),
+            quote: quote.into(),
+            url: url.into(),
+            page_title: page_title.into(),
+            venue: venue.into(),
+            author: author.into(),
+            lang: lang.into(),
+            said_on: said_on.into(),
+            published_at,
+            published_at_source,
+            source_kind,
+            own_channel_verified: None,
+            cluster_id: cluster_id.into(),
+        }
+    }
+    /// Sets `own_channel_verified`.
+    #[must_use]
+    pub fn with_own_channel_verified(
+        mut self,
+        value: crate::value_sets::OwnChannelVerified,
+    ) -> Self {
+        self.own_channel_verified = Some(value);
+        self
+    }
+}
+#[cfg(feature = "jiff")]
+impl PersonCommentary {
+    /// `published_at` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (Unix seconds (UTC)).
+    pub fn published_at_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::Error> {
+        mrds_runtime::time::from_unix_seconds(self.published_at)
+    }
+}
 /// One section or exhibit of a research document.
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ResearchUnit {
     /// Document id, 16 hexadecimal characters.
     ///
@@ -463,10 +1059,68 @@ pub struct ResearchUnit {
     /// Document title.
     pub title: String,
 }
+impl ResearchUnit {
+    /// A `ResearchUnit` with the required fields given and every optional one empty.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        doc_id: impl Into<String>,
+        file_url: impl Into<String>,
+        heading: impl Into<String>,
+        idx: i64,
+        kind: crate::value_sets::UnitKind,
+        page_from: i64,
+        page_to: i64,
+        published_at: impl Into<String>,
+        publisher: impl Into<String>,
+        region: impl Into<String>,
+        scope: impl Into<String>,
+        sector: impl Into<String>,
+        summary: impl Into<String>,
+        symbols: Vec<String>,
+        title: impl Into<String>,
+    ) -> Self {
+        Self {
+            doc_id: doc_id.into(),
+            file_url: file_url.into(),
+            heading: heading.into(),
+            idx,
+            kind,
+            page_from,
+            page_to,
+            published_at: published_at.into(),
+            publisher: publisher.into(),
+            region: region.into(),
+            scope: scope.into(),
+            sector: sector.into(),
+            score: None,
+            summary: summary.into(),
+            symbols,
+            title: title.into(),
+        }
+    }
+    /// Sets `score`.
+    #[must_use]
+    pub fn with_score(mut self, value: f64) -> Self {
+        self.score = Some(value);
+        self
+    }
+}
+#[cfg(feature = "jiff")]
+impl ResearchUnit {
+    /// `published_at` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 timestamp).
+    pub fn published_at_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_timestamp(&self.published_at)
+    }
+}
 /// Stablecoin supply ratio.
 ///
 /// `SSR` in the interface description.
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Ssr {
     /// Token symbol.
     pub symbol: String,
@@ -477,8 +1131,27 @@ pub struct Ssr {
     /// Observation timestamp.
     pub timestamp: f64,
 }
+impl Ssr {
+    /// A `Ssr` with the required fields given.
+    pub fn new(
+        symbol: impl Into<String>,
+        ssr: f64,
+        time: impl Into<String>,
+        timestamp: f64,
+    ) -> Self {
+        Self {
+            symbol: symbol.into(),
+            ssr,
+            time: time.into(),
+            timestamp,
+        }
+    }
+}
 /// One stock event of the screener.
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ScreenerEvent {
     /// Stock symbol.
     pub symbol: String,
@@ -489,8 +1162,25 @@ pub struct ScreenerEvent {
     /// Event value; its format per event type is not shown.
     pub value: String,
 }
+impl ScreenerEvent {
+    /// A `ScreenerEvent` with the required fields given.
+    pub fn new(
+        symbol: impl Into<String>,
+        r#type: crate::value_sets::ScreenerEventType,
+        value: impl Into<String>,
+    ) -> Self {
+        Self {
+            symbol: symbol.into(),
+            r#type,
+            value: value.into(),
+        }
+    }
+}
 /// US treasury rates of one day, by maturity (units not shown).
+///
+/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TreasuryRate {
     /// Day of the rates.
     ///
@@ -520,4 +1210,48 @@ pub struct TreasuryRate {
     pub year20: f64,
     /// 30-year rate.
     pub year30: f64,
+}
+impl TreasuryRate {
+    /// A `TreasuryRate` with the required fields given.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        date: impl Into<String>,
+        month1: f64,
+        month2: f64,
+        month3: f64,
+        month6: f64,
+        year1: f64,
+        year2: f64,
+        year3: f64,
+        year5: f64,
+        year7: f64,
+        year10: f64,
+        year20: f64,
+        year30: f64,
+    ) -> Self {
+        Self {
+            date: date.into(),
+            month1,
+            month2,
+            month3,
+            month6,
+            year1,
+            year2,
+            year3,
+            year5,
+            year7,
+            year10,
+            year20,
+            year30,
+        }
+    }
+}
+#[cfg(feature = "jiff")]
+impl TreasuryRate {
+    /// `date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
+    pub fn date_jiff(
+        &self,
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+        mrds_runtime::time::parse_date(&self.date)
+    }
 }

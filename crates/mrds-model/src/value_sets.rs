@@ -7,7 +7,10 @@
 /// Machine-readable error code of the error object, with the HTTP status it is answered with.
 ///
 /// Tolerant: a value the spec does not know decodes into `ErrorCode::Unknown` with the raw text, so a server adding values later does not break decoding. `FromStr` stays strict.
+///
+/// Non-exhaustive: a later version may add values (a value that decoded into `Unknown` then decodes into its own variant), so a `match` needs a `_` arm.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ErrorCode {
     /// `INVALID_PARAMETER`: A parameter is missing, malformed, out of range or breaks a rule; one `details` entry per problem.
     ///
@@ -68,7 +71,10 @@ impl From<mrds_runtime::ErrorKind> for ErrorCode {
 /// The INSTRUMENT_TYPE part of a unified-kline `trading_pair`.
 ///
 /// Strict: a value the spec does not list is rejected.
+///
+/// Non-exhaustive: a later version may add values, so a `match` needs a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum InstrumentType {
     /// `SPOT`.
     Spot,
@@ -86,7 +92,10 @@ mrds_runtime::value_set!(
 /// Candle interval.
 ///
 /// Strict: a value the spec does not list is rejected.
+///
+/// Non-exhaustive: a later version may add values, so a `match` needs a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Interval {
     /// `1min`.
     OneMinute,
@@ -115,7 +124,10 @@ mrds_runtime::value_set!(
 /// A NAND flash product priced on the spot market.
 ///
 /// Strict: a value the spec does not list is rejected.
+///
+/// Non-exhaustive: a later version may add values, so a `match` needs a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum NandItem {
     /// `MLC 128Gb 16GBx8`.
     Mlc128Gb16Gbx8,
@@ -145,7 +157,10 @@ mrds_runtime::value_set!(
 /// How an own-channel commentary row was attributed (set only when source_kind is `own`).
 ///
 /// Tolerant: a value the spec does not know decodes into `OwnChannelVerified::Unknown` with the raw text, so a server adding values later does not break decoding. `FromStr` stays strict.
+///
+/// Non-exhaustive: a later version may add values (a value that decoded into `Unknown` then decodes into its own variant), so a `match` needs a `_` arm.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum OwnChannelVerified {
     /// `author`: The page named this person.
     Author,
@@ -163,7 +178,10 @@ mrds_runtime::value_set!(
 /// Where `published_at` of a commentary row comes from.
 ///
 /// Tolerant: a value the spec does not know decodes into `PublishedAtSource::Unknown` with the raw text, so a server adding values later does not break decoding. `FromStr` stays strict.
+///
+/// Non-exhaustive: a later version may add values (a value that decoded into `Unknown` then decodes into its own variant), so a `match` needs a `_` arm.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum PublishedAtSource {
     /// `page`: The page stated the time.
     Page,
@@ -176,7 +194,10 @@ mrds_runtime::value_set!(tolerant PublishedAtSource { Page = "page", Fetch = "fe
 /// Kind of a stock screener event.
 ///
 /// Tolerant: a value the spec does not know decodes into `ScreenerEventType::Unknown` with the raw text, so a server adding values later does not break decoding. `FromStr` stays strict.
+///
+/// Non-exhaustive: a later version may add values (a value that decoded into `Unknown` then decodes into its own variant), so a `match` needs a `_` arm.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum ScreenerEventType {
     /// `IPO Date`: IPO dates; for ETFs the inception date.
     IpoDate,
@@ -194,7 +215,10 @@ mrds_runtime::value_set!(
 /// Trading session of the unified kline; changes stock and option results only.
 ///
 /// Strict: a value the spec does not list is rejected.
+///
+/// Non-exhaustive: a later version may add values, so a `match` needs a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Session {
     /// `RTH`: Regular trading hours.
     Rth,
@@ -205,7 +229,10 @@ mrds_runtime::value_set!(strict Session { Rth = "RTH", Eth = "ETH" });
 /// Sort order by date.
 ///
 /// Strict: a value the spec does not list is rejected.
+///
+/// Non-exhaustive: a later version may add values, so a `match` needs a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum SortOrder {
     /// `asc`: Oldest first.
     Asc,
@@ -216,7 +243,10 @@ mrds_runtime::value_set!(strict SortOrder { Asc = "asc", Desc = "desc" });
 /// Where a remark was made.
 ///
 /// Tolerant: a value the spec does not know decodes into `SourceKind::Unknown` with the raw text, so a server adding values later does not break decoding. `FromStr` stays strict.
+///
+/// Non-exhaustive: a later version may add values (a value that decoded into `Unknown` then decodes into its own variant), so a `match` needs a `_` arm.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum SourceKind {
     /// `own`: The person's own post or channel.
     Own,
@@ -234,7 +264,10 @@ mrds_runtime::value_set!(
 /// Which time field the crypto metrics range filters on.
 ///
 /// Strict: a value the spec does not list is rejected.
+///
+/// Non-exhaustive: a later version may add values, so a `match` needs a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum TimeField {
     /// `DATE`.
     Date,
@@ -245,7 +278,10 @@ mrds_runtime::value_set!(strict TimeField { Date = "DATE", ObservedAt = "OBSERVE
 /// Which dividend date the time range filters on.
 ///
 /// Strict: a value the spec does not list is rejected.
+///
+/// Non-exhaustive: a later version may add values, so a `match` needs a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum TimeType {
     /// `RECORD_DATE`.
     RecordDate,
@@ -261,7 +297,10 @@ mrds_runtime::value_set!(
 /// Kind of a research document unit.
 ///
 /// Tolerant: a value the spec does not know decodes into `UnitKind::Unknown` with the raw text, so a server adding values later does not break decoding. `FromStr` stays strict.
+///
+/// Non-exhaustive: a later version may add values (a value that decoded into `Unknown` then decodes into its own variant), so a `match` needs a `_` arm.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum UnitKind {
     /// `section`.
     Section,

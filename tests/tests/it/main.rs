@@ -13,7 +13,8 @@
 //!   [`model_decode`]), the server and sample server over real HTTP ([`server_e2e`]), the
 //!   serving path's limits, shutdown and logs over real sockets and as a child process
 //!   ([`server_runtime`]), the client against canned servers and the sample server
-//!   ([`client`], [`client_e2e`]).
+//!   ([`client`], [`client_e2e`]), typed time ([`typed_time`]);
+//! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]).
 
 mod broken_specs;
 mod client;
@@ -27,9 +28,11 @@ mod http;
 mod model_decode;
 mod model_validation;
 mod openapi;
+mod packaging;
 mod pipeline;
 mod server_e2e;
 mod server_runtime;
 mod spec_coverage;
 mod spec_diff;
 mod spec_diff_e2e;
+mod typed_time;

@@ -554,11 +554,11 @@ fn decodes_a_failure_envelope() {
     assert_eq!(e.details.len(), 2);
     assert_eq!(
         e.details[0],
-        ErrorDetail {
-            field: "limit".into(),
-            got: "0".into(),
-            reason: "must be between 1 and 1000 [rule stock_dividends.limit.range]".into(),
-        }
+        ErrorDetail::new(
+            "limit",
+            "0",
+            "must be between 1 and 1000 [rule stock_dividends.limit.range]"
+        )
     );
     assert!(e.details[1].reason.contains("stock_dividends.range_order"));
     assert_eq!(

@@ -105,14 +105,109 @@ fn every_endpoint_and_parameter_is_described() {
                 rule.id
             );
         }
-        // The success envelope holds the endpoint's records.
-        let data =
-            &op["responses"]["200"]["content"]["application/json"]["schema"]["properties"]["data"];
+        // The rules are data too: `x-rules` lists each by id, with its kind and parameters.
+        match op.get("x-rules") {
+            None => assert!(e.rules.is_empty(), "{} lacks x-rules", e.id),
+            Some(rules) => {
+                let rules = rules.as_array().unwrap();
+                assert_eq!(rules.len(), e.rules.len(), "{}", e.id);
+                for (rule, x) in e.rules.iter().zip(rules) {
+                    assert_eq!(x["id"], rule.id.as_str());
+                    assert_eq!(x["kind"], rule.check.kind(), "{}", rule.id);
+                    assert_eq!(x["parameters"], serde_json::json!(rule.check.params()));
+                    assert_eq!(x["field"], rule.check.field(), "{}", rule.id);
+                    assert_eq!(x["when"].is_object(), rule.when.is_some(), "{}", rule.id);
+                    for p in rule.params() {
+                        assert!(e.param(p).is_some(), "{}: {p}", rule.id);
+                    }
+                }
+            }
+        }
+        // The success envelope is a named schema of the endpoint's record, with an example.
         let record = api.record(&e.returns).unwrap();
+        let media = &op["responses"]["200"]["content"]["application/json"];
+        let name = format!("{}Response", record.spec_name);
         assert_eq!(
-            data["items"]["$ref"],
+            media["schema"]["$ref"],
+            format!("#/components/schemas/{name}"),
+            "{}",
+            e.id
+        );
+        let envelope = &doc["components"]["schemas"][&name];
+        assert_eq!(
+            envelope["properties"]["data"]["items"]["$ref"],
             format!("#/components/schemas/{}", record.spec_name)
         );
+        if let Some(samples) = &e.samples {
+            let example = &media["example"];
+            assert_eq!(example["success"], true, "{}", e.id);
+            assert!(!example["data"].as_array().unwrap().is_empty(), "{}", e.id);
+            // Every parameter of the sample request is an example value.
+            for (name, _) in &samples.example_values {
+                let p = params.iter().find(|p| p["name"] == name.as_str()).unwrap();
+                assert!(p.get("example").is_some(), "{}.{name}", e.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn response_schemas_are_named_after_their_record() {
+    let api = api();
+    let doc = document(&api);
+    let schemas = doc["components"]["schemas"].as_object().unwrap();
+    // One envelope schema per record some endpoint answers with, shared by its endpoints:
+    // the two kline endpoints answer `CandleResponse`.
+    let mut returned: Vec<&str> = api
+        .endpoints
+        .iter()
+        .map(|e| e.returns_spec.as_str())
+        .collect();
+    returned.sort();
+    returned.dedup();
+    let mut responses: Vec<&str> = schemas
+        .keys()
+        .filter_map(|k| k.strip_suffix("Response"))
+        .collect();
+    responses.sort();
+    assert_eq!(responses, returned);
+    assert!(schemas.contains_key("PITDividendResponse"));
+    for e in ["market_kline", "perp_kline"] {
+        let path = api.endpoint(e).unwrap().path.to_string();
+        assert_eq!(
+            doc["paths"][&path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+                ["$ref"],
+            "#/components/schemas/CandleResponse"
+        );
+    }
+    // The unified kline's rule across parameters, as data.
+    let kline = &doc["paths"]["/v1/market/kline"]["get"]["x-rules"];
+    let order = kline
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["kind"] == "ordered")
+        .unwrap();
+    assert_eq!(order["before"], "start_time");
+    assert_eq!(order["after"], "end_time");
+}
+
+#[test]
+fn record_schemas_carry_a_sample_record_as_example() {
+    let api = api();
+    let doc = document(&api);
+    let schemas = &doc["components"]["schemas"];
+    for e in api.endpoints.iter().filter(|e| e.samples.is_some()) {
+        let record = api.record(&e.returns).unwrap();
+        let example = &schemas[&record.spec_name]["examples"][0];
+        for f in record.fields.iter().filter(|f| !f.optional) {
+            assert!(
+                example.get(&f.wire).is_some(),
+                "{}.{} missing from the example",
+                record.spec_name,
+                f.wire
+            );
+        }
     }
 }
 

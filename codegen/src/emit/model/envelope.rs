@@ -4,27 +4,34 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::records::struct_fields;
+use super::records::{constructors, struct_fields, typed_time};
 use crate::emit::{docs, ident, prose};
 use crate::model::*;
 
 pub(super) fn file(api: &Api) -> TokenStream {
     let docs = docs(&format!(
         "{}\n\n`T` is the record type of the endpoint; a failure envelope is \
-         `Envelope<ErrorObject>` (its `data` repeats the error object).",
+         `Envelope<ErrorObject>` (its `data` repeats the error object). Non-exhaustive: made \
+         with [`new`](Self::new) and the `with_` setters.",
         prose(&api.envelope.doc)
     ));
     let fields = struct_fields(&api.envelope.fields);
+    let generics = quote!(<T>);
+    let construction = constructors("Envelope", &generics, &api.envelope.fields);
+    let time = typed_time("Envelope", &generics, &api.envelope.fields);
     let glue = error_body(api);
     quote! {
         //! The common response envelope, and the error object as the runtime builds it.
 
         #docs
         #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[non_exhaustive]
         pub struct Envelope<T> {
             #(#fields)*
         }
 
+        #construction
+        #time
         #glue
     }
 }

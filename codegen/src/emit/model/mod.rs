@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Emitted, cargo_toml, inner_docs, prose, runtime_dependency};
+use super::{Emitted, cargo_toml, example_request, inner_docs, prose, readme, runtime_dependency};
 use crate::model::*;
 
 mod api;
@@ -19,6 +19,7 @@ pub const DIR: &str = "crates/mrds-model";
 /// Adds the model crate's files to `out`.
 pub fn emit(api: &Api, out: &mut Emitted) {
     out.text(format!("{DIR}/Cargo.toml"), cargo(api));
+    out.text(format!("{DIR}/README.md"), readme_md(api));
     let files: [(&str, TokenStream); 6] = [
         ("lib.rs", lib_rs(api)),
         ("records.rs", records::file(api)),
@@ -66,9 +67,61 @@ fn cargo(api: &Api) -> String {
     )
 }
 
+/// The README: what the crate holds, an example (a request of the spec's samples, built and
+/// validated, and an answer decoded), and the `jiff` feature.
+fn readme_md(api: &Api) -> String {
+    let example = example_request(api, "mrds_model");
+    let record = example
+        .as_ref()
+        .map(|x| x.endpoint.returns.as_str())
+        .or_else(|| api.records.first().map(|r| r.name.as_str()));
+    let mut code = String::new();
+    if let Some(x) = &example {
+        code.push_str(&format!(
+            "{}\n\n\
+             // A request: the required parameters by construction, defaults for the rest.\n\
+             let params = {};\n\
+             // Every rule of the spec, every problem at once.\n\
+             match params.validate() {{\n\
+             \x20   Ok(()) => println!(\"GET {{}}?{{:?}}\", params.path(), params.to_query()),\n\
+             \x20   Err(e) => println!(\"invalid: {{e}}\"),\n\
+             }}\n\n",
+            x.uses.join("\n"),
+            x.params
+        ));
+    }
+    if let Some(record) = record {
+        code.push_str(&format!(
+            "// An answer: the envelope around the endpoint's records.\n\
+             let body = r#\"{{\"success\": true, \"request_id\": \"req-1\", \"data\": []}}\"#;\n\
+             let answer: mrds_model::Envelope<mrds_model::records::{record}> = serde_json::from_str(body)?;\n\
+             assert!(answer.success && answer.data.is_empty());\n\
+             # Ok::<(), serde_json::Error>(())\n"
+        ));
+    }
+    let body = format!(
+        "Types of the {} (interface description version {}): the records the endpoints answer \
+         with, the value sets, one parameter type per endpoint with `validate()` (every rule of \
+         the spec), the response envelope, the endpoint table and the change history. No HTTP: \
+         it depends on serde, serde_json and `mrds-runtime` only, so a crate that only reads or \
+         writes the service's JSON needs nothing else.\n\n```rust\n{code}```",
+        prose(&api.title),
+        api.api_version
+    );
+    let features = "## Typed time (feature `jiff`)\n\n\
+         Times travel as plain values (`i64` Unix seconds, RFC 3339 and date text), and the \
+         types keep them. With `features = [\"jiff\"]` they also get `jiff` methods: \
+         `new_jiff` (the required time parameters as `jiff::Timestamp`, or `jiff::civil::Date` \
+         for dates) and `with_<param>_jiff` setters on the parameter types, and \
+         `<field>_jiff()` accessors on the records (a `jiff::Timestamp`, `jiff::civil::Date` or \
+         `jiff::civil::DateTime`, or the error of a field that does not hold one). The feature \
+         only adds methods, so turning it on never breaks a build.";
+    readme("mrds-model", &body, features)
+}
+
 fn lib_rs(api: &Api) -> TokenStream {
     let docs = inner_docs(&format!(
-        "Types of the {}.\n\n{}\n\nInterface description version {}; every path below `{}`.\n\n\
+        "## Reference\n\nThe {}: {}\n\nInterface description version {}; every path below `{}`.\n\n\
          - [`records`]: the records in `data`, tolerant of fields and values added later;\n\
          - [`value_sets`]: enumerations with their wire spelling;\n\
          - [`params`]: one parameter type per endpoint, with `validate()`;\n\
@@ -82,7 +135,10 @@ fn lib_rs(api: &Api) -> TokenStream {
         api.base_path
     ));
     quote! {
+        #![doc = include_str!("../README.md")]
         #docs
+
+        #![warn(missing_docs)]
 
         // Generated modules are formatted by the generator (prettyplease), not by rustfmt.
         #[rustfmt::skip]

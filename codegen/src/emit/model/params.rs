@@ -338,7 +338,121 @@ fn struct_doc(e: &Endpoint) -> String {
             doc.push_str(&format!("\n- `{}`: {}{tag}", r.id, prose(&r.doc)));
         }
     }
+    doc.push_str(
+        "\n\nNon-exhaustive: made with `new` (the required parameters) and the `with_` \
+         setters, so a parameter added later is not a breaking change; every field stays public \
+         to read and assign.",
+    );
     with_provenance(doc, &e.provenance)
+}
+
+/// The `jiff` type a time parameter takes with the `jiff` feature, and the runtime function
+/// turning it into the parameter's plain value.
+fn time_writer(p: &Param) -> Option<(TokenStream, TokenStream)> {
+    match &p.ty {
+        ParamType::Integer(IntegerType {
+            format: Some(IntegerFormat::UnixSeconds),
+            ..
+        }) => Some((
+            quote!(mrds_runtime::time::Timestamp),
+            quote!(mrds_runtime::time::unix_seconds),
+        )),
+        ParamType::String(StringType {
+            format: Some(StringFormat::Rfc3339),
+            ..
+        }) => Some((
+            quote!(mrds_runtime::time::Timestamp),
+            quote!(mrds_runtime::time::rfc3339),
+        )),
+        ParamType::String(StringType {
+            format: Some(StringFormat::Date),
+            ..
+        }) => Some((
+            quote!(mrds_runtime::time::Date),
+            quote!(mrds_runtime::time::date_text),
+        )),
+        _ => None,
+    }
+}
+
+/// With the `jiff` feature: `new_jiff` (as `new`, the required time parameters typed) when a
+/// required parameter is a time, and `with_<param>_jiff` beside the setter of every optional
+/// one. The names cannot collide: every other method is fixed (`new`, `validate`, ...) or
+/// starts with `with_` followed by a parameter's name, and the checker reserves parameter
+/// names ending in `_jiff`.
+fn typed_time(e: &Endpoint) -> TokenStream {
+    let (_, allow) = deprecation(e.removed.as_ref());
+    let required: Vec<&Param> = e.params.iter().filter(|p| p.required).collect();
+    let new_jiff = required.iter().any(|p| time_writer(p).is_some()).then(|| {
+        let args = required.iter().map(|p| {
+            let x = ident(&p.ident);
+            match (time_writer(p), &p.ty) {
+                (Some((ty, _)), _) => quote!(#x: #ty),
+                (None, ParamType::String(_)) => quote!(#x: impl Into<String>),
+                (None, _) => {
+                    let t = base_type(p);
+                    quote!(#x: #t)
+                }
+            }
+        });
+        let values = required.iter().map(|p| {
+            let x = ident(&p.ident);
+            match time_writer(p) {
+                Some((_, write)) => quote!(#write(#x)),
+                None => quote!(#x),
+            }
+        });
+        let typed: Vec<String> = required
+            .iter()
+            .filter(|p| time_writer(p).is_some())
+            .map(|p| format!("`{}`", p.wire))
+            .collect();
+        let doc = docs(&format!(
+            "As [`new`](Self::new), with {} as `jiff` values (feature `jiff`).",
+            typed.join(", ")
+        ));
+        let allow_args = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+        quote! {
+            #doc
+            #allow_args
+            pub fn new_jiff(#(#args),*) -> Self {
+                Self::new(#(#values),*)
+            }
+        }
+    });
+    let setters: Vec<TokenStream> = e
+        .params
+        .iter()
+        .filter(|p| !p.required)
+        .filter_map(|p| {
+            let (ty, write) = time_writer(p)?;
+            let setter = format_ident!("with_{}", p.bare_ident());
+            let typed = format_ident!("with_{}_jiff", p.bare_ident());
+            let doc = docs(&format!(
+                "Sets `{}` from a `jiff` value (feature `jiff`).",
+                p.wire
+            ));
+            Some(quote! {
+                #doc
+                #[must_use]
+                pub fn #typed(self, value: #ty) -> Self {
+                    self.#setter(#write(value))
+                }
+            })
+        })
+        .collect();
+    if new_jiff.is_none() && setters.is_empty() {
+        return TokenStream::new();
+    }
+    let name = ident(&e.names.params_type);
+    quote! {
+        #[cfg(feature = "jiff")]
+        #allow
+        impl #name {
+            #new_jiff
+            #(#setters)*
+        }
+    }
 }
 
 fn params_type(e: &Endpoint) -> TokenStream {
@@ -483,10 +597,13 @@ fn params_type(e: &Endpoint) -> TokenStream {
         })
     });
 
+    let typed = typed_time(e);
+
     quote! {
         #type_docs
         #deprecated
         #[derive(Clone, Debug, PartialEq)]
+        #[non_exhaustive]
         pub struct #name {
             #(#fields)*
         }
@@ -525,6 +642,8 @@ fn params_type(e: &Endpoint) -> TokenStream {
         }
 
         #default_impl
+
+        #typed
 
         #allow
         impl Request for #name {

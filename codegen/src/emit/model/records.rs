@@ -1,7 +1,7 @@
 //! `records.rs`: the records of the service, the elements of `data`, and the error object.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 use crate::emit::{docs, ident, prose, with_provenance};
 use crate::model::*;
@@ -16,23 +16,228 @@ pub(super) fn file(api: &Api) -> TokenStream {
                 r.spec_name
             ));
         }
+        text.push_str(
+            "\n\nNon-exhaustive: made with [`new`](Self::new) (the required fields) and the \
+             `with_` setters (the optional ones), so a field added to the record later is not a \
+             breaking change; every field stays public to read and assign.",
+        );
         let docs = docs(&with_provenance(text, &r.provenance));
         let fields = struct_fields(&r.fields);
+        let construction = constructors(&r.name, &TokenStream::new(), &r.fields);
+        let time = typed_time(&r.name, &TokenStream::new(), &r.fields);
         quote! {
             #docs
             #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+            #[non_exhaustive]
             pub struct #name {
                 #(#fields)*
             }
+
+            #construction
+            #time
         }
     });
     quote! {
         //! The records of the service: the elements of `data`, and the error object.
         //!
         //! Decoding ignores fields the server adds later; value-set fields keep values the
-        //! spec does not know.
+        //! spec does not know. Records are non-exhaustive: `new` takes the required fields,
+        //! `with_` setters the optional ones.
 
         #(#records)*
+    }
+}
+
+/// The argument type a constructor or setter takes for a field, and how the field is made
+/// from the argument `x`.
+fn field_argument(f: &Field, x: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
+    if f.array {
+        return (
+            field_type(&Field {
+                optional: false,
+                ..f.clone()
+            }),
+            quote!(#x),
+        );
+    }
+    let ty = field_type(&Field {
+        optional: false,
+        boxed: false,
+        ..f.clone()
+    });
+    let (arg, value) = match (&f.ty, f.boxed) {
+        (TypeRef::String, _) => (quote!(impl Into<String>), quote!(#x.into())),
+        (_, true) => (ty, quote!(Box::new(#x))),
+        (_, false) => (ty, quote!(#x)),
+    };
+    if f.optional {
+        (arg, quote!(Some(#value)))
+    } else {
+        (arg, value)
+    }
+}
+
+/// `new` (the fields that are neither optional nor arrays that may be absent, in wire order)
+/// and one `with_<field>` setter per optional field, for the record or envelope `name` with
+/// `generics` (`<T>` or nothing).
+pub(super) fn constructors(name: &str, generics: &TokenStream, fields: &[Field]) -> TokenStream {
+    let ty = ident(name);
+    let required: Vec<&Field> = fields.iter().filter(|f| !f.optional).collect();
+    let args = required.iter().map(|f| {
+        let x = ident(&f.ident);
+        let (arg, _) = field_argument(f, &x);
+        quote!(#x: #arg)
+    });
+    let values = fields.iter().map(|f| {
+        let x = ident(&f.ident);
+        if f.optional {
+            if f.array {
+                quote!(#x: Vec::new())
+            } else {
+                quote!(#x: None)
+            }
+        } else if f.array || (f.ty != TypeRef::String && !f.boxed) {
+            // The argument is the field's value.
+            quote!(#x)
+        } else {
+            let (_, value) = field_argument(f, &x);
+            quote!(#x: #value)
+        }
+    });
+    let setters = fields.iter().filter(|f| f.optional).map(|f| {
+        let x = ident(&f.ident);
+        let setter = format_ident!("with_{}", f.ident.trim_start_matches("r#"));
+        let value = format_ident!("value");
+        let (arg, made) = field_argument(f, &value);
+        let doc = docs(&format!("Sets `{}`.", f.wire));
+        quote! {
+            #doc
+            #[must_use]
+            pub fn #setter(mut self, value: #arg) -> Self {
+                self.#x = #made;
+                self
+            }
+        }
+    });
+    // Clippy's limit is seven arguments.
+    let allow = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    let default = required.is_empty().then(|| {
+        quote! {
+            impl #generics ::std::default::Default for #ty #generics {
+                fn default() -> Self {
+                    Self::new()
+                }
+            }
+        }
+    });
+    let new_doc = docs(&format!(
+        "A `{name}` with the required fields given{}.",
+        if fields.iter().any(|f| f.optional) {
+            " and every optional one empty"
+        } else {
+            ""
+        }
+    ));
+    quote! {
+        impl #generics #ty #generics {
+            #new_doc
+            #allow
+            pub fn new(#(#args),*) -> Self {
+                Self { #(#values),* }
+            }
+
+            #(#setters)*
+        }
+
+        #default
+    }
+}
+
+/// The `jiff` type of a time field, the runtime function that reads it, and its name in docs.
+fn time_reader(format: FieldFormat) -> Option<(TokenStream, TokenStream, &'static str)> {
+    Some(match format {
+        FieldFormat::Date => (
+            quote!(mrds_runtime::time::Date),
+            quote!(mrds_runtime::time::parse_date),
+            "`jiff::civil::Date`",
+        ),
+        FieldFormat::DateTime => (
+            quote!(mrds_runtime::time::DateTime),
+            quote!(mrds_runtime::time::parse_date_time),
+            "`jiff::civil::DateTime`",
+        ),
+        FieldFormat::Timestamp | FieldFormat::TimestampMillis | FieldFormat::Rfc3339 => (
+            quote!(mrds_runtime::time::Timestamp),
+            quote!(mrds_runtime::time::parse_timestamp),
+            "`jiff::Timestamp`",
+        ),
+        FieldFormat::UnixSeconds => (
+            quote!(mrds_runtime::time::Timestamp),
+            quote!(mrds_runtime::time::from_unix_seconds),
+            "`jiff::Timestamp`",
+        ),
+        FieldFormat::Uuid | FieldFormat::Hex16 | FieldFormat::NumericText | FieldFormat::Url => {
+            return None;
+        }
+    })
+}
+
+/// With the `jiff` feature, one `<field>_jiff()` accessor per date or time field: the field
+/// parsed into its `jiff` type. The names cannot collide: the checker reserves field and
+/// parameter names ending in `_jiff`, and every other method of a record is `new` or starts
+/// with `with_`.
+pub(super) fn typed_time(name: &str, generics: &TokenStream, fields: &[Field]) -> TokenStream {
+    let accessors: Vec<TokenStream> = fields
+        .iter()
+        .filter_map(|f| {
+            let (ty, read, what) = time_reader(f.format?)?;
+            let x = ident(&f.ident);
+            let method = format_ident!("{}_jiff", f.ident.trim_start_matches("r#"));
+            let integer = f.ty == TypeRef::Integer;
+            let (ret, body) = match (f.array, f.optional, integer) {
+                (true, _, false) => (
+                    quote!(Vec<#ty>),
+                    quote!(self.#x.iter().map(String::as_str).map(#read).collect()),
+                ),
+                (true, _, true) => (
+                    quote!(Vec<#ty>),
+                    quote!(self.#x.iter().copied().map(#read).collect()),
+                ),
+                (false, true, false) => (
+                    quote!(Option<#ty>),
+                    quote!(self.#x.as_deref().map(#read).transpose()),
+                ),
+                (false, true, true) => {
+                    (quote!(Option<#ty>), quote!(self.#x.map(#read).transpose()))
+                }
+                (false, false, false) => (ty, quote!(#read(&self.#x))),
+                (false, false, true) => (ty, quote!(#read(self.#x))),
+            };
+            let doc = docs(&format!(
+                "`{}` as a {what} (feature `jiff`); an error when the field does not hold one \
+                 ({}).",
+                f.wire,
+                format_note(f.format?)
+                    .trim_start_matches("Format: ")
+                    .trim_end_matches('.')
+            ));
+            Some(quote! {
+                #doc
+                pub fn #method(&self) -> Result<#ret, mrds_runtime::time::Error> {
+                    #body
+                }
+            })
+        })
+        .collect();
+    if accessors.is_empty() {
+        return TokenStream::new();
+    }
+    let ty = ident(name);
+    quote! {
+        #[cfg(feature = "jiff")]
+        impl #generics #ty #generics {
+            #(#accessors)*
+        }
     }
 }
 

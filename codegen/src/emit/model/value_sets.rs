@@ -98,6 +98,12 @@ fn enum_tokens(e: &EnumSpec<'_>) -> TokenStream {
     } else {
         doc.push_str("\n\nStrict: a value the spec does not list is rejected.");
     }
+    doc.push_str(if e.tolerant {
+        "\n\nNon-exhaustive: a later version may add values (a value that decoded into \
+         `Unknown` then decodes into its own variant), so a `match` needs a `_` arm."
+    } else {
+        "\n\nNon-exhaustive: a later version may add values, so a `match` needs a `_` arm."
+    });
     let enum_docs = docs(&with_provenance(doc, e.provenance));
     let variants: Vec<_> = e.variants.iter().map(|(v, ..)| ident(v)).collect();
     let wires = e.variants.iter().map(|(_, w, ..)| *w);
@@ -113,6 +119,7 @@ fn enum_tokens(e: &EnumSpec<'_>) -> TokenStream {
         quote! {
             #enum_docs
             #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+            #[non_exhaustive]
             pub enum #name {
                 #(#variant_docs #variants,)*
                 /// A value the spec does not know, kept as received.
@@ -125,6 +132,7 @@ fn enum_tokens(e: &EnumSpec<'_>) -> TokenStream {
         quote! {
             #enum_docs
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+            #[non_exhaustive]
             pub enum #name {
                 #(#variant_docs #variants,)*
             }
