@@ -8,11 +8,14 @@
 //! - the generated crates: validation cases derived from the resolved model
 //!   ([`param_cases`]), hand-written validation and decoding tests ([`model_validation`],
 //!   [`model_decode`]), the server and sample server over real HTTP ([`server_e2e`]), the
-//!   client against canned servers and the sample server ([`client`], [`client_e2e`]).
+//!   client against canned servers and the sample server ([`client`], [`client_e2e`]), its
+//!   paging streams ([`client_paging`]) and its traces ([`client_tracing`]).
 
 mod broken_specs;
 mod client;
 mod client_e2e;
+mod client_paging;
+mod client_tracing;
 mod drift;
 mod fixtures_compile;
 mod generated;
