@@ -1,5 +1,6 @@
-//! Decoding a 10,000-candle response: into the model's `Envelope<Candle>`, and with serde_json
-//! into a plain hand-written struct of the same shape.
+//! Decoding a 10,000-candle response: as the client does (`mrds_runtime::client`'s decoding of
+//! a 200 response into records, the same function every call goes through), into the model's
+//! `Envelope<Candle>`, and with serde_json into a plain hand-written struct of the same shape.
 //!
 //! `cargo bench -p mrds-bench --bench decode`
 
@@ -7,7 +8,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mrds_model::Envelope;
-use mrds_model::records::Candle;
+use mrds_model::records::{Candle, ErrorObject};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -52,6 +53,15 @@ fn decode(c: &mut Criterion) {
     let body = body(10_000);
     let mut group = c.benchmark_group("decode_10k_candles");
     group.throughput(Throughput::Bytes(body.len() as u64));
+    group.bench_function("client", |b| {
+        b.iter(|| {
+            let response =
+                mrds_runtime::client::decode_body::<Candle, ErrorObject>(200, black_box(&body))
+                    .unwrap();
+            assert_eq!(response.data.len(), 10_000);
+            response
+        })
+    });
     group.bench_function("model", |b| {
         b.iter(|| {
             let envelope: Envelope<Candle> = serde_json::from_slice(black_box(&body)).unwrap();

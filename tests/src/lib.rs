@@ -26,21 +26,22 @@ fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
 
 /// The scratch workspace: every generated crate, the runtime (linked in), and a test that
 /// builds the sample server's router (axum checks routes when the router is built).
+/// `VERSION` is replaced by the scratch workspace's own version (see [`scratch_version`]).
 const WORKSPACE: &str = r#"[workspace]
 resolver = "3"
 members = ["crates/*", "runtime", "router-check"]
 
 [workspace.package]
-version = "0.0.0"
+version = "VERSION"
 edition = "2024"
 rust-version = "1.88"
 license = "MIT OR Apache-2.0"
 publish = false
 
 [workspace.dependencies]
-mrds-runtime = { version = "=0.0.0", path = "runtime" }
-mrds-model = { version = "=0.0.0", path = "crates/mrds-model" }
-mrds-server = { version = "=0.0.0", path = "crates/mrds-server" }
+mrds-runtime = { version = "=VERSION", path = "runtime" }
+mrds-model = { version = "=VERSION", path = "crates/mrds-model" }
+mrds-server = { version = "=VERSION", path = "crates/mrds-server" }
 "#;
 
 const ROUTER_CHECK_TOML: &str = r#"[package]
@@ -85,7 +86,8 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
     if dir.join("crates").exists() {
         std::fs::remove_dir_all(dir.join("crates")).map_err(io)?;
     }
-    write_if_changed(&dir.join("Cargo.toml"), WORKSPACE).map_err(io)?;
+    let manifest = WORKSPACE.replace("VERSION", &scratch_version(dir));
+    write_if_changed(&dir.join("Cargo.toml"), &manifest).map_err(io)?;
     let lock = std::fs::read_to_string(root.join("Cargo.lock")).map_err(io)?;
     write_if_changed(&dir.join("Cargo.lock"), &lock).map_err(io)?;
     write_if_changed(&dir.join("router-check/Cargo.toml"), ROUTER_CHECK_TOML).map_err(io)?;
@@ -150,6 +152,25 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
         cargo(&["test", "-q", "-p", "router-check"])?;
     }
     Ok(())
+}
+
+/// The version of the crates of the scratch workspace `dir`, distinct per directory.
+///
+/// Scratch workspaces share this workspace's target directory, and cargo names a path crate's
+/// library after its name, version and path *relative to its workspace*: two scratch
+/// workspaces with the same version would write the same `libmrds_model-<hash>.rlib`, and a
+/// test checking one could link the other's (seen as doctests that cannot find the types of
+/// their own spec). The directory's name picks the patch version.
+fn scratch_version(dir: &Path) -> String {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    // FNV-1a: stable across runs and toolchains, unlike `DefaultHasher`.
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    format!("0.0.{}", 1 + hash % 1_000_000)
 }
 
 pub mod overlay;

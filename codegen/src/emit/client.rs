@@ -94,8 +94,10 @@ fn lib_rs(api: &Api) -> TokenStream {
     );
     text.push_str(
         "Every method validates its parameters before sending (an invalid call fails with \
-         [`Error::InvalidInput`] and sends nothing), retries on 429, 502, 503, 504 and failed \
-         connections as the [`RetryPolicy`] says, and separates the failures in [`Error`].\n\n\
+         [`Error::InvalidInput`] and sends nothing), retries on 429, 502, 503, 504, failed or \
+         reset connections and timeouts as the [`RetryPolicy`] says within the call's deadline \
+         ([`ClientBuilder`]), traces each call and attempt with `tracing` (never the key), and \
+         separates the failures in [`Error`], which says how many attempts were made.\n\n\
          | method | endpoint | records |\n|---|---|---|",
     );
     for e in &api.endpoints {
@@ -120,7 +122,11 @@ fn lib_rs(api: &Api) -> TokenStream {
         .collect();
     if !streams.is_empty() {
         text.push_str(&format!(
-            "\n\nEndpoints that page with an offset also get a stream of all their records: {}.",
+            "\n\nEndpoints that page with an offset also get a stream of all their records \
+             (`Unpin`: `.next().await` works without pinning): {}. A stream advances the offset \
+             by the records received, ends on an empty page (or when the envelope's \
+             `pagination` says `has_more: false` or its `total` is reached), and fails with \
+             [`Error::Paging`] when a page repeats the previous one.",
             streams.join(", ")
         ));
     }
@@ -153,9 +159,9 @@ fn client_rs(api: &Api) -> TokenStream {
         use mrds_runtime::{Paged, Request};
 
         pub use mrds_runtime::client::{
-            BODY_PREFIX_LIMIT, BuildError, DEFAULT_TIMEOUT, DEFAULT_USER_AGENT, MAX_REDIRECTS,
-            RETRY_STATUSES, Response, RetryPolicy, TransportError, TransportKind,
-            UndecodableError, reqwest,
+            BODY_PREFIX_LIMIT, BuildError, DEFAULT_DEADLINE_FACTOR, DEFAULT_TIMEOUT,
+            DEFAULT_USER_AGENT, MAX_REDIRECTS, PagingError, REQUEST_ID_HEADER, RETRY_STATUSES,
+            Response, RetryPolicy, TransportError, TransportKind, UndecodableError, reqwest,
         };
 
         /// Everything a call can fail with.
@@ -218,17 +224,18 @@ fn client_rs(api: &Api) -> TokenStream {
 
             /// Sends one request of any endpoint: validates `params` (an invalid request fails
             /// with [`Error::InvalidInput`] and nothing is sent), then sends it, retrying as the
-            /// [`RetryPolicy`] says, and decodes the envelope.
+            /// [`RetryPolicy`] says within the call's deadline, and decodes the envelope.
             pub async fn send<P: Request + Sync>(&self, params: &P) -> Result<Response<P::Record>, Error> {
                 self.transport.send(params).await
             }
 
-            /// Every record of an endpoint that pages with an offset, page after page (see
-            /// `mrds_runtime::client::Transport::stream_all`).
+            /// Every record of an endpoint that pages with an offset, page after page, as an
+            /// `Unpin` stream (see `mrds_runtime::client::Transport::stream_all` for when it
+            /// ends).
             pub fn stream_all<P>(
                 &self,
                 params: P,
-            ) -> impl mrds_runtime::client::Stream<Item = Result<P::Record, Error>> + Send + 'static
+            ) -> impl mrds_runtime::client::Stream<Item = Result<P::Record, Error>> + Send + Unpin + 'static
             where
                 P: Paged,
                 P::Record: Send + 'static,
@@ -272,8 +279,12 @@ fn endpoints_rs(api: &Api) -> TokenStream {
             let stream_name = format_ident!("{}", e.names.stream);
             let doc = docs(&format!(
                 "Every record of [`{id}`](Self::{id}), page after page: starts at the offset of \
-                 `params`, advances it by the records received and stops after a page shorter than \
-                 the page size. The first error is yielded and ends the stream.",
+                 `params` and advances it by the records received (a page shorter than the page \
+                 size does not end the stream). It ends after an empty page, or when the \
+                 envelope's `pagination` says `has_more: false` or its `total` is reached; a page \
+                 that repeats the previous one (the offset is ignored) fails with \
+                 [`Error::Paging`]. The first error is yielded and ends the stream. `Unpin`: \
+                 `.next().await` works without pinning.",
                 id = e.names.method
             ));
             quote! {
@@ -283,7 +294,7 @@ fn endpoints_rs(api: &Api) -> TokenStream {
                 pub fn #stream_name(
                     &self,
                     params: &mrds_model::params::#params,
-                ) -> impl mrds_runtime::client::Stream<Item = Result<mrds_model::records::#record, Error>> + Send + 'static {
+                ) -> impl mrds_runtime::client::Stream<Item = Result<mrds_model::records::#record, Error>> + Send + Unpin + 'static {
                     self.stream_all(params.clone())
                 }
             }

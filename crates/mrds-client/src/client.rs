@@ -5,9 +5,9 @@ use std::fmt;
 use mrds_runtime::client::Transport;
 use mrds_runtime::{Paged, Request};
 pub use mrds_runtime::client::{
-    BODY_PREFIX_LIMIT, BuildError, DEFAULT_TIMEOUT, DEFAULT_USER_AGENT, MAX_REDIRECTS,
-    RETRY_STATUSES, Response, RetryPolicy, TransportError, TransportKind,
-    UndecodableError, reqwest,
+    BODY_PREFIX_LIMIT, BuildError, DEFAULT_DEADLINE_FACTOR, DEFAULT_TIMEOUT,
+    DEFAULT_USER_AGENT, MAX_REDIRECTS, PagingError, REQUEST_ID_HEADER, RETRY_STATUSES,
+    Response, RetryPolicy, TransportError, TransportKind, UndecodableError, reqwest,
 };
 /// Everything a call can fail with.
 pub type Error = mrds_runtime::client::Error<mrds_model::records::ErrorObject>;
@@ -59,21 +59,22 @@ impl Client {
     }
     /// Sends one request of any endpoint: validates `params` (an invalid request fails
     /// with [`Error::InvalidInput`] and nothing is sent), then sends it, retrying as the
-    /// [`RetryPolicy`] says, and decodes the envelope.
+    /// [`RetryPolicy`] says within the call's deadline, and decodes the envelope.
     pub async fn send<P: Request + Sync>(
         &self,
         params: &P,
     ) -> Result<Response<P::Record>, Error> {
         self.transport.send(params).await
     }
-    /// Every record of an endpoint that pages with an offset, page after page (see
-    /// `mrds_runtime::client::Transport::stream_all`).
+    /// Every record of an endpoint that pages with an offset, page after page, as an
+    /// `Unpin` stream (see `mrds_runtime::client::Transport::stream_all` for when it
+    /// ends).
     pub fn stream_all<P>(
         &self,
         params: P,
     ) -> impl mrds_runtime::client::Stream<
         Item = Result<P::Record, Error>,
-    > + Send + 'static
+    > + Send + Unpin + 'static
     where
         P: Paged,
         P::Record: Send + 'static,

@@ -26,13 +26,13 @@ impl Client {
     ) -> Result<Response<mrds_model::records::EquityOffering>, Error> {
         self.send(params).await
     }
-    /// Every record of [`equity_offering`](Self::equity_offering), page after page: starts at the offset of `params`, advances it by the records received and stops after a page shorter than the page size. The first error is yielded and ends the stream.
+    /// Every record of [`equity_offering`](Self::equity_offering), page after page: starts at the offset of `params` and advances it by the records received (a page shorter than the page size does not end the stream). It ends after an empty page, or when the envelope's `pagination` says `has_more: false` or its `total` is reached; a page that repeats the previous one (the offset is ignored) fails with [`Error::Paging`]. The first error is yielded and ends the stream. `Unpin`: `.next().await` works without pinning.
     pub fn equity_offering_stream(
         &self,
         params: &mrds_model::params::EquityOfferingParams,
     ) -> impl mrds_runtime::client::Stream<
         Item = Result<mrds_model::records::EquityOffering, Error>,
-    > + Send + 'static {
+    > + Send + Unpin + 'static {
         self.stream_all(params.clone())
     }
     /// `GET /v1/etf/flow`: Daily in/outflow of one ETF.
@@ -145,13 +145,13 @@ impl Client {
     ) -> Result<Response<mrds_model::records::PersonCommentary>, Error> {
         self.send(params).await
     }
-    /// Every record of [`person_commentary`](Self::person_commentary), page after page: starts at the offset of `params`, advances it by the records received and stops after a page shorter than the page size. The first error is yielded and ends the stream.
+    /// Every record of [`person_commentary`](Self::person_commentary), page after page: starts at the offset of `params` and advances it by the records received (a page shorter than the page size does not end the stream). It ends after an empty page, or when the envelope's `pagination` says `has_more: false` or its `total` is reached; a page that repeats the previous one (the offset is ignored) fails with [`Error::Paging`]. The first error is yielded and ends the stream. `Unpin`: `.next().await` works without pinning.
     pub fn person_commentary_stream(
         &self,
         params: &mrds_model::params::PersonCommentaryParams,
     ) -> impl mrds_runtime::client::Stream<
         Item = Result<mrds_model::records::PersonCommentary, Error>,
-    > + Send + 'static {
+    > + Send + Unpin + 'static {
         self.stream_all(params.clone())
     }
     /// `GET /v1/stocks/research/units`: All sections and exhibits of one research document, in order, optionally narrowed.

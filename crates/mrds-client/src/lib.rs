@@ -7,7 +7,7 @@
 //!
 //! Interface description version 1.0; every path below `/api`.
 //!
-//! Every method validates its parameters before sending (an invalid call fails with [`Error::InvalidInput`] and sends nothing), retries on 429, 502, 503, 504 and failed connections as the [`RetryPolicy`] says, and separates the failures in [`Error`].
+//! Every method validates its parameters before sending (an invalid call fails with [`Error::InvalidInput`] and sends nothing), retries on 429, 502, 503, 504, failed or reset connections and timeouts as the [`RetryPolicy`] says within the call's deadline ([`ClientBuilder`]), traces each call and attempt with `tracing` (never the key), and separates the failures in [`Error`], which says how many attempts were made.
 //!
 //! | method | endpoint | records |
 //! |---|---|---|
@@ -28,7 +28,7 @@
 //! | [`stock_dividends`](Client::stock_dividends) | `GET /v1/stocks/dividends` | [`PitDividend`](mrds_model::records::PitDividend) |
 //! | [`treasury_rates`](Client::treasury_rates) | `GET /v1/macro/treasury-rates` | [`TreasuryRate`](mrds_model::records::TreasuryRate) |
 //!
-//! Endpoints that page with an offset also get a stream of all their records: [`equity_offering_stream`](Client::equity_offering_stream), [`person_commentary_stream`](Client::person_commentary_stream).
+//! Endpoints that page with an offset also get a stream of all their records (`Unpin`: `.next().await` works without pinning): [`equity_offering_stream`](Client::equity_offering_stream), [`person_commentary_stream`](Client::person_commentary_stream). A stream advances the offset by the records received, ends on an empty page (or when the envelope's `pagination` says `has_more: false` or its `total` is reached), and fails with [`Error::Paging`] when a page repeats the previous one.
 #![warn(missing_docs)]
 #[rustfmt::skip]
 mod client;

@@ -8,7 +8,9 @@ use reqwest::Url;
 use reqwest::header::{HeaderName, HeaderValue};
 
 use super::transport::{Inner, Transport};
-use super::{DEFAULT_TIMEOUT, DEFAULT_USER_AGENT, MAX_REDIRECTS, RetryPolicy};
+use super::{
+    DEFAULT_DEADLINE_FACTOR, DEFAULT_TIMEOUT, DEFAULT_USER_AGENT, MAX_REDIRECTS, RetryPolicy,
+};
 use crate::Protocol;
 
 /// Configures a client; `C` is the client it builds (the generated client crate names this
@@ -20,10 +22,33 @@ pub struct ClientBuilder<C> {
     base_url: String,
     api_key: Option<String>,
     timeout: Duration,
+    deadline: Deadline,
     user_agent: String,
     http: Option<reqwest::Client>,
     retry: RetryPolicy,
+    retry_timeouts: bool,
     client: PhantomData<fn() -> C>,
+}
+
+/// The deadline of a call as configured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Deadline {
+    /// [`DEFAULT_DEADLINE_FACTOR`] times the per-attempt timeout.
+    Default,
+    /// This long.
+    Fixed(Duration),
+    /// None: attempts and waits are bounded by the retry policy alone.
+    Unbounded,
+}
+
+impl Deadline {
+    fn resolve(self, timeout: Duration) -> Option<Duration> {
+        match self {
+            Deadline::Default => Some(timeout.saturating_mul(DEFAULT_DEADLINE_FACTOR)),
+            Deadline::Fixed(d) => Some(d),
+            Deadline::Unbounded => None,
+        }
+    }
 }
 
 impl<C> Clone for ClientBuilder<C> {
@@ -33,9 +58,11 @@ impl<C> Clone for ClientBuilder<C> {
             base_url: self.base_url.clone(),
             api_key: self.api_key.clone(),
             timeout: self.timeout,
+            deadline: self.deadline,
             user_agent: self.user_agent.clone(),
             http: self.http.clone(),
             retry: self.retry,
+            retry_timeouts: self.retry_timeouts,
             client: PhantomData,
         }
     }
@@ -47,9 +74,11 @@ impl<C> fmt::Debug for ClientBuilder<C> {
             .field("base_url", &self.base_url)
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
             .field("timeout", &self.timeout)
+            .field("deadline", &self.deadline.resolve(self.timeout))
             .field("user_agent", &self.user_agent)
             .field("custom_http_client", &self.http.is_some())
             .field("retry", &self.retry)
+            .field("retry_timeouts", &self.retry_timeouts)
             .finish()
     }
 }
@@ -67,9 +96,11 @@ impl<C: From<Transport>> ClientBuilder<C> {
             base_url: base_url.into(),
             api_key: None,
             timeout: DEFAULT_TIMEOUT,
+            deadline: Deadline::Default,
             user_agent: DEFAULT_USER_AGENT.to_string(),
             http: None,
             retry: RetryPolicy::default(),
+            retry_timeouts: true,
             client: PhantomData,
         }
     }
@@ -83,10 +114,42 @@ impl<C: From<Transport>> ClientBuilder<C> {
     }
 
     /// Time allowed for one attempt: connecting, sending and reading the whole body
-    /// (default [`DEFAULT_TIMEOUT`]). Applies to a custom `reqwest::Client` too.
+    /// (default [`DEFAULT_TIMEOUT`]). Applies to a custom `reqwest::Client` too. A timed-out
+    /// attempt is retried (see [`retry_timeouts`](Self::retry_timeouts)).
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// Time allowed for a whole call: every attempt and every wait between them. An attempt
+    /// gets the per-attempt timeout or the time left, whichever is shorter (running out of it
+    /// is [`TransportKind::Deadline`](super::TransportKind::Deadline)); a retry whose wait
+    /// would end past the deadline is not made, and the last error is returned at once.
+    ///
+    /// Default: [`DEFAULT_DEADLINE_FACTOR`] (2) times the per-attempt timeout, 60 s with the
+    /// default timeout, so that one attempt may take its whole timeout and still leave time
+    /// for a retry.
+    #[must_use]
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = Deadline::Fixed(deadline);
+        self
+    }
+
+    /// No deadline per call: attempts and waits are bounded by the timeout and the retry
+    /// policy alone.
+    #[must_use]
+    pub fn no_deadline(mut self) -> Self {
+        self.deadline = Deadline::Unbounded;
+        self
+    }
+
+    /// Whether an attempt that timed out is retried (default `true`: every endpoint is a
+    /// read-only GET, so trying again is safe). Failed connections and connections reset
+    /// before a complete response are always retried, within the policy and the deadline.
+    #[must_use]
+    pub fn retry_timeouts(mut self, retry: bool) -> Self {
+        self.retry_timeouts = retry;
         self
     }
 
@@ -159,7 +222,9 @@ impl<C: From<Transport>> ClientBuilder<C> {
             api_key,
             user_agent,
             timeout: self.timeout,
+            deadline: self.deadline.resolve(self.timeout),
             retry: self.retry,
+            retry_timeouts: self.retry_timeouts,
         })))
     }
 }

@@ -36,19 +36,25 @@ impl<T> IntoIterator for Response<T> {
 
 /// Everything a call can fail with. `E` is the spec's error object (the generated client
 /// crate names this type `Error` with `E` filled in).
+///
+/// Every failure after sending says how many attempts the call made ([`Error::attempts`]).
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error<E> {
     /// The parameters break a rule of the spec; nothing was sent. Holds every problem, as
     /// the service would report them (see [`ValidationError::to_error_object`]).
     InvalidInput(ValidationError),
-    /// No complete HTTP response: the connection failed, the attempt timed out, or the
-    /// request could not be sent.
+    /// No complete HTTP response: the connection failed or was reset, an attempt timed
+    /// out, the call's deadline passed, or the request could not be sent.
     Transport(TransportError),
     /// The service answered with an error envelope (an error status, or `success: false`).
     Api(Box<ApiError<E>>),
-    /// The response could not be decoded: not JSON, truncated, empty, or not the envelope.
+    /// The response could not be decoded: not JSON, truncated, empty, or not the envelope
+    /// (the error names the record, the field and the position).
     Undecodable(UndecodableError),
+    /// A paging stream stopped because the service answered the same page for two offsets
+    /// (it, or a proxy before it, ignores the offset): going on would repeat it forever.
+    Paging(PagingError),
 }
 
 impl<E: ErrorBody> Error<E> {
@@ -57,7 +63,7 @@ impl<E: ErrorBody> Error<E> {
         match self {
             Error::Api(e) => Some(e.status),
             Error::Undecodable(e) => Some(e.status),
-            Error::InvalidInput(_) | Error::Transport(_) => None,
+            Error::InvalidInput(_) | Error::Transport(_) | Error::Paging(_) => None,
         }
     }
 
@@ -66,15 +72,41 @@ impl<E: ErrorBody> Error<E> {
         match self {
             Error::Api(e) => Some(std::borrow::Cow::Borrowed(&e.error)),
             Error::InvalidInput(e) => Some(std::borrow::Cow::Owned(e.to_error_object())),
-            Error::Transport(_) | Error::Undecodable(_) => None,
+            Error::Transport(_) | Error::Undecodable(_) | Error::Paging(_) => None,
         }
     }
 
-    /// The service's request id, when it sent one.
+    /// The service's request id, when it sent one (in the envelope or the `x-request-id`
+    /// header).
     pub fn request_id(&self) -> Option<&str> {
         match self {
             Error::Api(e) => e.request_id.as_deref(),
-            _ => None,
+            Error::Undecodable(e) => e.request_id.as_deref(),
+            Error::Paging(e) => Some(&e.request_id),
+            Error::InvalidInput(_) | Error::Transport(_) => None,
+        }
+    }
+
+    /// How many attempts the call made: 0 when nothing was sent (invalid input), 1 when the
+    /// first attempt failed for good, more when it was retried.
+    pub fn attempts(&self) -> u32 {
+        match self {
+            Error::InvalidInput(_) => 0,
+            Error::Transport(e) => e.attempts,
+            Error::Api(e) => e.attempts,
+            Error::Undecodable(e) => e.attempts,
+            Error::Paging(e) => e.attempts,
+        }
+    }
+
+    /// Records how many attempts the call made.
+    pub(crate) fn set_attempts(&mut self, attempts: u32) {
+        match self {
+            Error::InvalidInput(_) => {}
+            Error::Transport(e) => e.attempts = attempts,
+            Error::Api(e) => e.attempts = attempts,
+            Error::Undecodable(e) => e.attempts = attempts,
+            Error::Paging(e) => e.attempts = attempts,
         }
     }
 }
@@ -86,6 +118,7 @@ impl<E: ErrorBody> fmt::Display for Error<E> {
             Error::Transport(e) => e.fmt(f),
             Error::Api(e) => e.fmt(f),
             Error::Undecodable(e) => e.fmt(f),
+            Error::Paging(e) => e.fmt(f),
         }
     }
 }
@@ -95,9 +128,21 @@ impl<E: ErrorBody> std::error::Error for Error<E> {
         match self {
             Error::InvalidInput(e) => Some(e),
             Error::Transport(e) => e.source(),
-            Error::Api(_) => None,
+            Error::Api(_) | Error::Paging(_) => None,
             Error::Undecodable(e) => e.source(),
         }
+    }
+}
+
+/// ` (after N attempts)` when a call was retried; nothing after one attempt.
+struct AfterAttempts(u32);
+
+impl fmt::Display for AfterAttempts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 > 1 {
+            write!(f, " (after {} attempts)", self.0)?;
+        }
+        Ok(())
     }
 }
 
@@ -107,30 +152,88 @@ impl<E: ErrorBody> std::error::Error for Error<E> {
 pub enum TransportKind {
     /// No connection could be made (refused, unreachable, DNS, TLS handshake). Retried.
     Connect,
-    /// The attempt took longer than the timeout. Not retried.
+    /// The connection was reset or closed before a complete response arrived. Retried.
+    Reset,
+    /// The attempt took longer than the per-attempt timeout. Retried unless
+    /// `ClientBuilder::retry_timeouts(false)`.
     Timeout,
-    /// Anything else (the connection broke while sending, for instance). Not retried.
+    /// The call's overall deadline passed during the attempt (see
+    /// `ClientBuilder::deadline`). Not retried: no time is left.
+    Deadline,
+    /// Anything else (too many redirects, for instance). Not retried.
     Other,
+}
+
+impl TransportKind {
+    /// Classifies a reqwest error; `capped` says the attempt's timeout was shortened to the
+    /// time left before the call's deadline, so a timeout means the deadline passed.
+    fn of(source: &reqwest::Error, capped: bool) -> Self {
+        if source.is_timeout() {
+            if capped {
+                TransportKind::Deadline
+            } else {
+                TransportKind::Timeout
+            }
+        } else if source.is_connect() {
+            TransportKind::Connect
+        } else if is_reset(source) {
+            TransportKind::Reset
+        } else {
+            TransportKind::Other
+        }
+    }
+}
+
+/// Whether an error, or one of its sources, says the connection went away mid-exchange: reset,
+/// aborted, a broken pipe, an early end of stream, or hyper's closed connection or incomplete
+/// message.
+pub(crate) fn is_reset(error: &(dyn std::error::Error + 'static)) -> bool {
+    use std::io::ErrorKind;
+    let mut next = Some(error);
+    while let Some(e) = next {
+        if let Some(io) = e.downcast_ref::<std::io::Error>()
+            && matches!(
+                io.kind(),
+                ErrorKind::ConnectionReset
+                    | ErrorKind::ConnectionAborted
+                    | ErrorKind::BrokenPipe
+                    | ErrorKind::UnexpectedEof
+            )
+        {
+            return true;
+        }
+        if let Some(h) = e.downcast_ref::<hyper::Error>()
+            && (h.is_incomplete_message()
+                || h.is_closed()
+                || h.is_canceled()
+                || h.is_body_write_aborted())
+        {
+            return true;
+        }
+        next = e.source();
+    }
+    false
 }
 
 /// A request that got no complete HTTP response.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct TransportError {
     /// What kind of failure.
     pub kind: TransportKind,
+    /// How many attempts the call made (the last one failed with this error).
+    pub attempts: u32,
     source: reqwest::Error,
 }
 
 impl TransportError {
-    pub(crate) fn new(source: reqwest::Error) -> Self {
-        let kind = if source.is_timeout() {
-            TransportKind::Timeout
-        } else if source.is_connect() {
-            TransportKind::Connect
-        } else {
-            TransportKind::Other
-        };
-        Self { kind, source }
+    /// `capped`: the attempt's timeout was the time left before the call's deadline.
+    pub(crate) fn new(source: reqwest::Error, capped: bool) -> Self {
+        Self {
+            kind: TransportKind::of(&source, capped),
+            attempts: 1,
+            source,
+        }
     }
 
     /// The underlying reqwest error.
@@ -143,7 +246,9 @@ impl fmt::Display for TransportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match self.kind {
             TransportKind::Connect => "could not connect to the service",
+            TransportKind::Reset => "the connection was closed before a complete response",
             TransportKind::Timeout => "the request timed out",
+            TransportKind::Deadline => "the call's deadline passed before a response arrived",
             TransportKind::Other => "the request failed",
         };
         match self.source.url() {
@@ -152,9 +257,10 @@ impl fmt::Display for TransportError {
                 "{what} ({}{})",
                 url.origin().ascii_serialization(),
                 url.path()
-            ),
-            None => f.write_str(what),
+            )?,
+            None => f.write_str(what)?,
         }
+        AfterAttempts(self.attempts).fmt(f)
     }
 }
 
@@ -166,6 +272,7 @@ impl std::error::Error for TransportError {
 
 /// The service's answer to a failed request.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ApiError<E> {
     /// The HTTP status (200 when the envelope said `success: false` with 200).
     pub status: u16,
@@ -173,8 +280,11 @@ pub struct ApiError<E> {
     pub error: E,
     /// The request id, when the envelope carried one.
     pub request_id: Option<String>,
-    /// The `Retry-After` the service asked for (seconds form), if any.
+    /// The wait the service asked for with `Retry-After` (in seconds, or until an HTTP
+    /// date, counted from when the response arrived), if any.
     pub retry_after: Option<Duration>,
+    /// How many attempts the call made (the last one was answered with this error).
+    pub attempts: u32,
 }
 
 impl<E: ErrorBody> fmt::Display for ApiError<E> {
@@ -195,7 +305,7 @@ impl<E: ErrorBody> fmt::Display for ApiError<E> {
         if let Some(id) = &self.request_id {
             write!(f, " [request {id}]")?;
         }
-        Ok(())
+        AfterAttempts(self.attempts).fmt(f)
     }
 }
 
@@ -203,6 +313,7 @@ impl<E: ErrorBody> std::error::Error for ApiError<E> {}
 
 /// A response whose body is not the envelope expected.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct UndecodableError {
     /// The HTTP status.
     pub status: u16,
@@ -210,8 +321,19 @@ pub struct UndecodableError {
     pub body_prefix: String,
     /// The length of the body received, in bytes.
     pub body_len: usize,
-    /// What is wrong.
+    /// What is wrong; when the JSON parsed but does not fit, it names the record type, the
+    /// path and the position (`record PitDividend at data[3].symbol (line 1, column 612):
+    /// invalid type: ...`).
     pub reason: String,
+    /// Where in the JSON the value that does not fit is, such as `data[3].time_open`
+    /// (a missing field is named as if it were there); `None` when the body is not JSON.
+    /// (`Box<str>` rather than `String` here and below keeps [`Error`] under 128 bytes, where
+    /// clippy's `result_large_err` starts warning in callers' code.)
+    pub path: Option<Box<str>>,
+    /// The `x-request-id` header of the response, when it had one.
+    pub request_id: Option<Box<str>>,
+    /// How many attempts the call made (the last one got this response).
+    pub attempts: u32,
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
 }
 
@@ -233,8 +355,20 @@ impl UndecodableError {
             body_prefix: String::from_utf8_lossy(prefix).into_owned(),
             body_len: body.len(),
             reason: reason.to_string(),
+            path: None,
+            request_id: None,
+            attempts: 1,
             source,
         }
+    }
+}
+
+impl UndecodableError {
+    /// Line and column (from 1) in the body where JSON decoding stopped, when the body was
+    /// read as JSON.
+    pub fn position(&self) -> Option<(usize, usize)> {
+        let e = self.source.as_ref()?.downcast_ref::<serde_json::Error>()?;
+        (e.line() > 0).then(|| (e.line(), e.column()))
     }
 }
 
@@ -248,7 +382,10 @@ impl fmt::Display for UndecodableError {
         if !self.body_prefix.is_empty() {
             write!(f, "; the body starts with {:?}", self.body_prefix)?;
         }
-        Ok(())
+        if let Some(id) = &self.request_id {
+            write!(f, " [request {id}]")?;
+        }
+        AfterAttempts(self.attempts).fmt(f)
     }
 }
 
@@ -257,3 +394,37 @@ impl std::error::Error for UndecodableError {
         self.source.as_ref().map(|e| &**e as _)
     }
 }
+
+/// A paging stream that stopped because a page repeated the one before it: the same records,
+/// in the same order, at a further offset. The service, or a proxy or cache before it, ignores
+/// the offset; going on would yield the same records again and again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PagingError {
+    /// The endpoint id.
+    pub endpoint: &'static str,
+    /// The offset of the earlier page (its records were yielded).
+    pub offset: i64,
+    /// The offset whose page repeated it (its records were not yielded).
+    pub repeated_at: i64,
+    /// The number of records on each of the two pages.
+    pub records: usize,
+    /// The request id of the repeating page.
+    pub request_id: String,
+    /// How many attempts the call for the repeating page made.
+    pub attempts: u32,
+}
+
+impl fmt::Display for PagingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "paging `{}` stopped: the page at offset {} repeats the page at offset {} \
+             ({} identical records); the service or a proxy ignores the offset \
+             [request {}]",
+            self.endpoint, self.repeated_at, self.offset, self.records, self.request_id
+        )
+    }
+}
+
+impl std::error::Error for PagingError {}

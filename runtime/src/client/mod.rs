@@ -1,26 +1,43 @@
-//! The client side (feature `client`): configuring, sending with validation and retries,
-//! decoding the envelope, paging, and the errors a call can fail with. The generated client
-//! crate wraps [`Transport`] in its `Client` and adds one method per endpoint.
+//! The client side (feature `client`): configuring, sending with validation and retries
+//! within a deadline, decoding the envelope, paging, tracing, and the errors a call can fail
+//! with. The generated client crate wraps [`Transport`] in its `Client` and adds one method
+//! per endpoint.
 
 use std::time::Duration;
 
 mod builder;
 mod error;
+mod paging;
 mod retry;
 mod transport;
 
 pub use builder::{BuildError, ClientBuilder};
 pub use error::{
-    ApiError, BODY_PREFIX_LIMIT, Error, Response, TransportError, TransportKind, UndecodableError,
+    ApiError, BODY_PREFIX_LIMIT, Error, PagingError, Response, TransportError, TransportKind,
+    UndecodableError,
 };
 pub use futures_util::Stream;
+pub use paging::RecordStream;
 pub use reqwest;
 pub use retry::{RETRY_STATUSES, RetryPolicy};
 pub use transport::Transport;
+#[doc(hidden)]
+pub use transport::decode_body;
 
 /// Time allowed for one attempt (connect, send, read the whole body) unless
 /// [`ClientBuilder::timeout`] says otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The deadline of a whole call, when [`ClientBuilder::deadline`] is not set, is this many
+/// times the per-attempt timeout: 60 s with the default timeout. One attempt may use its
+/// whole timeout and still leave time for a retry, and the slowest call is bounded by the one
+/// setting most callers change (the timeout) instead of by the retry policy (four attempts of
+/// 30 s and three waits of up to 30 s were about 210 s).
+pub const DEFAULT_DEADLINE_FACTOR: u32 = 2;
+
+/// The response header the service sends its request id in (also in the envelope); read
+/// for errors and traces when the body cannot be decoded.
+pub const REQUEST_ID_HEADER: &str = "x-request-id";
 
 /// The `User-Agent` sent unless [`ClientBuilder::user_agent`] says otherwise.
 pub const DEFAULT_USER_AGENT: &str = concat!("mrds-client/", env!("CARGO_PKG_VERSION"));

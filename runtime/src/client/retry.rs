@@ -8,12 +8,14 @@ pub const RETRY_STATUSES: &[u16] = &[429, 502, 503, 504];
 
 /// When and how often a request is tried again.
 ///
-/// A request is retried after HTTP 429, 502, 503 or 504 and after a failed connection, at
-/// most [`max_retries`](Self::max_retries) times. The wait before retry `n` (from 1) is
-/// `initial_backoff * 2^(n-1)`, capped at [`max_backoff`](Self::max_backoff), of which a
-/// random part (up to half) is dropped so clients do not retry in step. A `Retry-After`
-/// header in seconds replaces that wait, capped at `max_backoff` as well. Timeouts and
-/// other failures are not retried.
+/// A request is retried after HTTP 429, 502, 503 or 504, after a failed connection, a
+/// connection reset before the response was complete, and a timed-out attempt (unless
+/// `ClientBuilder::retry_timeouts(false)`), at most [`max_retries`](Self::max_retries) times
+/// and within the call's deadline (`ClientBuilder::deadline`). The wait before retry `n`
+/// (from 1) is `initial_backoff * 2^(n-1)`, capped at [`max_backoff`](Self::max_backoff), of
+/// which a random part (up to half) is dropped so clients do not retry in step. A
+/// `Retry-After` header (seconds or an HTTP date) replaces that wait, capped at
+/// `max_backoff` as well. Other failures are not retried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RetryPolicy {
     /// Retries after the first attempt; `0` turns retrying off.

@@ -1,15 +1,17 @@
-//! Sending requests: validation, retries, decoding, paging.
+//! Sending requests: validation, retries within a deadline, decoding, tracing.
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant, SystemTime};
 
-use futures_util::{Stream, TryStreamExt};
 use reqwest::Url;
 use reqwest::header::{ACCEPT, HeaderName, HeaderValue, LOCATION, RETRY_AFTER, USER_AGENT};
+use tracing::Instrument;
+use tracing::field::Empty;
 
 use super::error::{ApiError, Error, Response, TransportError, TransportKind, UndecodableError};
-use super::{RETRY_STATUSES, RetryPolicy};
+use super::paging::RecordStream;
+use super::{REQUEST_ID_HEADER, RETRY_STATUSES, RetryPolicy};
 use crate::text::percent_encode;
 use crate::{ErrorBody, Paged, Request};
 
@@ -30,7 +32,9 @@ pub(crate) struct Inner {
     pub(crate) api_key: Option<HeaderValue>,
     pub(crate) user_agent: HeaderValue,
     pub(crate) timeout: Duration,
+    pub(crate) deadline: Option<Duration>,
     pub(crate) retry: RetryPolicy,
+    pub(crate) retry_timeouts: bool,
 }
 
 impl fmt::Debug for Transport {
@@ -40,10 +44,43 @@ impl fmt::Debug for Transport {
             .field("base_url", &inner.base.as_str())
             .field("api_key", &inner.api_key.as_ref().map(|_| "<redacted>"))
             .field("timeout", &inner.timeout)
+            .field("deadline", &inner.deadline)
             .field("user_agent", &inner.user_agent)
             .field("retry", &inner.retry)
+            .field("retry_timeouts", &inner.retry_timeouts)
             .finish()
     }
+}
+
+/// Whether, and after how long, a failed attempt may be tried again.
+enum Retry {
+    /// Not retried: the answer stands.
+    No,
+    /// Retried if the policy and the deadline allow; `Some` is the service's `Retry-After`.
+    After(Option<Duration>),
+}
+
+/// A failed attempt: the error and whether it may be retried.
+struct Failure<E> {
+    error: Error<E>,
+    retry: Retry,
+}
+
+impl<E> From<Error<E>> for Failure<E> {
+    fn from(error: Error<E>) -> Self {
+        Self {
+            error,
+            retry: Retry::No,
+        }
+    }
+}
+
+/// What the head of a response said, for decoding and for the error.
+struct Head {
+    status: u16,
+    retry_after: Option<Duration>,
+    location: Option<String>,
+    request_id: Option<String>,
 }
 
 impl Transport {
@@ -61,6 +98,17 @@ impl Transport {
     /// The retry policy in force.
     pub fn retry_policy(&self) -> RetryPolicy {
         self.inner.retry
+    }
+
+    /// The time allowed for one attempt.
+    pub fn timeout(&self) -> Duration {
+        self.inner.timeout
+    }
+
+    /// The time allowed for a whole call, attempts and waits between them included; `None`
+    /// when calls have no deadline.
+    pub fn deadline(&self) -> Option<Duration> {
+        self.inner.deadline
     }
 
     /// The full URL of a request: base URL, the endpoint path (path parameters
@@ -81,120 +129,300 @@ impl Transport {
 
     /// Sends one request of any endpoint: validates `params` (an invalid request fails
     /// with [`Error::InvalidInput`] and nothing is sent), then sends it, retrying as the
-    /// [`RetryPolicy`] says, and decodes the envelope.
+    /// [`RetryPolicy`] says within the call's deadline, and decodes the envelope.
+    ///
+    /// Traced: a span `mrds.call` (INFO; the endpoint id, method and path template, then the
+    /// number of attempts, the last status and request id, and the error kind) holding one
+    /// span `mrds.attempt` (DEBUG; attempt number, status, request id, error kind) per
+    /// attempt, and an INFO event before each retry (the wait and why). Neither the key nor
+    /// the query is recorded.
     pub async fn send<P, E>(&self, params: &P) -> Result<Response<P::Record>, Error<E>>
     where
         P: Request + Sync,
         E: ErrorBody,
     {
-        params.validate().map_err(Error::InvalidInput)?;
-        let url = self.url_for(params);
-        let policy = self.inner.retry;
-        let mut retries = 0;
-        loop {
-            let outcome = self.attempt(&url).await;
-            if retries < policy.max_retries {
-                let wait = match &outcome {
-                    Ok(resp) if RETRY_STATUSES.contains(&resp.status().as_u16()) => {
-                        Some(retry_after(resp))
+        self.call(params).await.map(|(response, _)| response)
+    }
+
+    /// [`send`](Self::send), also saying how many attempts the call made.
+    pub(crate) async fn call<P, E>(
+        &self,
+        params: &P,
+    ) -> Result<(Response<P::Record>, u32), Error<E>>
+    where
+        P: Request + Sync,
+        E: ErrorBody,
+    {
+        let endpoint = P::ENDPOINT;
+        let span = tracing::info_span!(
+            "mrds.call",
+            endpoint = endpoint.id,
+            method = endpoint.method,
+            path = endpoint.path,
+            attempts = Empty,
+            status = Empty,
+            request_id = Empty,
+            error = Empty,
+        );
+        async {
+            let span = tracing::Span::current();
+            let outcome = match params.validate() {
+                Ok(()) => self.send_valid(params).await,
+                Err(e) => Err((Error::InvalidInput(e), 0)),
+            };
+            match &outcome {
+                Ok((response, status, attempts)) => {
+                    span.record("attempts", attempts);
+                    span.record("status", status);
+                    span.record("request_id", response.request_id.as_str());
+                }
+                Err((error, attempts)) => {
+                    span.record("attempts", attempts);
+                    if let Some(status) = error.status() {
+                        span.record("status", status);
                     }
-                    Err(Error::Transport(t)) if t.kind == TransportKind::Connect => Some(None),
-                    _ => None,
-                };
-                if let Some(retry_after) = wait {
-                    retries += 1;
-                    tokio::time::sleep(policy.delay(retries, retry_after)).await;
-                    continue;
+                    if let Some(id) = error.request_id() {
+                        span.record("request_id", id);
+                    }
+                    span.record("error", error_kind(error));
                 }
             }
-            let resp = outcome?;
-            let status = resp.status().as_u16();
-            let retry_after = retry_after(&resp);
-            let location = resp
-                .headers()
-                .get(LOCATION)
-                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-            let body = read_body(resp, status).await?;
-            return decode(status, retry_after, location, &body);
+            outcome
+                .map(|(response, _, attempts)| (response, attempts))
+                .map_err(|(error, _)| error)
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// The attempts of one validated call, until one stands, the retries run out or the
+    /// deadline leaves no time for another; with the status of the answer and the number of
+    /// attempts made.
+    #[allow(clippy::type_complexity)]
+    async fn send_valid<P, E>(
+        &self,
+        params: &P,
+    ) -> Result<(Response<P::Record>, u16, u32), (Error<E>, u32)>
+    where
+        P: Request + Sync,
+        E: ErrorBody,
+    {
+        let url = self.url_for(params);
+        let inner = &*self.inner;
+        let deadline = inner
+            .deadline
+            .and_then(|deadline| Instant::now().checked_add(deadline));
+        let mut attempt = 0u32;
+        loop {
+            attempt += 1;
+            // The attempt gets its timeout, or the time left before the deadline if shorter.
+            let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            let (timeout, capped) = match left {
+                Some(left) if left < inner.timeout => (left, true),
+                _ => (inner.timeout, false),
+            };
+            let span = tracing::debug_span!(
+                "mrds.attempt",
+                attempt,
+                status = Empty,
+                request_id = Empty,
+                error = Empty,
+            );
+            let outcome = self
+                .attempt::<P::Record, E>(&url, timeout, capped)
+                .instrument(span.clone())
+                .await;
+            let Failure { mut error, retry } = match outcome {
+                Ok((response, status)) => return Ok((response, status, attempt)),
+                Err(failure) => failure,
+            };
+            error.set_attempts(attempt);
+            span.record("error", error_kind(&error));
+            let Retry::After(retry_after) = retry else {
+                return Err((error, attempt));
+            };
+            if attempt > inner.retry.max_retries {
+                return Err((error, attempt));
+            }
+            let wait = inner.retry.delay(attempt, retry_after);
+            let too_late = |d| Instant::now().checked_add(wait).is_none_or(|t| t >= d);
+            if deadline.is_some_and(too_late) {
+                tracing::info!(
+                    attempt,
+                    wait_ms = millis(wait),
+                    reason = error_kind(&error),
+                    "not retrying: the call's deadline comes before the next attempt"
+                );
+                return Err((error, attempt));
+            }
+            tracing::info!(
+                attempt,
+                wait_ms = millis(wait),
+                reason = error_kind(&error),
+                "retrying"
+            );
+            tokio::time::sleep(wait).await;
         }
     }
 
-    /// One attempt: the response head, or a transport failure.
-    async fn attempt<E>(&self, url: &Url) -> Result<reqwest::Response, Error<E>> {
+    /// One attempt: send, read the whole body, decode; the records and the status, or a
+    /// failure saying whether it may be retried. Runs inside its `mrds.attempt` span.
+    async fn attempt<T, E>(
+        &self,
+        url: &Url,
+        timeout: Duration,
+        capped: bool,
+    ) -> Result<(Response<T>, u16), Failure<E>>
+    where
+        T: serde::de::DeserializeOwned,
+        E: ErrorBody,
+    {
         let inner = &self.inner;
+        let span = tracing::Span::current();
         let mut request = inner
             .http
             .get(url.clone())
-            .timeout(inner.timeout)
+            .timeout(timeout)
             .header(ACCEPT, HeaderValue::from_static("application/json"))
             .header(USER_AGENT, inner.user_agent.clone());
         if let Some(key) = &inner.api_key {
             request = request.header(inner.auth_header.clone(), key.clone());
         }
-        request
+        let resp = request
             .send()
             .await
-            .map_err(|e| Error::Transport(TransportError::new(e)))
+            .map_err(|e| self.transport_failure(e, capped))?;
+        let status = resp.status().as_u16();
+        span.record("status", status);
+        let header = |name: &str| {
+            resp.headers()
+                .get(name)
+                .map(|v: &HeaderValue| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        };
+        let head = Head {
+            status,
+            retry_after: header(RETRY_AFTER.as_str())
+                .and_then(|v| parse_retry_after(&v, SystemTime::now())),
+            location: header(LOCATION.as_str()),
+            request_id: header(REQUEST_ID_HEADER),
+        };
+        if let Some(id) = &head.request_id {
+            span.record("request_id", id.as_str());
+        }
+        let body = match read_body(resp).await {
+            Ok(body) => body,
+            Err((_, e)) if e.is_timeout() => return Err(self.transport_failure(e, capped)),
+            Err((partial, e)) => {
+                // The connection broke mid-body: retried like a reset.
+                let mut error = UndecodableError::new(
+                    status,
+                    &partial,
+                    "the body ended before it was complete",
+                    Some(Box::new(e)),
+                );
+                error.request_id = head.request_id.map(Into::into);
+                return Err(Failure {
+                    error: Error::Undecodable(error),
+                    retry: Retry::After(None),
+                });
+            }
+        };
+        match decode::<T, E>(&head, &body) {
+            Ok(response) => {
+                span.record("request_id", response.request_id.as_str());
+                Ok((response, status))
+            }
+            Err(error) => {
+                if let Some(id) = error.request_id() {
+                    span.record("request_id", id);
+                }
+                let retry = if RETRY_STATUSES.contains(&status) {
+                    Retry::After(head.retry_after)
+                } else {
+                    Retry::No
+                };
+                Err(Failure { error, retry })
+            }
+        }
     }
 
-    /// Every record of an endpoint that pages with a page size and an offset, page after page:
-    /// the first page at `params.offset`, each next one `limit` further (by the number of
-    /// records received), until a page holds fewer than `limit` records. The first error
-    /// ends the stream after it is yielded.
-    pub fn stream_all<P, E>(
-        &self,
-        params: P,
-    ) -> impl Stream<Item = Result<P::Record, Error<E>>> + Send + 'static
+    /// A transport failure, retried when it is a failed connection, a reset or (unless
+    /// turned off) a timeout.
+    fn transport_failure<E>(&self, source: reqwest::Error, capped: bool) -> Failure<E> {
+        let error = TransportError::new(source, capped);
+        let retry = match error.kind {
+            TransportKind::Connect | TransportKind::Reset => Retry::After(None),
+            TransportKind::Timeout if self.inner.retry_timeouts => Retry::After(None),
+            _ => Retry::No,
+        };
+        Failure {
+            error: Error::Transport(error),
+            retry,
+        }
+    }
+
+    /// Every record of an endpoint that pages with a page size and an offset, page after
+    /// page, as an `Unpin` stream (`.next().await` works without pinning).
+    ///
+    /// The first page is requested at `params.offset`; each next one at the offset advanced
+    /// by the number of records received (not by the page size, so a service that caps pages
+    /// below `limit` loses nothing). The stream ends after an empty page, or after a page
+    /// whose envelope's `pagination` says there is no more (`has_more: false`, or a `total`
+    /// the records so far reach). A short page alone does not end it. A page that repeats
+    /// the previous one record for record (the service or a proxy ignores the offset) fails
+    /// with [`Error::Paging`] naming both offsets, so the stream can neither loop nor yield
+    /// duplicates. The first error is yielded and ends the stream; each page is one call,
+    /// with its own retries and deadline.
+    pub fn stream_all<P, E>(&self, params: P) -> RecordStream<P::Record, E>
     where
         P: Paged,
         P::Record: Send + 'static,
         E: ErrorBody,
     {
-        let client = self.clone();
-        futures_util::stream::try_unfold(Some(params), move |next| {
-            let client = client.clone();
-            async move {
-                let Some(mut params) = next else {
-                    return Ok(None);
-                };
-                let page = client.send(&params).await?;
-                let got = i64::try_from(page.data.len()).unwrap_or(i64::MAX);
-                let next = if got == 0 || got < params.limit() {
-                    None
-                } else {
-                    params.set_offset(params.offset().saturating_add(got));
-                    Some(params)
-                };
-                Ok(Some((page.data, next)))
-            }
-        })
-        .map_ok(|records| futures_util::stream::iter(records.into_iter().map(Ok)))
-        .try_flatten()
+        RecordStream::new(self.clone(), params)
     }
 }
 
-/// A `Retry-After` in seconds (the HTTP-date form is ignored).
-fn retry_after(resp: &reqwest::Response) -> Option<Duration> {
-    let text = resp.headers().get(RETRY_AFTER)?.to_str().ok()?;
-    text.trim().parse::<u64>().ok().map(Duration::from_secs)
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// The whole body; a connection cut mid-body gives what arrived as an undecodable body.
-async fn read_body<E>(mut resp: reqwest::Response, status: u16) -> Result<Vec<u8>, Error<E>> {
+/// A short name of what went wrong, for traces.
+fn error_kind<E>(error: &Error<E>) -> &'static str {
+    match error {
+        Error::InvalidInput(_) => "invalid_input",
+        Error::Transport(t) => match t.kind {
+            TransportKind::Connect => "connect",
+            TransportKind::Reset => "reset",
+            TransportKind::Timeout => "timeout",
+            TransportKind::Deadline => "deadline",
+            _ => "transport",
+        },
+        Error::Api(_) => "api",
+        Error::Undecodable(_) => "undecodable",
+        Error::Paging(_) => "paging",
+    }
+}
+
+/// A `Retry-After` value: delay-seconds, or an HTTP date (the wait until then from `now`,
+/// zero when it has passed). Anything else is ignored.
+pub(crate) fn parse_retry_after(text: &str, now: SystemTime) -> Option<Duration> {
+    let text = text.trim();
+    if let Ok(seconds) = text.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let when = httpdate::parse_http_date(text).ok()?;
+    Some(when.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
+/// The whole body; on a failure what arrived and the error.
+async fn read_body(mut resp: reqwest::Response) -> Result<Vec<u8>, (Vec<u8>, reqwest::Error)> {
     let mut body = Vec::new();
     loop {
         match resp.chunk().await {
             Ok(Some(chunk)) => body.extend_from_slice(&chunk),
             Ok(None) => return Ok(body),
-            Err(e) if e.is_timeout() => return Err(Error::Transport(TransportError::new(e))),
-            Err(e) => {
-                return Err(Error::Undecodable(UndecodableError::new(
-                    status,
-                    &body,
-                    "the body ended before it was complete",
-                    Some(Box::new(e)),
-                )));
-            }
+            Err(e) => return Err((body, e)),
         }
     }
 }
@@ -229,33 +457,47 @@ struct Envelope<T, E> {
     pagination: Option<serde_json::Value>,
 }
 
-/// Turns a complete response into records or the error it means; never panics.
-fn decode<T: serde::de::DeserializeOwned, E: ErrorBody>(
+/// Decodes a complete response as the client does: the records of a 2xx envelope, or the
+/// error it means. For benchmarks; not part of the API.
+#[doc(hidden)]
+pub fn decode_body<T: serde::de::DeserializeOwned, E: ErrorBody>(
     status: u16,
-    retry_after: Option<Duration>,
-    location: Option<String>,
     body: &[u8],
 ) -> Result<Response<T>, Error<E>> {
-    let undecodable = |reason: &str, source: Option<serde_json::Error>| {
-        Error::Undecodable(UndecodableError::new(
-            status,
-            body,
-            reason,
-            source.map(|e| Box::new(e) as _),
-        ))
+    let head = Head {
+        status,
+        retry_after: None,
+        location: None,
+        request_id: None,
     };
+    decode(&head, body)
+}
+
+/// Turns a complete response into records or the error it means; never panics.
+fn decode<T: serde::de::DeserializeOwned, E: ErrorBody>(
+    head: &Head,
+    body: &[u8],
+) -> Result<Response<T>, Error<E>> {
+    let status = head.status;
+    let undecodable = |reason: &str, source: Option<serde_json::Error>| {
+        let mut e = UndecodableError::new(status, body, reason, source.map(|e| Box::new(e) as _));
+        e.request_id = head.request_id.as_deref().map(Into::into);
+        Error::Undecodable(e)
+    };
+    let not_json = |e: serde_json::Error| undecodable(json_problem(&e), Some(e));
     let api = |error: E, request_id: Option<String>| {
         Error::Api(Box::new(ApiError {
             status,
             error,
-            request_id,
-            retry_after,
+            request_id: request_id.or_else(|| head.request_id.clone()),
+            retry_after: head.retry_after,
+            attempts: 1,
         }))
     };
     if (300..400).contains(&status) {
         let reason = format!(
             "a redirect to `{}` that was not followed (only redirects within one origin are)",
-            location.as_deref().unwrap_or("?")
+            head.location.as_deref().unwrap_or("?")
         );
         return Err(undecodable(&reason, None));
     }
@@ -283,7 +525,10 @@ fn decode<T: serde::de::DeserializeOwned, E: ErrorBody>(
                     request_id,
                     error: Some(error),
                 }) => Err(api(error, request_id)),
-                _ => Err(undecodable(json_problem(&e), Some(e))),
+                _ if e.classify() == serde_json::error::Category::Data => {
+                    Err(Error::Undecodable(describe_misfit::<T, E>(head, body, e)))
+                }
+                _ => Err(not_json(e)),
             },
         }
     } else {
@@ -297,9 +542,89 @@ fn decode<T: serde::de::DeserializeOwned, E: ErrorBody>(
                 "an error status without an error object in the body",
                 None,
             )),
-            Err(e) => Err(undecodable(json_problem(&e), Some(e))),
+            Err(e) => Err(not_json(e)),
         }
     }
+}
+
+/// The error of a 2xx body that is JSON but not the envelope of `T`: decoded a second time,
+/// tracking the path, to name the record type, the field and the position. Only failures pay
+/// for this; the fast path is plain serde_json.
+fn describe_misfit<T: serde::de::DeserializeOwned, E: ErrorBody>(
+    head: &Head,
+    body: &[u8],
+    first: serde_json::Error,
+) -> UndecodableError {
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let (path, error) = match serde_path_to_error::deserialize::<_, Envelope<T, E>>(&mut de) {
+        Ok(_) => (String::new(), first),
+        Err(e) => {
+            let path = render_path(e.path());
+            (path, e.into_inner())
+        }
+    };
+    let mut message = error.to_string();
+    let position = (error.line() > 0).then(|| (error.line(), error.column()));
+    if let Some((line, column)) = position {
+        let suffix = format!(" at line {line} column {column}");
+        if let Some(stripped) = message.strip_suffix(&suffix) {
+            message = stripped.to_string();
+        }
+    }
+    // A missing field is named as if it were there: `data[3].time_open`.
+    let missing = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(field, _)| field.to_string());
+    let path = match missing {
+        Some(field) if path.is_empty() => field,
+        Some(field) => format!("{path}.{field}"),
+        None => path,
+    };
+    let at = match position {
+        Some((line, column)) => format!(" (line {line}, column {column})"),
+        None => String::new(),
+    };
+    let reason = if path.starts_with("data[") {
+        format!(
+            "record {} at `{path}`{at}: {message}",
+            short_type_name::<T>()
+        )
+    } else if path.is_empty() {
+        format!("the JSON is not the response envelope{at}: {message}")
+    } else {
+        format!("the JSON is not the response envelope: `{path}`{at}: {message}")
+    };
+    let mut e = UndecodableError::new(head.status, body, &reason, Some(Box::new(error)));
+    e.path = (!path.is_empty()).then(|| path.into());
+    e.request_id = head.request_id.as_deref().map(Into::into);
+    e
+}
+
+/// `data[3].time_open` from serde_path_to_error's path.
+fn render_path(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            Segment::Unknown => out.push_str(if out.is_empty() { "?" } else { ".?" }),
+        }
+    }
+    out
+}
+
+/// `PitDividend` for `mrds_model::records::PitDividend`.
+fn short_type_name<T>() -> &'static str {
+    let name = std::any::type_name::<T>();
+    let name = name.split('<').next().unwrap_or(name);
+    name.rsplit("::").next().unwrap_or(name)
 }
 
 fn json_problem(e: &serde_json::Error) -> &'static str {
@@ -308,5 +633,128 @@ fn json_problem(e: &serde_json::Error) -> &'static str {
         serde_json::error::Category::Syntax => "the body is not JSON",
         serde_json::error::Category::Data => "the JSON is not the response envelope",
         serde_json::error::Category::Io => "the body could not be read",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_takes_seconds_and_http_dates() {
+        let now = httpdate::parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT").unwrap();
+        let at = |text| parse_retry_after(text, now);
+        assert_eq!(at("120"), Some(Duration::from_secs(120)));
+        assert_eq!(at(" 0 "), Some(Duration::ZERO));
+        // IMF-fixdate, and the obsolete RFC 850 and asctime forms RFC 9110 still accepts.
+        assert_eq!(
+            at("Sun, 06 Nov 1994 08:50:07 GMT"),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(
+            at("Sunday, 06-Nov-94 08:50:07 GMT"),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(
+            at("Sun Nov  6 08:50:07 1994"),
+            Some(Duration::from_secs(30))
+        );
+        // A date in the past means now.
+        assert_eq!(at("Sun, 06 Nov 1994 08:00:00 GMT"), Some(Duration::ZERO));
+        for bad in ["", "-1", "1.5", "soon", "Sun, 06 Nov 1994 25:00:00 GMT"] {
+            assert_eq!(at(bad), None, "{bad:?}");
+        }
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Row {
+        name: String,
+        n: i64,
+    }
+
+    #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+    struct Object {
+        code: String,
+    }
+
+    impl ErrorBody for Object {
+        type Code = String;
+        fn from_code(code: String, _: String) -> Self {
+            Self { code }
+        }
+        fn from_kind(kind: crate::ErrorKind, message: String) -> Self {
+            Self::from_code(kind.code().into(), message)
+        }
+        fn code(&self) -> &String {
+            &self.code
+        }
+        fn http_status(&self) -> Option<u16> {
+            None
+        }
+        fn message(&self) -> &str {
+            ""
+        }
+        fn hint(&self) -> Option<&str> {
+            None
+        }
+        fn set_hint(&mut self, _: String) {}
+        fn push_detail(&mut self, _: String, _: String, _: String) {}
+        fn details(&self) -> Vec<(&str, &str, &str)> {
+            Vec::new()
+        }
+    }
+
+    fn misfit(body: &str) -> UndecodableError {
+        match decode_body::<Row, Object>(200, body.as_bytes()) {
+            Err(Error::Undecodable(e)) => e,
+            other => panic!("expected undecodable, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn misfits_name_the_record_the_field_and_the_position() {
+        let body = "{\"success\": true, \"request_id\": \"r\", \"data\": [\n\
+                    {\"name\": \"a\", \"n\": 1},\n{\"name\": \"b\", \"n\": \"two\"}]}";
+        let e = misfit(body);
+        assert_eq!(e.path.as_deref(), Some("data[1].n"));
+        assert_eq!(e.position(), Some((3, 24)));
+        assert!(
+            e.reason
+                .starts_with("record Row at `data[1].n` (line 3, column 24): invalid type"),
+            "{}",
+            e.reason
+        );
+
+        let e = misfit(r#"{"success": true, "request_id": "r", "data": [{"n": 1}]}"#);
+        assert_eq!(e.path.as_deref(), Some("data[0].name"));
+        assert!(e.reason.contains("missing field `name`"), "{}", e.reason);
+
+        let e = misfit(r#"{"success": true, "data": []}"#);
+        assert_eq!(e.path.as_deref(), Some("request_id"));
+        assert!(
+            e.reason
+                .starts_with("the JSON is not the response envelope: `request_id`"),
+            "{}",
+            e.reason
+        );
+
+        let e = misfit(r#"{"success": true, "request_id": "r", "data": [}"#);
+        assert_eq!((e.path.as_deref(), e.position()), (None, Some((1, 47))));
+        assert_eq!(e.reason, "the body is not JSON");
+    }
+
+    #[test]
+    fn errors_stay_small() {
+        // Clippy's `result_large_err` (and callers' own functions returning the error) warn
+        // above 128 bytes.
+        assert!(std::mem::size_of::<Error<Object>>() <= 128);
+    }
+
+    #[test]
+    fn type_names_are_short() {
+        assert_eq!(short_type_name::<Row>(), "Row");
+        assert_eq!(short_type_name::<Vec<Row>>(), "Vec");
+        assert_eq!(short_type_name::<u8>(), "u8");
     }
 }

@@ -1,12 +1,15 @@
 //! The generated client (`crates/mrds-client`) against small hand-made servers on a loopback
-//! port: decoding, validation before sending, the error variants, retries, base URLs,
-//! headers, percent-encoding and paging. Each server writes canned HTTP responses and
-//! records every request it receives.
+//! port: decoding, validation before sending, the error variants, retries, timeouts, resets
+//! and the deadline, base URLs, headers, percent-encoding and paging. Each server writes
+//! canned HTTP responses and records every request it receives; [`client_paging`] and
+//! [`client_tracing`] use the same servers.
+//!
+//! [`client_paging`]: super::client_paging
+//! [`client_tracing`]: super::client_tracing
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use futures_util::{StreamExt, TryStreamExt};
 use mrds_client::{BuildError, Client, Error, RetryPolicy, TransportKind};
 use mrds_model::params::{MarketKlineParams, PersonCommentaryParams, StockDividendsParams};
 use mrds_model::{ErrorCode, Interval, TimeType};
@@ -20,14 +23,14 @@ use tokio::net::TcpListener;
 
 /// What the server saw of one request.
 #[derive(Clone, Debug)]
-struct Seen {
+pub(crate) struct Seen {
     /// The request target: path and query, as sent.
-    target: String,
+    pub(crate) target: String,
     headers: Vec<(String, String)>,
 }
 
 impl Seen {
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -35,7 +38,7 @@ impl Seen {
     }
 
     /// The value of a query parameter, as sent (still percent-encoded).
-    fn query(&self, name: &str) -> Option<&str> {
+    pub(crate) fn query(&self, name: &str) -> Option<&str> {
         let (_, query) = self.target.split_once('?')?;
         query
             .split('&')
@@ -46,29 +49,33 @@ impl Seen {
 }
 
 /// The server's answer to one request.
-enum Reply {
+pub(crate) enum Reply {
     /// These bytes, then the connection is closed.
     Raw(Vec<u8>),
     /// Nothing: the connection stays open and silent.
     Hang,
+    /// The connection is reset (TCP RST) without a response.
+    Reset,
+    /// The connection is closed without a response.
+    Close,
 }
 
-struct Server {
-    root: String,
+pub(crate) struct Server {
+    pub(crate) root: String,
     seen: Arc<Mutex<Vec<Seen>>>,
 }
 
 impl Server {
-    fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.seen.lock().unwrap().len()
     }
 
-    fn seen(&self) -> Vec<Seen> {
+    pub(crate) fn seen(&self) -> Vec<Seen> {
         self.seen.lock().unwrap().clone()
     }
 
     /// A client of this server with a key, tiny backoffs and three retries.
-    fn client(&self) -> Client {
+    pub(crate) fn client(&self) -> Client {
         Client::builder(&self.root)
             .api_key(KEY)
             .retry(fast_retries(3))
@@ -77,9 +84,9 @@ impl Server {
     }
 }
 
-const KEY: &str = "sk-test-7f3a9c";
+pub(crate) const KEY: &str = "sk-test-7f3a9c";
 
-fn fast_retries(max_retries: u32) -> RetryPolicy {
+pub(crate) fn fast_retries(max_retries: u32) -> RetryPolicy {
     RetryPolicy {
         max_retries,
         initial_backoff: Duration::from_millis(1),
@@ -88,7 +95,7 @@ fn fast_retries(max_retries: u32) -> RetryPolicy {
 }
 
 /// Starts a server on a loopback port; `respond(n, request)` answers request `n` (from 0).
-async fn serve<F>(respond: F) -> Server
+pub(crate) async fn serve<F>(respond: F) -> Server
 where
     F: Fn(usize, &Seen) -> Reply + Send + Sync + 'static,
 {
@@ -139,6 +146,13 @@ where
                         tokio::time::sleep(Duration::from_secs(60)).await;
                         drop(socket);
                     }
+                    Reply::Reset => {
+                        let _ = socket.set_zero_linger();
+                        drop(socket);
+                    }
+                    Reply::Close => {
+                        let _ = socket.shutdown().await;
+                    }
                 }
             });
         }
@@ -147,7 +161,7 @@ where
 }
 
 /// A complete HTTP response with a JSON content type unless `headers` names another.
-fn http(status: u16, headers: &[(&str, &str)], body: &str) -> Reply {
+pub(crate) fn http(status: u16, headers: &[(&str, &str)], body: &str) -> Reply {
     let mut head = format!(
         "HTTP/1.1 {status} Canned\r\ncontent-length: {}\r\nconnection: close\r\n",
         body.len()
@@ -165,7 +179,7 @@ fn http(status: u16, headers: &[(&str, &str)], body: &str) -> Reply {
     Reply::Raw([head.as_bytes(), body.as_bytes()].concat())
 }
 
-fn success(data: Value) -> String {
+pub(crate) fn success(data: Value) -> String {
     json!({
         "success": true,
         "request_id": "req-ok-1",
@@ -176,13 +190,13 @@ fn success(data: Value) -> String {
     .to_string()
 }
 
-fn failure(code: &str, message: &str, details: Value) -> String {
+pub(crate) fn failure(code: &str, message: &str, details: Value) -> String {
     let error = json!({"code": code, "message": message, "details": details, "hint": "check it"});
     json!({"success": false, "request_id": "req-err-1", "data": [error], "error": error})
         .to_string()
 }
 
-fn dividend() -> Value {
+pub(crate) fn dividend() -> Value {
     json!({
         "symbol": "BRK.B", "date": "2026-03-02", "record_date": "2026-03-03",
         "payment_date": "2026-03-20", "declaration_date": "2026-02-10",
@@ -190,13 +204,13 @@ fn dividend() -> Value {
     })
 }
 
-fn dividends() -> StockDividendsParams {
+pub(crate) fn dividends() -> StockDividendsParams {
     StockDividendsParams::new("BRK.B", 1_700_000_000, 1_710_000_000, TimeType::PaymentDate)
 }
 
-const PERSON: &str = "123e4567-e89b-12d3-a456-426614174000";
+pub(crate) const PERSON: &str = "123e4567-e89b-12d3-a456-426614174000";
 
-fn commentary_row(i: i64) -> Value {
+pub(crate) fn commentary_row(i: i64) -> Value {
     json!({
         "person_id": PERSON, "quote": format!("Remark {i}."), "url": "https://example.org/a",
         "page_title": "A page", "venue": "A venue", "author": "", "lang": "en",
@@ -206,7 +220,9 @@ fn commentary_row(i: i64) -> Value {
 }
 
 #[track_caller]
-fn undecodable(result: Result<impl std::fmt::Debug, Error>) -> mrds_client::UndecodableError {
+pub(crate) fn undecodable(
+    result: Result<impl std::fmt::Debug, Error>,
+) -> mrds_client::UndecodableError {
     match result {
         Err(Error::Undecodable(e)) => e,
         other => panic!("expected an undecodable response, got {other:?}"),
@@ -342,6 +358,7 @@ async fn invalid_params_fail_without_traffic() {
     assert_eq!(object.details.len(), validation.issues.len());
     assert!(err.to_string().contains("nothing was sent"), "{err}");
     assert_eq!(err.status(), None);
+    assert_eq!(err.attempts(), 0);
 
     let params = PersonCommentaryParams::new("not-a-uuid", 1, 2);
     let err = server
@@ -388,6 +405,7 @@ async fn error_envelopes_map_to_api_errors() {
         assert_eq!(e.error.details[0].field, "symbol");
         assert_eq!(e.error.hint.as_deref(), Some("check it"));
         assert_eq!(server.count(), 1, "HTTP {status} is not retried");
+        assert_eq!(e.attempts, 1);
     }
 }
 
@@ -477,10 +495,47 @@ async fn empty_body_is_undecodable() {
 }
 
 #[tokio::test]
-async fn wrong_records_are_undecodable() {
+async fn wrong_records_name_the_record_field_and_position() {
     let server = serve(|_, _| http(200, &[], &success(json!([{"symbol": 5}])))).await;
     let e = undecodable(server.client().stock_dividends(&dividends()).await);
-    assert_eq!(e.reason, "the JSON is not the response envelope");
+    assert_eq!(e.path.as_deref(), Some("data[0].symbol"));
+    assert!(
+        e.reason
+            .starts_with("record PitDividend at `data[0].symbol` (line 1, column "),
+        "{}",
+        e.reason
+    );
+    assert!(
+        e.reason.contains("invalid type: integer `5`"),
+        "{}",
+        e.reason
+    );
+
+    // A record missing a required field, deep in the page (past the body prefix).
+    let mut rows: Vec<Value> = (0..12).map(|_| dividend()).collect();
+    rows[9].as_object_mut().unwrap().remove("payment_date");
+    let body = success(Value::Array(rows));
+    let server = serve(move |_, _| http(200, &[("x-request-id", "req-bad-rows")], &body)).await;
+    let err = server
+        .client()
+        .stock_dividends(&dividends())
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("record PitDividend at `data[9].payment_date`")
+            && text.contains("missing field `payment_date`")
+            && text.contains("line 1, column"),
+        "{text}"
+    );
+    assert_eq!(err.request_id(), Some("req-bad-rows"));
+    let e = undecodable(Err::<(), _>(err));
+    assert_eq!(e.path.as_deref(), Some("data[9].payment_date"));
+    let (line, column) = e.position().unwrap();
+    assert_eq!(line, 1);
+    assert!(column > mrds_client::BODY_PREFIX_LIMIT, "{column}");
+    assert_eq!(e.attempts, 1, "an undecodable 200 is not retried");
+    assert_eq!(server.count(), 1);
 }
 
 #[tokio::test]
@@ -538,8 +593,11 @@ async fn retries_on_503_stop_at_the_limit() {
         .retry(fast_retries(2))
         .build()
         .unwrap();
-    let e = api_error(client.stock_dividends(&dividends()).await);
-    assert_eq!(e.status, 503);
+    let err = client.stock_dividends(&dividends()).await.unwrap_err();
+    assert_eq!(err.attempts(), 3);
+    assert!(err.to_string().ends_with("(after 3 attempts)"), "{err}");
+    let e = api_error(Err::<(), _>(err));
+    assert_eq!((e.status, e.attempts), (503, 3));
     assert_eq!(server.count(), 3, "one attempt and two retries");
 }
 
@@ -623,6 +681,80 @@ async fn retry_after_is_reported_when_retries_run_out() {
     let e = api_error(client.stock_dividends(&dividends()).await);
     assert_eq!(e.error.code, ErrorCode::RateLimited);
     assert_eq!(e.retry_after, Some(Duration::from_secs(7)));
+    assert_eq!(e.attempts, 1);
+}
+
+#[tokio::test]
+async fn retry_after_as_an_http_date_is_honoured() {
+    let rate_limited = || failure("RATE_LIMITED", "slow down", json!([]));
+    let hour = RetryPolicy {
+        max_retries: 1,
+        initial_backoff: Duration::from_secs(3600),
+        max_backoff: Duration::from_secs(3600),
+    };
+    // A date in the past replaces the hour-long backoff with no wait at all.
+    let server = serve(move |n, _| match n {
+        0 => http(
+            429,
+            &[("retry-after", "Sun, 06 Nov 1994 08:49:37 GMT")],
+            &rate_limited(),
+        ),
+        _ => http(200, &[], &success(json!([]))),
+    })
+    .await;
+    let client = Client::builder(&server.root).retry(hour).build().unwrap();
+    let params = dividends();
+    let call = client.stock_dividends(&params);
+    tokio::time::timeout(Duration::from_secs(5), call)
+        .await
+        .expect("a past Retry-After date means retry now")
+        .unwrap();
+    assert_eq!(server.count(), 2);
+
+    // A date two seconds ahead (whole seconds: one to two seconds from now) is waited for.
+    let server = serve(move |n, _| match n {
+        0 => {
+            let when = std::time::SystemTime::now() + Duration::from_secs(2);
+            http(
+                503,
+                &[("retry-after", &httpdate::fmt_http_date(when))],
+                &rate_limited(),
+            )
+        }
+        _ => http(200, &[], &success(json!([]))),
+    })
+    .await;
+    let client = Client::builder(&server.root).retry(hour).build().unwrap();
+    let started = std::time::Instant::now();
+    let params = dividends();
+    let call = client.stock_dividends(&params);
+    tokio::time::timeout(Duration::from_secs(5), call)
+        .await
+        .expect("the Retry-After date replaces the backoff")
+        .unwrap();
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_secs(3),
+        "{took:?}"
+    );
+
+    // A date an hour ahead is capped at max_backoff, and reported when retries run out.
+    let server = serve(move |_, _| {
+        let when = std::time::SystemTime::now() + Duration::from_secs(3600);
+        http(
+            429,
+            &[("retry-after", &httpdate::fmt_http_date(when))],
+            &rate_limited(),
+        )
+    })
+    .await;
+    let e = api_error(server.client().stock_dividends(&dividends()).await);
+    assert_eq!((e.status, e.attempts), (429, 4));
+    let asked = e.retry_after.unwrap();
+    assert!(
+        asked > Duration::from_secs(3590) && asked <= Duration::from_secs(3600),
+        "{asked:?}"
+    );
 }
 
 #[test]
@@ -678,6 +810,7 @@ async fn connection_refused_is_a_transport_error() {
         panic!("expected a transport error, got {err:?}");
     };
     assert_eq!(t.kind, TransportKind::Connect);
+    assert_eq!(t.attempts, 3, "one attempt and two retries");
     assert!(t.reqwest_error().is_connect());
     assert!(
         std::error::Error::source(&err).is_some(),
@@ -687,10 +820,48 @@ async fn connection_refused_is_a_transport_error() {
 }
 
 #[tokio::test]
-async fn a_silent_server_times_out() {
-    let server = serve(|_, _| Reply::Hang).await;
+async fn timeouts_are_retried() {
+    // The first attempt hangs and times out; the retry is answered.
+    let server = serve(|n, _| match n {
+        0 => Reply::Hang,
+        _ => http(200, &[], &success(json!([dividend()]))),
+    })
+    .await;
     let client = Client::builder(&server.root)
         .timeout(Duration::from_millis(200))
+        .retry(fast_retries(3))
+        .build()
+        .unwrap();
+    let page = client.stock_dividends(&dividends()).await.unwrap();
+    assert_eq!(page.data.len(), 1);
+    assert_eq!(server.count(), 2);
+
+    // A server that never answers: every attempt times out, and the error says how many.
+    let server = serve(|_, _| Reply::Hang).await;
+    let client = Client::builder(&server.root)
+        .timeout(Duration::from_millis(100))
+        .no_deadline()
+        .retry(fast_retries(2))
+        .build()
+        .unwrap();
+    let err = client.stock_dividends(&dividends()).await.unwrap_err();
+    assert!(
+        matches!(&err, Error::Transport(t) if t.kind == TransportKind::Timeout && t.attempts == 3),
+        "{err:?}"
+    );
+    assert_eq!(err.attempts(), 3);
+    assert!(
+        err.to_string().contains("timed out") && err.to_string().contains("after 3 attempts"),
+        "{err}"
+    );
+    assert_eq!(server.count(), 3);
+
+    // Retrying timeouts can be turned off.
+    let server = serve(|_, _| Reply::Hang).await;
+    let client = Client::builder(&server.root)
+        .timeout(Duration::from_millis(100))
+        .retry(fast_retries(2))
+        .retry_timeouts(false)
         .build()
         .unwrap();
     let err = client.stock_dividends(&dividends()).await.unwrap_err();
@@ -698,7 +869,101 @@ async fn a_silent_server_times_out() {
         matches!(&err, Error::Transport(t) if t.kind == TransportKind::Timeout),
         "{err:?}"
     );
-    assert_eq!(server.count(), 1, "timeouts are not retried");
+    assert_eq!((err.attempts(), server.count()), (1, 1));
+}
+
+#[tokio::test]
+async fn connection_resets_are_retried() {
+    // A reset, then a connection closed without an answer, then the answer.
+    let server = serve(|n, _| match n {
+        0 => Reply::Reset,
+        1 => Reply::Close,
+        _ => http(200, &[], &success(json!([dividend()]))),
+    })
+    .await;
+    let page = server.client().stock_dividends(&dividends()).await.unwrap();
+    assert_eq!(page.data.len(), 1);
+    assert_eq!(server.count(), 3);
+
+    for reply in [|| Reply::Reset, || Reply::Close] {
+        let server = serve(move |_, _| reply()).await;
+        let client = Client::builder(&server.root)
+            .retry(fast_retries(2))
+            .build()
+            .unwrap();
+        let err = client.stock_dividends(&dividends()).await.unwrap_err();
+        let Error::Transport(t) = &err else {
+            panic!("expected a transport error, got {err:?}");
+        };
+        assert_eq!(t.kind, TransportKind::Reset, "{err:?}");
+        assert_eq!((err.attempts(), server.count()), (3, 3));
+        assert!(
+            err.to_string()
+                .contains("closed before a complete response"),
+            "{err}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_deadline_bounds_the_whole_call() {
+    // Attempts of 300 ms within a deadline of 500 ms: the second attempt gets the 200 ms
+    // left and the call ends at the deadline, not after eleven attempts.
+    let server = serve(|_, _| Reply::Hang).await;
+    let client = Client::builder(&server.root)
+        .timeout(Duration::from_millis(300))
+        .deadline(Duration::from_millis(500))
+        .retry(fast_retries(10))
+        .build()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let err = client.stock_dividends(&dividends()).await.unwrap_err();
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(450) && took < Duration::from_millis(1500),
+        "{took:?}"
+    );
+    assert!(
+        matches!(&err, Error::Transport(t) if t.kind == TransportKind::Deadline),
+        "{err:?}"
+    );
+    assert_eq!((err.attempts(), server.count()), (2, 2));
+    assert!(err.to_string().contains("deadline"), "{err}");
+
+    // A wait that would end past the deadline is not made: the last answer is returned at
+    // once, with the wait the service asked for.
+    let server = serve(|_, _| {
+        http(
+            503,
+            &[("retry-after", "3")],
+            &failure("INTERNAL_ERROR", "try later", json!([])),
+        )
+    })
+    .await;
+    let client = Client::builder(&server.root)
+        .deadline(Duration::from_millis(500))
+        .retry(RetryPolicy {
+            max_retries: 3,
+            initial_backoff: Duration::from_millis(1),
+            max_backoff: Duration::from_secs(10),
+        })
+        .build()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let e = api_error(client.stock_dividends(&dividends()).await);
+    assert!(started.elapsed() < Duration::from_millis(500));
+    assert_eq!((e.status, e.attempts), (503, 1));
+    assert_eq!(e.retry_after, Some(Duration::from_secs(3)));
+    assert_eq!(server.count(), 1);
+
+    // The default deadline is twice the per-attempt timeout.
+    let client = Client::builder(&server.root)
+        .timeout(Duration::from_secs(7))
+        .build()
+        .unwrap();
+    let text = format!("{client:?}");
+    assert!(text.contains("deadline: Some(14s)"), "{text}");
+    assert_eq!(mrds_client::DEFAULT_DEADLINE_FACTOR, 2);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -828,114 +1093,4 @@ async fn redirects_are_followed_only_within_one_origin() {
     assert_eq!(e.status, 307);
     assert!(e.reason.contains("redirect"), "{}", e.reason);
     assert_eq!(elsewhere.count(), 0);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Paging
-// ---------------------------------------------------------------------------------------------
-
-/// A commentary server holding `total` rows, answering `limit`/`offset` pages.
-async fn commentary_server(total: i64) -> Server {
-    serve(move |_, seen| {
-        let number = |name| {
-            seen.query(name)
-                .and_then(|v| v.parse::<i64>().ok())
-                .unwrap_or(0)
-        };
-        let (limit, offset) = (number("limit"), number("offset"));
-        let rows: Vec<Value> = (offset..total.min(offset + limit))
-            .map(commentary_row)
-            .collect();
-        http(200, &[], &success(Value::Array(rows)))
-    })
-    .await
-}
-
-fn offsets(server: &Server) -> Vec<String> {
-    server
-        .seen()
-        .iter()
-        .map(|s| s.query("offset").unwrap_or_default().to_string())
-        .collect()
-}
-
-#[tokio::test]
-async fn paging_walks_every_page_and_stops_on_a_short_one() {
-    let server = commentary_server(5).await;
-    let params = PersonCommentaryParams::new(PERSON, 1_700_000_000, 1_710_000_000).with_limit(2);
-    let rows: Vec<_> = server
-        .client()
-        .person_commentary_stream(&params)
-        .try_collect()
-        .await
-        .unwrap();
-    let quotes: Vec<&str> = rows.iter().map(|r| r.quote.as_str()).collect();
-    assert_eq!(
-        quotes,
-        [
-            "Remark 0.",
-            "Remark 1.",
-            "Remark 2.",
-            "Remark 3.",
-            "Remark 4."
-        ]
-    );
-    assert_eq!(offsets(&server), ["0", "2", "4"]);
-
-    // An exact multiple ends on an empty page.
-    let server = commentary_server(4).await;
-    let rows: Vec<_> = server
-        .client()
-        .person_commentary_stream(&params)
-        .try_collect()
-        .await
-        .unwrap();
-    assert_eq!(rows.len(), 4);
-    assert_eq!(offsets(&server), ["0", "2", "4"]);
-
-    // Starting further in; a full last page is followed by an empty one.
-    let server = commentary_server(5).await;
-    let params = params.with_offset(3);
-    let rows: Vec<_> = server
-        .client()
-        .person_commentary_stream(&params)
-        .try_collect()
-        .await
-        .unwrap();
-    assert_eq!(rows.len(), 2);
-    assert_eq!(offsets(&server), ["3", "5"]);
-}
-
-#[tokio::test]
-async fn paging_ends_after_the_first_error() {
-    let server = serve(|n, _| match n {
-        0 => http(
-            200,
-            &[],
-            &success(json!([commentary_row(0), commentary_row(1)])),
-        ),
-        _ => http(500, &[], &failure("INTERNAL_ERROR", "boom", json!([]))),
-    })
-    .await;
-    let params = PersonCommentaryParams::new(PERSON, 1_700_000_000, 1_710_000_000).with_limit(2);
-    let client = server.client();
-    let mut stream = std::pin::pin!(client.person_commentary_stream(&params));
-    assert!(stream.next().await.unwrap().is_ok());
-    assert!(stream.next().await.unwrap().is_ok());
-    let err = stream.next().await.unwrap().unwrap_err();
-    assert_eq!(err.status(), Some(500));
-    assert!(stream.next().await.is_none());
-    assert_eq!(server.count(), 2);
-
-    // Invalid parameters: one error, nothing sent.
-    let server = commentary_server(5).await;
-    let params = PersonCommentaryParams::new(PERSON, 1_700_000_000, 1_710_000_000).with_limit(0);
-    let items: Vec<_> = server
-        .client()
-        .person_commentary_stream(&params)
-        .collect()
-        .await;
-    assert_eq!(items.len(), 1);
-    assert!(matches!(items[0], Err(Error::InvalidInput(_))));
-    assert_eq!(server.count(), 0);
 }

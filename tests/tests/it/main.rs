@@ -13,12 +13,15 @@
 //!   [`model_decode`]), the server and sample server over real HTTP ([`server_e2e`]), the
 //!   serving path's limits, shutdown and logs over real sockets and as a child process
 //!   ([`server_runtime`]), the client against canned servers and the sample server
-//!   ([`client`], [`client_e2e`]), typed time ([`typed_time`]);
+//!   ([`client`], [`client_e2e`]), its paging streams ([`client_paging`]) and its traces
+//!   ([`client_tracing`]), typed time ([`typed_time`]);
 //! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]).
 
 mod broken_specs;
 mod client;
 mod client_e2e;
+mod client_paging;
+mod client_tracing;
 mod contract;
 mod drift;
 mod fixtures_compile;
