@@ -306,8 +306,11 @@ fn success<T: serde::Serialize, E: ErrorBody>(request_id: &str, records: &[T]) -
         request_id,
         data: records,
     };
-    match serde_json::to_vec(&body) {
-        Ok(bytes) => json(StatusCode::OK, request_id, bytes),
+    // Sized for typical records up front: growing from empty copies the body about ten
+    // times on the way to a few kilobytes (measured: `cargo bench -p mrds-bench --bench server`).
+    let mut bytes = Vec::with_capacity(128 + 256 * records.len());
+    match serde_json::to_writer(&mut bytes, &body) {
+        Ok(()) => json(StatusCode::OK, request_id, bytes),
         Err(e) => failure::<E>(request_id, &ApiError::internal(e)),
     }
 }
