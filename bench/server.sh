@@ -60,7 +60,8 @@ start() { # mode port name
 # otherwise count against the next case.
 declare -A server_port server_pid
 for server_mode in generated=generated generated-plain=generated-plain \
-    generated-nogzip=generated-nogzip generated-limited=generated-limited \
+    generated-nogzip=generated-nogzip generated-notimeout=generated-notimeout \
+    generated-limited=generated-limited \
     kline=generated baseline=baseline static=static; do
     name="${server_mode%%=*}"
     server_port[$name]="$(free_port)"
@@ -78,17 +79,18 @@ kline="$(constant KLINE)"
 key="$(constant KEY)"
 
 # The cases: server mode, path, extra header ("-" for none), title.
-cases=(valid plain nogzip limited invalid baseline static kline kline_gzip)
-declare -A mode=([valid]=generated [plain]=generated-plain [nogzip]=generated-nogzip
+cases=(valid plain nogzip notimeout limited invalid baseline static kline kline_gzip)
+declare -A mode=([valid]=generated [plain]=generated-plain [nogzip]=generated-nogzip [notimeout]=generated-notimeout
     [limited]=generated-limited [invalid]=generated [baseline]=baseline [static]=static
     [kline]=generated [kline_gzip]=generated)
-declare -A path=([valid]="$valid" [plain]="$valid" [nogzip]="$valid" [limited]="$valid"
+declare -A path=([valid]="$valid" [plain]="$valid" [nogzip]="$valid" [notimeout]="$valid" [limited]="$valid"
     [invalid]="$invalid" [baseline]="$valid" [static]="$valid" [kline]="$kline" [kline_gzip]="$kline")
 declare -A extra=([kline_gzip]="Accept-Encoding: gzip")
 declare -A title=(
     [valid]="generated server through \`serve\` (defaults), valid dividends request"
     [plain]="generated server on plain \`axum::serve\` (no serving layers), valid request"
     [nogzip]="generated server through \`serve\`, compression off, valid request"
+    [notimeout]="generated server through \`serve\`, no per-request timeout, valid request"
     [limited]="generated server through \`serve\` with a rate limit (never reached), valid request"
     [invalid]="generated server through \`serve\`, request failing validation (400)"
     [baseline]="hand-written axum handler, same records serialized, no validation"
@@ -158,6 +160,7 @@ print(f"- generated valid path through `serve`, against the hand-written handler
 print(f"- the same on plain `axum::serve`, against the hand-written handler: {ratio('plain', 'baseline')}")
 print(f"- `serve` (all default layers) against plain `axum::serve`: {ratio('valid', 'plain')}")
 print(f"- `serve` with compression on (answer below the threshold) against off: {ratio('valid', 'nogzip')}")
+print(f"- `serve` with the per-request timeout against without: {ratio('valid', 'notimeout')}")
 print(f"- `serve` with the rate limit against without: {ratio('limited', 'valid')}")
 print(f"- generated valid path against the fixed-bytes floor: {ratio('valid', 'static')}")
 print(f"- 10,000 candles gzipped against sent as they are: {ratio('kline_gzip', 'kline')}; "
@@ -172,6 +175,7 @@ for a, b, what in [
     ("plain", "baseline", "generated on plain `axum::serve` over the hand-written handler"),
     ("valid", "plain", "`serve`'s layers (timers, cap, per-connection service, gzip predicate)"),
     ("valid", "nogzip", "the compression layer on an answer below its threshold"),
+    ("valid", "notimeout", "the per-request timeout (an implementation that answers at once)"),
     ("limited", "valid", "the rate limit (never reached: the bookkeeping)"),
     ("kline_gzip", "kline", "gzip of 1.7 MB"),
 ]:

@@ -8,6 +8,7 @@
 //!   shutdown);
 //! - `generated-plain`: the same router on `axum::serve` (none of those layers);
 //! - `generated-nogzip`: `serve` with compression off;
+//! - `generated-notimeout`: `serve` without the per-request timeout;
 //! - `generated-limited`: `serve` with a rate limit too high to refuse anything (the per-key
 //!   bookkeeping only);
 //! - `baseline`: a hand-written axum handler on `axum::serve` that answers the same bytes
@@ -37,6 +38,10 @@ fn main() {
         "generated-nogzip" => (
             mrds_bench::generated(),
             Some(config.with_compression(false)),
+        ),
+        "generated-notimeout" => (
+            mrds_bench::generated(),
+            Some(config.with_request_timeout(None)),
         ),
         "generated-limited" => (
             mrds_bench::generated(),
@@ -68,7 +73,7 @@ fn main() {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: bench-server generated|generated-plain|generated-nogzip|generated-limited|baseline|static HOST:PORT"
+        "usage: bench-server generated|generated-plain|generated-nogzip|generated-notimeout|generated-limited|baseline|static HOST:PORT"
     );
     std::process::exit(2);
 }
