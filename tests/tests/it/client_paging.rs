@@ -8,6 +8,7 @@
 use futures_util::{StreamExt, TryStreamExt};
 use mrds_client::Error;
 use mrds_model::params::PersonCommentaryParams;
+use mrds_model::records::PersonCommentary;
 use serde_json::{Value, json};
 
 use super::client::{PERSON, Server, commentary_row, failure, http, serve};
@@ -84,7 +85,17 @@ fn params(limit: i64) -> PersonCommentaryParams {
     PersonCommentaryParams::new(PERSON, 1_700_000_000, 1_710_000_000).with_limit(limit)
 }
 
-fn quotes(rows: &[mrds_model::records::PersonCommentary]) -> Vec<&str> {
+/// Every record of the stream of `params` against `server`.
+async fn collect(server: &Server, params: PersonCommentaryParams) -> Vec<PersonCommentary> {
+    server
+        .client()
+        .person_commentary_stream(&params)
+        .try_collect()
+        .await
+        .unwrap()
+}
+
+fn quotes(rows: &[PersonCommentary]) -> Vec<&str> {
     rows.iter().map(|r| r.quote.as_str()).collect()
 }
 
@@ -99,46 +110,26 @@ const FIVE: [&str; 5] = [
 #[tokio::test]
 async fn paging_walks_every_page_until_an_empty_one() {
     let server = commentary_server(Paging::honest(5)).await;
-    let rows: Vec<_> = server
-        .client()
-        .person_commentary_stream(&params(2))
-        .try_collect()
-        .await
-        .unwrap();
+    let rows = collect(&server, params(2)).await;
     assert_eq!(quotes(&rows), FIVE);
     // The short page at 4 does not end the stream; the empty one at 5 does.
     assert_eq!(offsets(&server), ["0", "2", "4", "5"]);
 
     // An exact multiple ends on an empty page too.
     let server = commentary_server(Paging::honest(4)).await;
-    let rows: Vec<_> = server
-        .client()
-        .person_commentary_stream(&params(2))
-        .try_collect()
-        .await
-        .unwrap();
+    let rows = collect(&server, params(2)).await;
     assert_eq!(rows.len(), 4);
     assert_eq!(offsets(&server), ["0", "2", "4"]);
 
     // Starting further in.
     let server = commentary_server(Paging::honest(5)).await;
-    let rows: Vec<_> = server
-        .client()
-        .person_commentary_stream(&params(2).with_offset(3))
-        .try_collect()
-        .await
-        .unwrap();
+    let rows = collect(&server, params(2).with_offset(3)).await;
     assert_eq!(rows.len(), 2);
     assert_eq!(offsets(&server), ["3", "5"]);
 
     // Nothing at all: one request, no records.
     let server = commentary_server(Paging::honest(0)).await;
-    let rows: Vec<_> = server
-        .client()
-        .person_commentary_stream(&params(2))
-        .try_collect()
-        .await
-        .unwrap();
+    let rows = collect(&server, params(2)).await;
     assert!(rows.is_empty());
     assert_eq!(offsets(&server), ["0"]);
 }
@@ -151,12 +142,7 @@ async fn a_server_capping_the_page_size_loses_no_rows() {
         ..Paging::honest(5)
     })
     .await;
-    let rows: Vec<_> = server
-        .client()
-        .person_commentary_stream(&params(5))
-        .try_collect()
-        .await
-        .unwrap();
+    let rows = collect(&server, params(5)).await;
     assert_eq!(quotes(&rows), FIVE, "every row, in order, once");
     assert_eq!(offsets(&server), ["0", "2", "4", "5"]);
     assert!(
@@ -236,12 +222,7 @@ async fn pagination_metadata_ends_the_stream_when_it_says_so() {
         ..Paging::honest(5)
     })
     .await;
-    let rows: Vec<_> = server
-        .client()
-        .person_commentary_stream(&params(2))
-        .try_collect()
-        .await
-        .unwrap();
+    let rows = collect(&server, params(2)).await;
     assert_eq!(quotes(&rows), FIVE);
     assert_eq!(offsets(&server), ["0", "2", "4"]);
 
@@ -252,12 +233,7 @@ async fn pagination_metadata_ends_the_stream_when_it_says_so() {
         ..Paging::honest(5)
     })
     .await;
-    let rows: Vec<_> = server
-        .client()
-        .person_commentary_stream(&params(5))
-        .try_collect()
-        .await
-        .unwrap();
+    let rows = collect(&server, params(5)).await;
     assert_eq!(quotes(&rows), FIVE);
     assert_eq!(offsets(&server), ["0", "2", "4"]);
 
@@ -267,12 +243,7 @@ async fn pagination_metadata_ends_the_stream_when_it_says_so() {
         ..Paging::honest(4)
     })
     .await;
-    let rows: Vec<_> = server
-        .client()
-        .person_commentary_stream(&params(2))
-        .try_collect()
-        .await
-        .unwrap();
+    let rows = collect(&server, params(2)).await;
     assert_eq!(rows.len(), 4);
     assert_eq!(offsets(&server), ["0", "2"]);
 }
