@@ -270,35 +270,32 @@ async fn raw_params(
 
 /// The 404 envelope for a path no endpoint serves (the router's fallback).
 pub async fn unknown_path<E: ErrorBody>(request: Request) -> Response {
-    let started = log_enabled().then(Instant::now);
-    let (mut parts, _body) = request.into_parts();
-    let request_id = request_id(&mut parts);
-    let error = ApiError::<E>::not_found(format!(
-        "no endpoint serves {} {}",
-        parts.method,
-        parts.uri.path()
-    ))
-    .with_hint("see the endpoint table of the API; every path starts with /api/v1/");
-    let response = failure(&request_id, &error);
-    log(
-        &request_id,
-        "",
-        Some(parts.uri.path()),
-        response.status(),
-        started,
-    );
-    response
+    unrouted(request, |parts| {
+        ApiError::<E>::not_found(format!(
+            "no endpoint serves {} {}",
+            parts.method,
+            parts.uri.path()
+        ))
+        .with_hint("see the endpoint table of the API; every path starts with /api/v1/")
+    })
 }
 
 /// The 405 envelope for a method an endpoint does not answer (the router's
 /// method-not-allowed fallback; axum adds `Allow`). The code is `RESOURCE_NOT_FOUND`: the
 /// spec has no code of its own for it, and no endpoint serves that method at that path.
 pub async fn method_not_allowed<E: ErrorBody>(request: Request) -> Response {
+    unrouted(request, |parts| {
+        ApiError::<E>::method_not_allowed(parts.method.as_str(), parts.uri.path())
+    })
+}
+
+/// The answer to a request no endpoint takes: `error` in the envelope, with a request id,
+/// logged with its path.
+fn unrouted<E: ErrorBody>(request: Request, error: impl FnOnce(&Parts) -> ApiError<E>) -> Response {
     let started = log_enabled().then(Instant::now);
     let (mut parts, _body) = request.into_parts();
     let request_id = request_id(&mut parts);
-    let error = ApiError::<E>::method_not_allowed(parts.method.as_str(), parts.uri.path());
-    let response = failure(&request_id, &error);
+    let response = failure(&request_id, &error(&parts));
     log(
         &request_id,
         "",
