@@ -69,6 +69,16 @@ pub fn field_name(wire: &str) -> Result<String, String> {
     Ok(name)
 }
 
+/// A field name from [`field_name`] without its escape (`type` for `r#type`, `self` for
+/// `self_`), for the names derived from it (`with_type`, `self_jiff`).
+pub fn bare(ident: &str) -> &str {
+    let ident = ident.trim_start_matches("r#");
+    match ident.strip_suffix('_') {
+        Some(name) if NOT_RAW.contains(&name) => name,
+        _ => ident,
+    }
+}
+
 /// A Rust variant name for a wire value (`IPO Date` → `IpoDate`), or the explicit `rust:`
 /// name when the spec gives one.
 pub fn variant_name(wire: &str, explicit: Option<&str>) -> Result<String, String> {
@@ -138,6 +148,9 @@ mod tests {
         assert!(type_name("1Bad").is_err());
         assert_eq!(field_name("type").unwrap(), "r#type");
         assert_eq!(field_name("yield").unwrap(), "r#yield");
+        assert_eq!(bare(&field_name("type").unwrap()), "type");
+        assert_eq!(bare(&field_name("self").unwrap()), "self");
+        assert_eq!(bare(&field_name("start_time").unwrap()), "start_time");
         assert_eq!(field_name("self").unwrap(), "self_");
         assert_eq!(field_name("startTime").unwrap(), "start_time");
         assert!(field_name("1st").is_err());

@@ -435,9 +435,10 @@ impl Param {
         self.required || self.default.is_some()
     }
 
-    /// The identifier without a raw prefix (`type` for `r#type`), for derived names.
+    /// The identifier without its escape (`type` for `r#type`, `self` for `self_`), for
+    /// derived names.
     pub fn bare_ident(&self) -> &str {
-        self.ident.trim_start_matches("r#")
+        crate::naming::bare(&self.ident)
     }
 
     /// True when the value is a point in time (Unix seconds or RFC 3339 text).

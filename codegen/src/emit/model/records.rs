@@ -106,7 +106,7 @@ pub(super) fn constructors(name: &str, generics: &TokenStream, fields: &[Field])
     });
     let setters = fields.iter().filter(|f| f.optional).map(|f| {
         let x = ident(&f.ident);
-        let setter = format_ident!("with_{}", f.ident.trim_start_matches("r#"));
+        let setter = format_ident!("with_{}", crate::naming::bare(&f.ident));
         let value = format_ident!("value");
         let (arg, made) = field_argument(f, &value);
         let doc = docs(&format!("Sets `{}`.", f.wire));
@@ -192,7 +192,7 @@ pub(super) fn typed_time(name: &str, generics: &TokenStream, fields: &[Field]) -
         .filter_map(|f| {
             let (ty, read, what) = time_reader(f.format?)?;
             let x = ident(&f.ident);
-            let method = format_ident!("{}_jiff", f.ident.trim_start_matches("r#"));
+            let method = format_ident!("{}_jiff", crate::naming::bare(&f.ident));
             let integer = f.ty == TypeRef::Integer;
             let (ret, body) = match (f.array, f.optional, integer) {
                 (true, _, false) => (
