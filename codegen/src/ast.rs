@@ -7,7 +7,19 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
+
+/// An `assumed:` reason: the text the generated docs render for an assumed fact, so never
+/// blank.
+fn reason<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let text = String::deserialize(d)?;
+    if text.trim().is_empty() {
+        return Err(serde::de::Error::custom(
+            "an `assumed:` reason is empty: say why the spec assumes this fact (the generated docs show it), or remove `assumed:` when the interface description states the fact",
+        ));
+    }
+    Ok(Some(text))
+}
 
 /// One YAML file of the spec. Every section is optional; the loader merges all files
 /// of the spec directory and reports a name defined twice.
@@ -64,7 +76,7 @@ pub struct Auth {
     /// Explanation.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "reason")]
     pub assumed: Option<String>,
 }
 
@@ -89,7 +101,7 @@ pub struct ErrorCode {
     /// When it is used.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "reason")]
     pub assumed: Option<String>,
 }
 
@@ -100,7 +112,7 @@ pub struct Record {
     /// Explanation.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "reason")]
     pub assumed: Option<String>,
     /// Fields in wire order.
     pub fields: Vec<Field>,
@@ -128,7 +140,7 @@ pub struct Field {
     /// Explanation.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "reason")]
     pub assumed: Option<String>,
 }
 
@@ -212,7 +224,7 @@ pub struct ValueSet {
     /// Explanation.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "reason")]
     pub assumed: Option<String>,
     /// The values, in the order the spec lists them.
     pub values: Vec<EnumValue>,
@@ -231,7 +243,7 @@ pub struct EnumValue {
     #[serde(default)]
     pub doc: Option<String>,
     /// Set when the interface description does not state the fact: why the spec assumes it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "reason")]
     pub assumed: Option<String>,
 }
 
@@ -294,13 +306,13 @@ pub struct Endpoint {
     pub auth: AuthMode,
     /// Set when the interface description does not state the key requirement: why the spec
     /// assumes it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "reason")]
     pub auth_assumed: Option<String>,
     /// The record `data` holds.
     pub returns: String,
     /// Set when the interface description does not state the endpoint as a whole (its path,
     /// say): why the spec assumes it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "reason")]
     pub assumed: Option<String>,
     /// Parameters, in documented order.
     #[serde(default)]
@@ -399,7 +411,7 @@ pub struct Param {
     /// Explanation.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "reason")]
     pub assumed: Option<String>,
 }
 
@@ -413,7 +425,7 @@ pub struct Rule {
     /// Explanation, also the reason given when the rule is broken.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "reason")]
     pub assumed: Option<String>,
     /// The rule applies only when this holds.
     #[serde(default)]
