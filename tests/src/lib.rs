@@ -16,7 +16,7 @@ pub fn workspace_root() -> PathBuf {
 }
 
 /// Writes `text` to `path` unless it already holds it (so cargo sees unchanged files).
-fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
+pub fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
     if std::fs::read_to_string(path).is_ok_and(|old| old == text) {
         return Ok(());
     }
@@ -24,25 +24,26 @@ fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::write(path, text)
 }
 
-/// The scratch workspace: every generated crate, the runtime (linked in), and a test that
-/// builds the sample server's router (axum checks routes when the router is built).
-/// `VERSION` is replaced by the scratch workspace's own version (see [`scratch_version`]).
-const WORKSPACE: &str = r#"[workspace]
-resolver = "3"
-members = ["crates/*", "runtime", "router-check"]
-
-[workspace.package]
-version = "VERSION"
-edition = "2024"
-rust-version = "1.88"
-license = "MIT OR Apache-2.0"
-publish = false
-
-[workspace.dependencies]
-mrds-runtime = { version = "=VERSION", path = "runtime" }
-mrds-model = { version = "=VERSION", path = "crates/mrds-model" }
-mrds-server = { version = "=VERSION", path = "crates/mrds-server" }
-"#;
+/// The manifest of a scratch workspace in `dir` with `members`: the package settings of this
+/// workspace, a version of its own ([`scratch_version`]), and `deps` (name, path) as workspace
+/// dependencies pinned to that version, the runtime first.
+pub fn scratch_manifest(dir: &Path, members: &[&str], deps: &[(&str, &str)]) -> String {
+    let version = scratch_version(dir);
+    let members: Vec<String> = members.iter().map(|m| format!("{m:?}")).collect();
+    let mut manifest = format!(
+        "[workspace]\nresolver = \"3\"\nmembers = [{}]\n\n\
+         [workspace.package]\nversion = \"{version}\"\nedition = \"2024\"\nrust-version = \"1.88\"\n\
+         license = \"MIT OR Apache-2.0\"\npublish = false\n\n\
+         [workspace.dependencies]\nmrds-runtime = {{ version = \"={version}\", path = \"runtime\" }}\n",
+        members.join(", ")
+    );
+    for (name, path) in deps {
+        manifest.push_str(&format!(
+            "{name} = {{ version = \"={version}\", path = \"{path}\" }}\n"
+        ));
+    }
+    manifest
+}
 
 const ROUTER_CHECK_TOML: &str = r#"[package]
 name = "router-check"
@@ -86,7 +87,16 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
     if dir.join("crates").exists() {
         std::fs::remove_dir_all(dir.join("crates")).map_err(io)?;
     }
-    let manifest = WORKSPACE.replace("VERSION", &scratch_version(dir));
+    // Every generated crate, the runtime (linked in), and a test that builds the sample
+    // server's router (axum checks routes when the router is built).
+    let manifest = scratch_manifest(
+        dir,
+        &["crates/*", "runtime", "router-check"],
+        &[
+            ("mrds-model", "crates/mrds-model"),
+            ("mrds-server", "crates/mrds-server"),
+        ],
+    );
     write_if_changed(&dir.join("Cargo.toml"), &manifest).map_err(io)?;
     let lock = std::fs::read_to_string(root.join("Cargo.lock")).map_err(io)?;
     write_if_changed(&dir.join("Cargo.lock"), &lock).map_err(io)?;
