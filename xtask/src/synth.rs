@@ -174,8 +174,11 @@ mod tests {
 
     #[test]
     fn copies_load_and_multiply_the_spec() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
-        let sources = mrds_codegen::load::read_dir(&root).unwrap();
+        // Relative to the package directory, where cargo runs unit tests: a path compiled in
+        // would name another checkout when two share a target directory (cargo reuses the
+        // test binary, identical but for that path).
+        let root = std::path::Path::new("../spec");
+        let sources = mrds_codegen::load::read_dir(root).unwrap();
         let one = mrds_codegen::load_sources(&sources).unwrap();
         let scaled = scale(&sources, 3).unwrap();
         let three = mrds_codegen::load_sources(&scaled).unwrap_or_else(|d| panic!("{d}"));
