@@ -32,10 +32,13 @@ impl ParamValue for String {
 /// round-trips exactly and two requests for the same value are the same text (one cache key).
 impl ParamValue for i64 {
     fn parse_param(text: &str) -> Result<Self, (&'static str, String)> {
-        let digits = text.strip_prefix('-').unwrap_or(text);
-        let canonical = match digits.as_bytes() {
+        let (negative, digits) = match text.strip_prefix('-') {
+            Some(digits) => (true, digits.as_bytes()),
+            None => (false, text.as_bytes()),
+        };
+        let canonical = match digits {
             [] => false,
-            [b'0'] => digits.len() == text.len(),
+            [b'0'] => !negative,
             [first, rest @ ..] => {
                 (b'1'..=b'9').contains(first) && rest.iter().all(u8::is_ascii_digit)
             }
@@ -47,7 +50,16 @@ impl ParamValue for i64 {
                     .to_string(),
             ));
         }
-        text.parse().map_err(|_| {
+        // Accumulated negatively, so that i64::MIN, whose magnitude is past i64::MAX, fits.
+        let value = digits.iter().try_fold(0i64, |value, &digit| {
+            value.checked_mul(10)?.checked_sub(i64::from(digit - b'0'))
+        });
+        let value = match (value, negative) {
+            (Some(value), true) => Some(value),
+            (Some(value), false) => value.checked_neg(),
+            (None, _) => None,
+        };
+        value.ok_or_else(|| {
             (
                 "type",
                 "must be an integer between -9223372036854775808 and 9223372036854775807"
@@ -120,9 +132,37 @@ impl RawParams {
     /// Parses a raw query string (without `?`): `&`-separated `name=value` pairs,
     /// `+` as space, percent-decoded (invalid escapes are kept as text).
     pub fn from_query_string(query: &str) -> Self {
+        let bytes = query.as_bytes();
+        if memchr::memchr2(b'%', b'+', bytes).is_some() {
+            return Self::from_escaped_query(query);
+        }
+        // Most queries carry no escape: the query is copied once and each name and value is
+        // a span of it.
+        let mut raw = Self {
+            text: query.to_string(),
+            query: Vec::with_capacity(8),
+            path: Vec::new(),
+        };
+        let mut from = 0;
+        for to in memchr::memchr_iter(b'&', bytes).chain([bytes.len()]) {
+            if to > from {
+                raw.query
+                    .push(match memchr::memchr(b'=', &bytes[from..to]) {
+                        Some(eq) => ((from, from + eq), (from + eq + 1, to)),
+                        None => ((from, to), (to, to)),
+                    });
+            }
+            from = to + 1;
+        }
+        raw
+    }
+
+    /// [`from_query_string`](Self::from_query_string) for a query with escapes: each name and
+    /// value is decoded into the buffer.
+    fn from_escaped_query(query: &str) -> Self {
         let mut raw = Self {
             text: String::with_capacity(query.len()),
-            query: Vec::with_capacity(query.len() / 8 + 1),
+            query: Vec::with_capacity(8),
             path: Vec::new(),
         };
         for pair in query.split('&').filter(|pair| !pair.is_empty()) {
@@ -199,12 +239,18 @@ impl RawParams {
         rule: &'static str,
         issues: &mut Issues,
     ) -> Option<&str> {
-        let mut found = list
-            .iter()
-            .filter(|(n, _)| self.at(*n) == name)
-            .map(|(_, v)| self.at(*v));
-        let first = found.next()?;
-        let more = found.count();
+        // Names compared as bytes, length first: most names differ in length.
+        let text = self.text.as_bytes();
+        let (mut first, mut more) = (None, 0);
+        for &((from, to), value) in list {
+            if to - from == name.len() && &text[from..to] == name.as_bytes() {
+                match first {
+                    None => first = Some(value),
+                    Some(_) => more += 1,
+                }
+            }
+        }
+        let first = self.at(first?);
         if more > 0 {
             issues.push(ValidationIssue::new(
                 rule,
@@ -365,6 +411,31 @@ mod tests {
             let (_, reason) = i64::parse_param(text).unwrap_err();
             assert!(reason.contains("between"), "{text}: {reason}");
         }
+    }
+
+    #[test]
+    fn queries_with_and_without_escapes_split_alike() {
+        for (plain, escaped) in [
+            ("a=1&b=2", "a=1&b=%32"),
+            ("&&a=1&&", "&&a=%31&&"),
+            ("a&b=&=c&d==e", "a&b=&=c&d==%65"),
+            ("x", "%78"),
+            ("", ""),
+        ] {
+            let pairs = |q| {
+                RawParams::from_query_string(q)
+                    .query_pairs()
+                    .map(|(n, v)| (n.to_string(), v.to_string()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(pairs(plain), pairs(escaped));
+        }
+        assert_eq!(
+            RawParams::from_query_string("a&b=&=c&d==e")
+                .query_pairs()
+                .collect::<Vec<_>>(),
+            vec![("a", ""), ("b", ""), ("", "c"), ("d", "=e")]
+        );
     }
 
     #[test]

@@ -11,12 +11,14 @@ pub trait KeyStore: Send + Sync + 'static {
 }
 
 /// A fixed set of keys, compared in constant time: every key is compared over the same
-/// number of bytes (the longest key's length), whatever matches, so neither a key's content
-/// nor its length shows in the time an answer takes.
+/// number of bytes (the longest key's length, rounded up to 8), whatever matches, so neither
+/// a key's content nor its length shows in the time an answer takes.
 #[derive(Clone)]
 pub struct StaticKeys {
-    /// Each key zero-padded to the longest one, with its length.
-    keys: Vec<(Box<[u8]>, u64)>,
+    /// Each key zero-padded to the longest one, as 8-byte words, with its length.
+    keys: Vec<(Box<[u64]>, u64)>,
+    /// Words per key.
+    width: usize,
 }
 
 impl StaticKeys {
@@ -26,16 +28,13 @@ impl StaticKeys {
             .into_iter()
             .map(|k| k.as_ref().as_bytes().to_vec())
             .collect();
-        let width = keys.iter().map(Vec::len).max().unwrap_or(0);
+        let width = keys.iter().map(Vec::len).max().unwrap_or(0).div_ceil(8);
         Self {
             keys: keys
-                .into_iter()
-                .map(|mut k| {
-                    let len = k.len() as u64;
-                    k.resize(width, 0);
-                    (k.into_boxed_slice(), len)
-                })
+                .iter()
+                .map(|k| (words(k, width).collect(), k.len() as u64))
                 .collect(),
+            width,
         }
     }
 
@@ -62,13 +61,25 @@ impl KeyStore for StaticKeys {
         let mut found = subtle::Choice::from(0);
         for (padded, len) in &self.keys {
             let mut same = len.ct_eq(&(given.len() as u64));
-            for (i, byte) in padded.iter().enumerate() {
-                same &= byte.ct_eq(&given.get(i).copied().unwrap_or(0));
+            for (word, given) in padded.iter().zip(words(given, self.width)) {
+                same &= word.ct_eq(&given);
             }
             found |= same;
         }
         found.into()
     }
+}
+
+/// `bytes` as `width` 8-byte words, zero-padded (bytes past `width` words are ignored; the
+/// length comparison catches a longer key).
+fn words(bytes: &[u8], width: usize) -> impl Iterator<Item = u64> + '_ {
+    (0..width).map(move |i| {
+        let mut word = [0u8; 8];
+        let chunk = bytes.get(i * 8..).unwrap_or_default();
+        let n = chunk.len().min(8);
+        word[..n].copy_from_slice(&chunk[..n]);
+        u64::from_le_bytes(word)
+    })
 }
 
 #[cfg(test)]
@@ -82,6 +93,8 @@ mod tests {
         for wrong in [
             "",
             "shor",
+            "short\0\0\0",
+            "a-much-longer-key\0\0\0\0\0\0\0",
             "short\0",
             "shorter",
             "a-much-longer-ke",

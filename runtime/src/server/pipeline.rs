@@ -5,8 +5,9 @@ use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
 use std::sync::Arc;
-use std::task::Poll;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -23,6 +24,8 @@ use crate::{Auth, ErrorBody, RawParams, Request as Params, ValidationError, Vali
 
 /// The response header carrying the request id.
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
+
+const REQUEST_ID: HeaderName = HeaderName::from_static(REQUEST_ID_HEADER);
 
 /// What the server knows of one request besides its parameters.
 #[derive(Clone)]
@@ -81,12 +84,16 @@ impl<S, K: KeyStore> Shared<S, K> {
     /// the implementation (`call`), and the envelope. Never panics; a panic inside `call`
     /// becomes a 500. `path` says under which rule a path that does not decode is reported
     /// (`None` for endpoints without path parameters).
-    pub async fn handle<P, E, F, Fut>(
+    ///
+    /// Everything before the call into the implementation happens here, at once; the future
+    /// returned holds only the implementation's future and what the envelope needs (the
+    /// request is gone by then), which keeps the future each route boxes small.
+    pub fn handle<P, E, F, Fut>(
         &self,
         request: Request,
         path: Option<PathRule>,
         call: F,
-    ) -> Response
+    ) -> impl Future<Output = Response> + use<S, K, P, E, F, Fut>
     where
         P: Params,
         E: ErrorBody,
@@ -94,47 +101,35 @@ impl<S, K: KeyStore> Shared<S, K> {
         Fut: Future<Output = Result<Vec<P::Record>, ApiError<E>>>,
     {
         let started = log_enabled().then(Instant::now);
-        let endpoint = P::ENDPOINT;
         let (mut parts, _body) = request.into_parts();
-        let request_id = request_id(&mut parts);
-        let timeout = parts.extensions.get::<RequestTimeout>().copied();
-        let outcome = async {
-            let api_key = self.admit(&parts, endpoint.auth)?;
-            let raw = raw_params(&mut parts, path).await?;
-            let params = P::from_raw(&raw)?;
-            let ctx = RequestContext {
-                request_id: request_id.clone(),
-                api_key,
-            };
-            let answer = AssertUnwindSafe(call(ctx, params)).catch_unwind();
-            let answer = match timeout {
-                Some(RequestTimeout(limit)) => match within(limit, answer).await {
-                    Some(answer) => answer,
-                    None => {
-                        return Err(ApiError::of_kind(
-                            crate::ErrorKind::InternalError,
-                            format!(
-                                "the request did not finish within {} s",
-                                limit.as_secs_f64()
-                            ),
-                        )
-                        .with_hint("try again later, or ask for less (a shorter range)"));
-                    }
-                },
-                None => answer.await,
-            };
-            match answer {
-                Ok(answer) => answer,
-                Err(_) => Err(ApiError::internal("the implementation panicked")),
-            }
-        }
-        .await;
-        let response = match outcome {
-            Ok(records) => success::<_, E>(&request_id, &records),
-            Err(error) => failure(&request_id, &error),
+        let (request_id, header) = request_id(&mut parts);
+        let admitted = self.admit(&parts, P::ENDPOINT.auth).and_then(|api_key| {
+            let raw = raw_params(&mut parts, path)?;
+            Ok((api_key, P::from_raw(&raw)?))
+        });
+        let state = match admitted {
+            Ok((api_key, params)) => State::Running {
+                future: call(
+                    RequestContext {
+                        request_id,
+                        api_key,
+                    },
+                    params,
+                ),
+                limit: parts
+                    .extensions
+                    .get::<RequestTimeout>()
+                    .map(|timeout| timeout.0),
+                timer: None,
+            },
+            Err(error) => State::Refused { error },
         };
-        log(&request_id, endpoint.id, None, response.status(), started);
-        response
+        Handled {
+            state,
+            request_id: header,
+            endpoint: P::ENDPOINT.id,
+            started,
+        }
     }
 
     /// The key check, then the rate limit: a request is counted against its accepted key,
@@ -198,28 +193,119 @@ impl<S, K: KeyStore> Shared<S, K> {
     }
 }
 
-/// `future`'s output, or `None` when it has not finished `limit` after the call: like
-/// `tokio::time::timeout`, except that the timer is only registered when `future` is not
-/// ready at its first poll. An implementation answering at once (from memory, say) then pays
-/// for no timer: registering and cancelling one cost about 0.7 µs per request in
-/// `bench/server.sh`, some 4 % of a request.
-async fn within<F: Future>(limit: Duration, future: F) -> Option<F::Output> {
-    let deadline = tokio::time::Instant::now() + limit;
-    let mut future = std::pin::pin!(future);
-    let mut timer = std::pin::pin!(None::<tokio::time::Sleep>);
-    std::future::poll_fn(|cx| {
-        if let Poll::Ready(output) = future.as_mut().poll(cx) {
-            return Poll::Ready(Some(output));
-        }
-        if timer.is_none() {
-            timer.set(Some(tokio::time::sleep_until(deadline)));
-        }
-        match timer.as_mut().as_pin_mut().map(|t| t.poll(cx)) {
-            Some(Poll::Ready(())) => Poll::Ready(None),
-            _ => Poll::Pending,
-        }
-    })
-    .await
+pin_project_lite::pin_project! {
+    /// One request past its key check and parsing: the implementation's answer (or the
+    /// error that refused the request) on its way into the envelope.
+    struct Handled<Fut, E> {
+        #[pin]
+        state: State<Fut, E>,
+        // The request id as the answer's `x-request-id` header (its text also goes into the
+        // envelope).
+        request_id: HeaderValue,
+        endpoint: &'static str,
+        started: Option<Instant>,
+    }
+}
+
+pin_project_lite::pin_project! {
+    #[project = StateProj]
+    enum State<Fut, E> {
+        // The implementation is answering. `limit` is the per-request timeout; its timer is
+        // only made when the implementation is not ready at its first poll, so an
+        // implementation answering at once (from memory, say) pays for no timer:
+        // registering and cancelling one cost about 0.7 µs per request in
+        // `bench/server.sh`, some 4 % of a request.
+        Running {
+            #[pin]
+            future: Fut,
+            limit: Option<Duration>,
+            timer: Option<Pin<Box<tokio::time::Sleep>>>,
+        },
+        // The key check or the parameters refused the request.
+        Refused { error: ApiError<E> },
+        // The answer was given.
+        Done,
+    }
+}
+
+impl<R, E, Fut> Future for Handled<Fut, E>
+where
+    R: serde::Serialize,
+    E: ErrorBody,
+    Fut: Future<Output = Result<Vec<R>, ApiError<E>>>,
+{
+    type Output = Response;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
+        let mut this = self.project();
+        let outcome = match this.state.as_mut().project() {
+            StateProj::Running {
+                future,
+                limit,
+                timer,
+            } => match guarded(future, *limit, timer, cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Guarded::Answered(answer)) => answer,
+                Poll::Ready(Guarded::Panicked) => {
+                    Err(ApiError::internal("the implementation panicked"))
+                }
+                Poll::Ready(Guarded::TimedOut(limit)) => Err(ApiError::of_kind(
+                    crate::ErrorKind::InternalError,
+                    format!(
+                        "the request did not finish within {} s",
+                        limit.as_secs_f64()
+                    ),
+                )
+                .with_hint("try again later, or ask for less (a shorter range)")),
+            },
+            StateProj::Refused { error } => Err(std::mem::replace(
+                error,
+                ApiError::internal("the request was refused"),
+            )),
+            StateProj::Done => Err(ApiError::internal(
+                "the answer was polled after it was given",
+            )),
+        };
+        this.state.set(State::Done);
+        let request_id = std::mem::replace(this.request_id, HeaderValue::from_static(""));
+        let response = match outcome {
+            Ok(records) => success::<_, E>(request_id, &records),
+            Err(error) => failure(request_id, &error),
+        };
+        log(&response, this.endpoint, None, *this.started);
+        Poll::Ready(response)
+    }
+}
+
+/// How the implementation's future ended.
+#[derive(Debug, PartialEq)]
+enum Guarded<T> {
+    /// With its answer.
+    Answered(T),
+    /// With a panic.
+    Panicked,
+    /// Not within the limit.
+    TimedOut(Duration),
+}
+
+/// Polls the implementation's `future`, catching a panic, and gives up on it when it has not
+/// answered `limit` after the first time it waited (`timer` is made then).
+fn guarded<F: Future>(
+    future: Pin<&mut F>,
+    limit: Option<Duration>,
+    timer: &mut Option<Pin<Box<tokio::time::Sleep>>>,
+    cx: &mut Context<'_>,
+) -> Poll<Guarded<F::Output>> {
+    match std::panic::catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
+        Ok(Poll::Ready(answer)) => return Poll::Ready(Guarded::Answered(answer)),
+        Ok(Poll::Pending) => {}
+        Err(_) => return Poll::Ready(Guarded::Panicked),
+    }
+    let Some(limit) = limit else {
+        return Poll::Pending;
+    };
+    let timer = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+    timer.as_mut().poll(cx).map(|()| Guarded::TimedOut(limit))
 }
 
 /// The peer address of a connection, in a request's extensions when [`serve`](super::serve)
@@ -233,36 +319,41 @@ pub struct PeerAddr(pub SocketAddr);
 pub struct RequestTimeout(pub std::time::Duration);
 
 /// The id of a request: the one [`serve`](super::serve) adopted from a trusted proxy, or a
-/// new one.
-fn request_id(parts: &mut Parts) -> String {
-    match parts.extensions.remove::<RequestId>() {
-        Some(RequestId(id)) => id,
-        None => new_request_id(),
+/// new one; as text (for the implementation) and as the answer's `x-request-id` header.
+fn request_id(parts: &mut Parts) -> (String, HeaderValue) {
+    if let Some(RequestId(id)) = parts.extensions.remove::<RequestId>()
+        && let Ok(header) = HeaderValue::from_str(&id)
+    {
+        return (id, header);
     }
+    let id = new_request_id();
+    let header = HeaderValue::from_str(&id).unwrap_or(HeaderValue::from_static(""));
+    (id, header)
 }
 
 /// The parameters of a request: its raw query and the path parameters the router matched.
-async fn raw_params(
-    parts: &mut axum::http::request::Parts,
-    path: Option<PathRule>,
-) -> Result<RawParams, ValidationError> {
+fn raw_params(parts: &mut Parts, path: Option<PathRule>) -> Result<RawParams, ValidationError> {
     let mut raw = RawParams::from_query_string(parts.uri.query().unwrap_or_default());
     let Some(rule) = path else {
         return Ok(raw);
     };
-    match RawPathParams::from_request_parts(parts, &()).await {
-        Ok(pairs) => {
+    // Reading the matched path parameters never waits (they are in the request's extensions).
+    match RawPathParams::from_request_parts(parts, &()).now_or_never() {
+        Some(Ok(pairs)) => {
             for (name, value) in &pairs {
                 raw = raw.with_path(name, value);
             }
             Ok(raw)
         }
-        Err(rejection) => Err(ValidationError {
+        rejected => Err(ValidationError {
             issues: vec![ValidationIssue::new(
                 rule.rule,
                 rule.field,
                 String::new(),
-                rejection.body_text(),
+                match rejected {
+                    Some(Err(rejection)) => rejection.body_text(),
+                    _ => "the path parameters could not be read".to_string(),
+                },
             )],
         }),
     }
@@ -294,15 +385,9 @@ pub async fn method_not_allowed<E: ErrorBody>(request: Request) -> Response {
 fn unrouted<E: ErrorBody>(request: Request, error: impl FnOnce(&Parts) -> ApiError<E>) -> Response {
     let started = log_enabled().then(Instant::now);
     let (mut parts, _body) = request.into_parts();
-    let request_id = request_id(&mut parts);
-    let response = failure(&request_id, &error(&parts));
-    log(
-        &request_id,
-        "",
-        Some(parts.uri.path()),
-        response.status(),
-        started,
-    );
+    let (_, request_id) = request_id(&mut parts);
+    let response = failure(request_id, &error(&parts));
+    log(&response, "", Some(parts.uri.path()), started);
     response
 }
 
@@ -316,7 +401,7 @@ pub fn json_document(text: &'static str) -> Response {
     response
 }
 
-fn success<T: serde::Serialize, E: ErrorBody>(request_id: &str, records: &[T]) -> Response {
+fn success<T: serde::Serialize, E: ErrorBody>(request_id: HeaderValue, records: &[T]) -> Response {
     #[derive(serde::Serialize)]
     struct Success<'a, T> {
         success: bool,
@@ -325,7 +410,7 @@ fn success<T: serde::Serialize, E: ErrorBody>(request_id: &str, records: &[T]) -
     }
     let body = Success {
         success: true,
-        request_id,
+        request_id: request_id.to_str().unwrap_or_default(),
         data: records,
     };
     // Sized for typical records up front: growing from empty copies the body about ten
@@ -339,7 +424,7 @@ fn success<T: serde::Serialize, E: ErrorBody>(request_id: &str, records: &[T]) -
 
 /// The error envelope: `success: false`, the request id, the error object in `error` and as
 /// the one element of `data`.
-pub(crate) fn failure<E: ErrorBody>(request_id: &str, error: &ApiError<E>) -> Response {
+pub(crate) fn failure<E: ErrorBody>(request_id: HeaderValue, error: &ApiError<E>) -> Response {
     #[derive(serde::Serialize)]
     struct Failure<'a, E> {
         success: bool,
@@ -347,9 +432,10 @@ pub(crate) fn failure<E: ErrorBody>(request_id: &str, error: &ApiError<E>) -> Re
         data: [&'a E; 1],
         error: &'a E,
     }
+    let id = request_id.to_str().unwrap_or_default();
     if let Some(detail) = error.internal_detail() {
         tracing::error!(
-            request_id,
+            request_id = id,
             detail,
             "request failed inside the implementation"
         );
@@ -357,7 +443,7 @@ pub(crate) fn failure<E: ErrorBody>(request_id: &str, error: &ApiError<E>) -> Re
     let object = error.error_object();
     let body = Failure {
         success: false,
-        request_id,
+        request_id: id,
         data: [object],
         error: object,
     };
@@ -372,7 +458,7 @@ pub(crate) fn failure<E: ErrorBody>(request_id: &str, error: &ApiError<E>) -> Re
     response
 }
 
-fn json(status: StatusCode, request_id: &str, bytes: Vec<u8>) -> Response {
+fn json(status: StatusCode, request_id: HeaderValue, bytes: Vec<u8>) -> Response {
     let mut response = Response::new(Body::from(bytes));
     *response.status_mut() = status;
     let headers = response.headers_mut();
@@ -380,9 +466,7 @@ fn json(status: StatusCode, request_id: &str, bytes: Vec<u8>) -> Response {
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),
     );
-    if let Ok(id) = HeaderValue::from_str(request_id) {
-        headers.insert(HeaderName::from_static(REQUEST_ID_HEADER), id);
-    }
+    headers.insert(REQUEST_ID, request_id);
     response
 }
 
@@ -393,18 +477,17 @@ fn log_enabled() -> bool {
 /// Logs one request: its id, the endpoint (or for a path no endpoint serves, the path, cut
 /// at 200 bytes), the status and the duration. Never the query (which may hold anything) nor
 /// the key. `started` is `None` when INFO logging is off (nothing to do then).
-fn log(
-    request_id: &str,
-    endpoint: &str,
-    path: Option<&str>,
-    status: StatusCode,
-    started: Option<Instant>,
-) {
+fn log(response: &Response, endpoint: &str, path: Option<&str>, started: Option<Instant>) {
     let Some(started) = started else {
         return;
     };
     let micros = started.elapsed().as_micros() as u64;
-    let status = status.as_u16();
+    let status = response.status().as_u16();
+    let request_id = response
+        .headers()
+        .get(&REQUEST_ID)
+        .and_then(|id| id.to_str().ok())
+        .unwrap_or_default();
     match path {
         None => tracing::info!(request_id, endpoint, status, micros, "request"),
         Some(path) => {
@@ -422,23 +505,55 @@ fn log(
 mod tests {
     use super::*;
 
-    #[tokio::test]
-    async fn within_gives_a_ready_answer_even_with_no_time_left() {
-        // The answer is polled before any timer: a zero limit does not lose a ready answer.
-        assert_eq!(within(Duration::ZERO, async { 7 }).await, Some(7));
+    async fn run<F: Future>(limit: Option<Duration>, future: F) -> Guarded<F::Output> {
+        let mut future = std::pin::pin!(future);
+        let mut timer = None;
+        std::future::poll_fn(|cx| guarded(future.as_mut(), limit, &mut timer, cx)).await
     }
 
     #[tokio::test]
-    async fn within_gives_up_on_an_answer_past_the_limit() {
+    async fn a_ready_answer_is_given_even_with_no_time_left() {
+        // The answer is polled before any timer: a zero limit does not lose a ready answer.
+        assert_eq!(
+            run(Some(Duration::ZERO), async { 7 }).await,
+            Guarded::Answered(7)
+        );
+    }
+
+    #[tokio::test]
+    async fn an_answer_past_the_limit_is_given_up() {
         let slow = tokio::time::sleep(Duration::from_secs(60));
-        assert_eq!(within(Duration::from_millis(20), slow).await, None);
+        let limit = Duration::from_millis(20);
+        assert_eq!(run(Some(limit), slow).await, Guarded::TimedOut(limit));
         let quick = async {
             tokio::time::sleep(Duration::from_millis(5)).await;
             "late but in time"
         };
         assert_eq!(
-            within(Duration::from_secs(5), quick).await,
-            Some("late but in time")
+            run(Some(Duration::from_secs(5)), quick).await,
+            Guarded::Answered("late but in time")
+        );
+        // Without a limit, a waiting answer is waited for.
+        let waited = async {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            1
+        };
+        assert_eq!(run(None, waited).await, Guarded::Answered(1));
+    }
+
+    #[tokio::test]
+    async fn a_panic_is_caught_at_any_poll() {
+        async fn boom() -> u8 {
+            panic!("inside the implementation")
+        }
+        assert_eq!(run(None, boom()).await, Guarded::Panicked);
+        let later = async {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            boom().await
+        };
+        assert_eq!(
+            run(Some(Duration::from_secs(5)), later).await,
+            Guarded::Panicked
         );
     }
 }

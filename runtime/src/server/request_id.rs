@@ -13,15 +13,15 @@ pub struct RequestId(pub String);
 /// operating system). Ids are unguessable and reveal nothing of the request volume; two are
 /// equal with probability 2⁻¹²⁸, so they are unique for any practical count.
 pub fn new_request_id() -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut rng = rand::rng();
     let value = (u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64());
-    let mut id = String::with_capacity(36);
-    id.push_str("req_");
-    for shift in (0..32).rev() {
-        let digit = ((value >> (shift * 4)) & 0xf) as u32;
-        id.push(char::from_digit(digit, 16).unwrap_or('0'));
+    let mut id = *b"req_00000000000000000000000000000000";
+    for (i, byte) in value.to_be_bytes().into_iter().enumerate() {
+        id[4 + 2 * i] = HEX[usize::from(byte >> 4)];
+        id[5 + 2 * i] = HEX[usize::from(byte & 0xf)];
     }
-    id
+    String::from_utf8(id.to_vec()).unwrap_or_default()
 }
 
 /// True for an incoming `x-request-id` the server may adopt: 1 to 64 characters of ASCII

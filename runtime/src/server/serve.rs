@@ -8,12 +8,15 @@ use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::Request;
 use axum::http::Response;
+use axum::http::header;
+use http_body_util::Either;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
@@ -21,8 +24,9 @@ use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 use tower::ServiceExt;
-use tower_http::compression::predicate::{DefaultPredicate, Predicate, SizeAbove};
-use tower_http::compression::{CompressionLayer, CompressionLevel};
+use tower::util::Oneshot;
+use tower_http::compression::predicate::{And, NotForContentType, Predicate, SizeAbove};
+use tower_http::compression::{Compression, CompressionBody, CompressionLayer, CompressionLevel};
 
 use super::REQUEST_ID_HEADER;
 use super::conn::{ConnState, Expired, Guarded, Timeouts, Tracked};
@@ -41,7 +45,7 @@ use super::request_id::{RequestId, is_valid_request_id};
 /// | [`request_timeout`](Self::request_timeout) | 30 s | an implementation that has not answered in 30 s (a stuck database call) answers 500 `INTERNAL_ERROR` in the envelope, and its work is dropped; 30 s is far beyond a normal answer (milliseconds) and shorter than the 60 s after which common load balancers give up with an answer of their own, outside the envelope |
 /// | [`write_timeout`](Self::write_timeout) | 30 s | a client that reads nothing of an answer for 30 s is gone or hostile; it no longer holds a slot and the answer's memory (a large kline is 1.7 MB) |
 /// | [`max_head_bytes`](Self::max_head_bytes) | 16 KiB | the request line and headers: a valid request of this API is well under 1 KiB; 1,024 unfinished heads then hold at most 16 MiB. Larger heads get hyper's 431 |
-/// | [`max_headers`](Self::max_headers) | 64 | a client of this API sends fewer than 10 |
+/// | [`max_headers`](Self::max_headers) | 100 | a client of this API sends fewer than 10; 100 is hyper's own limit, which it keeps on the stack (any other limit costs two buffers filled on every request), and `max_head_bytes` bounds the head anyway |
 /// | [`shutdown_timeout`](Self::shutdown_timeout) | 10 s | answers take milliseconds; 10 s lets slow ones finish and stays well inside the 30 s an orchestrator waits between SIGTERM and SIGKILL |
 /// | [`compression`](Self::compression) | on, gzip, above 4 KiB | large answers shrink 5–10× for clients that send `Accept-Encoding: gzip`; small ones (a few records) are sent as they are, where compressing costs more than it saves |
 /// | [`rate_limit`](Self::rate_limit) | off | the quota is the operator's decision; see [`RateLimit`] |
@@ -91,7 +95,7 @@ impl Default for ServeConfig {
             request_timeout: Some(Duration::from_secs(30)),
             write_timeout: Duration::from_secs(30),
             max_head_bytes: 16 * 1024,
-            max_headers: 64,
+            max_headers: HYPER_MAX_HEADERS,
             shutdown_timeout: Duration::from_secs(10),
             compression: true,
             compression_min_bytes: 4096,
@@ -217,30 +221,25 @@ impl Server {
     /// [`ShutdownHandle`]). Returns once every connection is closed: after the requests in
     /// flight finished, when the shutdown timeout passed, or at a second stop request.
     pub async fn serve(self, router: Router) -> io::Result<()> {
-        let config = self.config.clone();
-        if config.compression {
-            let predicate =
-                DefaultPredicate::new().and(SizeAbove::new(config.compression_min_bytes.max(1)));
+        let compressed = self.config.compression.then(|| {
+            // The size first: `And` stops at the first no, and most answers are small.
+            let when = SizeAbove::new(self.config.compression_min_bytes.max(1))
+                .and(NotForContentType::GRPC)
+                .and(NotForContentType::IMAGES)
+                .and(NotForContentType::SSE);
             let layer = CompressionLayer::new()
                 .quality(CompressionLevel::Fastest)
-                .compress_when(predicate);
-            let service = tower::Layer::layer(&layer, router);
-            self.run(service).await
-        } else {
-            self.run(router).await
-        }
+                .compress_when(when.clone());
+            (tower::Layer::layer(&layer, router.clone()), when)
+        });
+        self.run(Routes {
+            plain: router,
+            compressed,
+        })
+        .await
     }
 
-    async fn run<S, B>(self, service: S) -> io::Result<()>
-    where
-        S: tower::Service<Request, Response = Response<B>, Error = Infallible>
-            + Clone
-            + Send
-            + 'static,
-        S::Future: Send + 'static,
-        B: http_body::Body<Data = Bytes> + Send + Unpin + 'static,
-        B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
-    {
+    async fn run(self, routes: Routes) -> io::Result<()> {
         let Server {
             listener,
             config,
@@ -257,9 +256,11 @@ impl Server {
             // The connection's own timers (conn.rs) replace hyper's header-read timeout.
             .header_read_timeout(None)
             .keep_alive(config.keep_alive_timeout.is_some())
-            .max_headers(config.max_headers.max(1))
             .max_header_size(config.max_head_bytes)
             .max_buf_size(config.max_head_bytes.max(8192));
+        if config.max_headers != HYPER_MAX_HEADERS {
+            http.max_headers(config.max_headers.max(1));
+        }
         let timeouts = config.timeouts();
         let mut stop_requests = stop.0.subscribe();
         if config.handle_signals {
@@ -295,7 +296,7 @@ impl Server {
             let state = Arc::new(ConnState::default());
             let io = Guarded::new(tcp, state.clone(), timeouts, slots.clone());
             let service = PerConnection {
-                service: service.clone(),
+                routes: routes.clone(),
                 state,
                 peer,
                 shared: shared.clone(),
@@ -333,6 +334,10 @@ impl Server {
     }
 }
 
+/// hyper's own limit on the number of headers, which it parses into buffers on the stack;
+/// with any other limit set it makes (and fills) two buffers per request.
+const HYPER_MAX_HEADERS: usize = 100;
+
 /// What every request of one server shares.
 struct PerRequest {
     limiter: Option<Arc<RateLimiter>>,
@@ -340,26 +345,36 @@ struct PerRequest {
     request_timeout: Option<RequestTimeout>,
 }
 
+/// When to compress: large answers, and none of the kinds that are compressed already or
+/// streamed.
+type CompressWhen =
+    And<And<And<SizeAbove, NotForContentType>, NotForContentType>, NotForContentType>;
+
+/// The router, and (unless compression is off) the router behind the compression layer, for
+/// the requests that accept a compressed answer, with the layer's rule of what to compress.
+/// The other requests skip the layer and its cost (about 1,200 instructions per request).
+#[derive(Clone)]
+struct Routes {
+    plain: Router,
+    compressed: Option<(Compression<Router, CompressWhen>, CompressWhen)>,
+}
+
+/// The body of an answer: as the router made it, or through the compression layer.
+type AnswerBody = Either<Body, CompressionBody<Body>>;
+
 /// The service of one connection: tells the socket wrapper when a request is being
 /// answered, and attaches what the pipeline reads from a request's extensions.
-struct PerConnection<S> {
-    service: S,
+struct PerConnection {
+    routes: Routes,
     state: Arc<ConnState>,
     peer: SocketAddr,
     shared: Arc<PerRequest>,
 }
 
-type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
-
-impl<S, B> hyper::service::Service<hyper::Request<Incoming>> for PerConnection<S>
-where
-    S: tower::Service<Request, Response = Response<B>, Error = Infallible> + Clone + Send + 'static,
-    S::Future: Send + 'static,
-    B: Send + 'static,
-{
-    type Response = Response<Tracked<B>>;
+impl hyper::service::Service<hyper::Request<Incoming>> for PerConnection {
+    type Response = Response<Tracked<AnswerBody>>;
     type Error = Infallible;
-    type Future = BoxFuture<Result<Self::Response, Infallible>>;
+    type Future = Answering;
 
     fn call(&self, request: hyper::Request<Incoming>) -> Self::Future {
         self.state.request_started();
@@ -383,11 +398,67 @@ where
             request.extensions_mut().insert(id);
         }
         let state = self.state.clone();
-        let answer = self.service.clone().oneshot(request);
-        Box::pin(async move {
-            let response = answer.await?;
-            Ok(response.map(|body| Tracked::new(body, state)))
-        })
+        match &self.routes.compressed {
+            Some((compressed, _)) if request.headers().contains_key(header::ACCEPT_ENCODING) => {
+                Answering::Compressed {
+                    answer: compressed.clone().oneshot(request),
+                    state,
+                }
+            }
+            compressed => Answering::Plain {
+                answer: self.routes.plain.clone().oneshot(request),
+                vary_when: compressed.as_ref().map(|(_, when)| when.clone()),
+                state,
+            },
+        }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The answer to one request, its body tracked for the connection's timers.
+    #[project = AnsweringProj]
+    pub(crate) enum Answering {
+        Plain {
+            #[pin]
+            answer: Oneshot<Router, Request>,
+            // When compression is on: which answers say `Vary: accept-encoding` (those the
+            // layer would have compressed for a client that asked).
+            vary_when: Option<CompressWhen>,
+            state: Arc<ConnState>,
+        },
+        Compressed {
+            #[pin]
+            answer: Oneshot<Compression<Router, CompressWhen>, Request>,
+            state: Arc<ConnState>,
+        },
+    }
+}
+
+impl Future for Answering {
+    type Output = Result<Response<Tracked<AnswerBody>>, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let (response, state) = match self.project() {
+            AnsweringProj::Plain {
+                answer,
+                vary_when,
+                state,
+            } => {
+                let mut response = ready!(answer.poll(cx))?;
+                if let Some(when) = vary_when
+                    && when.should_compress(&response)
+                {
+                    let vary = header::HeaderValue::from_static("accept-encoding");
+                    response.headers_mut().append(header::VARY, vary);
+                }
+                (response.map(Either::Left), state)
+            }
+            AnsweringProj::Compressed { answer, state } => {
+                (ready!(answer.poll(cx))?.map(Either::Right), state)
+            }
+        };
+        let state = state.clone();
+        Poll::Ready(Ok(response.map(|body| Tracked::new(body, state))))
     }
 }
 

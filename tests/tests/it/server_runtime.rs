@@ -299,6 +299,9 @@ async fn large_answers_are_gzipped_for_clients_that_ask() {
     let plain = send(from_64_bytes, "GET", DIVIDENDS, &[("X-API-Key", KEY)]).await;
     assert_eq!(plain.header("content-encoding"), None);
     assert!(plain.body.len() > 64);
+    // A request that does not ask skips the compression layer, but its answer still says
+    // that it would differ for one that asks (a cache must not reuse it for both).
+    assert_eq!(plain.header("vary"), Some("accept-encoding"));
     let zipped = send(from_64_bytes, "GET", DIVIDENDS, &gzip).await;
     assert_eq!(zipped.status, 200);
     assert_eq!(zipped.header("content-encoding"), Some("gzip"));
@@ -308,7 +311,19 @@ async fn large_answers_are_gzipped_for_clients_that_ask() {
     // Below the default threshold (4 KiB) the answer is sent as it is; so are errors.
     let answer = send(small, "GET", DIVIDENDS, &gzip).await;
     assert_eq!(answer.header("content-encoding"), None);
+    assert_eq!(answer.header("vary"), None);
     assert!(answer.body.len() < 4096);
+    let answer = send(small, "GET", DIVIDENDS, &[("X-API-Key", KEY)]).await;
+    assert_eq!(answer.header("vary"), None);
+    let off = serve(
+        config()
+            .with_compression(false)
+            .with_compression_min_bytes(64),
+    )
+    .await;
+    let answer = send(off, "GET", DIVIDENDS, &gzip).await;
+    assert_eq!(answer.header("content-encoding"), None);
+    assert_eq!(answer.header("vary"), None);
     let answer = send(from_64_bytes, "GET", "/api/v1/nothing", &gzip).await;
     assert_eq!(answer.status, 404);
 }
