@@ -2,10 +2,10 @@
 # Throughput and latency of the generated server against a hand-written axum handler, with
 # wrk over loopback: the generated router through `mrds_server::serve` (the serving layers an
 # implementer gets) and on plain `axum::serve`, with compression off and with a rate limit, so
-# each layer's cost shows; and a 1.7 MB answer with and without gzip. Prints a Markdown table
-# and the ratios (the ones in BENCHMARKS.md).
+# each layer's cost shows; the hand-written handler both ways; and a 1.7 MB answer with and
+# without gzip. Prints a Markdown table and the ratios (the ones in BENCHMARKS.md).
 #
-#   bench/server.sh                        # system allocator, 10 s per run, 32 connections
+#   bench/server.sh                        # system allocator, 6 s per run, 32 connections
 #   ALLOCATOR=mimalloc bench/server.sh     # the servers on mimalloc
 #   DURATION=30s CONNECTIONS=64 ROUNDS=5 bench/server.sh
 #
@@ -62,7 +62,7 @@ declare -A server_port server_pid
 for server_mode in generated=generated generated-plain=generated-plain \
     generated-nogzip=generated-nogzip generated-notimeout=generated-notimeout \
     generated-limited=generated-limited \
-    kline=generated baseline=baseline static=static; do
+    kline=generated baseline=baseline baseline-serve=baseline-serve static=static; do
     name="${server_mode%%=*}"
     server_port[$name]="$(free_port)"
     start "${server_mode#*=}" "${server_port[$name]}" "$name"
@@ -79,21 +79,24 @@ kline="$(constant KLINE)"
 key="$(constant KEY)"
 
 # The cases: server mode, path, extra header ("-" for none), title.
-cases=(valid plain nogzip notimeout limited invalid baseline static kline kline_gzip)
-declare -A mode=([valid]=generated [plain]=generated-plain [nogzip]=generated-nogzip [notimeout]=generated-notimeout
-    [limited]=generated-limited [invalid]=generated [baseline]=baseline [static]=static
-    [kline]=generated [kline_gzip]=generated)
-declare -A path=([valid]="$valid" [plain]="$valid" [nogzip]="$valid" [notimeout]="$valid" [limited]="$valid"
-    [invalid]="$invalid" [baseline]="$valid" [static]="$valid" [kline]="$kline" [kline_gzip]="$kline")
-declare -A extra=([kline_gzip]="Accept-Encoding: gzip")
+cases=(valid valid_gzip plain nogzip notimeout limited invalid baseline baseline_serve static kline kline_gzip)
+declare -A mode=([valid]=generated [valid_gzip]=generated [plain]=generated-plain [nogzip]=generated-nogzip
+    [notimeout]=generated-notimeout [limited]=generated-limited [invalid]=generated [baseline]=baseline
+    [baseline_serve]=baseline-serve [static]=static [kline]=generated [kline_gzip]=generated)
+declare -A path=([valid]="$valid" [valid_gzip]="$valid" [plain]="$valid" [nogzip]="$valid" [notimeout]="$valid"
+    [limited]="$valid" [invalid]="$invalid" [baseline]="$valid" [baseline_serve]="$valid" [static]="$valid"
+    [kline]="$kline" [kline_gzip]="$kline")
+declare -A extra=([valid_gzip]="Accept-Encoding: gzip" [kline_gzip]="Accept-Encoding: gzip")
 declare -A title=(
     [valid]="generated server through \`serve\` (defaults), valid dividends request"
+    [valid_gzip]="generated server through \`serve\`, valid request with Accept-Encoding: gzip (answer below the threshold)"
     [plain]="generated server on plain \`axum::serve\` (no serving layers), valid request"
     [nogzip]="generated server through \`serve\`, compression off, valid request"
     [notimeout]="generated server through \`serve\`, no per-request timeout, valid request"
     [limited]="generated server through \`serve\` with a rate limit (never reached), valid request"
     [invalid]="generated server through \`serve\`, request failing validation (400)"
     [baseline]="hand-written axum handler, same records serialized, no validation"
+    [baseline_serve]="hand-written axum handler through \`serve\` (defaults)"
     [static]="hand-written axum handler, bytes serialized once (floor)"
     [kline]="generated server through \`serve\`, 10,000 candles (1.7 MB), no Accept-Encoding"
     [kline_gzip]="generated server through \`serve\`, 10,000 candles, Accept-Encoding: gzip"
@@ -157,9 +160,11 @@ def ratio(a, b):
     return f"median {100 * statistics.median(r):.1f}% (rounds: {', '.join(f'{100 * x:.0f}%' for x in r)})"
 print()
 print(f"- generated valid path through `serve`, against the hand-written handler: {ratio('valid', 'baseline')}")
+print(f"- generated valid path through `serve`, against the hand-written handler through `serve`: {ratio('valid', 'baseline_serve')}")
 print(f"- the same on plain `axum::serve`, against the hand-written handler: {ratio('plain', 'baseline')}")
 print(f"- `serve` (all default layers) against plain `axum::serve`: {ratio('valid', 'plain')}")
-print(f"- `serve` with compression on (answer below the threshold) against off: {ratio('valid', 'nogzip')}")
+print(f"- `serve` with compression on against off, request without Accept-Encoding: {ratio('valid', 'nogzip')}")
+print(f"- the same request with Accept-Encoding: gzip (answer below the threshold) against without: {ratio('valid_gzip', 'valid')}")
 print(f"- `serve` with the per-request timeout against without: {ratio('valid', 'notimeout')}")
 print(f"- `serve` with the rate limit against without: {ratio('limited', 'valid')}")
 print(f"- generated valid path against the fixed-bytes floor: {ratio('valid', 'static')}")
@@ -172,14 +177,17 @@ print()
 print("server CPU per request (median of rounds), and what each layer adds:")
 for a, b, what in [
     ("valid", "baseline", "generated through `serve` over the hand-written handler"),
+    ("valid", "baseline_serve", "generated through `serve` over the hand-written handler through `serve`"),
     ("plain", "baseline", "generated on plain `axum::serve` over the hand-written handler"),
-    ("valid", "plain", "`serve`'s layers (timers, cap, per-connection service, gzip predicate)"),
-    ("valid", "nogzip", "the compression layer on an answer below its threshold"),
+    ("valid", "plain", "`serve`'s layers (timers, cap, per-connection service), generated router"),
+    ("baseline_serve", "baseline", "`serve`'s layers, hand-written handler"),
+    ("valid", "nogzip", "compression on, for a request without Accept-Encoding (skips the layer)"),
+    ("valid_gzip", "valid", "the compression layer, for a request with Accept-Encoding: gzip and an answer below the threshold"),
     ("valid", "notimeout", "the per-request timeout (an implementation that answers at once)"),
     ("limited", "valid", "the rate limit (never reached: the bookkeeping)"),
     ("kline_gzip", "kline", "gzip of 1.7 MB"),
 ]:
     print(f"- {what}: {us(a) - us(b):+,.1f} µs ({us(a):,.1f} against {us(b):,.1f}; "
-          f"generated/hand-written ratio {100 * us(b) / us(a):.1f}% of the work)" if a in ("valid", "plain") and b == "baseline"
+          f"generated/hand-written ratio {100 * us(b) / us(a):.1f}% of the work)" if a in ("valid", "plain") and b.startswith("baseline")
           else f"- {what}: {us(a) - us(b):+,.1f} µs ({us(a):,.1f} against {us(b):,.1f})")
 PY

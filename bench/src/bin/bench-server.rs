@@ -14,6 +14,8 @@
 //! - `baseline`: a hand-written axum handler on `axum::serve` that answers the same bytes
 //!   with no key check, no parsing and no validation: it takes the same records and
 //!   serializes the envelope;
+//! - `baseline-serve`: the same hand-written handler served by `mrds_server::serve` with its
+//!   defaults (the serving layers without the generated pipeline);
 //! - `static`: a hand-written handler answering bytes serialized once at start (a floor: no
 //!   work per request beyond HTTP).
 //!
@@ -48,6 +50,7 @@ fn main() {
             Some(config.with_rate_limit(Some(RateLimit::per_second(u32::MAX)))),
         ),
         "baseline" => (mrds_bench::baseline(), None),
+        "baseline-serve" => (mrds_bench::baseline(), Some(config)),
         "static" => (mrds_bench::fixed_bytes(), None),
         _ => usage(),
     };
@@ -73,7 +76,7 @@ fn main() {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: bench-server generated|generated-plain|generated-nogzip|generated-notimeout|generated-limited|baseline|static HOST:PORT"
+        "usage: bench-server generated|generated-plain|generated-nogzip|generated-notimeout|generated-limited|baseline|baseline-serve|static HOST:PORT"
     );
     std::process::exit(2);
 }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Instructions per valid request through the generated router and through the hand-written
+# handler, in process (no sockets), counted by callgrind. Deterministic: a change of a few
+# hundred instructions shows here on a machine where wrk's throughput moves by ±10 % from one
+# minute to the next. It does not see what only a loaded server pays (cache misses between
+# the kernel's socket work and the handler): confirm with bench/server.sh.
+#
+#   bench/instructions.sh                 # 1,000 and 2,000 requests per mode
+#   N=5000 bench/instructions.sh
+#
+# Needs valgrind (Debian package `valgrind`; installed with apt-get when missing, as root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+n="${N:-1000}"
+if ! command -v valgrind >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        apt-get install -y -qq valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
+    else
+        echo "bench/instructions.sh needs valgrind (apt-get install valgrind)" >&2
+        exit 1
+    fi
+fi
+cargo build --quiet --release -p mrds-bench --example requests
+target_dir="$(cargo metadata --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+bin="$target_dir/release/examples/requests"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+
+# Instructions of a whole run of $2 requests in mode $1.
+count() {
+    valgrind --tool=callgrind --callgrind-out-file="$out/$1-$2" "$bin" "$1" "$2" 2>&1 |
+        sed -n 's/.*I *refs: *//p' | tr -d ,
+}
+# The difference between N and 2N requests is N requests, without the start-up.
+declare -A per
+for mode in generated handwritten; do
+    per[$mode]=$(( ($(count "$mode" $((2 * n))) - $(count "$mode" "$n")) / n ))
+done
+echo "| router | instructions per valid request |"
+echo "|---|---|"
+echo "| generated | ${per[generated]} |"
+echo "| hand-written | ${per[handwritten]} |"
+awk -v g="${per[generated]}" -v h="${per[handwritten]}" \
+    'BEGIN {printf "\nhand-written / generated: %.1f %% (the generated path adds %d instructions)\n", 100 * h / g, g - h}'
