@@ -62,7 +62,9 @@ pub struct ServeConfig {
     pub header_read_timeout: Duration,
     /// Time a connection may rest between requests; `None` closes it after each answer.
     pub keep_alive_timeout: Option<Duration>,
-    /// Time the implementation gets to answer one request; `None` waits for ever.
+    /// Time the implementation gets to answer one request, counted from the first time it
+    /// waits (an answer ready at once needs no timer, and work before the first wait could
+    /// not be interrupted anyway); `None` waits for ever.
     pub request_timeout: Option<Duration>,
     /// Time a client may read nothing of an answer being sent.
     pub write_timeout: Duration,
