@@ -11,19 +11,12 @@
 # Needs valgrind (Debian package `valgrind`; installed with apt-get when missing, as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 
 n="${N:-1000}"
-if ! command -v valgrind >/dev/null; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        apt-get install -y -qq valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
-    else
-        echo "bench/instructions.sh needs valgrind (apt-get install valgrind)" >&2
-        exit 1
-    fi
-fi
+need valgrind
 cargo build --quiet --release -p mrds-bench --example requests
-target_dir="$(cargo metadata --format-version 1 --no-deps |
-    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+target_dir="$(target_dir)"
 bin="$target_dir/release/examples/requests"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

@@ -12,6 +12,7 @@
 # Needs wrk (Debian package `wrk`; installed with apt-get when missing and running as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 
 duration="${DURATION:-6s}"
 connections="${CONNECTIONS:-32}"
@@ -22,14 +23,7 @@ if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
     server_cpu=(taskset -c 0) client_cpu=(taskset -c 1)
 fi
 
-if ! command -v wrk >/dev/null; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        apt-get install -y -qq wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-    else
-        echo "bench/server.sh needs wrk (apt-get install wrk)" >&2
-        exit 1
-    fi
-fi
+need wrk
 
 allocator="${ALLOCATOR:-system}"
 case "$allocator" in
@@ -38,8 +32,7 @@ case "$allocator" in
     *) echo "ALLOCATOR is system or mimalloc" >&2; exit 2 ;;
 esac
 cargo build --quiet --release -p mrds-bench --bin bench-server "${features[@]}"
-target_dir="$(cargo metadata --format-version 1 --no-deps |
-    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+target_dir="$(target_dir)"
 server="$target_dir/release/bench-server"
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
