@@ -209,6 +209,7 @@ pin_project_lite::pin_project! {
 
 pin_project_lite::pin_project! {
     #[project = StateProj]
+    #[project_replace = StateOwned]
     enum State<Fut, E> {
         // The implementation is answering. `limit` is the per-request timeout; its timer is
         // only made when the implementation is not ready at its first poll, so an
@@ -238,35 +239,33 @@ where
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
         let mut this = self.project();
-        let outcome = match this.state.as_mut().project() {
+        let ended = match this.state.as_mut().project() {
             StateProj::Running {
                 future,
                 limit,
                 timer,
             } => match guarded(future, *limit, timer, cx) {
                 Poll::Pending => return Poll::Pending,
-                Poll::Ready(Guarded::Answered(answer)) => answer,
-                Poll::Ready(Guarded::Panicked) => {
-                    Err(ApiError::internal("the implementation panicked"))
-                }
-                Poll::Ready(Guarded::TimedOut(limit)) => Err(ApiError::of_kind(
-                    crate::ErrorKind::InternalError,
-                    format!(
-                        "the request did not finish within {} s",
-                        limit.as_secs_f64()
-                    ),
-                )
-                .with_hint("try again later, or ask for less (a shorter range)")),
+                Poll::Ready(ended) => Some(ended),
             },
-            StateProj::Refused { error } => Err(std::mem::replace(
-                error,
-                ApiError::internal("the request was refused"),
-            )),
-            StateProj::Done => Err(ApiError::internal(
+            _ => None,
+        };
+        let outcome = match (ended, this.state.as_mut().project_replace(State::Done)) {
+            (Some(Guarded::Answered(answer)), _) => answer,
+            (Some(Guarded::Panicked), _) => Err(ApiError::internal("the implementation panicked")),
+            (Some(Guarded::TimedOut(limit)), _) => Err(ApiError::of_kind(
+                crate::ErrorKind::InternalError,
+                format!(
+                    "the request did not finish within {} s",
+                    limit.as_secs_f64()
+                ),
+            )
+            .with_hint("try again later, or ask for less (a shorter range)")),
+            (None, StateOwned::Refused { error }) => Err(error),
+            (None, _) => Err(ApiError::internal(
                 "the answer was polled after it was given",
             )),
         };
-        this.state.set(State::Done);
         let request_id = std::mem::replace(this.request_id, HeaderValue::from_static(""));
         let response = match outcome {
             Ok(records) => success::<_, E>(request_id, &records),

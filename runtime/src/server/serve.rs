@@ -354,7 +354,7 @@ type CompressWhen =
 
 /// The router, and (unless compression is off) the router behind the compression layer, for
 /// the requests that accept a compressed answer, with the layer's rule of what to compress.
-/// The other requests skip the layer and its cost (about 1,200 instructions per request).
+/// The other requests skip the layer and its cost (over a thousand instructions a request).
 #[derive(Clone)]
 struct Routes {
     plain: Router,
