@@ -4,10 +4,15 @@
 //! line and column (see [`crate::load`]). Nothing here is resolved: type names,
 //! parameter references and rule targets are still text. [`crate::check`] turns
 //! these types into the resolved model in [`crate::model`].
+//!
+//! Whatever a check may point at is [`Spanned`]: items of lists and maps, names, references
+//! and constrained values. A diagnostic takes its place from the node it is about.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Deserializer};
+
+pub use crate::yaml::{Spanned, Value, ValueKind};
 
 /// An `assumed:` reason: the text the generated docs render for an assumed fact, so never
 /// blank.
@@ -28,25 +33,25 @@ fn reason<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
 pub struct SpecFile {
     /// Service-wide facts; exactly one file holds this section.
     #[serde(default)]
-    pub service: Option<Service>,
+    pub service: Option<Spanned<Service>>,
     /// The error codes and their HTTP status.
     #[serde(default)]
-    pub error_codes: Vec<ErrorCode>,
+    pub error_codes: Option<Spanned<Vec<Spanned<ErrorCode>>>>,
     /// Records (response shapes and the error object), by name.
     #[serde(default)]
-    pub records: BTreeMap<String, Record>,
+    pub records: BTreeMap<String, Spanned<Record>>,
     /// Value sets (enumerations), by name.
     #[serde(default)]
-    pub value_sets: BTreeMap<String, ValueSet>,
+    pub value_sets: BTreeMap<String, Spanned<ValueSet>>,
     /// Endpoints, by operation id.
     #[serde(default)]
-    pub endpoints: BTreeMap<String, Endpoint>,
+    pub endpoints: BTreeMap<String, Spanned<Endpoint>>,
     /// The change history, newest first.
     #[serde(default)]
-    pub history: Vec<HistoryEntry>,
+    pub history: Vec<Spanned<HistoryEntry>>,
     /// Sample data of the sample-data server, by endpoint id.
     #[serde(default)]
-    pub samples: BTreeMap<String, Samples>,
+    pub samples: BTreeMap<String, Spanned<Samples>>,
 }
 
 /// Service-wide facts.
@@ -58,13 +63,13 @@ pub struct Service {
     /// What the service does.
     pub doc: String,
     /// Version of the interface description (not of the releases).
-    pub api_version: String,
+    pub api_version: Spanned<String>,
     /// The path every endpoint path is appended to (`/api`).
-    pub base_path: String,
+    pub base_path: Spanned<String>,
     /// The authentication scheme.
-    pub auth: Auth,
+    pub auth: Spanned<Auth>,
     /// The common response envelope.
-    pub envelope: Envelope,
+    pub envelope: Spanned<Envelope>,
 }
 
 /// Authentication by header.
@@ -72,7 +77,7 @@ pub struct Service {
 #[serde(deny_unknown_fields)]
 pub struct Auth {
     /// Header name carrying the key.
-    pub header: String,
+    pub header: Spanned<String>,
     /// Explanation.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
@@ -87,7 +92,7 @@ pub struct Envelope {
     /// Explanation.
     pub doc: String,
     /// Fields; the one of type `records` carries the endpoint's records.
-    pub fields: Vec<Field>,
+    pub fields: Spanned<Vec<Spanned<Field>>>,
 }
 
 /// One error code.
@@ -95,9 +100,9 @@ pub struct Envelope {
 #[serde(deny_unknown_fields)]
 pub struct ErrorCode {
     /// Wire value, e.g. `INVALID_PARAMETER`.
-    pub code: String,
+    pub code: Spanned<String>,
     /// HTTP status answered with it.
-    pub status: u16,
+    pub status: Spanned<u16>,
     /// When it is used.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
@@ -115,7 +120,7 @@ pub struct Record {
     #[serde(default, deserialize_with = "reason")]
     pub assumed: Option<String>,
     /// Fields in wire order.
-    pub fields: Vec<Field>,
+    pub fields: Spanned<Vec<Spanned<Field>>>,
 }
 
 /// A field of a record or of the envelope.
@@ -123,11 +128,11 @@ pub struct Record {
 #[serde(deny_unknown_fields)]
 pub struct Field {
     /// Wire name.
-    pub name: String,
+    pub name: Spanned<String>,
     /// `string`, `integer`, `number`, `boolean`, `any`, a record, a value set,
     /// `ErrorCode`, or (envelope only) `records`.
     #[serde(rename = "type")]
-    pub ty: String,
+    pub ty: Spanned<String>,
     /// A JSON array of `type`.
     #[serde(default)]
     pub array: bool,
@@ -136,7 +141,7 @@ pub struct Field {
     pub optional: bool,
     /// Format of a text or integer value.
     #[serde(default)]
-    pub format: Option<FieldFormat>,
+    pub format: Option<Spanned<FieldFormat>>,
     /// Explanation.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
@@ -227,7 +232,7 @@ pub struct ValueSet {
     #[serde(default, deserialize_with = "reason")]
     pub assumed: Option<String>,
     /// The values, in the order the spec lists them.
-    pub values: Vec<EnumValue>,
+    pub values: Spanned<Vec<Spanned<EnumValue>>>,
 }
 
 /// One value of a value set.
@@ -235,10 +240,10 @@ pub struct ValueSet {
 #[serde(deny_unknown_fields)]
 pub struct EnumValue {
     /// Wire spelling.
-    pub value: String,
+    pub value: Spanned<String>,
     /// Rust variant name, when the wire spelling does not make one (`1min`).
     #[serde(default)]
-    pub rust: Option<String>,
+    pub rust: Option<Spanned<String>>,
     /// Explanation.
     #[serde(default)]
     pub doc: Option<String>,
@@ -281,11 +286,11 @@ pub struct Endpoint {
     /// The Rust method name of the endpoint (snake_case), when the id would collide with a
     /// name the generated crates define; the other Rust names derive from it.
     #[serde(default)]
-    pub rust: Option<String>,
+    pub rust: Option<Spanned<String>>,
     /// HTTP method.
-    pub method: Method,
+    pub method: Spanned<Method>,
     /// Path below the base path, with `{name}` for path parameters.
-    pub path: String,
+    pub path: Spanned<String>,
     /// One line.
     pub summary: String,
     /// More explanation.
@@ -297,35 +302,35 @@ pub struct Endpoint {
     /// The documented ordering, machine-readable: the contract suite checks it and the sample
     /// server applies it.
     #[serde(default)]
-    pub order: Option<EndpointOrder>,
+    pub order: Option<Spanned<EndpointOrder>>,
     /// The parameter naming the one thing a request asks for (a person, a document): a value
     /// that names nothing is answered 404 `RESOURCE_NOT_FOUND`.
     #[serde(default)]
-    pub lookup: Option<String>,
+    pub lookup: Option<Spanned<String>>,
     /// Whether the key is required.
-    pub auth: AuthMode,
+    pub auth: Spanned<AuthMode>,
     /// Set when the interface description does not state the key requirement: why the spec
     /// assumes it.
     #[serde(default, deserialize_with = "reason")]
     pub auth_assumed: Option<String>,
     /// The record `data` holds.
-    pub returns: String,
+    pub returns: Spanned<String>,
     /// Set when the interface description does not state the endpoint as a whole (its path,
     /// say): why the spec assumes it.
     #[serde(default, deserialize_with = "reason")]
     pub assumed: Option<String>,
     /// Parameters, in documented order.
     #[serde(default)]
-    pub params: Vec<Param>,
+    pub params: Vec<Spanned<Param>>,
     /// Rules across parameters.
     #[serde(default)]
-    pub rules: Vec<Rule>,
+    pub rules: Vec<Spanned<Rule>>,
     /// The parameters that cap and page the records.
     #[serde(default)]
-    pub paging: Option<Paging>,
+    pub paging: Option<Spanned<Paging>>,
     /// Set when the change history lists the endpoint as removed.
     #[serde(default)]
-    pub removed: Option<Removal>,
+    pub removed: Option<Spanned<Removal>>,
 }
 
 /// How the records of an endpoint are ordered.
@@ -333,13 +338,13 @@ pub struct Endpoint {
 #[serde(deny_unknown_fields)]
 pub struct EndpointOrder {
     /// The record field ordered by.
-    pub field: String,
+    pub field: Spanned<String>,
     /// Largest first.
     #[serde(default)]
     pub descending: bool,
     /// A parameter of a value set `asc`/`desc` that chooses the direction.
     #[serde(default)]
-    pub direction: Option<String>,
+    pub direction: Option<Spanned<String>>,
 }
 
 /// The parameters that cap and page an endpoint's records: `limit` caps the number of records
@@ -349,10 +354,10 @@ pub struct EndpointOrder {
 #[serde(deny_unknown_fields)]
 pub struct Paging {
     /// The integer parameter capping the number of records.
-    pub limit: String,
+    pub limit: Spanned<String>,
     /// The integer parameter giving how many records to skip.
     #[serde(default)]
-    pub offset: Option<String>,
+    pub offset: Option<Spanned<String>>,
 }
 
 /// When and in which release an endpoint was removed.
@@ -360,9 +365,9 @@ pub struct Paging {
 #[serde(deny_unknown_fields)]
 pub struct Removal {
     /// `YYYY-MM-DD`.
-    pub date: String,
+    pub date: Spanned<String>,
     /// Release tag, e.g. `v0.10.43`.
-    pub version: String,
+    pub version: Spanned<String>,
 }
 
 /// Where a parameter travels.
@@ -380,34 +385,34 @@ pub enum ParamLocation {
 #[serde(deny_unknown_fields)]
 pub struct Param {
     /// Wire name.
-    pub name: String,
+    pub name: Spanned<String>,
     /// Where it travels.
     #[serde(rename = "in")]
-    pub location: ParamLocation,
+    pub location: Spanned<ParamLocation>,
     /// `string`, `integer`, `boolean`, or a value set.
     #[serde(rename = "type")]
-    pub ty: String,
+    pub ty: Spanned<String>,
     /// Format, checked by the generated code.
     #[serde(default)]
-    pub format: Option<ParamFormat>,
+    pub format: Option<Spanned<ParamFormat>>,
     /// Required on every request.
     #[serde(default)]
     pub required: bool,
     /// Value used when absent.
     #[serde(default)]
-    pub default: Option<serde_yaml::Value>,
+    pub default: Option<Value>,
     /// Smallest allowed integer.
     #[serde(default)]
-    pub min: Option<i64>,
+    pub min: Option<Spanned<i64>>,
     /// Largest allowed integer.
     #[serde(default)]
-    pub max: Option<i64>,
+    pub max: Option<Spanned<i64>>,
     /// Regular expression the whole value must match.
     #[serde(default)]
-    pub pattern: Option<String>,
+    pub pattern: Option<Spanned<String>>,
     /// What the pattern means, for error messages (`a six-letter currency pair`).
     #[serde(default)]
-    pub pattern_doc: Option<String>,
+    pub pattern_doc: Option<Spanned<String>>,
     /// Explanation.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
@@ -421,7 +426,7 @@ pub struct Param {
 #[serde(deny_unknown_fields)]
 pub struct Rule {
     /// Stable id, named by validation errors (`stock_dividends.range_order`).
-    pub id: String,
+    pub id: Spanned<String>,
     /// Explanation, also the reason given when the rule is broken.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
@@ -429,25 +434,25 @@ pub struct Rule {
     pub assumed: Option<String>,
     /// The rule applies only when this holds.
     #[serde(default)]
-    pub when: Option<Condition>,
+    pub when: Option<Spanned<Condition>>,
     /// `before` < `after` when both are given.
     #[serde(default)]
-    pub ordered: Option<Ordered>,
+    pub ordered: Option<Spanned<Ordered>>,
     /// `to - from <= seconds` when both are given.
     #[serde(default)]
-    pub max_span: Option<MaxSpan>,
+    pub max_span: Option<Spanned<MaxSpan>>,
     /// When `param` is given, `needs` must be given too.
     #[serde(default)]
-    pub requires: Option<Requires>,
+    pub requires: Option<Spanned<Requires>>,
     /// At least one of these parameters is given.
     #[serde(default)]
-    pub at_least_one: Option<Vec<String>>,
+    pub at_least_one: Option<Spanned<Vec<Spanned<String>>>>,
     /// `param`, when given, is one of `values` (wire spellings).
     #[serde(default)]
-    pub allowed_values: Option<AllowedValues>,
+    pub allowed_values: Option<Spanned<AllowedValues>>,
     /// `param`, when given, matches `pattern`.
     #[serde(default)]
-    pub matches: Option<Matches>,
+    pub matches: Option<Spanned<Matches>>,
 }
 
 /// The spellings of the check kinds, for messages.
@@ -461,9 +466,9 @@ pub const CHECK_KINDS: &[&str] = &[
 ];
 
 impl Rule {
-    /// The check kinds this rule names, with their spelling. The destructuring names every
-    /// field, so a new kind cannot be added to [`Rule`] without being listed here.
-    pub fn checks(&self) -> Vec<(&'static str, Check<'_>)> {
+    /// The check kinds this rule names, with their spelling and place. The destructuring
+    /// names every field, so a new kind cannot be added to [`Rule`] without being listed here.
+    pub fn checks(&self) -> Vec<(&'static str, crate::diag::Span, Check<'_>)> {
         let Rule {
             id: _,
             doc: _,
@@ -477,14 +482,21 @@ impl Rule {
             matches,
         } = self;
         let all = [
-            ordered.as_ref().map(Check::Ordered),
-            max_span.as_ref().map(Check::MaxSpan),
-            requires.as_ref().map(Check::Requires),
-            at_least_one.as_deref().map(Check::AtLeastOne),
-            allowed_values.as_ref().map(Check::AllowedValues),
-            matches.as_ref().map(Check::Matches),
+            ordered.as_ref().map(|c| (c.span, Check::Ordered(c))),
+            max_span.as_ref().map(|c| (c.span, Check::MaxSpan(c))),
+            requires.as_ref().map(|c| (c.span, Check::Requires(c))),
+            at_least_one
+                .as_ref()
+                .map(|c| (c.span, Check::AtLeastOne(c))),
+            allowed_values
+                .as_ref()
+                .map(|c| (c.span, Check::AllowedValues(c))),
+            matches.as_ref().map(|c| (c.span, Check::Matches(c))),
         ];
-        all.into_iter().flatten().map(|c| (c.kind(), c)).collect()
+        all.into_iter()
+            .flatten()
+            .map(|(at, c)| (c.kind(), at, c))
+            .collect()
     }
 }
 
@@ -492,17 +504,17 @@ impl Rule {
 #[derive(Debug)]
 pub enum Check<'a> {
     /// See [`Ordered`].
-    Ordered(&'a Ordered),
+    Ordered(&'a Spanned<Ordered>),
     /// See [`MaxSpan`].
-    MaxSpan(&'a MaxSpan),
+    MaxSpan(&'a Spanned<MaxSpan>),
     /// See [`Requires`].
-    Requires(&'a Requires),
+    Requires(&'a Spanned<Requires>),
     /// Parameter names.
-    AtLeastOne(&'a [String]),
+    AtLeastOne(&'a Spanned<Vec<Spanned<String>>>),
     /// See [`AllowedValues`].
-    AllowedValues(&'a AllowedValues),
+    AllowedValues(&'a Spanned<AllowedValues>),
     /// See [`Matches`].
-    Matches(&'a Matches),
+    Matches(&'a Spanned<Matches>),
 }
 
 impl Check<'_> {
@@ -524,9 +536,9 @@ impl Check<'_> {
 #[serde(deny_unknown_fields)]
 pub struct Ordered {
     /// The earlier parameter.
-    pub before: String,
+    pub before: Spanned<String>,
     /// The later parameter.
-    pub after: String,
+    pub after: Spanned<String>,
 }
 
 /// `to - from <= seconds` when both are given.
@@ -534,11 +546,11 @@ pub struct Ordered {
 #[serde(deny_unknown_fields)]
 pub struct MaxSpan {
     /// Start of the span.
-    pub from: String,
+    pub from: Spanned<String>,
     /// End of the span.
-    pub to: String,
+    pub to: Spanned<String>,
     /// Largest allowed difference.
-    pub seconds: i64,
+    pub seconds: Spanned<i64>,
 }
 
 /// `param` given implies `needs` given.
@@ -546,9 +558,9 @@ pub struct MaxSpan {
 #[serde(deny_unknown_fields)]
 pub struct Requires {
     /// The dependent parameter.
-    pub param: String,
+    pub param: Spanned<String>,
     /// The parameter it needs.
-    pub needs: String,
+    pub needs: Spanned<String>,
 }
 
 /// `param`, when given, is one of `values`.
@@ -556,9 +568,9 @@ pub struct Requires {
 #[serde(deny_unknown_fields)]
 pub struct AllowedValues {
     /// The parameter restricted.
-    pub param: String,
+    pub param: Spanned<String>,
     /// The values still allowed.
-    pub values: Vec<String>,
+    pub values: Spanned<Vec<Spanned<String>>>,
 }
 
 /// `param`, when given, matches `pattern`.
@@ -566,9 +578,9 @@ pub struct AllowedValues {
 #[serde(deny_unknown_fields)]
 pub struct Matches {
     /// The parameter checked.
-    pub param: String,
+    pub param: Spanned<String>,
     /// Regular expression for the whole value.
-    pub pattern: String,
+    pub pattern: Spanned<String>,
 }
 
 /// A condition on one parameter's value.
@@ -576,13 +588,13 @@ pub struct Matches {
 #[serde(deny_unknown_fields)]
 pub struct Condition {
     /// The parameter looked at.
-    pub param: String,
+    pub param: Spanned<String>,
     /// Holds when the value is one of these (wire spellings).
     #[serde(default, rename = "in")]
-    pub one_of: Option<Vec<String>>,
+    pub one_of: Option<Spanned<Vec<Spanned<String>>>>,
     /// Holds when the value matches this regular expression.
     #[serde(default)]
-    pub matches: Option<String>,
+    pub matches: Option<Spanned<String>>,
 }
 
 /// One row of the change history.
@@ -590,15 +602,15 @@ pub struct Condition {
 #[serde(deny_unknown_fields)]
 pub struct HistoryEntry {
     /// `YYYY-MM-DD`.
-    pub date: String,
+    pub date: Spanned<String>,
     /// Release tags.
-    pub versions: Vec<String>,
+    pub versions: Spanned<Vec<Spanned<String>>>,
     /// What changed.
-    pub changes: Vec<Change>,
+    pub changes: Vec<Spanned<Change>>,
     /// Breaking changes this release makes knowingly, each a check id of `cargo xtask
     /// spec-diff` (`param.added_required`) or the subject of a finding (`bars.venue`).
     #[serde(default)]
-    pub breaking: Vec<String>,
+    pub breaking: Vec<Spanned<String>>,
 }
 
 /// One endpoint added or removed.
@@ -608,9 +620,9 @@ pub struct Change {
     /// Added or removed.
     pub action: ChangeAction,
     /// HTTP method of the endpoint.
-    pub method: String,
+    pub method: Spanned<String>,
     /// Path of the endpoint.
-    pub path: String,
+    pub path: Spanned<String>,
 }
 
 /// Kind of change.
@@ -629,35 +641,41 @@ pub enum ChangeAction {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Samples {
+    /// Why the endpoint has no sample data (the interface description gives none, say): then
+    /// the section holds nothing else, and the sample server does not implement the endpoint.
+    #[serde(default, deserialize_with = "reason")]
+    pub none: Option<String>,
     /// A request this endpoint answers with sample records: its path (below the base path)
     /// and query, e.g. `/v1/etf/flow?symbol=SPY&start_time=1&end_time=2`.
-    pub example: String,
+    #[serde(default)]
+    pub example: Option<Spanned<String>>,
     /// What to answer when no set matches: an empty array (default) or 404.
     #[serde(default)]
     pub missing: Missing,
     /// Of these parameters only the first one the request gives selects sets.
     #[serde(default)]
-    pub first_of: Vec<String>,
+    pub first_of: Vec<Spanned<String>>,
     /// Parameters matched as a case-insensitive part of a listed spelling, not exactly.
     #[serde(default)]
-    pub contains: Vec<String>,
+    pub contains: Vec<Spanned<String>>,
     /// Record field to parameter: the field is set to the caller's spelling.
     #[serde(default)]
-    pub echo: BTreeMap<String, String>,
+    pub echo: BTreeMap<String, Spanned<String>>,
     /// Parameter to record field: when given, only records whose field equals it remain.
     #[serde(default)]
-    pub filter: BTreeMap<String, String>,
+    pub filter: BTreeMap<String, Spanned<String>>,
     /// A time range the records must fall in.
     #[serde(default)]
-    pub range: Option<SampleRange>,
+    pub range: Option<Spanned<SampleRange>>,
     /// The order of the answer.
     #[serde(default)]
-    pub order: Option<SampleOrder>,
+    pub order: Option<Spanned<SampleOrder>>,
     /// When none of these parameters is given, only the first record (after ordering) remains.
     #[serde(default)]
-    pub latest_without: Vec<String>,
+    pub latest_without: Vec<Spanned<String>>,
     /// The sample sets; every set that matches contributes its records.
-    pub sets: Vec<SampleSet>,
+    #[serde(default)]
+    pub sets: Option<Spanned<Vec<Spanned<SampleSet>>>>,
 }
 
 /// What the sample-data server answers when no set matches.
@@ -677,19 +695,19 @@ pub enum Missing {
 pub struct SampleRange {
     /// Parameter holding the earliest instant (inclusive).
     #[serde(default)]
-    pub from: Option<String>,
+    pub from: Option<Spanned<String>>,
     /// Parameter holding the latest instant (inclusive).
     #[serde(default)]
-    pub to: Option<String>,
+    pub to: Option<Spanned<String>>,
     /// The record field compared.
     #[serde(default)]
-    pub field: Option<String>,
+    pub field: Option<Spanned<String>>,
     /// A parameter whose value chooses the field (with `fields`).
     #[serde(default)]
-    pub by: Option<String>,
+    pub by: Option<Spanned<String>>,
     /// Value of `by` to record field.
     #[serde(default)]
-    pub fields: BTreeMap<String, String>,
+    pub fields: Option<Spanned<BTreeMap<String, Spanned<String>>>>,
 }
 
 /// The order of the records.
@@ -698,13 +716,13 @@ pub struct SampleRange {
 pub struct SampleOrder {
     /// The record field ordered by; the range's field when absent.
     #[serde(default)]
-    pub field: Option<String>,
+    pub field: Option<Spanned<String>>,
     /// Newest (largest) first.
     #[serde(default)]
     pub descending: bool,
     /// A parameter with values `asc`/`desc` that chooses the direction.
     #[serde(default)]
-    pub by: Option<String>,
+    pub by: Option<Spanned<String>>,
 }
 
 /// One set of sample records and the requests it answers.
@@ -713,7 +731,7 @@ pub struct SampleOrder {
 pub struct SampleSet {
     /// Parameter to accepted spellings; a given parameter must be one of them.
     #[serde(default)]
-    pub when: BTreeMap<String, Vec<String>>,
+    pub when: BTreeMap<String, Spanned<Vec<Spanned<String>>>>,
     /// The records, as they travel.
-    pub records: Vec<serde_yaml::Value>,
+    pub records: Vec<Value>,
 }

@@ -2,6 +2,19 @@
 
 use std::fmt;
 
+/// A place in one of the loaded spec files: the file's number in the load, and a line and
+/// column from 1. Small and `Copy`, so every node of the spec carries one; [`Location`] names
+/// the file for a diagnostic.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    /// The file's number, in the order the files were loaded.
+    pub file: u32,
+    /// Line, from 1.
+    pub line: u32,
+    /// Column, from 1.
+    pub column: u32,
+}
+
 /// A place in a spec file. Lines and columns count from 1.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Location {

@@ -24,7 +24,7 @@ pub mod files;
 pub mod load;
 pub mod model;
 pub mod naming;
-pub mod pos;
+pub mod yaml;
 
 use std::path::Path;
 

@@ -4,41 +4,22 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use crate::ast::SpecFile;
-use crate::diag::{Diagnostic, Diagnostics, Location};
-use crate::pos::PosIndex;
+use crate::diag::{Diagnostic, Diagnostics, Location, Span};
+use crate::yaml;
 
 /// One parsed spec file.
 #[derive(Debug)]
 pub struct LoadedFile {
+    /// Its number in the load: the `file` of every [`Span`] in its content.
+    pub id: u32,
     /// The name diagnostics use for it (e.g. `spec/records.yaml`).
     pub name: String,
-    /// Its content.
+    /// Its content, every node with its place.
     pub ast: SpecFile,
-    /// Where each of its nodes stands.
-    pub pos: PosIndex,
 }
 
-impl LoadedFile {
-    /// The location of the value at `path` in this file.
-    pub fn at(&self, path: &str) -> Location {
-        self.location(self.pos.value(path))
-    }
-
-    /// The location of the key naming `path` in this file.
-    pub fn key_at(&self, path: &str) -> Location {
-        self.location(self.pos.key(path))
-    }
-
-    fn location(&self, (line, column): (usize, usize)) -> Location {
-        Location {
-            file: self.name.clone(),
-            line,
-            column,
-        }
-    }
-}
-
-/// Reads every `*.yaml` file below `dir` (sorted by path; a `generated` folder is skipped).
+/// Reads every `*.yaml` file below `dir` (sorted by path; a `generated` folder and hidden
+/// files and folders, such as an editor's `.#records.yaml` lock, are skipped).
 /// File names in diagnostics start with the directory's own name (`spec/records.yaml`).
 /// Symbolic links are followed, but a directory reached twice (a link loop) is reported once
 /// and not read again; every error names the path it concerns.
@@ -138,6 +119,12 @@ impl Walk {
             }
         }
         paths.sort();
+        // Hidden entries are an editor's or a tool's, never spec files (an editor's lock file
+        // is often a dangling symbolic link).
+        paths.retain(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        });
         for path in paths {
             if path.is_dir() {
                 if path.file_name().is_some_and(|n| n != "generated") {
@@ -150,12 +137,14 @@ impl Walk {
     }
 }
 
-/// Parses named YAML texts. Reports every file's problems, not only the first file's.
+/// Parses named YAML texts; file `i` of `sources` is file `i` of every [`Span`] in the result.
+/// Reports every file's problems, not only the first file's.
 pub fn parse_all(sources: &[(String, String)]) -> Result<Vec<LoadedFile>, Diagnostics> {
     let mut files = Vec::new();
     let mut errors = Vec::new();
-    for (name, text) in sources {
-        match parse_one(name, text) {
+    for (i, (name, text)) in sources.iter().enumerate() {
+        let id = u32::try_from(i).unwrap_or(u32::MAX);
+        match parse_one(id, name, text) {
             Ok(file) => files.push(file),
             Err(mut e) => errors.append(&mut e),
         }
@@ -169,114 +158,69 @@ pub fn parse_all(sources: &[(String, String)]) -> Result<Vec<LoadedFile>, Diagno
     }
 }
 
-fn parse_one(name: &str, text: &str) -> Result<LoadedFile, Vec<Diagnostic>> {
-    let loc = |line, column| Location {
+fn parse_one(id: u32, name: &str, text: &str) -> Result<LoadedFile, Vec<Diagnostic>> {
+    let loc = |span: Span| Location {
         file: name.to_owned(),
-        line,
-        column,
+        line: span.line as usize,
+        column: span.column as usize,
     };
-    let (pos, dups) = PosIndex::build(text);
-    let mut errors: Vec<Diagnostic> = dups
-        .into_iter()
-        .map(|d| {
-            Diagnostic::at(
-                loc(d.at.0, d.at.1),
-                format!("`{}` is defined twice in the same mapping", d.path),
-            )
-            .with_hint(format!(
-                "the first definition is at line {}, column {}; remove or rename one",
-                d.first.0, d.first.1
-            ))
-        })
-        .collect();
-    // serde_yaml does not apply merge keys: `<<` would be read as an ordinary (unknown) key.
-    for (path, (line, column)) in pos.keys_named("<<") {
-        errors.push(
-            Diagnostic::at(
-                loc(line, column),
-                format!("`{path}`: merge keys (`<<:`) are not supported"),
-            )
-            .with_hint("write the keys out; an anchor (`&name`) and alias (`*name`) may still repeat a whole value"),
-        );
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let is_blank = text
-        .lines()
-        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
-    let ast = if is_blank {
-        Some(SpecFile::default())
-    } else {
-        match serde_yaml::from_str::<SpecFile>(text) {
-            Ok(ast) => Some(ast),
-            Err(e) => {
-                errors.push(yaml_error(name, text, &e));
-                None
-            }
+    let root = match yaml::parse(id, text) {
+        Ok(root) => root,
+        Err(errors) => {
+            return Err(errors
+                .into_iter()
+                .map(|e| {
+                    if let Some(tab) = tab_near(text, &e) {
+                        return Diagnostic::at(
+                            loc(tab),
+                            "a tab character: YAML indents with spaces, never tabs",
+                        )
+                        .with_hint("replace the tab with spaces");
+                    }
+                    let d = Diagnostic::at(loc(e.span), e.message);
+                    match e.hint {
+                        Some(h) => d.with_hint(h),
+                        None => d,
+                    }
+                })
+                .collect());
         }
     };
-    match ast {
-        Some(ast) if errors.is_empty() => Ok(LoadedFile {
-            name: name.to_owned(),
-            ast,
-            pos,
-        }),
-        _ => Err(errors),
-    }
+    let empty = |n: &yaml::Node| matches!(&n.kind, yaml::NodeKind::Scalar { text, plain: true } if text.is_empty());
+    let ast = match root {
+        // A file of comments only (or an empty document) holds no section.
+        None => SpecFile::default(),
+        Some(root) if empty(&root) => SpecFile::default(),
+        Some(root) => yaml::from_node::<SpecFile>(&root).map_err(|e| {
+            let at = e.span.unwrap_or(root.span);
+            let message = e.to_string();
+            let d = Diagnostic::at(loc(at), message.clone());
+            vec![match unknown_and_expected(&message) {
+                Some((got, expected)) => d.suggest(got, expected),
+                None => d,
+            }]
+        })?,
+    };
+    Ok(LoadedFile {
+        id,
+        name: name.to_owned(),
+        ast,
+    })
 }
 
-/// Turns a serde_yaml error into a diagnostic: position split from the message, and a
-/// "did you mean" hint for an unknown key or value.
-fn yaml_error(name: &str, text: &str, e: &serde_yaml::Error) -> Diagnostic {
-    let full = e.to_string();
-    let (message, location) = match e.location() {
-        Some(l) => {
-            let suffix = format!(" at line {} column {}", l.line(), l.column());
-            let msg = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
-            (
-                msg,
-                Location {
-                    file: name.to_owned(),
-                    line: l.line(),
-                    column: l.column(),
-                },
-            )
-        }
-        None => (
-            full,
-            Location {
-                file: name.to_owned(),
-                line: 1,
-                column: 1,
-            },
-        ),
+/// The place of the tab a syntax error is about: the character at the error, or the first
+/// tab of its line when the parser says the problem is a tab.
+fn tab_near(text: &str, e: &yaml::SyntaxError) -> Option<Span> {
+    let line = text.lines().nth((e.span.line as usize).checked_sub(1)?)?;
+    let at_error = line.chars().nth((e.span.column as usize).checked_sub(1)?) == Some('\t');
+    let column = if at_error {
+        e.span.column
+    } else if e.message.contains("tab") {
+        u32::try_from(line.chars().position(|c| c == '\t')? + 1).ok()?
+    } else {
+        return None;
     };
-    // A tab where YAML expects indentation or a token.
-    let line_text = text
-        .lines()
-        .nth(location.line.saturating_sub(1))
-        .unwrap_or_default();
-    if line_text.chars().nth(location.column.saturating_sub(1)) == Some('\t') {
-        return Diagnostic::at(
-            location,
-            "a tab character: YAML indents with spaces, never tabs",
-        )
-        .with_hint("replace the tab with spaces");
-    }
-    // serde_yaml puts the position in the middle of some messages too.
-    let message = match message.split_once(&format!(
-        " at line {} column {}",
-        location.line, location.column
-    )) {
-        Some((head, tail)) => format!("{head}{tail}"),
-        None => message,
-    };
-    let d = Diagnostic::at(location, message.clone());
-    match unknown_and_expected(&message) {
-        Some((got, expected)) => d.suggest(got, expected),
-        None => d,
-    }
+    Some(Span { column, ..e.span })
 }
 
 /// From "unknown field `tpye`, expected one of `name`, `type`" takes `tpye` and the list.

@@ -10,7 +10,7 @@
 //! no identifier, path segments of other routers' syntax, ...), so both sides are exercised. A
 //! seed fixes the whole spec, so a failure is reproduced from its seed alone.
 
-use serde_yaml::{Mapping, Value};
+use serde_json::{Map as Mapping, Value};
 
 /// A small deterministic random source (xorshift64*); the same seed gives the same spec.
 #[derive(Clone, Debug)]
@@ -237,9 +237,9 @@ fn s(text: &str) -> Value {
 fn map(entries: Vec<(&str, Value)>) -> Value {
     let mut m = Mapping::new();
     for (k, v) in entries {
-        m.insert(s(k), v);
+        m.insert(k.to_owned(), v);
     }
-    Value::Mapping(m)
+    Value::Object(m)
 }
 
 /// Draws from `good`, or (in a spec drawing hazards, one time in four) from `bad`.
@@ -324,10 +324,10 @@ pub fn spec(seed: u64) -> Vec<(String, String)> {
             entries.push(map(entry));
         }
         value_sets.insert(
-            s(&set),
+            set.clone(),
             map(vec![
                 ("doc", s(d.rng.word(DOCS))),
-                ("values", Value::Sequence(entries)),
+                ("values", Value::Array(entries)),
             ]),
         );
         sets.push((set, values));
@@ -383,10 +383,10 @@ pub fn spec(seed: u64) -> Vec<(String, String)> {
             fields.push(map(f));
         }
         records.insert(
-            s(record),
+            record.to_string(),
             map(vec![
                 ("doc", s(d.rng.word(DOCS))),
-                ("fields", Value::Sequence(fields)),
+                ("fields", Value::Array(fields)),
             ]),
         );
     }
@@ -400,15 +400,15 @@ pub fn spec(seed: u64) -> Vec<(String, String)> {
         };
         ids.push(id.clone());
         let endpoint = endpoint(&mut d, &id, &sets, &records_drawn);
-        endpoints.insert(s(&id), endpoint);
+        endpoints.insert(id.clone(), endpoint);
     }
 
     if !value_sets.is_empty() {
-        root.insert(s("value_sets"), Value::Mapping(value_sets));
+        root.insert("value_sets".into(), Value::Object(value_sets));
     }
-    root.insert(s("records"), Value::Mapping(records));
-    root.insert(s("endpoints"), Value::Mapping(endpoints));
-    let text = serde_yaml::to_string(&Value::Mapping(root)).expect("a YAML value serializes");
+    root.insert("records".into(), Value::Object(records));
+    root.insert("endpoints".into(), Value::Object(endpoints));
+    let text = mrds_codegen::yaml::to_string(&Value::Object(root));
     vec![
         ("base.yaml".to_string(), BASE.to_string()),
         (format!("spec_{seed}.yaml"), text),
@@ -563,8 +563,8 @@ fn endpoint(d: &mut Draw, id: &str, sets: &[(String, Vec<String>)], records: &[S
     let rules = rules(d, id, &drawn, sets);
     endpoint.extend([
         ("path", s(&segments.join("/"))),
-        ("params", Value::Sequence(params)),
-        ("rules", Value::Sequence(rules)),
+        ("params", Value::Array(params)),
+        ("rules", Value::Array(rules)),
     ]);
     if d.rng.chance(10) {
         endpoint.push(("rust", s(&format!("{id}_endpoint"))));
@@ -617,8 +617,9 @@ fn rules(d: &mut Draw, id: &str, drawn: &[Drawn], sets: &[(String, Vec<String>)]
             }),
             2 => pair(d, &optional)
                 .map(|(a, b)| ("requires", map(vec![("param", s(&a)), ("needs", s(&b))]))),
-            3 => pair(d, &optional)
-                .map(|(a, b)| ("at_least_one", Value::Sequence(vec![s(&a), s(&b)]))),
+            3 => {
+                pair(d, &optional).map(|(a, b)| ("at_least_one", Value::Array(vec![s(&a), s(&b)])))
+            }
             4 => (!texts.is_empty()).then(|| {
                 let p = d.rng.pick(&texts).clone();
                 (
@@ -631,7 +632,7 @@ fn rules(d: &mut Draw, id: &str, drawn: &[Drawn], sets: &[(String, Vec<String>)]
                     "allowed_values",
                     map(vec![
                         ("param", s(&p.name)),
-                        ("values", Value::Sequence(vec![s(&sets[i].1[0])])),
+                        ("values", Value::Array(vec![s(&sets[i].1[0])])),
                     ]),
                 )),
                 _ => None,

@@ -8,7 +8,8 @@
 
 use std::collections::BTreeMap;
 
-use serde_yaml::{Mapping, Value};
+use mrds_codegen::yaml;
+use serde_json::{Map as Mapping, Value};
 
 /// Why a synthetic spec could not be made.
 #[derive(Debug)]
@@ -30,8 +31,7 @@ pub fn scale(
 ) -> Result<Vec<(String, String)>, SynthError> {
     let mut docs = Vec::new();
     for (name, text) in sources {
-        let doc: Value =
-            serde_yaml::from_str(text).map_err(|e| SynthError(format!("{name}: {e}")))?;
+        let doc: Value = yaml::from_str(text).map_err(|e| SynthError(format!("{name}: {e}")))?;
         docs.push((name.clone(), doc));
     }
     // Every record and value set defined outside the service file is renamed in copies.
@@ -41,8 +41,8 @@ pub fn scale(
             continue;
         }
         for section in ["records", "value_sets"] {
-            if let Some(Value::Mapping(m)) = doc.get(section) {
-                types.extend(m.keys().filter_map(Value::as_str).map(str::to_owned));
+            if let Some(Value::Object(m)) = doc.get(section) {
+                types.extend(m.keys().cloned());
             }
         }
     }
@@ -57,7 +57,7 @@ pub fn scale(
                 continue;
             }
             let copy = copy_doc(doc, i, &renames);
-            let text = serde_yaml::to_string(&copy).map_err(|e| SynthError(e.to_string()))?;
+            let text = yaml::to_string(&copy);
             let stem = name.trim_end_matches(".yaml");
             out.push((format!("{stem}.copy{i}.yaml"), text));
         }
@@ -67,13 +67,13 @@ pub fn scale(
 
 fn copy_doc(doc: &Value, i: usize, renames: &BTreeMap<String, String>) -> Value {
     let mut out = Mapping::new();
-    let Value::Mapping(sections) = doc else {
-        return Value::Mapping(out);
+    let Value::Object(sections) = doc else {
+        return Value::Object(out);
     };
     for (key, value) in sections {
-        let section = key.as_str().unwrap_or_default();
+        let section = key.as_str();
         let renamed = match (section, value) {
-            ("records" | "value_sets", Value::Mapping(m)) => Value::Mapping(
+            ("records" | "value_sets", Value::Object(m)) => Value::Object(
                 m.iter()
                     .map(|(k, v)| {
                         (
@@ -83,12 +83,12 @@ fn copy_doc(doc: &Value, i: usize, renames: &BTreeMap<String, String>) -> Value 
                     })
                     .collect(),
             ),
-            ("endpoints", Value::Mapping(m)) => Value::Mapping(
+            ("endpoints", Value::Object(m)) => Value::Object(
                 m.iter()
                     .map(|(k, v)| (endpoint_key(k, i), endpoint(v, i, renames)))
                     .collect(),
             ),
-            ("samples", Value::Mapping(m)) => Value::Mapping(
+            ("samples", Value::Object(m)) => Value::Object(
                 m.iter()
                     .map(|(k, v)| (endpoint_key(k, i), samples(v, i)))
                     .collect(),
@@ -97,17 +97,14 @@ fn copy_doc(doc: &Value, i: usize, renames: &BTreeMap<String, String>) -> Value 
         };
         out.insert(key.clone(), renamed);
     }
-    Value::Mapping(out)
+    Value::Object(out)
 }
 
-fn rename_key(key: &Value, f: impl Fn(&str) -> Option<String>) -> Value {
-    match key.as_str().and_then(f) {
-        Some(name) => Value::String(name),
-        None => key.clone(),
-    }
+fn rename_key(key: &str, f: impl Fn(&str) -> Option<String>) -> String {
+    f(key).unwrap_or_else(|| key.to_owned())
 }
 
-fn endpoint_key(key: &Value, i: usize) -> Value {
+fn endpoint_key(key: &str, i: usize) -> String {
     rename_key(key, |id| Some(format!("{id}_c{i}")))
 }
 
@@ -121,10 +118,10 @@ fn copy_path(path: &str, i: usize) -> String {
 /// `type` and `returns` values naming a renamed type are renamed, at any depth.
 fn retype(value: &Value, renames: &BTreeMap<String, String>) -> Value {
     match value {
-        Value::Mapping(m) => Value::Mapping(
+        Value::Object(m) => Value::Object(
             m.iter()
                 .map(|(k, v)| {
-                    let is_type = matches!(k.as_str(), Some("type" | "returns"));
+                    let is_type = matches!(k.as_str(), "type" | "returns");
                     let v = match v.as_str().and_then(|s| renames.get(s)) {
                         Some(new) if is_type => Value::String(new.clone()),
                         _ => retype(v, renames),
@@ -133,21 +130,19 @@ fn retype(value: &Value, renames: &BTreeMap<String, String>) -> Value {
                 })
                 .collect(),
         ),
-        Value::Sequence(items) => {
-            Value::Sequence(items.iter().map(|v| retype(v, renames)).collect())
-        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| retype(v, renames)).collect()),
         other => other.clone(),
     }
 }
 
 fn endpoint(value: &Value, i: usize, renames: &BTreeMap<String, String>) -> Value {
     let mut value = retype(value, renames);
-    if let Value::Mapping(m) = &mut value {
+    if let Value::Object(m) = &mut value {
         m.remove("removed");
         if let Some(Value::String(path)) = m.get_mut("path") {
             *path = copy_path(path, i);
         }
-        if let Some(Value::Sequence(rules)) = m.get_mut("rules") {
+        if let Some(Value::Array(rules)) = m.get_mut("rules") {
             for rule in rules {
                 if let Some(Value::String(id)) = rule.get_mut("id")
                     && let Some((endpoint, name)) = id.split_once('.')

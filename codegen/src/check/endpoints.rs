@@ -6,8 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use mrds_runtime::text::is_date;
 
 use super::{Cx, Def};
-use crate::ast::{self, ParamLocation};
-use crate::load::LoadedFile;
+use crate::ast::{self, ParamLocation, Spanned};
 use crate::model::*;
 use crate::naming;
 
@@ -26,25 +25,19 @@ impl<'a> Cx<'a> {
         let mut out = Vec::new();
         for (id, def) in defs {
             let ep = self.endpoint(id, def, records, value_sets, history);
-            let route = (def.item.method, normalize_route(&def.item.path));
+            let route = (*def.method, normalize_route(&def.path));
             if let Some(other) = seen_routes.get(&route) {
                 let d = self.err(
-                    def.file,
-                    &format!("{}.path", def.path),
+                    def.path.at(),
                     format!("endpoints `{other}` and `{id}` have the same method and path"),
                 );
                 Self::hint(d, "each method and path may be defined once");
             } else {
                 seen_routes.insert(route, id);
             }
-            for (i, rule) in def.item.rules.iter().enumerate() {
-                let path = format!("{}.rules[{i}].id", def.path);
+            for rule in &def.rules {
                 if let Some(other) = seen_rules.get(rule.id.as_str()) {
-                    let d = self.err(
-                        def.file,
-                        &path,
-                        format!("rule id `{}` is used twice", rule.id),
-                    );
+                    let d = self.err(rule.id.at(), format!("rule id `{}` is used twice", rule.id));
                     Self::hint(
                         d,
                         format!("it is also a rule of endpoint `{other}`; rule ids must be unique"),
@@ -67,15 +60,14 @@ impl<'a> Cx<'a> {
         history: &[HistoryEntry],
     ) -> Option<Endpoint> {
         let before = self.errors.len();
-        let (file, base, ep) = (def.file, def.path.as_str(), def.item);
+        let ep = def;
 
         // Path and its placeholders.
         let template = match parse_path(&ep.path) {
             Ok(t) => Some(t),
             Err(msg) => {
                 let d = self.err(
-                    file,
-                    &format!("{base}.path"),
+                    ep.path.at(),
                     format!("path `{}` of endpoint `{id}` {msg}", ep.path),
                 );
                 Self::hint(
@@ -89,8 +81,7 @@ impl<'a> Cx<'a> {
 
         if !records.contains_key(ep.returns.as_str()) {
             let d = self.err(
-                file,
-                &format!("{base}.returns"),
+                ep.returns.at(),
                 format!("endpoint `{id}` returns unknown record `{}`", ep.returns),
             );
             Self::suggest(d, &ep.returns, records.keys().copied());
@@ -100,12 +91,10 @@ impl<'a> Cx<'a> {
         let mut params = Vec::new();
         let mut wires = BTreeSet::new();
         let mut idents: BTreeMap<String, &str> = BTreeMap::new();
-        for (i, p) in ep.params.iter().enumerate() {
-            let path = format!("{base}.params[{i}]");
+        for p in &ep.params {
             if !wires.insert(p.name.as_str()) {
                 self.err(
-                    file,
-                    &format!("{path}.name"),
+                    p.name.at(),
                     format!("parameter `{}` of endpoint `{id}` is listed twice", p.name),
                 );
                 continue;
@@ -113,16 +102,16 @@ impl<'a> Cx<'a> {
             match naming::field_name(&p.name) {
                 Ok(ident) => {
                     if let Some(other) = idents.get(&ident) {
-                        self.err(file, &format!("{path}.name"), format!("parameters `{other}` and `{}` of endpoint `{id}` both become the Rust field `{ident}`", p.name));
+                        self.err(p.name.at(), format!("parameters `{other}` and `{}` of endpoint `{id}` both become the Rust field `{ident}`", p.name));
                         continue;
                     }
                     idents.insert(ident.clone(), &p.name);
-                    if let Some(param) = self.param(file, &path, p, ident, value_sets) {
+                    if let Some(param) = self.param(p, ident, value_sets) {
                         params.push(param);
                     }
                 }
                 Err(msg) => {
-                    self.err(file, &format!("{path}.name"), msg);
+                    self.err(p.name.at(), msg);
                 }
             }
         }
@@ -130,8 +119,7 @@ impl<'a> Cx<'a> {
             match ep.params.iter().find(|p| p.name == *ph) {
                 None => {
                     let d = self.err(
-                        file,
-                        &format!("{base}.path"),
+                        ep.path.at(),
                         format!("path placeholder `{{{ph}}}` of endpoint `{id}` has no parameter"),
                     );
                     Self::hint(
@@ -139,22 +127,17 @@ impl<'a> Cx<'a> {
                         format!("add a parameter `{ph}` with `in: path` and `required: true`"),
                     );
                 }
-                Some(p) if p.location != ParamLocation::Path => {
-                    let i = ep
-                        .params
-                        .iter()
-                        .position(|q| q.name == *ph)
-                        .unwrap_or_default();
-                    let d = self.err(file, &format!("{base}.params[{i}].in"), format!("parameter `{ph}` of endpoint `{id}` fills a path placeholder but is declared `in: query`"));
+                Some(p) if *p.location != ParamLocation::Path => {
+                    let d = self.err(p.location.at(), format!("parameter `{ph}` of endpoint `{id}` fills a path placeholder but is declared `in: query`"));
                     Self::hint(d, "declare it `in: path`");
                 }
                 Some(_) => {}
             }
         }
-        for (i, p) in ep.params.iter().enumerate() {
-            if p.location == ParamLocation::Path {
+        for p in &ep.params {
+            if *p.location == ParamLocation::Path {
                 if !placeholders.contains(&p.name.as_str()) {
-                    let d = self.err(file, &format!("{base}.params[{i}].name"), format!("path parameter `{}` of endpoint `{id}` does not appear in the path `{}`", p.name, ep.path));
+                    let d = self.err(p.name.at(), format!("path parameter `{}` of endpoint `{id}` does not appear in the path `{}`", p.name, ep.path));
                     Self::hint(
                         d,
                         format!(
@@ -165,8 +148,7 @@ impl<'a> Cx<'a> {
                 }
                 if !p.required {
                     self.err(
-                        file,
-                        &format!("{base}.params[{i}].required"),
+                        p.at(),
                         format!(
                             "path parameter `{}` of endpoint `{id}` must be `required: true`",
                             p.name
@@ -178,42 +160,41 @@ impl<'a> Cx<'a> {
 
         // Removal: must agree with the change history.
         let removed = ep.removed.as_ref().map(|r| {
-            let path = format!("{base}.removed");
             if !is_date(&r.date) {
-                self.err(file, &format!("{path}.date"), format!("`{}` is not a date of the form YYYY-MM-DD", r.date));
+                self.err(r.date.at(), format!("`{}` is not a date of the form YYYY-MM-DD", r.date));
             }
             let listed = history.iter().any(|h| {
-                h.date == r.date
+                h.date == *r.date
                     && h.versions.contains(&r.version)
                     && h.changes.iter().any(|c| {
-                        c.action == ChangeAction::Removed && c.path == ep.path && c.method == "GET"
+                        c.action == ChangeAction::Removed && c.path == *ep.path && c.method == ep.method.as_str()
                     })
             });
             if !listed {
-                let d = self.err(file, &path, format!("endpoint `{id}` is marked removed on {} in {}, but the change history has no such removal of GET {}", r.date, r.version, ep.path));
+                let d = self.err(r.at(), format!("endpoint `{id}` is marked removed on {} in {}, but the change history has no such removal of GET {}", r.date, r.version, ep.path));
                 Self::hint(d, "add the removal to `history`, or correct the date and version");
             }
             Removal {
-                date: r.date.clone(),
-                version: r.version.clone(),
+                date: r.date.to_string(),
+                version: r.version.to_string(),
             }
         });
 
-        let paging = ep
-            .paging
-            .as_ref()
-            .and_then(|p| self.paging(file, base, id, p, &ep.params, &params));
-
+        let scope = Scope {
+            id,
+            declared: &ep.params,
+            params: &params,
+        };
+        let paging = ep.paging.as_ref().and_then(|p| self.paging(&scope, p));
         let order = ep
             .order
             .as_ref()
-            .and_then(|o| self.order(file, base, id, o, records.get(ep.returns.as_str()), &params));
+            .and_then(|o| self.order(&scope, o, records.get(ep.returns.as_str()).copied()));
         if let Some(name) = &ep.lookup
-            && !ep.params.iter().any(|p| p.name == *name)
+            && !ep.params.iter().any(|p| p.name == **name)
         {
             let d = self.err(
-                file,
-                &format!("{base}.lookup"),
+                name.at(),
                 format!("`lookup` names `{name}`, which endpoint `{id}` does not have"),
             );
             Self::suggest(d, name, ep.params.iter().map(|p| p.name.as_str()));
@@ -221,16 +202,8 @@ impl<'a> Cx<'a> {
 
         // Rules.
         let mut rules = Vec::new();
-        for (i, r) in ep.rules.iter().enumerate() {
-            if let Some(rule) = self.rule(
-                id,
-                file,
-                &format!("{base}.rules[{i}]"),
-                r,
-                ep,
-                &params,
-                value_sets,
-            ) {
+        for r in &ep.rules {
+            if let Some(rule) = self.rule(&scope, r, value_sets) {
                 rules.push(rule);
             }
         }
@@ -239,24 +212,24 @@ impl<'a> Cx<'a> {
             return None;
         }
         Some(Endpoint {
-            at: file.key_at(base),
+            at: self.loc(ep.key_at()),
             id: id.to_string(),
-            names: naming::endpoint_names(id, ep.rust.as_deref()).ok()?,
-            method: ep.method,
+            names: naming::endpoint_names(id, ep.rust.as_ref().map(|r| r.as_str())).ok()?,
+            method: *ep.method,
             path: template?,
             summary: ep.summary.clone(),
             doc: ep.doc.clone(),
             ordering: ep.ordering.clone(),
-            auth: ep.auth,
+            auth: *ep.auth,
             auth_provenance: Provenance::from_reason(ep.auth_assumed.as_ref()),
             returns: naming::type_name(&ep.returns).unwrap_or_default(),
-            returns_spec: ep.returns.clone(),
+            returns_spec: ep.returns.to_string(),
             provenance: Provenance::from_reason(ep.assumed.as_ref()),
             params,
             rules,
             paging,
             order,
-            lookup: ep.lookup.clone(),
+            lookup: ep.lookup.as_ref().map(|l| l.to_string()),
             removed,
             samples: None,
         })
@@ -266,73 +239,64 @@ impl<'a> Cx<'a> {
     /// value set `asc`/`desc`.
     fn order(
         &mut self,
-        file: &LoadedFile,
-        base: &str,
-        id: &str,
-        order: &ast::EndpointOrder,
-        record: Option<&Def<'_, ast::Record>>,
-        params: &[Param],
+        scope: &Scope<'_>,
+        order: &Spanned<ast::EndpointOrder>,
+        record: Option<Def<'_, ast::Record>>,
     ) -> Option<Order> {
         let before = self.errors.len();
-        let path = format!("{base}.order");
+        let id = scope.id;
         if let Some(record) = record
-            && !record.item.fields.iter().any(|f| f.name == order.field)
+            && !record.fields.iter().any(|f| f.name == order.field)
         {
             let d = self.err(
-                file,
-                &format!("{path}.field"),
+                order.field.at(),
                 format!("`order.field` names `{}`, which the record endpoint `{id}` returns does not have", order.field),
             );
             Self::suggest(
                 d,
                 &order.field,
-                record.item.fields.iter().map(|f| f.name.as_str()),
+                record.fields.iter().map(|f| f.name.as_str()),
             );
         }
         if let Some(direction) = &order.direction {
-            match params.iter().find(|p| p.wire == *direction) {
+            match scope.params.iter().find(|p| p.wire == **direction) {
                 Some(Param {
                     ty: ParamType::Enum(e),
                     ..
                 }) if e.values.len() == 2 && e.values.iter().all(|v| v == "asc" || v == "desc") => {
                 }
                 Some(_) => {
-                    let d = self.err(file, &format!("{path}.direction"), format!("`order.direction` names `{direction}`, which is not of a value set of `asc` and `desc`"));
+                    let d = self.err(direction.at(), format!("`order.direction` names `{direction}`, which is not of a value set of `asc` and `desc`"));
                     Self::hint(d, "the direction parameter takes `asc` or `desc`");
                 }
                 None => {
-                    self.err(file, &format!("{path}.direction"), format!("`order.direction` names `{direction}`, which endpoint `{id}` does not have"));
+                    self.err(direction.at(), format!("`order.direction` names `{direction}`, which endpoint `{id}` does not have"));
                 }
             }
         }
         (self.errors.len() == before).then(|| Order {
-            at: file.at(&path),
-            field: order.field.clone(),
+            at: self.loc(order.at()),
+            field: order.field.to_string(),
             descending: order.descending,
-            direction: order.direction.clone(),
+            direction: order.direction.as_ref().map(|d| d.to_string()),
         })
     }
 
     /// The paging parameters: integer query parameters that always have a value, the page
     /// size at least 1 and the offset at least 0.
-    fn paging(
-        &mut self,
-        file: &LoadedFile,
-        base: &str,
-        id: &str,
-        paging: &ast::Paging,
-        declared: &[ast::Param],
-        params: &[Param],
-    ) -> Option<Paging> {
+    fn paging(&mut self, scope: &Scope<'_>, paging: &Spanned<ast::Paging>) -> Option<Paging> {
         let before = self.errors.len();
-        let path = format!("{base}.paging");
-        let check = |cx: &mut Self, key: &str, name: &str, least: i64| {
-            let at = format!("{path}.{key}");
-            let Some(p) = params.iter().find(|p| p.wire == name) else {
-                if !declared.iter().any(|p| p.name == name) {
+        let Scope {
+            id,
+            declared,
+            params,
+        } = *scope;
+        let check = |cx: &mut Self, key: &str, name: &Spanned<String>, least: i64| {
+            let at = name.at();
+            let Some(p) = params.iter().find(|p| p.wire == **name) else {
+                if !declared.iter().any(|p| p.name == *name) {
                     let d = cx.err(
-                        file,
-                        &at,
+                        at,
                         format!(
                             "`paging.{key}` names `{name}`, which endpoint `{id}` does not have"
                         ),
@@ -345,8 +309,7 @@ impl<'a> Cx<'a> {
                 ParamType::Integer(t) if p.location == ParamLocation::Query => t.min,
                 _ => {
                     cx.err(
-                        file,
-                        &at,
+                        at,
                         format!(
                             "`paging.{key}` names `{name}`, which is not an integer query parameter"
                         ),
@@ -356,16 +319,14 @@ impl<'a> Cx<'a> {
             };
             if min.is_none_or(|m| m < least) {
                 let d = cx.err(
-                    file,
-                    &at,
+                    at,
                     format!("`paging.{key}` names `{name}`, whose values may be below {least}"),
                 );
                 Self::hint(d, format!("give `{name}` `min: {least}` or more"));
             }
             if key == "offset" && !p.always() {
                 let d = cx.err(
-                    file,
-                    &at,
+                    at,
                     format!("`paging.offset` names `{name}`, which has no value when absent"),
                 );
                 Self::hint(d, format!("give `{name}` a default, such as `default: 0`"));
@@ -374,26 +335,31 @@ impl<'a> Cx<'a> {
         check(self, "limit", &paging.limit, 1);
         if let Some(offset) = &paging.offset {
             if *offset == paging.limit {
-                self.err(
-                    file,
-                    &format!("{path}.offset"),
-                    "`paging` names the same parameter twice",
-                );
+                self.err(offset.at(), "`paging` names the same parameter twice");
             }
             check(self, "offset", offset, 0);
-            if let Some(limit) = params.iter().find(|p| p.wire == paging.limit)
+            if let Some(limit) = params.iter().find(|p| p.wire == *paging.limit)
                 && !limit.always()
             {
-                let d = self.err(file, &format!("{path}.limit"), format!("`paging.limit` names `{}`, which has no value when absent, so the pages have no size", paging.limit));
+                let d = self.err(paging.limit.at(), format!("`paging.limit` names `{}`, which has no value when absent, so the pages have no size", paging.limit));
                 Self::hint(d, format!("give `{}` a default", paging.limit));
             }
         }
         (self.errors.len() == before).then(|| Paging {
-            at: file.at(&path),
-            limit: paging.limit.clone(),
-            offset: paging.offset.clone(),
+            at: self.loc(paging.at()),
+            limit: paging.limit.to_string(),
+            offset: paging.offset.as_ref().map(|o| o.to_string()),
         })
     }
+}
+
+/// What a check of one endpoint's declarations sees: its id, its parameters as declared and
+/// those that checked cleanly.
+#[derive(Clone, Copy)]
+pub(super) struct Scope<'s> {
+    pub id: &'s str,
+    pub declared: &'s [Spanned<ast::Param>],
+    pub params: &'s [Param],
 }
 
 /// The template of a path, or why the path is malformed: it starts with `/v1/`, every literal

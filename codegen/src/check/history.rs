@@ -9,54 +9,43 @@ impl Cx<'_> {
     pub(super) fn history(&mut self) -> Vec<HistoryEntry> {
         let mut out = Vec::new();
         for file in self.files {
-            for (i, h) in file.ast.history.iter().enumerate() {
-                let path = format!("history[{i}]");
+            for h in &file.ast.history {
                 if !is_date(&h.date) {
                     self.err(
-                        file,
-                        &format!("{path}.date"),
+                        h.date.at(),
                         format!("`{}` is not a date of the form YYYY-MM-DD", h.date),
                     );
                 }
                 if h.versions.is_empty() {
                     self.err(
-                        file,
-                        &format!("{path}.versions"),
+                        h.versions.at(),
                         "a history entry needs at least one version",
                     );
                 }
-                for (j, v) in h.versions.iter().enumerate() {
+                for v in h.versions.iter() {
                     if !is_release_tag(v) {
-                        let d = self.err(
-                            file,
-                            &format!("{path}.versions[{j}]"),
-                            format!("`{v}` is not a release tag"),
-                        );
+                        let d = self.err(v.at(), format!("`{v}` is not a release tag"));
                         Self::hint(d, "release tags look like `v0.10.43`");
                     }
                 }
-                for (j, c) in h.changes.iter().enumerate() {
+                for c in &h.changes {
                     if !c.path.starts_with("/v1/") {
                         self.err(
-                            file,
-                            &format!("{path}.changes[{j}].path"),
+                            c.path.at(),
                             format!("history path `{}` does not start with `/v1/`", c.path),
                         );
                     }
                     if !c.method.chars().all(|ch| ch.is_ascii_uppercase()) || c.method.is_empty() {
                         self.err(
-                            file,
-                            &format!("{path}.changes[{j}].method"),
+                            c.method.at(),
                             format!("`{}` is not an HTTP method in uppercase", c.method),
                         );
                     }
                 }
                 for (j, item) in h.breaking.iter().enumerate() {
-                    let at = format!("{path}.breaking[{j}]");
-                    if item.trim().is_empty() || item.trim() != item {
+                    if item.trim().is_empty() || item.trim() != item.as_str() {
                         let d = self.err(
-                            file,
-                            &at,
+                            item.at(),
                             format!("`{item}` does not name a change: it is empty or starts or ends with a space"),
                         );
                         Self::hint(
@@ -64,23 +53,23 @@ impl Cx<'_> {
                             "name a check id such as `param.added_required` or a subject such as `bars.venue`, as `cargo xtask spec-diff` prints them",
                         );
                     } else if h.breaking[..j].contains(item) {
-                        self.err(file, &at, format!("`{item}` is listed twice in this entry"));
+                        self.err(item.at(), format!("`{item}` is listed twice in this entry"));
                     }
                 }
                 out.push(HistoryEntry {
-                    at: file.at(&path),
-                    date: h.date.clone(),
-                    versions: h.versions.clone(),
+                    at: self.loc(h.at()),
+                    date: h.date.to_string(),
+                    versions: h.versions.iter().map(|v| v.to_string()).collect(),
                     changes: h
                         .changes
                         .iter()
                         .map(|c| Change {
                             action: c.action,
-                            method: c.method.clone(),
-                            path: c.path.clone(),
+                            method: c.method.to_string(),
+                            path: c.path.to_string(),
                         })
                         .collect(),
-                    breaking: h.breaking.clone(),
+                    breaking: h.breaking.iter().map(|b| b.to_string()).collect(),
                 });
             }
         }

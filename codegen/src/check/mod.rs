@@ -8,8 +8,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::ast;
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::ast::{self, Spanned};
+use crate::diag::{Diagnostic, Diagnostics, Location, Span};
 use crate::load::LoadedFile;
 use crate::model::*;
 use crate::naming;
@@ -38,12 +38,8 @@ pub fn check(files: &[LoadedFile]) -> Result<Api, Diagnostics> {
     }
 }
 
-/// A definition and where it came from.
-struct Def<'a, T> {
-    file: &'a LoadedFile,
-    path: String,
-    item: &'a T,
-}
+/// A definition of a named section entry (a record, an endpoint), with its places.
+type Def<'a, T> = &'a Spanned<T>;
 
 /// The checking context: the files, and every problem found so far.
 struct Cx<'a> {
@@ -58,20 +54,22 @@ struct TypeNames<'a> {
 }
 
 impl<'a> Cx<'a> {
-    /// Reports a problem at the value of `path` in `file`.
-    fn err(&mut self, file: &LoadedFile, path: &str, msg: impl Into<String>) -> &mut Diagnostic {
-        self.errors.push(Diagnostic::at(file.at(path), msg));
-        self.errors.last_mut().expect("just pushed")
+    /// The location of `span`, with its file's name.
+    fn loc(&self, span: Span) -> Location {
+        Location {
+            file: self
+                .files
+                .get(span.file as usize)
+                .map_or_else(String::new, |f| f.name.clone()),
+            line: span.line as usize,
+            column: span.column as usize,
+        }
     }
 
-    /// Reports a problem at the key naming `path` in `file`.
-    fn err_key(
-        &mut self,
-        file: &LoadedFile,
-        path: &str,
-        msg: impl Into<String>,
-    ) -> &mut Diagnostic {
-        self.errors.push(Diagnostic::at(file.key_at(path), msg));
+    /// Reports a problem at `at`.
+    fn err(&mut self, at: Span, msg: impl Into<String>) -> &mut Diagnostic {
+        let d = Diagnostic::at(self.loc(at), msg);
+        self.errors.push(d);
         self.errors.last_mut().expect("just pushed")
     }
 
@@ -85,28 +83,22 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// Merges one named section of every file, reporting names defined in two files.
+    /// Merges one named section of every file, reporting names defined in two files; `what`
+    /// names an entry (`record`).
     fn merge<T>(
         &mut self,
-        section: &str,
-        get: impl Fn(&'a ast::SpecFile) -> &'a BTreeMap<String, T>,
+        what: &str,
+        get: impl Fn(&'a ast::SpecFile) -> &'a BTreeMap<String, Spanned<T>>,
     ) -> BTreeMap<&'a str, Def<'a, T>> {
         let mut out: BTreeMap<&'a str, Def<'a, T>> = BTreeMap::new();
         for file in self.files {
             for (name, item) in get(&file.ast) {
-                let path = format!("{section}.{name}");
                 if let Some(first) = out.get(name.as_str()) {
-                    let first_at = first.file.key_at(&first.path);
-                    let what = match section {
-                        "records" => "record",
-                        "value_sets" => "value set",
-                        "samples" => "sample section",
-                        _ => "endpoint",
-                    };
-                    let d = self.err_key(file, &path, format!("{what} `{name}` is defined twice"));
+                    let first_at = self.loc(first.key_at());
+                    let d = self.err(item.key_at(), format!("{what} `{name}` is defined twice"));
                     Self::hint(d, format!("the first definition is at {first_at}"));
                 } else {
-                    out.insert(name, Def { file, path, item });
+                    out.insert(name, item);
                 }
             }
         }
@@ -115,9 +107,9 @@ impl<'a> Cx<'a> {
 
     fn run(&mut self) -> Option<Api> {
         let service = self.service_section();
-        let records = self.merge("records", |f| &f.records);
-        let value_sets = self.merge("value_sets", |f| &f.value_sets);
-        let endpoints = self.merge("endpoints", |f| &f.endpoints);
+        let records = self.merge("record", |f| &f.records);
+        let value_sets = self.merge("value set", |f| &f.value_sets);
+        let endpoints = self.merge("endpoint", |f| &f.endpoints);
 
         let error_codes = self.error_codes();
         self.type_names(&records, &value_sets, &endpoints);
@@ -125,7 +117,7 @@ impl<'a> Cx<'a> {
         // Which value sets a record field uses: those are tolerant.
         let mut tolerant = BTreeSet::new();
         for def in records.values() {
-            for f in &def.item.fields {
+            for f in def.fields.iter() {
                 if value_sets.contains_key(f.ty.as_str()) {
                     tolerant.insert(f.ty.as_str());
                 }
@@ -142,23 +134,17 @@ impl<'a> Cx<'a> {
         let records_ir: Vec<Record> = records
             .iter()
             .map(|(name, def)| Record {
-                at: def.file.key_at(&def.path),
+                at: self.loc(def.key_at()),
                 name: naming::type_name(name).unwrap_or_else(|_| name.to_string()),
                 spec_name: name.to_string(),
-                doc: def.item.doc.clone(),
-                provenance: Provenance::from_reason(def.item.assumed.as_ref()),
-                fields: self.fields(
-                    def.file,
-                    &format!("{}.fields", def.path),
-                    &def.item.fields,
-                    &type_names,
-                    false,
-                ),
+                doc: def.doc.clone(),
+                provenance: Provenance::from_reason(def.assumed.as_ref()),
+                fields: self.fields(&def.fields, &type_names, false),
             })
             .collect();
         let mut records_ir = records_ir;
         box_recursive_fields(&mut records_ir);
-        let envelope = service.map(|(file, s)| self.envelope(file, s, &type_names));
+        let envelope = service.map(|s| self.envelope(s, &type_names));
         self.protocol_shapes(&records, &records_ir);
 
         let history = self.history();
@@ -172,21 +158,21 @@ impl<'a> Cx<'a> {
             },
         );
 
-        let (file, s) = service?;
-        let service_ok = self.service_ok(s, file);
+        let s = service?;
+        let service_ok = self.service_ok(s);
         let envelope = envelope?;
         if !service_ok {
             return None;
         }
         Some(Api {
-            at: file.key_at("service"),
+            at: self.loc(s.key_at()),
             title: s.title.clone(),
             doc: s.doc.clone(),
-            api_version: s.api_version.clone(),
-            base_path: s.base_path.clone(),
+            api_version: s.api_version.to_string(),
+            base_path: s.base_path.to_string(),
             auth: AuthScheme {
-                at: file.at("service.auth"),
-                header: s.auth.header.clone(),
+                at: self.loc(s.auth.at()),
+                header: s.auth.header.to_string(),
                 doc: s.auth.doc.clone(),
                 provenance: Provenance::from_reason(s.auth.assumed.as_ref()),
             },

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::{Cx, Def};
 use crate::ast;
-use crate::load::LoadedFile;
+use crate::diag::Span;
 use crate::naming;
 
 /// Type names the generated model crate defines itself.
@@ -122,43 +122,35 @@ impl<'a> Cx<'a> {
                 )
             }))
             .collect();
-        let mut claim =
-            |cx: &mut Self, rust: String, what: String, file: &LoadedFile, path: &str| {
-                if let Some(other) = taken.get(&rust) {
-                    let d = cx.err_key(
-                        file,
-                        path,
-                        format!("{what} becomes the Rust type `{rust}`, which is already {other}"),
-                    );
-                    let hint = if other.contains("prelude") || other.contains("defines itself") {
-                        "rename it in the spec"
-                    } else {
-                        "rename one of them"
-                    };
-                    Self::hint(d, hint);
+        let mut claim = |cx: &mut Self, rust: String, what: String, at: Span| {
+            if let Some(other) = taken.get(&rust) {
+                let d = cx.err(
+                    at,
+                    format!("{what} becomes the Rust type `{rust}`, which is already {other}"),
+                );
+                let hint = if other.contains("prelude") || other.contains("defines itself") {
+                    "rename it in the spec"
                 } else {
-                    taken.insert(rust, what);
-                }
-            };
+                    "rename one of them"
+                };
+                Self::hint(d, hint);
+            } else {
+                taken.insert(rust, what);
+            }
+        };
         for (name, def) in records {
             match naming::type_name(name) {
-                Ok(rust) => claim(self, rust, format!("record `{name}`"), def.file, &def.path),
+                Ok(rust) => claim(self, rust, format!("record `{name}`"), def.key_at()),
                 Err(msg) => {
-                    self.err_key(def.file, &def.path, msg);
+                    self.err(def.key_at(), msg);
                 }
             }
         }
         for (name, def) in value_sets {
             match naming::type_name(name) {
-                Ok(rust) => claim(
-                    self,
-                    rust,
-                    format!("value set `{name}`"),
-                    def.file,
-                    &def.path,
-                ),
+                Ok(rust) => claim(self, rust, format!("value set `{name}`"), def.key_at()),
                 Err(msg) => {
-                    self.err_key(def.file, &def.path, msg);
+                    self.err(def.key_at(), msg);
                 }
             }
         }
@@ -183,9 +175,8 @@ impl<'a> Cx<'a> {
             .collect();
         for (id, def) in endpoints {
             if !naming::is_operation_id(id) {
-                let d = self.err_key(
-                    def.file,
-                    &def.path,
+                let d = self.err(
+                    def.key_at(),
                     format!("endpoint id `{id}` is not a snake_case Rust identifier"),
                 );
                 Self::hint(
@@ -194,14 +185,15 @@ impl<'a> Cx<'a> {
                 );
                 continue;
             }
-            let at = match &def.item.rust {
-                Some(_) => format!("{}.rust", def.path),
-                None => def.path.clone(),
+            // The Rust name: its own value when given (an error there is its), else the key's.
+            let (at, at_key) = match &def.rust {
+                Some(rust) => (rust.at(), rust.key_at()),
+                None => (def.key_at(), def.key_at()),
             };
-            let names = match naming::endpoint_names(id, def.item.rust.as_deref()) {
+            let names = match naming::endpoint_names(id, def.rust.as_ref().map(|r| r.as_str())) {
                 Ok(names) => names,
                 Err(msg) => {
-                    let d = self.err(def.file, &at, msg);
+                    let d = self.err(at, msg);
                     Self::hint(d, "lowercase words joined by `_`, not a keyword");
                     continue;
                 }
@@ -210,16 +202,15 @@ impl<'a> Cx<'a> {
                 self,
                 names.params_type.clone(),
                 format!("the parameter type of endpoint `{id}`"),
-                def.file,
-                &def.path,
+                def.key_at(),
             );
             let mut method_names = vec![(names.method.clone(), "method")];
-            if def.item.paging.as_ref().is_some_and(|p| p.offset.is_some()) {
+            if def.paging.as_ref().is_some_and(|p| p.offset.is_some()) {
                 method_names.push((names.stream.clone(), "paging stream"));
             }
             for (name, what) in method_names {
                 if let Some(other) = methods.get(&name) {
-                    let d = self.err_key(def.file, &at, format!("endpoint `{id}` makes the client {what} `{name}`, which is already {other}"));
+                    let d = self.err(at_key, format!("endpoint `{id}` makes the client {what} `{name}`, which is already {other}"));
                     Self::hint(
                         d,
                         format!(
@@ -231,9 +222,8 @@ impl<'a> Cx<'a> {
                 }
             }
             if let Some(other) = constants.get(&names.constant) {
-                let d = self.err_key(
-                    def.file,
-                    &at,
+                let d = self.err(
+                    at_key,
                     format!(
                         "endpoint `{id}` makes the constant `{}`, which is already {other}",
                         names.constant

@@ -2,8 +2,8 @@
 //! default, and the literals rules compare it with.
 
 use super::{Cx, regex_problem};
-use crate::ast::{self, ParamFormat, ParamLocation};
-use crate::load::LoadedFile;
+use crate::ast::{self, ParamFormat, ParamLocation, Spanned, ValueKind};
+use crate::diag::Span;
 use crate::model::*;
 
 /// Primitive parameter types.
@@ -12,20 +12,19 @@ const PARAM_PRIMITIVES: &[&str] = &["string", "integer", "boolean"];
 impl Cx<'_> {
     pub(super) fn param(
         &mut self,
-        file: &LoadedFile,
-        path: &str,
-        p: &ast::Param,
+        p: &Spanned<ast::Param>,
         ident: String,
         value_sets: &[ValueSet],
     ) -> Option<Param> {
         let before = self.errors.len();
-        let name = &p.name;
+        let name = p.name.as_str();
         let type_text = p.ty.as_str();
+        let (min, max) = (p.min.as_deref().copied(), p.max.as_deref().copied());
         let mut ty = match type_text {
             "string" => ParamType::String(StringType::default()),
             "integer" => ParamType::Integer(IntegerType {
-                min: p.min,
-                max: p.max,
+                min,
+                max,
                 format: None,
             }),
             "boolean" => ParamType::Boolean,
@@ -37,8 +36,7 @@ impl Cx<'_> {
                 }),
                 None => {
                     let d = self.err(
-                        file,
-                        &format!("{path}.type"),
+                        p.ty.at(),
                         format!("unknown type `{other}` for parameter `{name}`"),
                     );
                     let mut candidates: Vec<&str> = PARAM_PRIMITIVES.to_vec();
@@ -54,7 +52,8 @@ impl Cx<'_> {
                 }
             },
         };
-        if let Some(format) = p.format {
+        if let Some(spanned_format) = &p.format {
+            let format = **spanned_format;
             let fits = match (&mut ty, format) {
                 (ParamType::Integer(t), ParamFormat::UnixSeconds) => {
                     t.format = Some(IntegerFormat::UnixSeconds);
@@ -74,8 +73,7 @@ impl Cx<'_> {
             };
             if !fits {
                 let d = self.err(
-                    file,
-                    &format!("{path}.format"),
+                    spanned_format.at(),
                     format!(
                         "format `{}` does not fit parameter `{name}` of type `{type_text}`",
                         format.name()
@@ -87,23 +85,22 @@ impl Cx<'_> {
                 );
             }
         }
-        if p.location == ParamLocation::Path && ty == ParamType::Boolean {
+        if *p.location == ParamLocation::Path && ty == ParamType::Boolean {
             self.err(
-                file,
-                &format!("{path}.type"),
+                p.ty.at(),
                 format!("path parameter `{name}` cannot be a boolean"),
             );
         }
-        if (p.min.is_some() || p.max.is_some()) && !matches!(ty, ParamType::Integer(_)) {
-            let key = if p.min.is_some() { "min" } else { "max" };
-            self.err(file, &format!("{path}.{key}"), format!("parameter `{name}` has a range but is of type `{type_text}`; ranges apply to integers"));
+        if let Some(bound) = p.min.as_ref().or(p.max.as_ref())
+            && !matches!(ty, ParamType::Integer(_))
+        {
+            self.err(bound.at(), format!("parameter `{name}` has a range but is of type `{type_text}`; ranges apply to integers"));
         }
-        if let (Some(min), Some(max)) = (p.min, p.max)
+        if let (Some(low), Some(min), Some(max)) = (&p.min, min, max)
             && min > max
         {
             let d = self.err(
-                file,
-                &format!("{path}.min"),
+                low.at(),
                 format!("parameter `{name}` has min {min} above its max {max}"),
             );
             Self::hint(d, "swap them, or correct one");
@@ -111,47 +108,48 @@ impl Cx<'_> {
         if let Some(re) = &p.pattern {
             match &mut ty {
                 ParamType::String(t) => {
-                    if self.regex(file, &format!("{path}.pattern"), re).is_some() {
+                    if self.regex(re.at(), re).is_some() {
                         t.pattern = Some(Pattern {
-                            regex: re.clone(),
-                            doc: p.pattern_doc.clone(),
+                            regex: re.to_string(),
+                            doc: p.pattern_doc.as_ref().map(|d| d.to_string()),
                         });
                     }
                 }
                 _ => {
-                    self.err(file, &format!("{path}.pattern"), format!("parameter `{name}` has a pattern but is of type `{type_text}`; patterns apply to strings"));
+                    self.err(re.at(), format!("parameter `{name}` has a pattern but is of type `{type_text}`; patterns apply to strings"));
                 }
             }
         }
-        if p.pattern_doc.is_some() && p.pattern.is_none() {
+        if let Some(doc) = &p.pattern_doc
+            && p.pattern.is_none()
+        {
             self.err(
-                file,
-                &format!("{path}.pattern_doc"),
+                doc.at(),
                 format!("parameter `{name}` explains a pattern it does not have"),
             );
         }
-        if p.required && p.default.is_some() {
+        if let Some(default) = &p.default
+            && p.required
+        {
             let d = self.err(
-                file,
-                &format!("{path}.default"),
+                default.at(),
                 format!("required parameter `{name}` has a default, which would never apply"),
             );
             Self::hint(d, "drop the default, or make the parameter optional");
         }
         let default = p.default.as_ref().and_then(|v| {
             let what = format!("the default of `{name}`");
-            let lit = self.literal(file, &format!("{path}.default"), v, &ty, value_sets, &what)?;
-            self.default_fits(file, &format!("{path}.default"), name, &lit, &ty)
-                .then_some(lit)
+            let lit = self.literal(v.at(), v, &ty, value_sets, &what)?;
+            self.default_fits(v.at(), name, &lit, &ty).then_some(lit)
         });
         if self.errors.len() != before {
             return None;
         }
         Some(Param {
-            at: file.at(path),
-            wire: p.name.clone(),
+            at: self.loc(p.at()),
+            wire: p.name.to_string(),
             ident,
-            location: p.location,
+            location: *p.location,
             ty,
             required: p.required,
             default,
@@ -161,14 +159,7 @@ impl Cx<'_> {
     }
 
     /// A default must pass the parameter's own checks.
-    fn default_fits(
-        &mut self,
-        file: &LoadedFile,
-        path: &str,
-        name: &str,
-        lit: &Literal,
-        ty: &ParamType,
-    ) -> bool {
+    fn default_fits(&mut self, at: Span, name: &str, lit: &Literal, ty: &ParamType) -> bool {
         match (lit, ty) {
             (Literal::Integer(n), ParamType::Integer(t))
                 if t.min.is_some_and(|min| *n < min) || t.max.is_some_and(|max| *n > max) =>
@@ -179,8 +170,7 @@ impl Cx<'_> {
                     (None, b) => format!("<= {}", b.unwrap_or_default()),
                 };
                 self.err(
-                    file,
-                    path,
+                    at,
                     format!(
                         "the default {n} of parameter `{name}` is outside its own range {range}"
                     ),
@@ -191,15 +181,14 @@ impl Cx<'_> {
                 if let Some(p) = &t.pattern
                     && regex::Regex::new(&p.regex).is_ok_and(|re| !re.is_match(s))
                 {
-                    self.err(file, path, format!("the default `{s}` of parameter `{name}` does not match its own pattern `{}`", p.regex));
+                    self.err(at, format!("the default `{s}` of parameter `{name}` does not match its own pattern `{}`", p.regex));
                     return false;
                 }
                 if let Some(f) = t.format
                     && !f.runtime().holds(s)
                 {
                     self.err(
-                        file,
-                        path,
+                        at,
                         format!(
                             "the default `{s}` of parameter `{name}` {}",
                             f.runtime().reason()
@@ -213,23 +202,21 @@ impl Cx<'_> {
         }
     }
 
-    /// A YAML scalar read as a value of `ty`.
+    /// A YAML scalar (at `at`) read as a value of `ty`.
     pub(super) fn literal(
         &mut self,
-        file: &LoadedFile,
-        path: &str,
-        v: &serde_yaml::Value,
+        at: Span,
+        v: &ValueKind,
         ty: &ParamType,
         value_sets: &[ValueSet],
         what: &str,
     ) -> Option<Literal> {
-        use serde_yaml::Value;
         let text = match v {
-            Value::String(s) => s.clone(),
-            Value::Number(n) => n.to_string(),
-            Value::Bool(b) => b.to_string(),
+            ValueKind::String(s) => s.clone(),
+            ValueKind::Number(n) => n.to_string(),
+            ValueKind::Bool(b) => b.to_string(),
             _ => {
-                self.err(file, path, format!("{what} must be a single value"));
+                self.err(at, format!("{what} must be a single value"));
                 return None;
             }
         };
@@ -238,7 +225,7 @@ impl Cx<'_> {
             ParamType::Integer(_) => match v.as_i64().or_else(|| text.parse().ok()) {
                 Some(n) => Some(Literal::Integer(n)),
                 None => {
-                    self.err(file, path, format!("{what} is `{text}`, not an integer"));
+                    self.err(at, format!("{what} is `{text}`, not an integer"));
                     None
                 }
             },
@@ -249,11 +236,7 @@ impl Cx<'_> {
             }) {
                 Some(b) => Some(Literal::Boolean(b)),
                 None => {
-                    self.err(
-                        file,
-                        path,
-                        format!("{what} is `{text}`, not `true` or `false`"),
-                    );
+                    self.err(at, format!("{what} is `{text}`, not `true` or `false`"));
                     None
                 }
             },
@@ -268,8 +251,7 @@ impl Cx<'_> {
                     })),
                     None => {
                         let d = self.err(
-                            file,
-                            path,
+                            at,
                             format!("{what} is `{text}`, which is not a value of `{}`", e.name),
                         );
                         Self::suggest(d, &text, vs.values.iter().map(|x| x.wire.as_str()));
@@ -286,16 +268,11 @@ impl Cx<'_> {
     }
 
     /// An anchored regular expression.
-    pub(super) fn regex(
-        &mut self,
-        file: &LoadedFile,
-        path: &str,
-        re: &str,
-    ) -> Option<regex::Regex> {
+    pub(super) fn regex(&mut self, at: Span, re: &str) -> Option<regex::Regex> {
         match regex::Regex::new(re) {
             Ok(compiled) => {
                 if !re.starts_with('^') || !re.ends_with('$') {
-                    let d = self.err(file, path, format!("pattern `{re}` is not anchored"));
+                    let d = self.err(at, format!("pattern `{re}` is not anchored"));
                     Self::hint(
                         d,
                         "start it with `^` and end it with `$`, so it describes the whole value everywhere (Rust and OpenAPI alike)",
@@ -307,8 +284,7 @@ impl Cx<'_> {
             }
             Err(e) => {
                 self.err(
-                    file,
-                    path,
+                    at,
                     format!("invalid regular expression `{re}`: {}", regex_problem(&e)),
                 );
                 None

@@ -3,40 +3,39 @@
 
 use std::collections::BTreeSet;
 
+use super::endpoints::Scope;
 use super::{Cx, regex_problem};
-use crate::ast;
-use crate::load::LoadedFile;
+use crate::ast::{self, Spanned, ValueKind};
 use crate::model::*;
 
 impl Cx<'_> {
-    /// A rule's parameter reference; reports an unknown one.
-    #[allow(clippy::too_many_arguments)]
+    /// A rule's parameter reference; reports an unknown one (at the reference).
     fn param_ref<'p>(
         &mut self,
-        file: &LoadedFile,
-        path: &str,
-        endpoint: &str,
+        scope: &Scope<'p>,
         rule: &str,
-        name: &str,
-        declared: &'p [ast::Param],
-        params: &'p [Param],
+        name: &Spanned<String>,
     ) -> Option<&'p Param> {
-        if let Some(p) = params.iter().find(|p| p.wire == name) {
+        if let Some(p) = scope.params.iter().find(|p| p.wire == **name) {
             return Some(p);
         }
-        if declared.iter().any(|p| p.name == name) {
+        if scope.declared.iter().any(|p| p.name == *name) {
             return None; // declared but broken: already reported
         }
+        let endpoint = scope.id;
         let d = self.err(
-            file,
-            path,
+            name.at(),
             format!(
                 "rule `{rule}` names parameter `{name}`, which endpoint `{endpoint}` does not have"
             ),
         );
-        Self::suggest(d, name, declared.iter().map(|p| p.name.as_str()));
+        Self::suggest(d, name, scope.declared.iter().map(|p| p.name.as_str()));
         if d.hint.is_none() {
-            let all: Vec<_> = declared.iter().map(|p| format!("`{}`", p.name)).collect();
+            let all: Vec<_> = scope
+                .declared
+                .iter()
+                .map(|p| format!("`{}`", p.name))
+                .collect();
             Self::hint(
                 d,
                 format!(
@@ -52,18 +51,14 @@ impl Cx<'_> {
         None
     }
 
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn rule(
         &mut self,
-        endpoint: &str,
-        file: &LoadedFile,
-        path: &str,
-        r: &ast::Rule,
-        ep: &ast::Endpoint,
-        params: &[Param],
+        scope: &Scope<'_>,
+        r: &Spanned<ast::Rule>,
         value_sets: &[ValueSet],
     ) -> Option<Rule> {
         let before = self.errors.len();
+        let endpoint = scope.id;
         let id = r.id.as_str();
         let prefix = format!("{endpoint}.");
         if !id.starts_with(&prefix)
@@ -72,17 +67,17 @@ impl Cx<'_> {
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.')
         {
-            let d = self.err(file, &format!("{path}.id"), format!("rule id `{id}` must be `{endpoint}.<name>` in lowercase letters, digits and `_`"));
+            let d = self.err(r.id.at(), format!("rule id `{id}` must be `{endpoint}.<name>` in lowercase letters, digits and `_`"));
             Self::hint(d, format!("for example `{endpoint}.range_order`"));
         } else if id.matches('.').count() != 1 {
-            let d = self.err(file, &format!("{path}.id"), format!("rule id `{id}` has more than one dot; ids of that shape belong to the generated per-parameter rules"));
+            let d = self.err(r.id.at(), format!("rule id `{id}` has more than one dot; ids of that shape belong to the generated per-parameter rules"));
             Self::hint(d, format!("for example `{endpoint}.range_order`"));
         }
         let checks = r.checks();
         let (kind, check) = match checks.as_slice() {
-            [(kind, check)] => (*kind, check),
+            [(kind, _, check)] => (*kind, check),
             [] => {
-                let d = self.err(file, path, format!("rule `{id}` names no check"));
+                let d = self.err(r.at(), format!("rule `{id}` names no check"));
                 Self::hint(
                     d,
                     format!(
@@ -96,224 +91,243 @@ impl Cx<'_> {
                 );
                 return None;
             }
-            [_, (second, _), ..] => {
-                let d = self.err(
-                    file,
-                    &format!("{path}.{second}"),
-                    format!("rule `{id}` names more than one check"),
-                );
+            [_, (_, second, _), ..] => {
+                let d = self.err(*second, format!("rule `{id}` names more than one check"));
                 Self::hint(d, "split it into one rule per check, each with its own id");
                 return None;
             }
         };
-        let cpath = format!("{path}.{kind}");
-        let pref = |cx: &mut Self, sub: &str, name: &str| {
-            let at = if sub.is_empty() {
-                cpath.clone()
-            } else {
-                format!("{cpath}.{sub}")
-            };
-            cx.param_ref(file, &at, endpoint, id, name, &ep.params, params)
-                .cloned()
-        };
         let check = match check {
-            ast::Check::Ordered(ast::Ordered {
-                before: a_name,
-                after: b_name,
-            })
-            | ast::Check::MaxSpan(ast::MaxSpan {
-                from: a_name,
-                to: b_name,
-                ..
-            }) => {
-                let (k1, k2) = if kind == "ordered" {
-                    ("before", "after")
-                } else {
-                    ("from", "to")
-                };
-                let a = pref(self, k1, a_name);
-                let b = pref(self, k2, b_name);
-                if let (Some(a), Some(b)) = (&a, &b) {
-                    if a.wire == b.wire {
-                        self.err(
-                            file,
-                            &cpath,
-                            format!("rule `{id}` compares parameter `{}` with itself", a.wire),
-                        );
-                    } else if !a.is_instant() || a.time_format() != b.time_format() {
-                        let d = self.err(file, &cpath, format!("rule `{id}` compares `{}` and `{}`, which are not both Unix seconds or both RFC 3339 times", a.wire, b.wire));
-                        Self::hint(
-                            d,
-                            "ordered and max_span compare two time parameters of the same format",
-                        );
-                    }
-                }
-                match check {
-                    ast::Check::MaxSpan(m) => {
-                        if m.seconds <= 0 {
-                            self.err(
-                                file,
-                                &format!("{cpath}.seconds"),
-                                format!(
-                                    "rule `{id}` allows a span of {} seconds; it must be positive",
-                                    m.seconds
-                                ),
-                            );
-                        }
-                        Check::MaxSpan {
-                            from: a_name.clone(),
-                            to: b_name.clone(),
-                            seconds: m.seconds,
-                        }
-                    }
-                    _ => Check::Ordered {
-                        before: a_name.clone(),
-                        after: b_name.clone(),
-                    },
+            ast::Check::Ordered(c) => {
+                self.time_pair(scope, id, (&c.before, &c.after), c.at());
+                Check::Ordered {
+                    before: c.before.to_string(),
+                    after: c.after.to_string(),
                 }
             }
-            ast::Check::Requires(ast::Requires { param, needs }) => {
-                let a = pref(self, "param", param);
-                let b = pref(self, "needs", needs);
-                if let (Some(a), Some(b)) = (&a, &b) {
+            ast::Check::MaxSpan(m) => {
+                self.time_pair(scope, id, (&m.from, &m.to), m.at());
+                if *m.seconds <= 0 {
+                    self.err(
+                        m.seconds.at(),
+                        format!(
+                            "rule `{id}` allows a span of {} seconds; it must be positive",
+                            m.seconds
+                        ),
+                    );
+                }
+                Check::MaxSpan {
+                    from: m.from.to_string(),
+                    to: m.to.to_string(),
+                    seconds: *m.seconds,
+                }
+            }
+            ast::Check::Requires(c) => {
+                let a = self.param_ref(scope, id, &c.param);
+                let b = self.param_ref(scope, id, &c.needs);
+                if let (Some(a), Some(b)) = (a, b) {
                     if a.wire == b.wire {
                         self.err(
-                            file,
-                            &cpath,
+                            c.at(),
                             format!("rule `{id}` makes `{}` require itself", a.wire),
                         );
                     } else if a.required || b.required {
                         let which = if b.required { &b.wire } else { &a.wire };
                         let d = self.err(
-                            file,
-                            &cpath,
+                            c.at(),
                             format!("rule `{id}` can never fail: `{which}` is required anyway"),
                         );
                         Self::hint(d, "`requires` relates two optional parameters");
                     }
                 }
                 Check::Requires {
-                    param: param.clone(),
-                    needs: needs.clone(),
+                    param: c.param.to_string(),
+                    needs: c.needs.to_string(),
                 }
             }
             ast::Check::AtLeastOne(names) => {
                 if names.len() < 2 {
                     self.err(
-                        file,
-                        &cpath,
+                        names.at(),
                         format!("rule `{id}` needs at least two parameters"),
                     );
                 }
                 let mut seen = BTreeSet::new();
-                for (i, n) in names.iter().enumerate() {
-                    if !seen.insert(n) {
-                        self.err(
-                            file,
-                            &format!("{cpath}[{i}]"),
-                            format!("rule `{id}` names `{n}` twice"),
-                        );
-                    } else if let Some(p) = pref(self, "", n)
+                for n in names.iter() {
+                    if !seen.insert(n.as_str()) {
+                        self.err(n.at(), format!("rule `{id}` names `{n}` twice"));
+                    } else if let Some(p) = self.param_ref(scope, id, n)
                         && p.required
                     {
                         let d = self.err(
-                            file,
-                            &format!("{cpath}[{i}]"),
+                            n.at(),
                             format!("rule `{id}` can never fail: `{n}` is required anyway"),
                         );
                         Self::hint(d, "`at_least_one` names optional parameters");
                     }
                 }
-                Check::AtLeastOne(names.to_vec())
+                Check::AtLeastOne(names.iter().map(|n| n.to_string()).collect())
             }
-            ast::Check::AllowedValues(ast::AllowedValues { param, values }) => {
-                let lits = pref(self, "param", param).and_then(|p| {
+            ast::Check::AllowedValues(c) => {
+                let lits = self.param_ref(scope, id, &c.param).and_then(|p| {
                     if !matches!(p.ty, ParamType::Enum(_)) {
-                        self.err(file, &format!("{cpath}.param"), format!("rule `{id}` restricts the values of `{}`, which is not of a value set", p.wire));
+                        self.err(c.param.at(), format!("rule `{id}` restricts the values of `{}`, which is not of a value set", p.wire));
                         return None;
                     }
-                    if values.is_empty() {
-                        self.err(file, &format!("{cpath}.values"), format!("rule `{id}` allows no value at all"));
+                    if c.values.is_empty() {
+                        self.err(c.values.at(), format!("rule `{id}` allows no value at all"));
                     }
-                    let mut out = Vec::new();
-                    for (i, v) in values.iter().enumerate() {
-                        let y = serde_yaml::Value::String(v.clone());
-                        out.push(self.literal(file, &format!("{cpath}.values[{i}]"), &y, &p.ty, value_sets, &format!("value `{v}` of rule `{id}`"))?);
-                    }
-                    Some(out)
+                    let what = |v: &str| format!("value `{v}` of rule `{id}`");
+                    self.literals(&c.values, p, value_sets, what)
                 });
                 Check::AllowedValues {
-                    param: param.clone(),
+                    param: c.param.to_string(),
                     values: lits.unwrap_or_default(),
                 }
             }
-            ast::Check::Matches(ast::Matches { param, pattern }) => {
-                if let Some(p) = pref(self, "param", param)
+            ast::Check::Matches(c) => {
+                if let Some(p) = self.param_ref(scope, id, &c.param)
                     && !matches!(p.ty, ParamType::String(_))
                 {
                     self.err(
-                        file,
-                        &format!("{cpath}.param"),
+                        c.param.at(),
                         format!(
                             "rule `{id}` matches a pattern against `{}`, which is not a string",
                             p.wire
                         ),
                     );
                 }
-                self.regex(file, &format!("{cpath}.pattern"), pattern);
+                self.regex(c.pattern.at(), &c.pattern);
                 Check::Matches {
-                    param: param.clone(),
-                    pattern: pattern.clone(),
+                    param: c.param.to_string(),
+                    pattern: c.pattern.to_string(),
                 }
             }
         };
-        let when = r.when.as_ref().and_then(|c| {
-            let wpath = format!("{path}.when");
-            let p = self.param_ref(file, &format!("{wpath}.param"), endpoint, id, &c.param, &ep.params, params)?.clone();
-            match (&c.one_of, &c.matches) {
-                (Some(values), None) => {
-                    if values.is_empty() {
-                        self.err(file, &format!("{wpath}.in"), format!("the condition of rule `{id}` lists no value"));
-                    }
-                    let mut out = Vec::new();
-                    for (i, v) in values.iter().enumerate() {
-                        let y = serde_yaml::Value::String(v.clone());
-                        out.push(self.literal(file, &format!("{wpath}.in[{i}]"), &y, &p.ty, value_sets, &format!("value `{v}` in the condition of rule `{id}`"))?);
-                    }
-                    Some(Condition::In { param: c.param.clone(), values: out })
-                }
-                (None, Some(re)) => {
-                    if !matches!(p.ty, ParamType::String(_)) {
-                        self.err(file, &format!("{wpath}.param"), format!("the condition of rule `{id}` matches a pattern against `{}`, which is not a string", p.wire));
-                        return None;
-                    }
-                    if !re.starts_with('^') {
-                        let d = self.err(file, &format!("{wpath}.matches"), format!("condition pattern `{re}` does not start with `^`"));
-                        Self::hint(d, "conditions match a prefix or the whole value; anchor them at the start");
-                        return None;
-                    }
-                    regex::Regex::new(re).map_err(|e| {
-                        self.err(file, &format!("{wpath}.matches"), format!("invalid regular expression `{re}`: {}", regex_problem(&e)));
-                    }).ok()?;
-                    Some(Condition::Matches { param: c.param.clone(), pattern: re.clone() })
-                }
-                _ => {
-                    let d = self.err(file, &wpath, format!("the condition of rule `{id}` needs exactly one of `in` and `matches`"));
-                    Self::hint(d, "for example `when: { param: event_type, in: [Split Date] }`");
-                    None
-                }
-            }
-        });
+        debug_assert_eq!(kind, check.kind());
+        let when = r
+            .when
+            .as_ref()
+            .and_then(|c| self.condition(scope, id, c, value_sets));
         if self.errors.len() != before {
             return None;
         }
         Some(Rule {
-            at: file.at(path),
-            id: r.id.clone(),
+            at: self.loc(r.at()),
+            id: r.id.to_string(),
             doc: r.doc.clone(),
             provenance: Provenance::from_reason(r.assumed.as_ref()),
             when,
             check,
         })
+    }
+
+    /// The two parameters of an `ordered` or `max_span` check: distinct, and both times of one
+    /// format. Problems are placed at the check (`at`).
+    fn time_pair(
+        &mut self,
+        scope: &Scope<'_>,
+        id: &str,
+        (a, b): (&Spanned<String>, &Spanned<String>),
+        at: crate::diag::Span,
+    ) {
+        let a = self.param_ref(scope, id, a);
+        let b = self.param_ref(scope, id, b);
+        if let (Some(a), Some(b)) = (a, b) {
+            if a.wire == b.wire {
+                self.err(
+                    at,
+                    format!("rule `{id}` compares parameter `{}` with itself", a.wire),
+                );
+            } else if !a.is_instant() || a.time_format() != b.time_format() {
+                let d = self.err(at, format!("rule `{id}` compares `{}` and `{}`, which are not both Unix seconds or both RFC 3339 times", a.wire, b.wire));
+                Self::hint(
+                    d,
+                    "ordered and max_span compare two time parameters of the same format",
+                );
+            }
+        }
+    }
+
+    /// Texts of a rule read as values of parameter `p`; `what` names one in a message.
+    fn literals(
+        &mut self,
+        values: &[Spanned<String>],
+        p: &Param,
+        value_sets: &[ValueSet],
+        what: impl Fn(&str) -> String,
+    ) -> Option<Vec<Literal>> {
+        let mut out = Vec::new();
+        for v in values {
+            let text = ValueKind::String(v.to_string());
+            out.push(self.literal(v.at(), &text, &p.ty, value_sets, &what(v))?);
+        }
+        Some(out)
+    }
+
+    /// The condition of rule `id`.
+    fn condition(
+        &mut self,
+        scope: &Scope<'_>,
+        id: &str,
+        c: &Spanned<ast::Condition>,
+        value_sets: &[ValueSet],
+    ) -> Option<Condition> {
+        let p = self.param_ref(scope, id, &c.param)?;
+        match (&c.one_of, &c.matches) {
+            (Some(values), None) => {
+                if values.is_empty() {
+                    self.err(
+                        values.at(),
+                        format!("the condition of rule `{id}` lists no value"),
+                    );
+                }
+                let what = |v: &str| format!("value `{v}` in the condition of rule `{id}`");
+                let values = self.literals(values, p, value_sets, what)?;
+                Some(Condition::In {
+                    param: c.param.to_string(),
+                    values,
+                })
+            }
+            (None, Some(re)) => {
+                if !matches!(p.ty, ParamType::String(_)) {
+                    self.err(c.param.at(), format!("the condition of rule `{id}` matches a pattern against `{}`, which is not a string", p.wire));
+                    return None;
+                }
+                if !re.starts_with('^') {
+                    let d = self.err(
+                        re.at(),
+                        format!("condition pattern `{re}` does not start with `^`"),
+                    );
+                    Self::hint(
+                        d,
+                        "conditions match a prefix or the whole value; anchor them at the start",
+                    );
+                    return None;
+                }
+                if let Err(e) = regex::Regex::new(re) {
+                    self.err(
+                        re.at(),
+                        format!("invalid regular expression `{re}`: {}", regex_problem(&e)),
+                    );
+                    return None;
+                }
+                Some(Condition::Matches {
+                    param: c.param.to_string(),
+                    pattern: re.to_string(),
+                })
+            }
+            _ => {
+                let d = self.err(
+                    c.at(),
+                    format!("the condition of rule `{id}` needs exactly one of `in` and `matches`"),
+                );
+                Self::hint(
+                    d,
+                    "for example `when: { param: event_type, in: [Split Date] }`",
+                );
+                None
+            }
+        }
     }
 }

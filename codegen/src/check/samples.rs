@@ -5,11 +5,10 @@
 use std::collections::BTreeMap;
 
 use mrds_runtime::text::percent_decode;
-use serde_yaml::Value;
 
 use super::{Cx, Def, quoted};
-use crate::ast;
-use crate::load::LoadedFile;
+use crate::ast::{self, Spanned, Value, ValueKind};
+use crate::diag::Span;
 use crate::model::*;
 
 /// The resolved types a sample record is checked against.
@@ -28,13 +27,12 @@ impl<'a> Cx<'a> {
         declared: &BTreeMap<&str, Def<'_, ast::Endpoint>>,
         types: &Types<'_>,
     ) {
-        let defs = self.merge("samples", |f| &f.samples);
+        let defs = self.merge("sample section", |f| &f.samples);
         for (id, def) in &defs {
             let Some(endpoint) = endpoints.iter_mut().find(|e| e.id == *id) else {
                 if !declared.contains_key(id) {
-                    let d = self.err_key(
-                        def.file,
-                        &def.path,
+                    let d = self.err(
+                        def.key_at(),
                         format!("samples are given for `{id}`, which is not an endpoint"),
                     );
                     Self::suggest(d, id, declared.keys().copied());
@@ -50,71 +48,65 @@ impl<'a> Cx<'a> {
 
     fn sample_section(
         &mut self,
-        def: &Def<'a, ast::Samples>,
+        s: &Spanned<ast::Samples>,
         ep: &Endpoint,
         record: &Record,
         types: &Types<'_>,
     ) -> Option<Samples> {
         let before = self.errors.len();
-        let (file, base, s) = (def.file, def.path.as_str(), def.item);
-        let param = |cx: &mut Self, path: &str, name: &str| cx.sample_param(file, path, ep, name);
-        let field =
-            |cx: &mut Self, path: &str, name: &str| cx.sample_field(file, path, record, name);
+        if s.none.is_some() {
+            self.no_samples(s);
+            return None;
+        }
+        let param = |cx: &mut Self, name: &Spanned<String>| cx.sample_param(name.at(), ep, name);
+        let field = |cx: &mut Self, at: Span, name: &str| cx.sample_field(at, record, name);
 
-        for (i, p) in s.first_of.iter().enumerate() {
-            param(self, &format!("{base}.first_of[{i}]"), p);
-        }
-        for (i, p) in s.contains.iter().enumerate() {
-            param(self, &format!("{base}.contains[{i}]"), p);
-        }
-        for (i, p) in s.latest_without.iter().enumerate() {
-            param(self, &format!("{base}.latest_without[{i}]"), p);
+        for p in s
+            .first_of
+            .iter()
+            .chain(&s.contains)
+            .chain(&s.latest_without)
+        {
+            param(self, p);
         }
         for (f, p) in &s.echo {
-            let path = format!("{base}.echo.{f}");
-            field(self, &path, f);
-            param(self, &path, p);
+            field(self, p.key_at(), f);
+            param(self, p);
         }
         for (p, f) in &s.filter {
-            let path = format!("{base}.filter.{p}");
-            param(self, &path, p);
-            field(self, &path, f);
+            self.sample_param(f.key_at(), ep, p);
+            field(self, f.at(), f);
         }
 
         let range = s.range.as_ref().and_then(|r| {
-            let path = format!("{base}.range");
-            for (key, name) in [("from", &r.from), ("to", &r.to)] {
-                if let Some(name) = name {
-                    param(self, &format!("{path}.{key}"), name);
-                }
+            for name in [&r.from, &r.to].into_iter().flatten() {
+                param(self, name);
             }
             if r.from.is_none() && r.to.is_none() {
-                let d = self.err(file, &path, "a range needs `from`, `to` or both");
+                let d = self.err(r.at(), "a range needs `from`, `to` or both");
                 Self::hint(d, "name the parameters holding the range's ends");
             }
-            let field = self.sample_range_field(file, &path, ep, record, r)?;
+            let field = self.sample_range_field(r, ep, record)?;
             Some(SampleRange {
-                from: r.from.clone(),
-                to: r.to.clone(),
+                from: r.from.as_ref().map(|f| f.to_string()),
+                to: r.to.as_ref().map(|t| t.to_string()),
                 field,
             })
         });
 
         let order = s.order.as_ref().and_then(|o| {
-            let path = format!("{base}.order");
             if let Some(by) = &o.by {
-                param(self, &format!("{path}.by"), by);
+                param(self, by);
             }
             let field = match (&o.field, &range) {
                 (Some(f), _) => {
-                    field(self, &format!("{path}.field"), f)?;
-                    SampleField::Fixed(f.clone())
+                    field(self, f.at(), f)?;
+                    SampleField::Fixed(f.to_string())
                 }
                 (None, Some(r)) => r.field.clone(),
                 (None, None) => {
                     let d = self.err(
-                        file,
-                        &path,
+                        o.at(),
                         "the order names no `field` and there is no range to take it from",
                     );
                     Self::hint(d, "add `field:` naming a field of the record");
@@ -124,7 +116,7 @@ impl<'a> Cx<'a> {
             Some(SampleOrder {
                 field,
                 descending: o.descending,
-                by: o.by.clone(),
+                by: o.by.as_ref().map(|b| b.to_string()),
             })
         });
         // Without an order of their own, the samples keep the endpoint's documented one.
@@ -136,33 +128,32 @@ impl<'a> Cx<'a> {
             })
         });
 
-        if s.sets.is_empty() {
-            let d = self.err(
-                file,
-                &format!("{base}.sets"),
-                "samples need at least one set",
-            );
+        let empty = Vec::new();
+        let declared_sets = s.sets.as_ref().map_or(&empty, |sets| &sets.item);
+        if declared_sets.is_empty() {
+            let at = s.sets.as_ref().map_or(s.key_at(), |sets| sets.at());
+            let d = self.err(at, "samples need at least one set");
             Self::hint(d, "add `sets:` with `records:`");
         }
         let mut sets = Vec::new();
-        for (i, set) in s.sets.iter().enumerate() {
-            let path = format!("{base}.sets[{i}]");
+        for set in declared_sets {
             let mut when = Vec::new();
             for (name, spellings) in &set.when {
-                let at = format!("{path}.when.{name}");
-                if let Some(p) = param(self, &at, name) {
-                    self.sample_spellings(file, &at, p, spellings);
+                if let Some(p) = self.sample_param(spellings.key_at(), ep, name) {
+                    self.sample_spellings(p, spellings);
                 }
-                when.push((name.clone(), spellings.clone()));
+                when.push((
+                    name.clone(),
+                    spellings.iter().map(|s| s.to_string()).collect(),
+                ));
             }
-            for (j, value) in set.records.iter().enumerate() {
-                let at = format!("{path}.records[{j}]");
-                self.sample_record(file, &at, value, record, types);
+            for value in &set.records {
+                self.sample_record(value, record, types);
             }
-            let records_json = serde_json::to_string(&set.records).unwrap_or_else(|e| {
+            let records: Vec<&ValueKind> = set.records.iter().map(|r| &r.item).collect();
+            let records_json = serde_json::to_string(&records).unwrap_or_else(|e| {
                 self.err(
-                    file,
-                    &path,
+                    set.at(),
                     format!("the records cannot be written as JSON: {e}"),
                 );
                 String::new()
@@ -170,87 +161,137 @@ impl<'a> Cx<'a> {
             sets.push(SampleSet { when, records_json });
         }
 
-        self.sample_example(file, &format!("{base}.example"), ep, &s.example);
+        let example = match &s.example {
+            Some(example) => {
+                self.sample_example(example, ep);
+                example.to_string()
+            }
+            None => {
+                let d = self.err(s.key_at(), "samples need an `example` request");
+                Self::hint(
+                    d,
+                    "add `example:` with a valid request of the endpoint, path and query",
+                );
+                String::new()
+            }
+        };
 
         (self.errors.len() == before).then(|| Samples {
-            at: file.key_at(base),
-            example: s.example.clone(),
-            example_values: example_values(&ep.path.to_string(), &s.example),
+            at: self.loc(s.key_at()),
+            example_values: example_values(&ep.path.to_string(), &example),
+            example,
             not_found_when_missing: s.missing == ast::Missing::NotFound || ep.lookup.is_some(),
-            first_of: s.first_of.clone(),
-            contains: s.contains.clone(),
-            echo: s.echo.iter().map(|(f, p)| (f.clone(), p.clone())).collect(),
+            first_of: s.first_of.iter().map(|p| p.to_string()).collect(),
+            contains: s.contains.iter().map(|p| p.to_string()).collect(),
+            echo: s
+                .echo
+                .iter()
+                .map(|(f, p)| (f.clone(), p.to_string()))
+                .collect(),
             filter: s
                 .filter
                 .iter()
-                .map(|(p, f)| (p.clone(), f.clone()))
+                .map(|(p, f)| (p.clone(), f.to_string()))
                 .collect(),
             range,
             order,
-            latest_without: s.latest_without.clone(),
+            latest_without: s.latest_without.iter().map(|p| p.to_string()).collect(),
             sets,
         })
     }
 
+    /// A section that says why the endpoint has no samples holds nothing else.
+    fn no_samples(&mut self, s: &ast::Samples) {
+        let ast::Samples {
+            none: _,
+            example,
+            missing: _,
+            first_of,
+            contains,
+            echo,
+            filter,
+            range,
+            order,
+            latest_without,
+            sets,
+        } = s;
+        let given = example.is_some()
+            || !first_of.is_empty()
+            || !contains.is_empty()
+            || !echo.is_empty()
+            || !filter.is_empty()
+            || range.is_some()
+            || order.is_some()
+            || !latest_without.is_empty()
+            || sets.is_some();
+        if given {
+            let at = example
+                .as_ref()
+                .map(|e| e.key_at())
+                .or(sets.as_ref().map(|s| s.key_at()))
+                .or(first_of.first().map(|p| p.at()));
+            if let Some(at) = at {
+                let d = self.err(at, "a sample section with `none:` holds nothing else");
+                Self::hint(d, "remove `none:` to give samples, or remove the samples");
+            }
+        }
+    }
+
     fn sample_range_field(
         &mut self,
-        file: &LoadedFile,
-        path: &str,
+        r: &Spanned<ast::SampleRange>,
         ep: &Endpoint,
         record: &Record,
-        r: &ast::SampleRange,
     ) -> Option<SampleField> {
-        match (&r.field, &r.by) {
-            (Some(f), None) if r.fields.is_empty() => {
-                self.sample_field(file, &format!("{path}.field"), record, f)?;
-                Some(SampleField::Fixed(f.clone()))
+        match (&r.field, &r.by, &r.fields) {
+            (Some(f), None, None) => {
+                self.sample_field(f.at(), record, f)?;
+                Some(SampleField::Fixed(f.to_string()))
             }
-            (None, Some(by)) => {
-                let p = self.sample_param(file, &format!("{path}.by"), ep, by)?;
+            (None, Some(by), fields) => {
+                let p = self.sample_param(by.at(), ep, by)?;
                 let values: Vec<String> = match &p.ty {
                     ParamType::Enum(e) => e.values.clone(),
                     _ => {
                         self.err(
-                            file,
-                            &format!("{path}.by"),
+                            by.at(),
                             format!("`by` names parameter `{by}`, which is not of a value set"),
                         );
                         return None;
                     }
                 };
+                let empty = BTreeMap::new();
+                let map = fields.as_ref().map_or(&empty, |f| &f.item);
                 let mut out = Vec::new();
-                for (value, f) in &r.fields {
-                    let at = format!("{path}.fields.{value}");
+                for (value, f) in map {
                     if !values.contains(value) {
-                        let d = self.err_key(
-                            file,
-                            &at,
+                        let d = self.err(
+                            f.key_at(),
                             format!("`{value}` is not a value of parameter `{by}`"),
                         );
                         Self::suggest(d, value, values.iter().map(String::as_str));
                     }
-                    self.sample_field(file, &at, record, f);
-                    out.push((value.clone(), f.clone()));
+                    self.sample_field(f.at(), record, f);
+                    out.push((value.clone(), f.to_string()));
                 }
                 let missing: Vec<&str> = values
                     .iter()
-                    .filter(|v| !r.fields.contains_key(*v))
+                    .filter(|v| !map.contains_key(*v))
                     .map(String::as_str)
                     .collect();
                 if !missing.is_empty() {
+                    let at = fields.as_ref().map_or(by.at(), |f| f.at());
                     let d = self.err(
-                        file,
-                        &format!("{path}.fields"),
+                        at,
                         format!("`fields` names no field for {}", quoted(&missing)),
                     );
                     Self::hint(d, format!("every value of `{by}` needs a field"));
                 }
-                Some(SampleField::By(by.clone(), out))
+                Some(SampleField::By(by.to_string(), out))
             }
             _ => {
                 let d = self.err(
-                    file,
-                    path,
+                    r.at(),
                     "a range needs either `field`, or `by` with `fields`",
                 );
                 Self::hint(
@@ -263,12 +304,12 @@ impl<'a> Cx<'a> {
     }
 
     /// The example request must name the endpoint's path and give every required parameter.
-    fn sample_example(&mut self, file: &LoadedFile, path: &str, ep: &Endpoint, example: &str) {
+    fn sample_example(&mut self, example: &Spanned<String>, ep: &Endpoint) {
+        let at = example.at();
         let (route, query) = example.split_once('?').unwrap_or((example, ""));
         if !route_matches(&ep.path, route) {
             let d = self.err(
-                file,
-                path,
+                at,
                 format!("the example `{example}` is not a request of `{}`", ep.path),
             );
             Self::hint(
@@ -288,8 +329,7 @@ impl<'a> Cx<'a> {
                 .is_none_or(|p| p.location == ast::ParamLocation::Path)
             {
                 let d = self.err(
-                    file,
-                    path,
+                    at,
                     format!(
                         "the example names `{name}`, which is not a query parameter of `{}`",
                         ep.id
@@ -307,26 +347,18 @@ impl<'a> Cx<'a> {
             .collect();
         if !missing.is_empty() {
             let d = self.err(
-                file,
-                path,
+                at,
                 format!("the example lacks the required {}", quoted(&missing)),
             );
             Self::hint(d, "the example must be a valid request");
         }
     }
 
-    fn sample_param<'e>(
-        &mut self,
-        file: &LoadedFile,
-        path: &str,
-        ep: &'e Endpoint,
-        name: &str,
-    ) -> Option<&'e Param> {
+    fn sample_param<'e>(&mut self, at: Span, ep: &'e Endpoint, name: &str) -> Option<&'e Param> {
         let found = ep.param(name);
         if found.is_none() {
             let d = self.err(
-                file,
-                path,
+                at,
                 format!("endpoint `{}` has no parameter `{name}`", ep.id),
             );
             Self::suggest(d, name, ep.params.iter().map(|p| p.wire.as_str()));
@@ -334,45 +366,36 @@ impl<'a> Cx<'a> {
         found
     }
 
-    fn sample_field(
-        &mut self,
-        file: &LoadedFile,
-        path: &str,
-        record: &Record,
-        name: &str,
-    ) -> Option<()> {
+    fn sample_field(&mut self, at: Span, record: &Record, name: &str) -> Option<()> {
         if record.fields.iter().any(|f| f.wire == name) {
             return Some(());
         }
         let d = self.err(
-            file,
-            path,
+            at,
             format!("record `{}` has no field `{name}`", record.spec_name),
         );
         Self::suggest(d, name, record.fields.iter().map(|f| f.wire.as_str()));
         None
     }
 
-    fn sample_spellings(&mut self, file: &LoadedFile, path: &str, p: &Param, spellings: &[String]) {
-        for (i, s) in spellings.iter().enumerate() {
-            let at = format!("{path}[{i}]");
+    fn sample_spellings(&mut self, p: &Param, spellings: &[Spanned<String>]) {
+        for s in spellings {
+            let at = s.at();
             match &p.ty {
                 ParamType::Integer(_) if s.parse::<i64>().is_err() => {
                     self.err(
-                        file,
-                        &at,
+                        at,
                         format!("`{s}` is not an integer, but parameter `{}` is one", p.wire),
                     );
                 }
-                ParamType::Boolean if s != "true" && s != "false" => {
-                    self.err(file, &at, format!("`{s}` is not `true` or `false`"));
+                ParamType::Boolean if *s != "true" && *s != "false" => {
+                    self.err(at, format!("`{s}` is not `true` or `false`"));
                 }
                 ParamType::Enum(e) => {
                     let wires: Vec<&str> = e.values.iter().map(String::as_str).collect();
                     if !wires.contains(&s.as_str()) {
                         let d = self.err(
-                            file,
-                            &at,
+                            at,
                             format!("`{s}` is not a value of parameter `{}`", p.wire),
                         );
                         Self::suggest(d, s, wires);
@@ -385,18 +408,10 @@ impl<'a> Cx<'a> {
 
     /// Checks one sample record against its record type: known fields only, every required
     /// field present, every value of its field's type.
-    fn sample_record(
-        &mut self,
-        file: &LoadedFile,
-        path: &str,
-        value: &Value,
-        record: &Record,
-        types: &Types<'_>,
-    ) {
-        let Value::Mapping(map) = value else {
+    fn sample_record(&mut self, value: &Value, record: &Record, types: &Types<'_>) {
+        let ValueKind::Map(map) = &value.item else {
             self.err(
-                file,
-                path,
+                value.at(),
                 format!(
                     "a sample `{}` must be a mapping of its fields",
                     record.spec_name
@@ -406,21 +421,19 @@ impl<'a> Cx<'a> {
         };
         let mut given = BTreeMap::new();
         for (key, v) in map {
-            let Some(key) = key.as_str() else {
-                self.err(file, path, "sample record keys must be field names");
+            let Some(name) = key.as_str() else {
+                self.err(key.at(), "sample record keys must be field names");
                 continue;
             };
-            given.insert(key, v);
-            let at = format!("{path}.{key}");
-            match record.fields.iter().find(|f| f.wire == key) {
-                Some(f) => self.sample_value(file, &at, v, f, types),
+            given.insert(name, v);
+            match record.fields.iter().find(|f| f.wire == name) {
+                Some(f) => self.sample_value(v, f, types),
                 None => {
-                    let d = self.err_key(
-                        file,
-                        &at,
-                        format!("record `{}` has no field `{key}`", record.spec_name),
+                    let d = self.err(
+                        key.at(),
+                        format!("record `{}` has no field `{name}`", record.spec_name),
                     );
-                    Self::suggest(d, key, record.fields.iter().map(|f| f.wire.as_str()));
+                    Self::suggest(d, name, record.fields.iter().map(|f| f.wire.as_str()));
                 }
             }
         }
@@ -432,8 +445,7 @@ impl<'a> Cx<'a> {
             .collect();
         if !missing.is_empty() {
             let d = self.err(
-                file,
-                path,
+                value.at(),
                 format!(
                     "this sample `{}` lacks the required field{} {}",
                     record.spec_name,
@@ -445,61 +457,46 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn sample_value(
-        &mut self,
-        file: &LoadedFile,
-        path: &str,
-        value: &Value,
-        field: &Field,
-        types: &Types<'_>,
-    ) {
-        if value.is_null() {
+    fn sample_value(&mut self, value: &Value, field: &Field, types: &Types<'_>) {
+        if value.item == ValueKind::Null {
             if !field.optional {
                 self.err(
-                    file,
-                    path,
+                    value.at(),
                     format!("field `{}` may not be null", field.wire),
                 );
             }
             return;
         }
         if field.array {
-            match value {
-                Value::Sequence(items) => {
-                    for (i, item) in items.iter().enumerate() {
-                        self.sample_scalar(file, &format!("{path}[{i}]"), item, field, types);
+            match &value.item {
+                ValueKind::Seq(items) => {
+                    for item in items {
+                        self.sample_scalar(item, field, types);
                     }
                 }
                 _ => {
-                    self.err(file, path, format!("field `{}` is an array", field.wire));
+                    self.err(value.at(), format!("field `{}` is an array", field.wire));
                 }
             }
         } else {
-            self.sample_scalar(file, path, value, field, types);
+            self.sample_scalar(value, field, types);
         }
     }
 
-    fn sample_scalar(
-        &mut self,
-        file: &LoadedFile,
-        path: &str,
-        value: &Value,
-        field: &Field,
-        types: &Types<'_>,
-    ) {
+    fn sample_scalar(&mut self, value: &Value, field: &Field, types: &Types<'_>) {
+        let is_string = value.as_str().is_some();
         let ok = match &field.ty {
-            TypeRef::String | TypeRef::ErrorCode => value.is_string(),
-            TypeRef::Integer => value.is_i64(),
-            TypeRef::Number => value.is_number(),
-            TypeRef::Boolean => value.is_bool(),
+            TypeRef::String | TypeRef::ErrorCode => is_string,
+            TypeRef::Integer => value.as_i64().is_some(),
+            TypeRef::Number => matches!(value.item, ValueKind::Number(_)),
+            TypeRef::Boolean => value.as_bool().is_some(),
             TypeRef::Any | TypeRef::Records => true,
             TypeRef::ValueSet(set) => {
                 let wires = wires(types, set);
                 match value.as_str() {
                     Some(s) if !wires.contains(&s) => {
                         let d = self.err(
-                            file,
-                            path,
+                            value.at(),
                             format!("`{s}` is not a value of field `{}`", field.wire),
                         );
                         Self::suggest(d, s, wires);
@@ -510,23 +507,22 @@ impl<'a> Cx<'a> {
             }
             TypeRef::Record(name) => {
                 if let Some(r) = types.records.iter().find(|r| &r.name == name) {
-                    self.sample_record(file, path, value, r, types);
+                    self.sample_record(value, r, types);
                 }
                 return;
             }
         };
         if !ok {
             let d = self.err(
-                file,
-                path,
+                value.at(),
                 format!(
                     "field `{}` is of type {}, but the sample gives {}",
                     field.wire,
                     type_text(&field.ty),
-                    describe(value)
+                    value.describe()
                 ),
             );
-            if matches!(field.ty, TypeRef::String) && !value.is_string() {
+            if matches!(field.ty, TypeRef::String) && !is_string {
                 Self::hint(d, "quote the value to make it text");
             }
         }
@@ -581,19 +577,6 @@ fn type_text(ty: &TypeRef) -> &'static str {
         TypeRef::Number => "number",
         TypeRef::Boolean => "boolean",
         _ => "any",
-    }
-}
-
-fn describe(value: &Value) -> &'static str {
-    match value {
-        Value::String(_) => "text",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
-        Value::Number(_) => "a number",
-        Value::Bool(_) => "a boolean",
-        Value::Sequence(_) => "a list",
-        Value::Mapping(_) => "a mapping",
-        Value::Null => "null",
-        Value::Tagged(_) => "a tagged value",
     }
 }
 

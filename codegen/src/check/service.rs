@@ -5,9 +5,8 @@
 use std::collections::BTreeMap;
 
 use super::{Cx, Def, TypeNames};
-use crate::ast;
+use crate::ast::{self, Spanned};
 use crate::diag::Diagnostic;
-use crate::load::LoadedFile;
 use crate::model::*;
 use crate::naming;
 
@@ -88,16 +87,13 @@ const DETAIL: &[(&str, Shape)] = &[
 ];
 
 impl<'a> Cx<'a> {
-    /// The one file holding the `service` section.
-    pub(super) fn service_section(&mut self) -> Option<(&'a LoadedFile, &'a ast::Service)> {
-        let mut services = self
-            .files
-            .iter()
-            .filter_map(|f| f.ast.service.as_ref().map(|s| (f, s)));
+    /// The `service` section of the one file holding it.
+    pub(super) fn service_section(&mut self) -> Option<&'a Spanned<ast::Service>> {
+        let mut services = self.files.iter().filter_map(|f| f.ast.service.as_ref());
         let service = services.next();
-        for (file, _) in services {
-            let first = service.map(|(f, _)| f.key_at("service"));
-            let d = self.err_key(file, "service", "the `service` section is given twice");
+        for again in services {
+            let first = service.map(|s| self.loc(s.key_at()));
+            let d = self.err(again.key_at(), "the `service` section is given twice");
             if let Some(first) = first {
                 Self::hint(d, format!("the first one is at {first}"));
             }
@@ -112,19 +108,18 @@ impl<'a> Cx<'a> {
         service
     }
 
-    pub(super) fn service_ok(&mut self, s: &ast::Service, file: &LoadedFile) -> bool {
+    pub(super) fn service_ok(&mut self, s: &ast::Service) -> bool {
         let before = self.errors.len();
         if !s.base_path.starts_with('/')
             || s.base_path.ends_with('/')
             || s.base_path.contains(['?', '#', '{'])
         {
-            let d = self.err(file, "service.base_path", format!("base path `{}` must start with `/`, not end with `/`, and hold no `?`, `#` or `{{`", s.base_path));
+            let d = self.err(s.base_path.at(), format!("base path `{}` must start with `/`, not end with `/`, and hold no `?`, `#` or `{{`", s.base_path));
             Self::hint(d, "for example `/api`");
         }
         if !is_header_name(&s.auth.header) {
             self.err(
-                file,
-                "service.auth.header",
+                s.auth.header.at(),
                 format!("`{}` is not a valid HTTP header name", s.auth.header),
             );
         }
@@ -133,19 +128,13 @@ impl<'a> Cx<'a> {
 
     /// The envelope's fields; the runtime writes and reads `success`, `request_id`, `data`
     /// and `error`, and never sets any other field.
-    pub(super) fn envelope(
-        &mut self,
-        file: &LoadedFile,
-        s: &ast::Service,
-        types: &TypeNames<'_>,
-    ) -> Envelope {
-        let base = "service.envelope.fields";
-        let fields = self.fields(file, base, &s.envelope.fields, types, true);
+    pub(super) fn envelope(&mut self, s: &ast::Service, types: &TypeNames<'_>) -> Envelope {
+        let declared = &s.envelope.fields;
+        let fields = self.fields(declared, types, true);
         let n = fields.iter().filter(|f| f.ty == TypeRef::Records).count();
         if n != 1 {
             self.err(
-                file,
-                base,
+                declared.at(),
                 format!("the envelope needs exactly one field of type `records` (the endpoint's records); it has {n}"),
             );
         }
@@ -155,15 +144,12 @@ impl<'a> Cx<'a> {
             .copied()
             .filter(|(_, shape)| n == 1 || *shape != Shape::Records)
             .collect();
-        self.shape(
-            file,
-            base,
-            "the envelope",
-            &s.envelope.fields,
-            &fields,
-            &need,
-            &[],
-        );
+        let subject = Subject {
+            what: "the envelope",
+            declared,
+            fields: &fields,
+        };
+        self.shape(&subject, &need, &[]);
         Envelope {
             doc: s.envelope.doc.clone(),
             fields,
@@ -196,16 +182,12 @@ impl<'a> Cx<'a> {
             return;
         };
         let what = format!("the error object `{error_type}`");
-        let base = format!("{}.fields", def.path);
-        self.shape(
-            def.file,
-            &base,
-            &what,
-            &def.item.fields,
-            &object.fields,
-            ERROR_OBJECT,
-            records,
-        );
+        let subject = Subject {
+            what: &what,
+            declared: &def.fields,
+            fields: &object.fields,
+        };
+        self.shape(&subject, ERROR_OBJECT, records);
         let details = object.fields.iter().find(|f| f.wire == "details");
         if let Some(Field {
             ty: TypeRef::Record(name),
@@ -215,38 +197,28 @@ impl<'a> Cx<'a> {
             && let Some(ddef) = defs.get(record.spec_name.as_str())
         {
             let what = format!("the error detail `{}`", record.spec_name);
-            let base = format!("{}.fields", ddef.path);
-            self.shape(
-                ddef.file,
-                &base,
-                &what,
-                &ddef.item.fields,
-                &record.fields,
-                DETAIL,
-                records,
-            );
+            let subject = Subject {
+                what: &what,
+                declared: &ddef.fields,
+                fields: &record.fields,
+            };
+            self.shape(&subject, DETAIL, records);
         }
     }
 
-    /// Reports every field of `need` that `fields` lacks or declares otherwise, and every
+    /// Reports every field of `need` that the subject lacks or declares otherwise, and every
     /// other field that is neither optional nor an array (the runtime cannot fill it).
-    #[allow(clippy::too_many_arguments)]
-    fn shape(
-        &mut self,
-        file: &LoadedFile,
-        base: &str,
-        what: &str,
-        declared: &[ast::Field],
-        fields: &[Field],
-        need: &[(&str, Shape)],
-        records: &[Record],
-    ) {
+    fn shape(&mut self, subject: &Subject<'_>, need: &[(&str, Shape)], records: &[Record]) {
+        let Subject {
+            what,
+            declared,
+            fields,
+        } = subject;
         for (wire, shape) in need {
-            match declared.iter().position(|f| f.name == *wire) {
+            match declared.iter().find(|f| f.name == *wire) {
                 None => {
-                    let d = self.err_key(
-                        file,
-                        base,
+                    let d = self.err(
+                        declared.key_at(),
                         format!(
                             "{what} lacks the field `{wire}`, which the runtime writes and reads"
                         ),
@@ -256,13 +228,12 @@ impl<'a> Cx<'a> {
                         format!("add `{{ name: {wire}, ... }}` with {}", shape.text()),
                     );
                 }
-                Some(i) => {
+                Some(declared_field) => {
                     if let Some(f) = fields.iter().find(|f| f.wire == *wire)
                         && !shape.fits(f, records)
                     {
                         let d = self.err(
-                            file,
-                            &format!("{base}[{i}]"),
+                            declared_field.at(),
                             format!(
                                 "field `{wire}` of {what} must be declared with {}",
                                 shape.text()
@@ -276,11 +247,10 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        for (i, f) in declared.iter().enumerate() {
-            if !f.optional && !f.array && !need.iter().any(|(w, _)| *w == f.name) {
+        for f in declared.iter() {
+            if !f.optional && !f.array && !need.iter().any(|(w, _)| f.name == *w) {
                 let d = self.err(
-                    file,
-                    &format!("{base}[{i}]"),
+                    f.at(),
                     format!("field `{}` of {what} must be `optional: true`", f.name),
                 );
                 Self::hint(
@@ -295,12 +265,10 @@ impl<'a> Cx<'a> {
         let mut out: Vec<ErrorCode> = Vec::new();
         let mut seen: BTreeMap<String, String> = BTreeMap::new();
         for file in self.files {
-            for (i, e) in file.ast.error_codes.iter().enumerate() {
-                let path = format!("error_codes[{i}]");
-                if !(400..=599).contains(&e.status) {
+            for e in file.ast.error_codes.iter().flat_map(|c| c.iter()) {
+                if !(400..=599).contains(&*e.status) {
                     let d = self.err(
-                        file,
-                        &format!("{path}.status"),
+                        e.status.at(),
                         format!(
                             "error code `{}` has HTTP status {}, outside 400..=599",
                             e.code, e.status
@@ -314,12 +282,12 @@ impl<'a> Cx<'a> {
                 let variant = match naming::variant_name(&e.code, None) {
                     Ok(v) => v,
                     Err(msg) => {
-                        self.err(file, &format!("{path}.code"), msg);
+                        self.err(e.code.at(), msg);
                         continue;
                     }
                 };
                 if variant == naming::CATCH_ALL {
-                    self.err(file, &format!("{path}.code"), format!("error code `{}` takes the name `{}`, reserved for codes the spec does not know", e.code, naming::CATCH_ALL));
+                    self.err(e.code.at(), format!("error code `{}` takes the name `{}`, reserved for codes the spec does not know", e.code, naming::CATCH_ALL));
                     continue;
                 }
                 if let Some(other) = seen.get(&variant) {
@@ -331,15 +299,15 @@ impl<'a> Cx<'a> {
                             e.code
                         )
                     };
-                    self.err(file, &format!("{path}.code"), msg);
+                    self.err(e.code.at(), msg);
                     continue;
                 }
-                seen.insert(variant.clone(), e.code.clone());
+                seen.insert(variant.clone(), e.code.to_string());
                 out.push(ErrorCode {
-                    at: file.at(&path),
-                    code: e.code.clone(),
+                    at: self.loc(e.at()),
+                    code: e.code.to_string(),
                     variant,
-                    status: e.status,
+                    status: *e.status,
                     doc: e.doc.clone(),
                     provenance: Provenance::from_reason(e.assumed.as_ref()),
                 });
@@ -356,8 +324,8 @@ impl<'a> Cx<'a> {
                 let at = self
                     .files
                     .iter()
-                    .find(|f| !f.ast.error_codes.is_empty())
-                    .map(|f| f.key_at("error_codes"));
+                    .find_map(|f| f.ast.error_codes.as_ref().filter(|c| !c.is_empty()))
+                    .map(|c| self.loc(c.key_at()));
                 let message =
                     format!("the error codes lack {list}, which the generated server answers with");
                 let d = match at {
@@ -371,6 +339,14 @@ impl<'a> Cx<'a> {
         }
         out
     }
+}
+
+/// What a shape is checked on: `what` (`the envelope`), its fields as declared and as
+/// resolved.
+struct Subject<'s> {
+    what: &'s str,
+    declared: &'s Spanned<Vec<Spanned<ast::Field>>>,
+    fields: &'s [Field],
 }
 
 /// A header name: letters, digits, `-` and `_`.

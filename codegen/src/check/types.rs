@@ -3,8 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Cx, Def, TypeNames};
-use crate::ast;
-use crate::load::LoadedFile;
+use crate::ast::{self, Spanned};
 use crate::model::*;
 use crate::naming;
 
@@ -21,74 +20,63 @@ impl<'a> Cx<'a> {
         let mut values = Vec::new();
         let mut wires: BTreeSet<&str> = BTreeSet::new();
         let mut idents: BTreeMap<String, &str> = BTreeMap::new();
-        if def.item.values.is_empty() {
-            self.err(
-                def.file,
-                &format!("{}.values", def.path),
-                format!("value set `{name}` has no values"),
-            );
+        if def.values.is_empty() {
+            self.err(def.values.at(), format!("value set `{name}` has no values"));
         }
-        for (i, v) in def.item.values.iter().enumerate() {
-            let path = format!("{}.values[{i}]", def.path);
+        for v in def.values.iter() {
             if v.value.is_empty() {
                 self.err(
-                    def.file,
-                    &format!("{path}.value"),
+                    v.value.at(),
                     format!("value set `{name}` has an empty value"),
                 );
                 continue;
             }
             if !wires.insert(&v.value) {
                 self.err(
-                    def.file,
-                    &format!("{path}.value"),
+                    v.value.at(),
                     format!("value `{}` is listed twice in value set `{name}`", v.value),
                 );
                 continue;
             }
-            let ident = match naming::variant_name(&v.value, v.rust.as_deref()) {
+            let ident = match naming::variant_name(&v.value, v.rust.as_ref().map(|r| r.as_str())) {
                 Ok(ident) => ident,
                 Err(msg) => {
-                    let at = if v.rust.is_some() {
-                        format!("{path}.rust")
-                    } else {
-                        format!("{path}.value")
-                    };
-                    let d = self.err(def.file, &at, format!("{msg} in value set `{name}`"));
+                    let at = v.rust.as_ref().map_or(v.value.at(), |r| r.at());
+                    let d = self.err(at, format!("{msg} in value set `{name}`"));
                     Self::hint(d, "give the variant a name with `rust: SomeName`");
                     continue;
                 }
             };
             if ["ALL", "WIRE"].contains(&ident.as_str()) {
-                let d = self.err(def.file, &format!("{path}.value"), format!("value `{}` of `{name}` takes the variant name `{ident}`, which the generated enum uses for its list of values", v.value));
+                let d = self.err(v.value.at(), format!("value `{}` of `{name}` takes the variant name `{ident}`, which the generated enum uses for its list of values", v.value));
                 Self::hint(d, "give the variant another name with `rust: SomeName`");
                 continue;
             }
             if tolerant && ident == naming::CATCH_ALL {
-                let d = self.err(def.file, &format!("{path}.value"), format!("value `{}` of `{name}` takes the variant name `{}`, reserved for values the spec does not know", v.value, naming::CATCH_ALL));
+                let d = self.err(v.value.at(), format!("value `{}` of `{name}` takes the variant name `{}`, reserved for values the spec does not know", v.value, naming::CATCH_ALL));
                 Self::hint(d, "give the variant another name with `rust: SomeName`");
                 continue;
             }
             if let Some(other) = idents.get(&ident) {
-                let d = self.err(def.file, &format!("{path}.value"), format!("values `{other}` and `{}` of `{name}` both become the Rust variant `{ident}`", v.value));
+                let d = self.err(v.value.at(), format!("values `{other}` and `{}` of `{name}` both become the Rust variant `{ident}`", v.value));
                 Self::hint(d, "give one of them another name with `rust: SomeName`");
                 continue;
             }
             idents.insert(ident.clone(), &v.value);
             values.push(Variant {
-                at: def.file.at(&path),
-                wire: v.value.clone(),
+                at: self.loc(v.at()),
+                wire: v.value.to_string(),
                 ident,
                 doc: v.doc.clone(),
                 provenance: Provenance::from_reason(v.assumed.as_ref()),
             });
         }
         ValueSet {
-            at: def.file.key_at(&def.path),
+            at: self.loc(def.key_at()),
             name: naming::type_name(name).unwrap_or_else(|_| name.to_string()),
             spec_name: name.to_string(),
-            doc: def.item.doc.clone(),
-            provenance: Provenance::from_reason(def.item.assumed.as_ref()),
+            doc: def.doc.clone(),
+            provenance: Provenance::from_reason(def.assumed.as_ref()),
             tolerant,
             values,
         }
@@ -96,36 +84,28 @@ impl<'a> Cx<'a> {
 
     pub(super) fn fields(
         &mut self,
-        file: &LoadedFile,
-        base: &str,
-        fields: &[ast::Field],
+        fields: &[Spanned<ast::Field>],
         types: &TypeNames<'_>,
         envelope: bool,
     ) -> Vec<Field> {
         let mut out = Vec::new();
         let mut wires = BTreeSet::new();
         let mut idents: BTreeMap<String, &str> = BTreeMap::new();
-        for (i, f) in fields.iter().enumerate() {
-            let path = format!("{base}[{i}]");
+        for f in fields {
             if !wires.insert(f.name.as_str()) {
-                self.err(
-                    file,
-                    &format!("{path}.name"),
-                    format!("field `{}` is listed twice", f.name),
-                );
+                self.err(f.name.at(), format!("field `{}` is listed twice", f.name));
                 continue;
             }
             let ident = match naming::field_name(&f.name) {
                 Ok(ident) => ident,
                 Err(msg) => {
-                    self.err(file, &format!("{path}.name"), msg);
+                    self.err(f.name.at(), msg);
                     continue;
                 }
             };
             if let Some(other) = idents.get(&ident) {
                 let d = self.err(
-                    file,
-                    &format!("{path}.name"),
+                    f.name.at(),
                     format!(
                         "fields `{other}` and `{}` both become the Rust field `{ident}`",
                         f.name
@@ -154,8 +134,7 @@ impl<'a> Cx<'a> {
                 }
                 other => {
                     let d = self.err(
-                        file,
-                        &format!("{path}.type"),
+                        f.ty.at(),
                         format!("unknown type `{other}` for field `{}`", f.name),
                     );
                     let mut candidates: Vec<&str> = FIELD_PRIMITIVES.to_vec();
@@ -172,15 +151,14 @@ impl<'a> Cx<'a> {
                     continue;
                 }
             };
-            if let Some(format) = f.format {
-                let ok = match format {
+            if let Some(format) = &f.format {
+                let ok = match **format {
                     FieldFormat::UnixSeconds => ty == TypeRef::Integer,
                     _ => ty == TypeRef::String,
                 };
                 if !ok {
                     self.err(
-                        file,
-                        &format!("{path}.format"),
+                        format.at(),
                         format!(
                             "format `{}` does not fit field `{}` of type `{}`",
                             format.name(),
@@ -191,14 +169,14 @@ impl<'a> Cx<'a> {
                 }
             }
             out.push(Field {
-                at: file.at(&path),
-                wire: f.name.clone(),
+                at: self.loc(f.at()),
+                wire: f.name.to_string(),
                 ident,
                 ty,
                 array: f.array,
                 optional: f.optional,
                 boxed: false,
-                format: f.format,
+                format: f.format.as_ref().map(|f| **f),
                 doc: f.doc.clone(),
                 provenance: Provenance::from_reason(f.assumed.as_ref()),
             });

@@ -24,7 +24,7 @@
 //! - `rewrite: FILE` with `text: TEXT` gives a file of the base a new content;
 //! - `remove: FILE` leaves a file of the base out.
 //!
-//! Overlays are read with `serde_yaml`; an unknown key, or a step with keys its kind does not
+//! Overlays are read with the generator's own YAML reader (`mrds_codegen::yaml`); an unknown key, or a step with keys its kind does not
 //! take, is an error that names the case.
 //!
 //! The case is built in memory and loaded with `load_sources`, under the names a directory
@@ -124,7 +124,7 @@ fn parse_overlay(source: &str) -> Result<Overlay, String> {
         .take_while(|l| l.starts_with('#'))
         .map(|l| format!("{l}\n"))
         .collect();
-    let raw: Vec<RawStep> = serde_yaml::from_str(source).map_err(|e| e.to_string())?;
+    let raw: Vec<RawStep> = mrds_codegen::yaml::from_str(source)?;
     if raw.is_empty() {
         return Err("the overlay has no step".to_owned());
     }

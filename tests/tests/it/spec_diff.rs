@@ -105,7 +105,7 @@ fn parse_case(name: &str, text: &str, base: &BTreeMap<String, String>) -> Result
     if !text.starts_with("# ") {
         return Err("line 1: a case starts with a comment line saying what changes".into());
     }
-    let raw: RawCase = serde_yaml::from_str(text).map_err(|e| e.to_string())?;
+    let raw: RawCase = mrds_codegen::yaml::from_str(text)?;
     if raw.old.is_empty() && raw.new.is_empty() && name != "no_change" {
         return Err("the case changes nothing (only `no_change` may)".into());
     }
