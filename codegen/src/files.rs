@@ -73,7 +73,7 @@ impl FileSet {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
                     plan.changed.push((rel.clone(), None, new.clone()));
                 }
-                Err(e) => return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
+                Err(e) => return Err(at(&path, "read")(e)),
             }
         }
         for r in &self.roots {
@@ -102,7 +102,7 @@ impl FileSet {
             for (rel, _, new) in &plan.changed {
                 let target = root.join(rel);
                 if let Some(dir) = target.parent() {
-                    std::fs::create_dir_all(dir)?;
+                    std::fs::create_dir_all(dir).map_err(at(dir, "create the directory"))?;
                 }
                 let tmp = target.with_file_name(format!(
                     ".{}.codegen-tmp",
@@ -111,7 +111,7 @@ impl FileSet {
                         .map(|n| n.to_string_lossy())
                         .unwrap_or_default()
                 ));
-                std::fs::write(&tmp, new)?;
+                std::fs::write(&tmp, new).map_err(at(&tmp, "write"))?;
                 staged.push((tmp, target));
             }
             Ok(())
@@ -123,11 +123,11 @@ impl FileSet {
             return Err(e);
         }
         for (tmp, target) in &staged {
-            std::fs::rename(tmp, target)?;
+            std::fs::rename(tmp, target).map_err(at(target, "replace"))?;
         }
         for rel in &plan.stale {
             let path = root.join(rel);
-            std::fs::remove_file(&path)?;
+            std::fs::remove_file(&path).map_err(at(&path, "remove the stale file"))?;
             // Directories left empty go too: an empty crate directory under a glob member
             // (`crates/*`) would stop cargo from loading the workspace.
             for dir in path.ancestors().skip(1) {
@@ -138,6 +138,12 @@ impl FileSet {
         }
         Ok(plan)
     }
+}
+
+/// An I/O error naming what was done to which path: `cannot write `crates/x.rs`: ...`.
+fn at(path: &Path, doing: &'static str) -> impl Fn(io::Error) -> io::Error {
+    let path = path.display().to_string();
+    move |e| io::Error::new(e.kind(), format!("cannot {doing} `{path}`: {e}"))
 }
 
 /// What differs between the generated set and the tree on disk.
@@ -204,8 +210,9 @@ fn generated_files_under(dir: &Path) -> io::Result<Vec<PathBuf>> {
     }
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d)? {
-            let path = entry?.path();
+        let read = at(&d, "read the directory");
+        for entry in std::fs::read_dir(&d).map_err(&read)? {
+            let path = entry.map_err(&read)?.path();
             if path.is_dir() {
                 if path.file_name().is_some_and(|n| n != "target") {
                     stack.push(path);

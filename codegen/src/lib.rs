@@ -81,7 +81,7 @@ impl std::fmt::Display for Failure {
                 f,
                 "{plan}the generated files are out of date with spec/; run `cargo xtask codegen` and commit the result"
             ),
-            Failure::Io(e) => write!(f, "codegen: cannot update the tree: {e}"),
+            Failure::Io(e) => write!(f, "codegen: the tree was not updated: {e}"),
         }
     }
 }
