@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use mrds_runtime::text::is_date;
 
-use super::{Cx, Def};
+use super::{Cx, Def, Types};
 use crate::ast::{self, ParamLocation, Spanned};
 use crate::model::*;
 use crate::naming;
@@ -16,15 +16,14 @@ impl<'a> Cx<'a> {
     pub(super) fn endpoints(
         &mut self,
         defs: &BTreeMap<&'a str, Def<'a, ast::Endpoint>>,
-        records: &BTreeMap<&'a str, Def<'a, ast::Record>>,
-        value_sets: &[ValueSet],
+        types: &Types<'_>,
         history: &[HistoryEntry],
     ) -> Vec<Endpoint> {
         let mut seen_rules: BTreeMap<&str, &str> = BTreeMap::new();
         let mut seen_routes: BTreeMap<(ast::Method, String), &str> = BTreeMap::new();
         let mut out = Vec::new();
         for (id, def) in defs {
-            let ep = self.endpoint(id, def, records, value_sets, history);
+            let ep = self.endpoint(id, def, types, history);
             let route = (*def.method, normalize_route(&def.path));
             if let Some(other) = seen_routes.get(&route) {
                 let d = self.err(
@@ -55,8 +54,7 @@ impl<'a> Cx<'a> {
         &mut self,
         id: &str,
         def: &Def<'a, ast::Endpoint>,
-        records: &BTreeMap<&'a str, Def<'a, ast::Record>>,
-        value_sets: &[ValueSet],
+        types: &Types<'_>,
         history: &[HistoryEntry],
     ) -> Option<Endpoint> {
         let before = self.errors.len();
@@ -77,14 +75,19 @@ impl<'a> Cx<'a> {
                 None
             }
         };
-        let placeholders: Vec<&str> = template.iter().flat_map(|t| t.params()).collect();
+        let placeholders: Vec<&str> = template
+            .iter()
+            .flatten()
+            .filter_map(|s| s.as_ref().err().copied())
+            .collect();
 
-        if !records.contains_key(ep.returns.as_str()) {
+        let returns = types.names.records.get(ep.returns.as_str()).copied();
+        if returns.is_none() {
             let d = self.err(
                 ep.returns.at(),
                 format!("endpoint `{id}` returns unknown record `{}`", ep.returns),
             );
-            Self::suggest(d, &ep.returns, records.keys().copied());
+            Self::suggest(d, &ep.returns, types.names.records.keys().copied());
         }
 
         // Parameters.
@@ -106,7 +109,8 @@ impl<'a> Cx<'a> {
                         continue;
                     }
                     idents.insert(ident.clone(), &p.name);
-                    if let Some(param) = self.param(p, ident, value_sets) {
+                    let pid = ParamId::new(params.len());
+                    if let Some(param) = self.param(pid, p, ident, types.value_sets) {
                         params.push(param);
                     }
                 }
@@ -186,24 +190,27 @@ impl<'a> Cx<'a> {
             params: &params,
         };
         let paging = ep.paging.as_ref().and_then(|p| self.paging(&scope, p));
+        let record = returns.map(|r| &types.records[r.index()]);
         let order = ep
             .order
             .as_ref()
-            .and_then(|o| self.order(&scope, o, records.get(ep.returns.as_str()).copied()));
-        if let Some(name) = &ep.lookup
-            && !ep.params.iter().any(|p| p.name == **name)
-        {
-            let d = self.err(
-                name.at(),
-                format!("`lookup` names `{name}`, which endpoint `{id}` does not have"),
-            );
-            Self::suggest(d, name, ep.params.iter().map(|p| p.name.as_str()));
-        }
+            .and_then(|o| self.order(&scope, o, record));
+        let lookup = ep.lookup.as_ref().and_then(|name| {
+            let found = params.iter().find(|p| p.wire == **name).map(|p| p.id);
+            if found.is_none() && !ep.params.iter().any(|p| p.name == **name) {
+                let d = self.err(
+                    name.at(),
+                    format!("`lookup` names `{name}`, which endpoint `{id}` does not have"),
+                );
+                Self::suggest(d, name, ep.params.iter().map(|p| p.name.as_str()));
+            }
+            found
+        });
 
         // Rules.
         let mut rules = Vec::new();
         for r in &ep.rules {
-            if let Some(rule) = self.rule(&scope, r, value_sets) {
+            if let Some(rule) = self.rule(&scope, r, types.value_sets) {
                 rules.push(rule);
             }
         }
@@ -211,25 +218,34 @@ impl<'a> Cx<'a> {
         if self.errors.len() != before {
             return None;
         }
+        let segments = template?
+            .into_iter()
+            .map(|s| match s {
+                Ok(literal) => Some(Segment::Literal(literal.to_string())),
+                Err(name) => Some(Segment::Param {
+                    param: params.iter().find(|p| p.wire == name)?.id,
+                    name: name.to_string(),
+                }),
+            })
+            .collect::<Option<Vec<_>>>()?;
         Some(Endpoint {
             at: self.loc(ep.key_at()),
             id: id.to_string(),
             names: naming::endpoint_names(id, ep.rust.as_ref().map(|r| r.as_str())).ok()?,
             method: *ep.method,
-            path: template?,
+            path: PathTemplate { segments },
             summary: ep.summary.clone(),
             doc: ep.doc.clone(),
             ordering: ep.ordering.clone(),
             auth: *ep.auth,
             auth_provenance: Provenance::from_reason(ep.auth_assumed.as_ref()),
-            returns: naming::type_name(&ep.returns).unwrap_or_default(),
-            returns_spec: ep.returns.to_string(),
+            returns: returns?,
             provenance: Provenance::from_reason(ep.assumed.as_ref()),
             params,
             rules,
             paging,
             order,
-            lookup: ep.lookup.as_ref().map(|l| l.to_string()),
+            lookup,
             removed,
             samples: None,
         })
@@ -241,44 +257,49 @@ impl<'a> Cx<'a> {
         &mut self,
         scope: &Scope<'_>,
         order: &Spanned<ast::EndpointOrder>,
-        record: Option<Def<'_, ast::Record>>,
+        record: Option<&Record>,
     ) -> Option<Order> {
         let before = self.errors.len();
         let id = scope.id;
-        if let Some(record) = record
-            && !record.fields.iter().any(|f| f.name == order.field)
-        {
-            let d = self.err(
-                order.field.at(),
-                format!("`order.field` names `{}`, which the record endpoint `{id}` returns does not have", order.field),
-            );
-            Self::suggest(
-                d,
-                &order.field,
-                record.fields.iter().map(|f| f.name.as_str()),
-            );
-        }
-        if let Some(direction) = &order.direction {
+        let field = record.and_then(|record| {
+            let found = record.fields.iter().position(|f| f.wire == *order.field);
+            if found.is_none() {
+                let d = self.err(
+                    order.field.at(),
+                    format!("`order.field` names `{}`, which the record endpoint `{id}` returns does not have", order.field),
+                );
+                Self::suggest(d, &order.field, record.fields.iter().map(|f| f.wire.as_str()));
+            }
+            found.map(FieldId::new)
+        });
+        let direction = order.direction.as_ref().and_then(|direction| {
             match scope.params.iter().find(|p| p.wire == **direction) {
                 Some(Param {
                     ty: ParamType::Enum(e),
+                    id,
                     ..
                 }) if e.values.len() == 2 && e.values.iter().all(|v| v == "asc" || v == "desc") => {
+                    Some(*id)
                 }
                 Some(_) => {
                     let d = self.err(direction.at(), format!("`order.direction` names `{direction}`, which is not of a value set of `asc` and `desc`"));
                     Self::hint(d, "the direction parameter takes `asc` or `desc`");
+                    None
                 }
                 None => {
                     self.err(direction.at(), format!("`order.direction` names `{direction}`, which endpoint `{id}` does not have"));
+                    None
                 }
             }
+        });
+        if self.errors.len() != before {
+            return None;
         }
-        (self.errors.len() == before).then(|| Order {
+        Some(Order {
             at: self.loc(order.at()),
-            field: order.field.to_string(),
+            field: field?,
             descending: order.descending,
-            direction: order.direction.as_ref().map(|d| d.to_string()),
+            direction,
         })
     }
 
@@ -345,10 +366,17 @@ impl<'a> Cx<'a> {
                 Self::hint(d, format!("give `{}` a default", paging.limit));
             }
         }
-        (self.errors.len() == before).then(|| Paging {
+        if self.errors.len() != before {
+            return None;
+        }
+        let id_of = |name: &Spanned<String>| params.iter().find(|p| p.wire == **name).map(|p| p.id);
+        Some(Paging {
             at: self.loc(paging.at()),
-            limit: paging.limit.to_string(),
-            offset: paging.offset.as_ref().map(|o| o.to_string()),
+            limit: id_of(&paging.limit)?,
+            offset: match &paging.offset {
+                Some(offset) => Some(id_of(offset)?),
+                None => None,
+            },
         })
     }
 }
@@ -362,10 +390,11 @@ pub(super) struct Scope<'s> {
     pub params: &'s [Param],
 }
 
-/// The template of a path, or why the path is malformed: it starts with `/v1/`, every literal
-/// segment is made of unreserved characters (letters, digits, `-`, `.`, `_`, `~`), and every
-/// placeholder `{name}` fills a whole segment and names a parameter once.
-fn parse_path(path: &str) -> Result<PathTemplate, String> {
+/// The segments of a path (`Ok` a literal, `Err` a placeholder's name), or why the path is
+/// malformed: it starts with `/v1/`, every literal segment is made of unreserved characters
+/// (letters, digits, `-`, `.`, `_`, `~`), and every placeholder `{name}` fills a whole segment
+/// and names a parameter once.
+fn parse_path(path: &str) -> Result<Vec<RawSegment<'_>>, String> {
     if !path.starts_with("/v1/") {
         return Err("must start with `/v1/`".into());
     }
@@ -380,10 +409,10 @@ fn parse_path(path: &str) -> Result<PathTemplate, String> {
                 .and_then(|s| s.strip_suffix('}'))
                 .filter(|n| naming::is_identifier(n))
                 .ok_or_else(|| format!("has a malformed placeholder segment `{seg}`"))?;
-            if segments.contains(&Segment::Param(name.to_string())) {
+            if segments.contains(&Err(name)) {
                 return Err(format!("names placeholder `{{{name}}}` twice"));
             }
-            segments.push(Segment::Param(name.to_string()));
+            segments.push(Err(name));
         } else if let Some(c) = seg
             .chars()
             .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~')))
@@ -392,11 +421,14 @@ fn parse_path(path: &str) -> Result<PathTemplate, String> {
                 "has the character `{c}` in segment `{seg}`; literal segments hold letters, digits, `-`, `.`, `_` and `~` only"
             ));
         } else {
-            segments.push(Segment::Literal(seg.to_string()));
+            segments.push(Ok(seg));
         }
     }
-    Ok(PathTemplate { segments })
+    Ok(segments)
 }
+
+/// A segment of a path as written: `Ok` a literal, `Err` the name of a placeholder.
+type RawSegment<'p> = Result<&'p str, &'p str>;
 
 /// A path with its placeholder names erased, so `/a/{x}` and `/a/{y}` count as one route.
 fn normalize_route(path: &str) -> String {
@@ -413,9 +445,10 @@ mod tests {
     #[test]
     fn paths() {
         let t = parse_path("/v1/persons/{person_id}/commentary").unwrap();
-        assert_eq!(t.params().collect::<Vec<_>>(), vec!["person_id"]);
-        assert_eq!(t.to_string(), "/v1/persons/{person_id}/commentary");
-        assert_eq!(t.group(), Some("persons"));
+        assert_eq!(
+            t,
+            vec![Ok("v1"), Ok("persons"), Err("person_id"), Ok("commentary")]
+        );
         assert!(parse_path("/v1/a/{x").is_err());
         assert!(parse_path("/v1/a/{x}/{x}").is_err());
         assert!(parse_path("v1/a").is_err());

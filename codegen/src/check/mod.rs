@@ -47,10 +47,17 @@ struct Cx<'a> {
     errors: Vec<Diagnostic>,
 }
 
-/// The names of the records and value sets the spec defines, as written in the spec.
+/// The resolved types: what endpoints and samples are checked against.
+struct Types<'t> {
+    records: &'t [Record],
+    value_sets: &'t [ValueSet],
+    names: &'t TypeNames<'t>,
+}
+
+/// The records and value sets the spec defines, by the names the spec writes, with their ids.
 struct TypeNames<'a> {
-    records: BTreeSet<&'a str>,
-    value_sets: BTreeSet<&'a str>,
+    records: BTreeMap<&'a str, RecordId>,
+    value_sets: BTreeMap<&'a str, ValueSetId>,
 }
 
 impl<'a> Cx<'a> {
@@ -125,15 +132,24 @@ impl<'a> Cx<'a> {
         }
         let value_sets_ir: Vec<ValueSet> = value_sets
             .iter()
-            .map(|(name, def)| self.value_set(name, def, tolerant.contains(name)))
+            .enumerate()
+            .map(|(i, (name, def))| {
+                self.value_set(ValueSetId::new(i), name, def, tolerant.contains(name))
+            })
             .collect();
         let type_names = TypeNames {
-            records: records.keys().copied().collect(),
-            value_sets: value_sets.keys().copied().collect(),
+            records: (records.keys().enumerate())
+                .map(|(i, name)| (*name, RecordId::new(i)))
+                .collect(),
+            value_sets: (value_sets.keys().enumerate())
+                .map(|(i, name)| (*name, ValueSetId::new(i)))
+                .collect(),
         };
         let records_ir: Vec<Record> = records
             .iter()
-            .map(|(name, def)| Record {
+            .enumerate()
+            .map(|(i, (name, def))| Record {
+                id: RecordId::new(i),
                 at: self.loc(def.key_at()),
                 name: naming::type_name(name).unwrap_or_else(|_| name.to_string()),
                 spec_name: name.to_string(),
@@ -145,18 +161,18 @@ impl<'a> Cx<'a> {
         let mut records_ir = records_ir;
         box_recursive_fields(&mut records_ir);
         let envelope = service.map(|s| self.envelope(s, &type_names));
-        self.protocol_shapes(&records, &records_ir);
+        let errors = envelope
+            .as_ref()
+            .and_then(|e| self.protocol_shapes(&records, &records_ir, e));
 
         let history = self.history();
-        let mut endpoints_ir = self.endpoints(&endpoints, &records, &value_sets_ir, &history);
-        self.samples(
-            &mut endpoints_ir,
-            &endpoints,
-            &samples::Types {
-                records: &records_ir,
-                value_sets: &value_sets_ir,
-            },
-        );
+        let types = Types {
+            records: &records_ir,
+            value_sets: &value_sets_ir,
+            names: &type_names,
+        };
+        let mut endpoints_ir = self.endpoints(&endpoints, &types, &history);
+        self.samples(&mut endpoints_ir, &endpoints, &types);
 
         let s = service?;
         let service_ok = self.service_ok(s);
@@ -164,6 +180,7 @@ impl<'a> Cx<'a> {
         if !service_ok {
             return None;
         }
+        let errors = errors?;
         Some(Api {
             at: self.loc(s.key_at()),
             title: s.title.clone(),
@@ -182,6 +199,7 @@ impl<'a> Cx<'a> {
             value_sets: value_sets_ir,
             endpoints: endpoints_ir,
             history,
+            errors,
         })
     }
 }
@@ -190,38 +208,36 @@ impl<'a> Cx<'a> {
 /// never through an array): they are boxed.
 fn box_recursive_fields(records: &mut [Record]) {
     // Edges: record -> records its non-array fields hold.
-    let edges: BTreeMap<String, Vec<String>> = records
+    let edges: Vec<Vec<RecordId>> = records
         .iter()
         .map(|r| {
-            let held = r
-                .fields
+            r.fields
                 .iter()
                 .filter(|f| !f.array)
-                .filter_map(|f| match &f.ty {
-                    TypeRef::Record(name) => Some(name.clone()),
+                .filter_map(|f| match f.ty {
+                    TypeRef::Record(id) => Some(id),
                     _ => None,
                 })
-                .collect();
-            (r.name.clone(), held)
+                .collect()
         })
         .collect();
-    let reaches = |from: &str, to: &str| {
+    let reaches = |from: RecordId, to: RecordId| {
         let mut seen = BTreeSet::new();
-        let mut stack = vec![from.to_string()];
+        let mut stack = vec![from];
         while let Some(next) = stack.pop() {
             if next == to {
                 return true;
             }
-            if seen.insert(next.clone()) {
-                stack.extend(edges.get(&next).into_iter().flatten().cloned());
+            if seen.insert(next) {
+                stack.extend(edges.get(next.index()).into_iter().flatten().copied());
             }
         }
         false
     };
     for r in records.iter_mut() {
         for f in r.fields.iter_mut().filter(|f| !f.array) {
-            if let TypeRef::Record(name) = &f.ty {
-                f.boxed = reaches(name, &r.name);
+            if let TypeRef::Record(id) = f.ty {
+                f.boxed = reaches(id, r.id);
             }
         }
     }

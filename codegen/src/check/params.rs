@@ -12,6 +12,7 @@ const PARAM_PRIMITIVES: &[&str] = &["string", "integer", "boolean"];
 impl Cx<'_> {
     pub(super) fn param(
         &mut self,
+        id: ParamId,
         p: &Spanned<ast::Param>,
         ident: String,
         value_sets: &[ValueSet],
@@ -30,6 +31,7 @@ impl Cx<'_> {
             "boolean" => ParamType::Boolean,
             other => match value_sets.iter().find(|v| v.spec_name == other) {
                 Some(vs) => ParamType::Enum(EnumType {
+                    set: vs.id,
                     name: vs.name.clone(),
                     tolerant: vs.tolerant,
                     values: vs.values.iter().map(|v| v.wire.clone()).collect(),
@@ -146,6 +148,7 @@ impl Cx<'_> {
             return None;
         }
         Some(Param {
+            id,
             at: self.loc(p.at()),
             wire: p.name.to_string(),
             ident,
@@ -242,17 +245,19 @@ impl Cx<'_> {
             },
             ParamType::String(_) => Some(Literal::String(text)),
             ParamType::Enum(e) => {
-                let vs = value_sets.iter().find(|v| v.name == e.name)?;
-                match vs.values.iter().find(|x| x.wire == text) {
-                    Some(x) => Some(Literal::Variant(ValueRef {
-                        set: e.name.clone(),
-                        ident: x.ident.clone(),
-                        wire: x.wire.clone(),
+                let vs = &value_sets[e.set.index()];
+                match vs.values.iter().position(|x| x.wire == text) {
+                    Some(i) => Some(Literal::Variant(ValueRef {
+                        set: e.set,
+                        variant: VariantId::new(i),
+                        set_name: vs.name.clone(),
+                        ident: vs.values[i].ident.clone(),
+                        wire: text,
                     })),
                     None => {
                         let d = self.err(
                             at,
-                            format!("{what} is `{text}`, which is not a value of `{}`", e.name),
+                            format!("{what} is `{text}`, which is not a value of `{}`", vs.name),
                         );
                         Self::suggest(d, &text, vs.values.iter().map(|x| x.wire.as_str()));
                         if d.hint.is_none() {

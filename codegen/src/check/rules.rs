@@ -97,16 +97,41 @@ impl Cx<'_> {
                 return None;
             }
         };
-        let check = match check {
-            ast::Check::Ordered(c) => {
-                self.time_pair(scope, id, (&c.before, &c.after), c.at());
-                Check::Ordered {
-                    before: c.before.to_string(),
-                    after: c.after.to_string(),
-                }
-            }
+        let check = self.rule_check(scope, id, check, value_sets);
+        let when = r
+            .when
+            .as_ref()
+            .and_then(|c| self.condition(scope, id, c, value_sets));
+        if self.errors.len() != before {
+            return None;
+        }
+        let check = check?;
+        debug_assert_eq!(kind, check.kind());
+        Some(Rule {
+            at: self.loc(r.at()),
+            id: r.id.to_string(),
+            doc: r.doc.clone(),
+            provenance: Provenance::from_reason(r.assumed.as_ref()),
+            when,
+            check,
+        })
+    }
+
+    /// The check of rule `id`, lowered when its references resolve; every problem of it is
+    /// reported either way.
+    fn rule_check(
+        &mut self,
+        scope: &Scope<'_>,
+        id: &str,
+        check: &ast::Check<'_>,
+        value_sets: &[ValueSet],
+    ) -> Option<Check> {
+        match check {
+            ast::Check::Ordered(c) => self
+                .time_pair(scope, id, (&c.before, &c.after), c.at())
+                .map(|(before, after)| Check::Ordered { before, after }),
             ast::Check::MaxSpan(m) => {
-                self.time_pair(scope, id, (&m.from, &m.to), m.at());
+                let pair = self.time_pair(scope, id, (&m.from, &m.to), m.at());
                 if *m.seconds <= 0 {
                     self.err(
                         m.seconds.at(),
@@ -116,34 +141,33 @@ impl Cx<'_> {
                         ),
                     );
                 }
-                Check::MaxSpan {
-                    from: m.from.to_string(),
-                    to: m.to.to_string(),
+                pair.map(|(from, to)| Check::MaxSpan {
+                    from,
+                    to,
                     seconds: *m.seconds,
-                }
+                })
             }
             ast::Check::Requires(c) => {
                 let a = self.param_ref(scope, id, &c.param);
                 let b = self.param_ref(scope, id, &c.needs);
-                if let (Some(a), Some(b)) = (a, b) {
-                    if a.wire == b.wire {
-                        self.err(
-                            c.at(),
-                            format!("rule `{id}` makes `{}` require itself", a.wire),
-                        );
-                    } else if a.required || b.required {
-                        let which = if b.required { &b.wire } else { &a.wire };
-                        let d = self.err(
-                            c.at(),
-                            format!("rule `{id}` can never fail: `{which}` is required anyway"),
-                        );
-                        Self::hint(d, "`requires` relates two optional parameters");
-                    }
+                let (a, b) = (a?, b?);
+                if a.id == b.id {
+                    self.err(
+                        c.at(),
+                        format!("rule `{id}` makes `{}` require itself", a.wire),
+                    );
+                } else if a.required || b.required {
+                    let which = if b.required { &b.wire } else { &a.wire };
+                    let d = self.err(
+                        c.at(),
+                        format!("rule `{id}` can never fail: `{which}` is required anyway"),
+                    );
+                    Self::hint(d, "`requires` relates two optional parameters");
                 }
-                Check::Requires {
-                    param: c.param.to_string(),
-                    needs: c.needs.to_string(),
-                }
+                Some(Check::Requires {
+                    param: a.id,
+                    needs: b.id,
+                })
             }
             ast::Check::AtLeastOne(names) => {
                 if names.len() < 2 {
@@ -153,10 +177,14 @@ impl Cx<'_> {
                     );
                 }
                 let mut seen = BTreeSet::new();
+                let mut params = Some(Vec::new());
                 for n in names.iter() {
                     if !seen.insert(n.as_str()) {
                         self.err(n.at(), format!("rule `{id}` names `{n}` twice"));
-                    } else if let Some(p) = self.param_ref(scope, id, n)
+                        continue;
+                    }
+                    let p = self.param_ref(scope, id, n);
+                    if let Some(p) = p
                         && p.required
                     {
                         let d = self.err(
@@ -165,28 +193,38 @@ impl Cx<'_> {
                         );
                         Self::hint(d, "`at_least_one` names optional parameters");
                     }
+                    params = params.zip(p).map(|(mut all, p)| {
+                        all.push(p.id);
+                        all
+                    });
                 }
-                Check::AtLeastOne(names.iter().map(|n| n.to_string()).collect())
+                params.map(Check::AtLeastOne)
             }
             ast::Check::AllowedValues(c) => {
-                let lits = self.param_ref(scope, id, &c.param).and_then(|p| {
-                    if !matches!(p.ty, ParamType::Enum(_)) {
-                        self.err(c.param.at(), format!("rule `{id}` restricts the values of `{}`, which is not of a value set", p.wire));
-                        return None;
-                    }
-                    if c.values.is_empty() {
-                        self.err(c.values.at(), format!("rule `{id}` allows no value at all"));
-                    }
-                    let what = |v: &str| format!("value `{v}` of rule `{id}`");
-                    self.literals(&c.values, p, value_sets, what)
-                });
-                Check::AllowedValues {
-                    param: c.param.to_string(),
-                    values: lits.unwrap_or_default(),
+                let p = self.param_ref(scope, id, &c.param)?;
+                if !matches!(p.ty, ParamType::Enum(_)) {
+                    self.err(
+                        c.param.at(),
+                        format!(
+                            "rule `{id}` restricts the values of `{}`, which is not of a value set",
+                            p.wire
+                        ),
+                    );
+                    return None;
                 }
+                if c.values.is_empty() {
+                    self.err(c.values.at(), format!("rule `{id}` allows no value at all"));
+                }
+                let what = |v: &str| format!("value `{v}` of rule `{id}`");
+                let values = self.literals(&c.values, p, value_sets, what);
+                values.map(|values| Check::AllowedValues {
+                    param: p.id,
+                    values,
+                })
             }
             ast::Check::Matches(c) => {
-                if let Some(p) = self.param_ref(scope, id, &c.param)
+                let p = self.param_ref(scope, id, &c.param);
+                if let Some(p) = p
                     && !matches!(p.ty, ParamType::String(_))
                 {
                     self.err(
@@ -198,28 +236,12 @@ impl Cx<'_> {
                     );
                 }
                 self.regex(c.pattern.at(), &c.pattern);
-                Check::Matches {
-                    param: c.param.to_string(),
+                p.map(|p| Check::Matches {
+                    param: p.id,
                     pattern: c.pattern.to_string(),
-                }
+                })
             }
-        };
-        debug_assert_eq!(kind, check.kind());
-        let when = r
-            .when
-            .as_ref()
-            .and_then(|c| self.condition(scope, id, c, value_sets));
-        if self.errors.len() != before {
-            return None;
         }
-        Some(Rule {
-            at: self.loc(r.at()),
-            id: r.id.to_string(),
-            doc: r.doc.clone(),
-            provenance: Provenance::from_reason(r.assumed.as_ref()),
-            when,
-            check,
-        })
     }
 
     /// The two parameters of an `ordered` or `max_span` check: distinct, and both times of one
@@ -230,23 +252,23 @@ impl Cx<'_> {
         id: &str,
         (a, b): (&Spanned<String>, &Spanned<String>),
         at: crate::diag::Span,
-    ) {
+    ) -> Option<(ParamId, ParamId)> {
         let a = self.param_ref(scope, id, a);
         let b = self.param_ref(scope, id, b);
-        if let (Some(a), Some(b)) = (a, b) {
-            if a.wire == b.wire {
-                self.err(
-                    at,
-                    format!("rule `{id}` compares parameter `{}` with itself", a.wire),
-                );
-            } else if !a.is_instant() || a.time_format() != b.time_format() {
-                let d = self.err(at, format!("rule `{id}` compares `{}` and `{}`, which are not both Unix seconds or both RFC 3339 times", a.wire, b.wire));
-                Self::hint(
-                    d,
-                    "ordered and max_span compare two time parameters of the same format",
-                );
-            }
+        let (a, b) = (a?, b?);
+        if a.id == b.id {
+            self.err(
+                at,
+                format!("rule `{id}` compares parameter `{}` with itself", a.wire),
+            );
+        } else if !a.is_instant() || a.time_format() != b.time_format() {
+            let d = self.err(at, format!("rule `{id}` compares `{}` and `{}`, which are not both Unix seconds or both RFC 3339 times", a.wire, b.wire));
+            Self::hint(
+                d,
+                "ordered and max_span compare two time parameters of the same format",
+            );
         }
+        Some((a.id, b.id))
     }
 
     /// Texts of a rule read as values of parameter `p`; `what` names one in a message.
@@ -285,7 +307,7 @@ impl Cx<'_> {
                 let what = |v: &str| format!("value `{v}` in the condition of rule `{id}`");
                 let values = self.literals(values, p, value_sets, what)?;
                 Some(Condition::In {
-                    param: c.param.to_string(),
+                    param: p.id,
                     values,
                 })
             }
@@ -313,7 +335,7 @@ impl Cx<'_> {
                     return None;
                 }
                 Some(Condition::Matches {
-                    param: c.param.to_string(),
+                    param: p.id,
                     pattern: re.to_string(),
                 })
             }

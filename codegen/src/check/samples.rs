@@ -6,16 +6,10 @@ use std::collections::BTreeMap;
 
 use mrds_runtime::text::percent_decode;
 
-use super::{Cx, Def, quoted};
+use super::{Cx, Def, Types, quoted};
 use crate::ast::{self, Spanned, Value, ValueKind};
 use crate::diag::Span;
 use crate::model::*;
-
-/// The resolved types a sample record is checked against.
-pub(super) struct Types<'t> {
-    pub records: &'t [Record],
-    pub value_sets: &'t [ValueSet],
-}
 
 impl<'a> Cx<'a> {
     /// Checks every `samples` section and attaches it to its endpoint.
@@ -39,9 +33,7 @@ impl<'a> Cx<'a> {
                 }
                 continue;
             };
-            let Some(record) = types.records.iter().find(|r| r.name == endpoint.returns) else {
-                continue;
-            };
+            let record = &types.records[endpoint.returns.index()];
             endpoint.samples = self.sample_section(def, endpoint, record, types);
         }
     }
@@ -58,51 +50,55 @@ impl<'a> Cx<'a> {
             self.no_samples(s);
             return None;
         }
-        let param = |cx: &mut Self, name: &Spanned<String>| cx.sample_param(name.at(), ep, name);
+        let param = |cx: &mut Self, name: &Spanned<String>| {
+            cx.sample_param(name.at(), ep, name).map(|p| p.id)
+        };
+        let params = |cx: &mut Self, names: &[Spanned<String>]| -> Option<Vec<ParamId>> {
+            let all: Vec<Option<ParamId>> = names.iter().map(|n| param(cx, n)).collect();
+            all.into_iter().collect()
+        };
         let field = |cx: &mut Self, at: Span, name: &str| cx.sample_field(at, record, name);
 
-        for p in s
-            .first_of
-            .iter()
-            .chain(&s.contains)
-            .chain(&s.latest_without)
-        {
-            param(self, p);
-        }
+        let first_of = params(self, &s.first_of);
+        let contains = params(self, &s.contains);
+        let latest_without = params(self, &s.latest_without);
+        let mut echo = Some(Vec::new());
         for (f, p) in &s.echo {
-            field(self, p.key_at(), f);
-            param(self, p);
+            let pair = field(self, p.key_at(), f).zip(param(self, p));
+            echo = echo.zip(pair).map(|(mut all, pair)| {
+                all.push(pair);
+                all
+            });
         }
+        let mut filter = Some(Vec::new());
         for (p, f) in &s.filter {
-            self.sample_param(f.key_at(), ep, p);
-            field(self, f.at(), f);
+            let p = self.sample_param(f.key_at(), ep, p).map(|p| p.id);
+            let pair = p.zip(field(self, f.at(), f));
+            filter = filter.zip(pair).map(|(mut all, pair)| {
+                all.push(pair);
+                all
+            });
         }
 
         let range = s.range.as_ref().and_then(|r| {
-            for name in [&r.from, &r.to].into_iter().flatten() {
-                param(self, name);
-            }
+            let from = r.from.as_ref().map(|name| param(self, name));
+            let to = r.to.as_ref().map(|name| param(self, name));
             if r.from.is_none() && r.to.is_none() {
                 let d = self.err(r.at(), "a range needs `from`, `to` or both");
                 Self::hint(d, "name the parameters holding the range's ends");
             }
-            let field = self.sample_range_field(r, ep, record)?;
+            let field = self.sample_range_field(r, ep, record);
             Some(SampleRange {
-                from: r.from.as_ref().map(|f| f.to_string()),
-                to: r.to.as_ref().map(|t| t.to_string()),
-                field,
+                from: from.map(|p| p.ok_or(())).transpose().ok()?,
+                to: to.map(|p| p.ok_or(())).transpose().ok()?,
+                field: field?,
             })
         });
 
         let order = s.order.as_ref().and_then(|o| {
-            if let Some(by) = &o.by {
-                param(self, by);
-            }
+            let by = o.by.as_ref().map(|by| param(self, by));
             let field = match (&o.field, &range) {
-                (Some(f), _) => {
-                    field(self, f.at(), f)?;
-                    SampleField::Fixed(f.to_string())
-                }
+                (Some(f), _) => SampleField::Fixed(field(self, f.at(), f)?),
                 (None, Some(r)) => r.field.clone(),
                 (None, None) => {
                     let d = self.err(
@@ -116,15 +112,15 @@ impl<'a> Cx<'a> {
             Some(SampleOrder {
                 field,
                 descending: o.descending,
-                by: o.by.as_ref().map(|b| b.to_string()),
+                by: by.map(|p| p.ok_or(())).transpose().ok()?,
             })
         });
         // Without an order of their own, the samples keep the endpoint's documented one.
         let order = order.or_else(|| {
             ep.order.as_ref().map(|o| SampleOrder {
-                field: SampleField::Fixed(o.field.clone()),
+                field: SampleField::Fixed(o.field),
                 descending: o.descending,
-                by: o.direction.clone(),
+                by: o.direction,
             })
         });
 
@@ -141,11 +137,8 @@ impl<'a> Cx<'a> {
             for (name, spellings) in &set.when {
                 if let Some(p) = self.sample_param(spellings.key_at(), ep, name) {
                     self.sample_spellings(p, spellings);
+                    when.push((p.id, spellings.iter().map(|s| s.to_string()).collect()));
                 }
-                when.push((
-                    name.clone(),
-                    spellings.iter().map(|s| s.to_string()).collect(),
-                ));
             }
             for value in &set.records {
                 self.sample_record(value, record, types);
@@ -176,26 +169,21 @@ impl<'a> Cx<'a> {
             }
         };
 
-        (self.errors.len() == before).then(|| Samples {
+        if self.errors.len() != before {
+            return None;
+        }
+        Some(Samples {
             at: self.loc(s.key_at()),
-            example_values: example_values(&ep.path.to_string(), &example),
+            example_values: example_values(ep, &example)?,
             example,
             not_found_when_missing: s.missing == ast::Missing::NotFound || ep.lookup.is_some(),
-            first_of: s.first_of.iter().map(|p| p.to_string()).collect(),
-            contains: s.contains.iter().map(|p| p.to_string()).collect(),
-            echo: s
-                .echo
-                .iter()
-                .map(|(f, p)| (f.clone(), p.to_string()))
-                .collect(),
-            filter: s
-                .filter
-                .iter()
-                .map(|(p, f)| (p.clone(), f.to_string()))
-                .collect(),
+            first_of: first_of?,
+            contains: contains?,
+            echo: echo?,
+            filter: filter?,
             range,
             order,
-            latest_without: s.latest_without.iter().map(|p| p.to_string()).collect(),
+            latest_without: latest_without?,
             sets,
         })
     }
@@ -245,8 +233,7 @@ impl<'a> Cx<'a> {
     ) -> Option<SampleField> {
         match (&r.field, &r.by, &r.fields) {
             (Some(f), None, None) => {
-                self.sample_field(f.at(), record, f)?;
-                Some(SampleField::Fixed(f.to_string()))
+                Some(SampleField::Fixed(self.sample_field(f.at(), record, f)?))
             }
             (None, Some(by), fields) => {
                 let p = self.sample_param(by.at(), ep, by)?;
@@ -262,7 +249,7 @@ impl<'a> Cx<'a> {
                 };
                 let empty = BTreeMap::new();
                 let map = fields.as_ref().map_or(&empty, |f| &f.item);
-                let mut out = Vec::new();
+                let mut out = Some(Vec::new());
                 for (value, f) in map {
                     if !values.contains(value) {
                         let d = self.err(
@@ -271,8 +258,11 @@ impl<'a> Cx<'a> {
                         );
                         Self::suggest(d, value, values.iter().map(String::as_str));
                     }
-                    self.sample_field(f.at(), record, f);
-                    out.push((value.clone(), f.to_string()));
+                    let field = self.sample_field(f.at(), record, f);
+                    out = out.zip(field).map(|(mut all, field)| {
+                        all.push((value.clone(), field));
+                        all
+                    });
                 }
                 let missing: Vec<&str> = values
                     .iter()
@@ -287,7 +277,7 @@ impl<'a> Cx<'a> {
                     );
                     Self::hint(d, format!("every value of `{by}` needs a field"));
                 }
-                Some(SampleField::By(by.to_string(), out))
+                Some(SampleField::By(p.id, out?))
             }
             _ => {
                 let d = self.err(
@@ -325,7 +315,7 @@ impl<'a> Cx<'a> {
             .collect();
         for name in &names {
             if ep
-                .param(name)
+                .param_named(name)
                 .is_none_or(|p| p.location == ast::ParamLocation::Path)
             {
                 let d = self.err(
@@ -355,7 +345,7 @@ impl<'a> Cx<'a> {
     }
 
     fn sample_param<'e>(&mut self, at: Span, ep: &'e Endpoint, name: &str) -> Option<&'e Param> {
-        let found = ep.param(name);
+        let found = ep.param_named(name);
         if found.is_none() {
             let d = self.err(
                 at,
@@ -366,9 +356,9 @@ impl<'a> Cx<'a> {
         found
     }
 
-    fn sample_field(&mut self, at: Span, record: &Record, name: &str) -> Option<()> {
-        if record.fields.iter().any(|f| f.wire == name) {
-            return Some(());
+    fn sample_field(&mut self, at: Span, record: &Record, name: &str) -> Option<FieldId> {
+        if let Some(i) = record.fields.iter().position(|f| f.wire == name) {
+            return Some(FieldId::new(i));
         }
         let d = self.err(
             at,
@@ -492,7 +482,9 @@ impl<'a> Cx<'a> {
             TypeRef::Boolean => value.as_bool().is_some(),
             TypeRef::Any | TypeRef::Records => true,
             TypeRef::ValueSet(set) => {
-                let wires = wires(types, set);
+                let wires: Vec<&str> = (types.value_sets[set.index()].values.iter())
+                    .map(|v| v.wire.as_str())
+                    .collect();
                 match value.as_str() {
                     Some(s) if !wires.contains(&s) => {
                         let d = self.err(
@@ -505,10 +497,8 @@ impl<'a> Cx<'a> {
                     other => other.is_some(),
                 }
             }
-            TypeRef::Record(name) => {
-                if let Some(r) = types.records.iter().find(|r| &r.name == name) {
-                    self.sample_record(value, r, types);
-                }
+            TypeRef::Record(id) => {
+                self.sample_record(value, &types.records[id.index()], types);
                 return;
             }
         };
@@ -529,19 +519,18 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// The wire values of value set `set`.
-fn wires<'t>(types: &Types<'t>, set: &str) -> Vec<&'t str> {
-    types
-        .value_sets
-        .iter()
-        .find(|v| v.name == set)
-        .map(|v| v.values.iter().map(|x| x.wire.as_str()).collect())
-        .unwrap_or_default()
+/// The decoded parameters of a (valid) example request of `ep`, path parameters first; `None`
+/// when a pair names no parameter of the endpoint (reported by [`Cx::sample_example`]).
+fn example_values(ep: &Endpoint, example: &str) -> Option<Vec<(ParamId, String)>> {
+    example_pairs(&ep.path.to_string(), example)
+        .into_iter()
+        .map(|(name, value)| Some((ep.param_named(&name)?.id, value)))
+        .collect()
 }
 
-/// The decoded parameters of an example request of `template`: path parameters, then the
-/// query's pairs (`+` is a space, `%XX` an escaped byte).
-fn example_values(template: &str, example: &str) -> Vec<(String, String)> {
+/// The decoded pairs of an example request of `template`: path parameters, then the query's
+/// pairs (`+` is a space, `%XX` an escaped byte).
+fn example_pairs(template: &str, example: &str) -> Vec<(String, String)> {
     let (route, query) = example.split_once('?').unwrap_or((example, ""));
     let path = template
         .split('/')
@@ -565,7 +554,7 @@ fn route_matches(template: &PathTemplate, route: &str) -> bool {
     let parts: Vec<&str> = rest.split('/').collect();
     parts.len() == template.segments.len()
         && template.segments.iter().zip(&parts).all(|(t, r)| match t {
-            Segment::Param(_) => !r.is_empty(),
+            Segment::Param { .. } => !r.is_empty(),
             Segment::Literal(l) => l == r,
         })
 }
@@ -586,7 +575,7 @@ mod tests {
 
     #[test]
     fn example_values_are_decoded() {
-        let got = example_values(
+        let got = example_pairs(
             "/v1/persons/{person_id}/commentary",
             "/v1/persons/ab%2Dc/commentary?a=1&name=MLC%2064Gb+x&t=2026-01-01T00:00:00%2B02:00&bad=%zz&end=%4",
         );

@@ -52,12 +52,10 @@ impl Shape {
             Shape::ErrorObject => matches!(f.ty, TypeRef::Record(_)) && !f.array && f.optional,
             Shape::Details => {
                 f.array
-                    && matches!(&f.ty, TypeRef::Record(name) if records.iter().any(|r| {
-                        r.name == *name && {
-                            let need = [("field", Shape::Text), ("got", Shape::Text), ("reason", Shape::Text)];
-                            need.iter().all(|(w, s)| r.fields.iter().any(|x| x.wire == *w && s.fits(x, records)))
-                        }
-                    }))
+                    && matches!(f.ty, TypeRef::Record(id) if {
+                        let r = &records[id.index()];
+                        DETAIL.iter().all(|(w, s)| r.fields.iter().any(|x| x.wire == *w && s.fits(x, records)))
+                    })
             }
         }
     }
@@ -162,48 +160,32 @@ impl<'a> Cx<'a> {
         &mut self,
         defs: &BTreeMap<&'a str, Def<'a, ast::Record>>,
         records: &[Record],
-    ) {
-        let Some(s) = self.files.iter().find_map(|f| f.ast.service.as_ref()) else {
-            return;
-        };
-        let Some(error_type) = s
-            .envelope
-            .fields
-            .iter()
-            .find(|f| f.name == "error")
-            .map(|f| f.ty.as_str())
-        else {
-            return; // reported with the envelope
-        };
-        let Some(def) = defs.get(error_type) else {
-            return; // not a record: reported with the envelope
-        };
-        let Some(object) = records.iter().find(|r| r.spec_name == error_type) else {
-            return;
-        };
-        let what = format!("the error object `{error_type}`");
+        envelope: &Envelope,
+    ) -> Option<ErrorShapes> {
+        // Not a record: reported with the envelope.
+        let object = record_of(records, &envelope.fields, "error")?;
+        let def = defs.get(object.spec_name.as_str())?;
+        let what = format!("the error object `{}`", object.spec_name);
         let subject = Subject {
             what: &what,
             declared: &def.fields,
             fields: &object.fields,
         };
+        let before = self.errors.len();
         self.shape(&subject, ERROR_OBJECT, records);
-        let details = object.fields.iter().find(|f| f.wire == "details");
-        if let Some(Field {
-            ty: TypeRef::Record(name),
-            ..
-        }) = details
-            && let Some(record) = records.iter().find(|r| r.name == *name)
-            && let Some(ddef) = defs.get(record.spec_name.as_str())
-        {
-            let what = format!("the error detail `{}`", record.spec_name);
-            let subject = Subject {
-                what: &what,
-                declared: &ddef.fields,
-                fields: &record.fields,
-            };
-            self.shape(&subject, DETAIL, records);
-        }
+        let detail = record_of(records, &object.fields, "details")?;
+        let ddef = defs.get(detail.spec_name.as_str())?;
+        let what = format!("the error detail `{}`", detail.spec_name);
+        let subject = Subject {
+            what: &what,
+            declared: &ddef.fields,
+            fields: &detail.fields,
+        };
+        self.shape(&subject, DETAIL, records);
+        (self.errors.len() == before).then_some(ErrorShapes {
+            object: object.id,
+            detail: detail.id,
+        })
     }
 
     /// Reports every field of `need` that the subject lacks or declares otherwise, and every
@@ -338,6 +320,14 @@ impl<'a> Cx<'a> {
             }
         }
         out
+    }
+}
+
+/// The record a field of `fields` named `wire` holds, if it holds one.
+fn record_of<'r>(records: &'r [Record], fields: &[Field], wire: &str) -> Option<&'r Record> {
+    match fields.iter().find(|f| f.wire == wire)?.ty {
+        TypeRef::Record(id) => records.get(id.index()),
+        _ => None,
     }
 }
 

@@ -13,6 +13,7 @@ const FIELD_PRIMITIVES: &[&str] = &["string", "integer", "number", "boolean", "a
 impl<'a> Cx<'a> {
     pub(super) fn value_set(
         &mut self,
+        id: ValueSetId,
         name: &str,
         def: &Def<'a, ast::ValueSet>,
         tolerant: bool,
@@ -72,6 +73,7 @@ impl<'a> Cx<'a> {
             });
         }
         ValueSet {
+            id,
             at: self.loc(def.key_at()),
             name: naming::type_name(name).unwrap_or_else(|_| name.to_string()),
             spec_name: name.to_string(),
@@ -126,11 +128,9 @@ impl<'a> Cx<'a> {
                 "any" => TypeRef::Any,
                 "records" if envelope => TypeRef::Records,
                 "ErrorCode" => TypeRef::ErrorCode,
-                other if types.records.contains(other) => {
-                    TypeRef::Record(naming::type_name(other).unwrap_or_default())
-                }
-                other if types.value_sets.contains(other) => {
-                    TypeRef::ValueSet(naming::type_name(other).unwrap_or_default())
+                other if types.records.contains_key(other) => TypeRef::Record(types.records[other]),
+                other if types.value_sets.contains_key(other) => {
+                    TypeRef::ValueSet(types.value_sets[other])
                 }
                 other => {
                     let d = self.err(
@@ -138,8 +138,8 @@ impl<'a> Cx<'a> {
                         format!("unknown type `{other}` for field `{}`", f.name),
                     );
                     let mut candidates: Vec<&str> = FIELD_PRIMITIVES.to_vec();
-                    candidates.extend(types.records.iter().copied());
-                    candidates.extend(types.value_sets.iter().copied());
+                    candidates.extend(types.records.keys().copied());
+                    candidates.extend(types.value_sets.keys().copied());
                     candidates.push("ErrorCode");
                     Self::suggest(d, other, candidates);
                     if d.hint.is_none() {

@@ -9,8 +9,9 @@ use crate::model::*;
 /// The behaviour checks of `e`, from the request `base`.
 pub(crate) fn checks(api: &Api, e: &Endpoint, base: &Draft) -> Vec<Check> {
     let records = |at_most: Option<usize>, draft: &Draft| Expect::Records {
+        record: e.returns,
         at_most,
-        order: sorted(e, draft),
+        order: sorted(api, e, draft),
     };
     let error = |code: &str| {
         let status = api
@@ -48,12 +49,11 @@ pub(crate) fn checks(api: &Api, e: &Endpoint, base: &Draft) -> Vec<Check> {
 
     // The page size caps the records; without it, its default does.
     if let Some(paging) = &e.paging {
-        let one = base.with(&paging.limit, &["1"]);
+        let limit = e.param(paging.limit);
+        let one = base.with(&limit.wire, &["1"]);
         out.push(one.check(e, "limit.caps", records(Some(1), &one)));
-        if let Some(default) = e.param(&paging.limit).and_then(|p| p.default.as_ref())
-            && let Literal::Integer(n) = default
-        {
-            let without = base.with(&paging.limit, &[]);
+        if let Some(Literal::Integer(n)) = &limit.default {
+            let without = base.with(&limit.wire, &[]);
             let cap = usize::try_from(*n).ok();
             out.push(without.check(e, "limit.default_caps", records(cap, &without)));
         }
@@ -61,38 +61,38 @@ pub(crate) fn checks(api: &Api, e: &Endpoint, base: &Draft) -> Vec<Check> {
 
     // The documented order, in each direction when a parameter chooses it.
     if let Some(order) = &e.order
-        && let Some(direction) = &order.direction
+        && let Some(direction) = order.direction
     {
         for value in ["asc", "desc"] {
-            let draft = base.with(direction, &[value]);
+            let draft = base.with(&e.param(direction).wire, &[value]);
             out.push(draft.check(e, &format!("order.{value}"), records(None, &draft)));
         }
     }
 
     // A lookup of nothing.
-    if let Some(name) = &e.lookup
-        && let Some(p) = e.param(name)
+    if let Some(lookup) = e.lookup
+        && let p = e.param(lookup)
         && let Some(nothing) = nothing(p)
     {
-        let draft = base.with(name, &[&nothing]);
+        let draft = base.with(&p.wire, &[&nothing]);
         out.push(draft.check(e, "lookup.not_found", error("RESOURCE_NOT_FOUND")));
     }
     out
 }
 
 /// The order the records of `draft` must come in, if the spec documents one.
-fn sorted(e: &Endpoint, draft: &Draft) -> Option<Sorted> {
+fn sorted(api: &Api, e: &Endpoint, draft: &Draft) -> Option<Sorted> {
     let order = e.order.as_ref()?;
     // The direction the request asks for, else the direction parameter's default.
-    let chosen = order.direction.as_ref().and_then(|d| {
+    let chosen = order.direction.map(|d| e.param(d)).and_then(|d| {
         draft
-            .value(d)
+            .value(&d.wire)
             .map(str::to_string)
-            .or_else(|| e.param(d)?.default.as_ref().map(Literal::wire))
+            .or_else(|| d.default.as_ref().map(Literal::wire))
     });
     let descending = chosen.map_or(order.descending, |v| v == "desc");
     Some(Sorted {
-        field: order.field.clone(),
+        field: api.returns(e).field(order.field).wire.clone(),
         descending,
     })
 }

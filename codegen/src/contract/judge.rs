@@ -40,24 +40,20 @@ pub fn judge(api: &Api, check: &Check, status: u16, body: &[u8]) -> Result<(), S
             && !issues.iter().any(|(_, reason)| forbidden(reason))
     };
     match &check.expect {
-        Expect::Records { at_most, order } => {
+        Expect::Records {
+            record,
+            at_most,
+            order,
+        } => {
             if status != 200 || success != Some(true) {
                 return Err(format!("expected 200 with records, got {status} `{code}`"));
             }
             let Some(data) = doc["data"].as_array() else {
                 return Err("`data` is not an array".into());
             };
-            let endpoint = api
-                .endpoint(&check.endpoint)
-                .ok_or_else(|| format!("no endpoint `{}` in the spec", check.endpoint))?;
             let mut problems = Vec::new();
-            for (i, record) in data.iter().enumerate() {
-                problems.extend(record_problems(
-                    api,
-                    &endpoint.returns,
-                    record,
-                    &format!("data[{i}]"),
-                ));
+            for (i, item) in data.iter().enumerate() {
+                problems.extend(record_problems(api, *record, item, &format!("data[{i}]")));
             }
             if let Some(n) = at_most
                 && data.len() > *n
@@ -142,17 +138,11 @@ fn listed(issues: &[(String, String)]) -> String {
     }
 }
 
-/// What is wrong with `value` as a record `name` (Rust or spec name), strictly: required
+/// What is wrong with `value` as the record `id`, strictly: required
 /// fields present and not null, every value of the declared type, value-set values listed.
 /// Fields the spec does not know are allowed.
-pub fn record_problems(api: &Api, name: &str, value: &Value, at: &str) -> Vec<String> {
-    let Some(record) = api
-        .records
-        .iter()
-        .find(|r| r.name == name || r.spec_name == name)
-    else {
-        return vec![format!("{at}: the spec has no record `{name}`")];
-    };
+pub fn record_problems(api: &Api, id: RecordId, value: &Value, at: &str) -> Vec<String> {
+    let record = api.record(id);
     let Some(object) = value.as_object() else {
         return vec![format!("{at}: a `{}` is an object", record.spec_name)];
     };
@@ -184,12 +174,13 @@ fn value_problems(api: &Api, f: &Field, v: &Value, at: &str) -> Vec<String> {
         TypeRef::Number => v.is_number(),
         TypeRef::Boolean => v.is_boolean(),
         TypeRef::Any | TypeRef::Records => true,
-        TypeRef::Record(name) => return record_problems(api, name, v, at),
-        TypeRef::ValueSet(name) => match (v.as_str(), api.value_set(name)) {
-            (Some(s), Some(set)) if !set.values.iter().any(|x| x.wire == s) => {
-                return vec![format!("{at}: `{s}` is not a value of `{}`", set.spec_name)];
+        TypeRef::Record(id) => return record_problems(api, *id, v, at),
+        TypeRef::ValueSet(id) => match v.as_str() {
+            Some(s) if !api.value_set(*id).values.iter().any(|x| x.wire == s) => {
+                let set = &api.value_set(*id).spec_name;
+                return vec![format!("{at}: `{s}` is not a value of `{set}`")];
             }
-            (s, _) => s.is_some(),
+            s => s.is_some(),
         },
     };
     if fits {

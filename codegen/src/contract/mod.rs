@@ -89,9 +89,11 @@ pub const WRONG_KEY: &str = "contract-suite-wrong-key";
 /// The answer a check expects.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expect {
-    /// 200 with records that decode strictly as the endpoint's record, at most `at_most` of
-    /// them, in `order` when given.
+    /// 200 with records that decode strictly as `record` (the endpoint's), at most `at_most`
+    /// of them, in `order` when given.
     Records {
+        /// The record `data` holds.
+        record: RecordId,
         /// Most records allowed.
         at_most: Option<usize>,
         /// The order they must come in.
@@ -168,7 +170,7 @@ impl Draft {
     /// The endpoint's sample request, or one giving every required parameter a value its own
     /// rules accept.
     fn base(e: &Endpoint) -> Self {
-        let values: Vec<(String, String)> = match &e.samples {
+        let values: Vec<(ParamId, String)> = match &e.samples {
             Some(s) => s.example_values.clone(),
             None => e
                 .params
@@ -176,12 +178,19 @@ impl Draft {
                 .filter(|p| p.required)
                 .filter_map(|p| {
                     let v = values::candidates(p, None).into_iter().next()?;
-                    Some((p.wire.clone(), v))
+                    Some((p.id, v))
                 })
                 .collect(),
         };
-        let is_path = |name: &str| e.path.params().any(|p| p == name);
-        let (path, query) = values.into_iter().partition(|(n, _)| is_path(n));
+        // A request holds parameters by their names on the wire.
+        let (path, query) = values
+            .into_iter()
+            .map(|(id, v)| (id, e.param(id).wire.clone(), v))
+            .partition::<Vec<_>, _>(|(id, _, _)| e.param(*id).location == ParamLocation::Path);
+        let named = |pairs: Vec<(ParamId, String, String)>| -> Vec<(String, String)> {
+            pairs.into_iter().map(|(_, n, v)| (n, v)).collect()
+        };
+        let (path, query) = (named(path), named(query));
         Self {
             path,
             query,
@@ -229,9 +238,9 @@ impl Draft {
             path.push('/');
             match s {
                 Segment::Literal(l) => path.push_str(l),
-                Segment::Param(name) => {
-                    path.push_str(&percent_encode(self.value(name).unwrap_or_default()))
-                }
+                Segment::Param { param, .. } => path.push_str(&percent_encode(
+                    self.value(&e.param(*param).wire).unwrap_or_default(),
+                )),
             }
         }
         Check {

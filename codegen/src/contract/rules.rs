@@ -7,14 +7,14 @@
 
 use super::values::{T0, accepts, candidates, instant_text, regex_examples};
 use super::{Check, Draft, Expect};
-use crate::model::{self, Condition, Endpoint, Param, Rule, TimeFormat};
+use crate::model::{self, Condition, Endpoint, Param, ParamId, Rule, TimeFormat};
 
 /// The checks of rule `r` of `e`, from the request `base`. A side that no value can be found
 /// for is left out (the derivation test asserts every rule of the real spec has both).
 pub(crate) fn checks(e: &Endpoint, r: &Rule, base: &Draft) -> Vec<Check> {
     let name = r.name();
     let broken = Expect::Rejected {
-        field: r.check.field().to_string(),
+        field: e.param(r.check.field()).wire.clone(),
         rule: r.id.clone(),
     };
     let kept = Expect::Kept { rule: r.id.clone() };
@@ -50,7 +50,7 @@ fn condition(e: &Endpoint, r: &Rule, base: &Draft, holds: bool) -> Option<Draft>
     let Some(c) = &r.when else {
         return holds.then(|| base.clone());
     };
-    let p = e.param(c.param())?;
+    let p = e.param(c.param());
     let mut pool = candidates(p, base.value(&p.wire));
     // A condition on a prefix (`^FX_SPOT_`): its texts followed by the tail of a value the
     // parameter accepts (`FX_SPOT_` + `A_A`).
@@ -95,7 +95,7 @@ fn value_of(
     wanted: impl Fn(&str) -> bool,
 ) -> Option<String> {
     let keep_condition = |v: &str| match &r.when {
-        Some(c) if c.param() == p.wire => {
+        Some(c) if c.param() == p.id => {
             let now = draft
                 .value(&p.wire)
                 .is_some_and(|cur| condition_holds(c, cur));
@@ -110,7 +110,7 @@ fn value_of(
 
 /// `draft` with the rule's parameters set to break or keep it.
 fn assign(e: &Endpoint, r: &Rule, draft: &Draft, side: Side) -> Option<Draft> {
-    let param = |name: &str| e.param(name);
+    let param = |id: &ParamId| Some(e.param(*id));
     match &r.check {
         model::Check::Ordered { before, after }
         | model::Check::MaxSpan {
@@ -156,7 +156,9 @@ fn assign(e: &Endpoint, r: &Rule, draft: &Draft, side: Side) -> Option<Draft> {
             }
         }
         model::Check::AtLeastOne(names) => {
-            let none = names.iter().fold(draft.clone(), |d, n| d.with(n, &[]));
+            let none = names
+                .iter()
+                .fold(draft.clone(), |d, n| d.with(&e.param(*n).wire, &[]));
             match side {
                 Side::Break => Some(none),
                 Side::Keep => {

@@ -4,7 +4,10 @@
 use super::impact::*;
 use super::types::{decodes, type_name};
 use super::{Diff, changed_parts};
-use crate::model::{AuthMode, Endpoint, PathTemplate, Samples, Segment, TypeRef};
+use crate::model::{
+    Api, AuthMode, Endpoint, FieldId, ParamId, PathTemplate, Record, SampleField, Samples, Segment,
+    TypeRef,
+};
 
 /// The path with placeholders unnamed (`/v1/items/{}/notes`): what travels on the wire.
 pub(super) fn shape(path: &PathTemplate) -> String {
@@ -12,9 +15,57 @@ pub(super) fn shape(path: &PathTemplate) -> String {
         .iter()
         .map(|s| match s {
             Segment::Literal(l) => format!("/{l}"),
-            Segment::Param(_) => "/{}".to_owned(),
+            Segment::Param { .. } => "/{}".to_owned(),
         })
         .collect()
+}
+
+/// The sample sets and the selection of `s` as text, parameters and fields named as they
+/// travel (what two versions share).
+fn sample_text(record: &Record, e: &Endpoint, s: &Samples) -> (Vec<String>, String) {
+    let p = |id: &ParamId| e.param(*id).wire.as_str();
+    let f = |id: &FieldId| record.field(*id).wire.as_str();
+    let params = |ids: &[ParamId]| ids.iter().map(p).collect::<Vec<_>>();
+    let choice = |c: &SampleField| match c {
+        SampleField::Fixed(id) => f(id).to_string(),
+        SampleField::By(by, fields) => {
+            let pairs: Vec<String> = fields
+                .iter()
+                .map(|(v, id)| format!("{v}={}", f(id)))
+                .collect();
+            format!("{} {pairs:?}", p(by))
+        }
+    };
+    let sets = s
+        .sets
+        .iter()
+        .map(|set| {
+            let when: Vec<(&str, &Vec<String>)> =
+                set.when.iter().map(|(id, v)| (p(id), v)).collect();
+            format!("{when:?} {}", set.records_json)
+        })
+        .collect();
+    let echo: Vec<(&str, &str)> = s.echo.iter().map(|(fid, pid)| (f(fid), p(pid))).collect();
+    let filter: Vec<(&str, &str)> = s.filter.iter().map(|(pid, fid)| (p(pid), f(fid))).collect();
+    let range = s.range.as_ref().map(|r| {
+        (
+            r.from.as_ref().map(p),
+            r.to.as_ref().map(p),
+            choice(&r.field),
+        )
+    });
+    let order = s
+        .order
+        .as_ref()
+        .map(|o| (choice(&o.field), o.descending, o.by.as_ref().map(p)));
+    let selection = format!(
+        "{:?} {:?} {:?} {echo:?} {filter:?} {range:?} {order:?} {:?}",
+        s.not_found_when_missing,
+        params(&s.first_of),
+        params(&s.contains),
+        params(&s.latest_without)
+    );
+    (sets, selection)
 }
 
 /// `GET /v1/bars`.
@@ -34,7 +85,7 @@ impl Diff<'_> {
         let mut pairs: Vec<(&Endpoint, &Endpoint)> = Vec::new();
         let mut gone: Vec<&Endpoint> = Vec::new();
         for o in &old.endpoints {
-            match new.endpoint(&o.id) {
+            match new.endpoint_named(&o.id) {
                 Some(n) => pairs.push((o, n)),
                 None => gone.push(o),
             }
@@ -42,7 +93,7 @@ impl Diff<'_> {
         let mut fresh: Vec<&Endpoint> = new
             .endpoints
             .iter()
-            .filter(|n| old.endpoint(&n.id).is_none())
+            .filter(|n| old.endpoint_named(&n.id).is_none())
             .collect();
         // An id that changed at the same method and path is the same endpoint on the wire.
         gone.retain(|o| {
@@ -212,9 +263,9 @@ impl Diff<'_> {
             ),
             _ => {}
         }
-        if o.returns_spec != n.returns_spec {
-            let old_ty = TypeRef::Record(o.returns.clone());
-            let new_ty = TypeRef::Record(n.returns.clone());
+        if self.old.returns(o).spec_name != self.new.returns(n).spec_name {
+            let old_ty = TypeRef::Record(o.returns);
+            let new_ty = TypeRef::Record(n.returns);
             let clients = decodes(self.old, (&old_ty, false), self.new, (&new_ty, false));
             let servers = decodes(self.new, (&new_ty, false), self.old, (&old_ty, false));
             let side = |r: &Result<(), String>, who: &str, from: &str| match r {
@@ -237,9 +288,10 @@ impl Diff<'_> {
             );
         }
         let paging = |e: &Endpoint| {
-            e.paging
-                .as_ref()
-                .map(|p| (p.limit.clone(), p.offset.clone()))
+            e.paging.as_ref().map(|p| {
+                let name = |id| e.param(id).wire.clone();
+                (name(p.limit), p.offset.map(name))
+            })
         };
         if paging(o) != paging(n) {
             let describe = |p: Option<(String, Option<String>)>| match p {
@@ -297,20 +349,24 @@ impl Diff<'_> {
     /// The documented order of the records: clients may rely on it (the first record is the
     /// latest), so a change breaks whoever relies on the side that changed.
     fn order(&mut self, o: &Endpoint, n: &Endpoint) {
-        let key = |e: &Endpoint| e.order.as_ref().map(|r| (r.field.clone(), r.descending));
-        let describe = |e: &Endpoint| match &e.order {
+        // The field by its name: what the two versions share.
+        let field = |api: &Api, e: &Endpoint| {
+            (e.order.as_ref()).map(|r| (api.returns(e).field(r.field).wire.clone(), r.descending))
+        };
+        let (old_key, new_key) = (field(self.old, o), field(self.new, n));
+        let describe = |key: &Option<(String, bool)>| match key {
             None => "no order".to_owned(),
-            Some(r) => format!(
+            Some((field, descending)) => format!(
                 "`{}` {}",
-                r.field,
-                if r.descending {
+                field,
+                if *descending {
                     "descending"
                 } else {
                     "ascending"
                 }
             ),
         };
-        if key(o) == key(n) {
+        if old_key == new_key {
             return;
         }
         let (impact, why) = match (&o.order, &n.order) {
@@ -331,7 +387,11 @@ impl Diff<'_> {
             "endpoint.order_changed",
             &n.id,
             impact,
-            format!("records in {} became {}: {why}", describe(o), describe(n)),
+            format!(
+                "records in {} became {}: {why}",
+                describe(&old_key),
+                describe(&new_key)
+            ),
             o.order.as_ref().map(|r| &r.at).or(Some(&o.at)),
             n.order.as_ref().map(|r| &r.at).or(Some(&n.at)),
         );
@@ -339,7 +399,9 @@ impl Diff<'_> {
 
     /// The lookup parameter: a value naming nothing answers 404 instead of an empty `data`.
     fn lookup(&mut self, o: &Endpoint, n: &Endpoint) {
-        if o.lookup == n.lookup {
+        let name = |e: &Endpoint| e.lookup.map(|id| e.param(id).wire.clone());
+        let (old_lookup, new_lookup) = (name(o), name(n));
+        if old_lookup == new_lookup {
             return;
         }
         let (impact, why) = match (&o.lookup, &n.lookup) {
@@ -366,8 +428,8 @@ impl Diff<'_> {
             impact,
             format!(
                 "the lookup parameter {} became {}: {why}",
-                describe(&o.lookup),
-                describe(&n.lookup)
+                describe(&old_lookup),
+                describe(&new_lookup)
             ),
             Some(&o.at),
             Some(&n.at),
@@ -392,29 +454,14 @@ impl Diff<'_> {
                 Some(&s.at),
             ),
             (Some(a), Some(b)) => {
-                let records = |s: &Samples| {
-                    s.sets
-                        .iter()
-                        .map(|set| format!("{:?} {}", set.when, set.records_json))
-                        .collect::<Vec<_>>()
-                };
-                let selection = |s: &Samples| {
-                    format!(
-                        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
-                        s.not_found_when_missing,
-                        s.first_of,
-                        s.contains,
-                        s.echo,
-                        s.filter,
-                        s.range,
-                        s.order,
-                        s.latest_without
-                    )
-                };
+                let (old_text, new_text) = (
+                    sample_text(self.old.returns(o), o, a),
+                    sample_text(self.new.returns(n), n, b),
+                );
                 if let Some(parts) = changed_parts(&[
                     ("example", a.example != b.example),
-                    ("sets", records(a) != records(b)),
-                    ("selection", selection(a) != selection(b)),
+                    ("sets", old_text.0 != new_text.0),
+                    ("selection", old_text.1 != new_text.1),
                 ]) {
                     self.push_sample(
                         "samples.changed",

@@ -24,15 +24,18 @@ fn kind(ty: &ParamType) -> String {
 impl Diff<'_> {
     pub(super) fn params(&mut self, o: &Endpoint, n: &Endpoint) {
         let same_shape = super::endpoints::shape(&o.path) == super::endpoints::shape(&n.path);
+        // Path parameters by their place in the path; query parameters by name.
         let renamed_path: Vec<(&str, &str)> = if same_shape {
-            o.path.params().zip(n.path.params()).collect()
+            (o.path.params().map(|id| o.param(id).wire.as_str()))
+                .zip(n.path.params().map(|id| n.param(id).wire.as_str()))
+                .collect()
         } else {
             Vec::new()
         };
         let counterpart = |p: &Param| -> Option<&Param> {
             match renamed_path.iter().find(|(from, _)| *from == p.wire) {
-                Some((_, to)) if p.location == ParamLocation::Path => n.param(to),
-                _ => n.param(&p.wire).filter(|q| {
+                Some((_, to)) if p.location == ParamLocation::Path => n.param_named(to),
+                _ => n.param_named(&p.wire).filter(|q| {
                     !(q.location == ParamLocation::Path
                         && renamed_path.iter().any(|(_, to)| *to == q.wire))
                 }),

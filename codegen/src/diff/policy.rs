@@ -189,12 +189,12 @@ pub fn new_acks(old: &Api, new: &Api) -> Vec<AckSource> {
 /// The endpoint rows (action, `METHOD path`) a finding needs to be acknowledged by the history
 /// alone; empty for findings that are not about an endpoint appearing or going.
 pub fn endpoint_rows(f: &Finding, old: &Api, new: &Api) -> Vec<(ChangeAction, String)> {
-    let on_new = || new.endpoint(&f.subject).map(route);
+    let on_new = || new.endpoint_named(&f.subject).map(route);
     let on_old = || {
-        old.endpoint(&f.subject)
+        old.endpoint_named(&f.subject)
             .or_else(|| {
                 // A renamed endpoint: the old side has it under its old id, at the same place.
-                let n = new.endpoint(&f.subject)?;
+                let n = new.endpoint_named(&f.subject)?;
                 old.endpoints
                     .iter()
                     .find(|o| o.method == n.method && o.path == n.path)
@@ -206,7 +206,7 @@ pub fn endpoint_rows(f: &Finding, old: &Api, new: &Api) -> Vec<(ChangeAction, St
         // Gone from the spec after an earlier release marked it removed: listed back then.
         "endpoint.removed"
             if old
-                .endpoint(&f.subject)
+                .endpoint_named(&f.subject)
                 .is_some_and(|e| e.removed.is_some()) =>
         {
             Vec::new()

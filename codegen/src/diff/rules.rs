@@ -11,6 +11,25 @@ use super::lang::{Inclusion, Lang};
 use super::{Diff, changed_parts, list};
 use crate::model::{Check, Condition, Endpoint, Literal, Rule};
 
+/// A rule of one version with its parameters named as they travel: the names are what two
+/// versions of the spec share (ids belong to one model).
+struct Named<'a> {
+    rule: &'a Rule,
+    check: Check<&'a str>,
+    when: Option<Condition<&'a str>>,
+}
+
+impl<'a> Named<'a> {
+    fn of(e: &'a Endpoint, rule: &'a Rule) -> Self {
+        let name = |id| e.param(id).wire.as_str();
+        Named {
+            rule,
+            check: rule.check.map(name),
+            when: rule.when.as_ref().map(|c| c.map(name)),
+        }
+    }
+}
+
 /// How the requests one version of a rule (or of its condition) covers relate to the other's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Rel {
@@ -46,7 +65,7 @@ impl Rel {
 }
 
 /// The check in words (`` `start_time` before `end_time` ``).
-fn describe_check(c: &Check) -> String {
+fn describe_check(c: &Check<&str>) -> String {
     match c {
         Check::Ordered { before, after } => format!("ordered: `{before}` before `{after}`"),
         Check::MaxSpan { from, to, seconds } => {
@@ -61,7 +80,7 @@ fn describe_check(c: &Check) -> String {
     }
 }
 
-fn describe_when(c: &Option<Condition>) -> String {
+fn describe_when(c: &Option<Condition<&str>>) -> String {
     match c {
         None => "always".to_owned(),
         Some(Condition::In { param, values }) => {
@@ -73,7 +92,7 @@ fn describe_when(c: &Option<Condition>) -> String {
     }
 }
 
-fn describe(r: &Rule) -> String {
+fn describe(r: &Named<'_>) -> String {
     match &r.when {
         None => describe_check(&r.check),
         Some(_) => format!("{}, {}", describe_check(&r.check), describe_when(&r.when)),
@@ -86,13 +105,13 @@ fn wires(values: &[Literal]) -> Vec<String> {
 
 /// The parameters a request must give for the rule to apply at all (`at_least_one` applies to
 /// every request).
-fn triggers(r: &Rule) -> Vec<&str> {
+fn triggers<'a>(r: &Named<'a>) -> Vec<&'a str> {
     let mut out = match &r.check {
-        Check::Ordered { before, after } => vec![before.as_str(), after.as_str()],
-        Check::MaxSpan { from, to, .. } => vec![from.as_str(), to.as_str()],
+        Check::Ordered { before, after } => vec![*before, *after],
+        Check::MaxSpan { from, to, .. } => vec![*from, *to],
         Check::Requires { param, .. }
         | Check::AllowedValues { param, .. }
-        | Check::Matches { param, .. } => vec![param.as_str()],
+        | Check::Matches { param, .. } => vec![*param],
         Check::AtLeastOne(_) => Vec::new(),
     };
     if let Some(c) = &r.when {
@@ -102,7 +121,7 @@ fn triggers(r: &Rule) -> Vec<&str> {
 }
 
 /// The condition's values as a language (the parameter name aside).
-fn condition_lang(c: &Condition) -> Lang {
+fn condition_lang(c: &Condition<&str>) -> Lang {
     match c {
         Condition::In { values, .. } => Lang::literals("values", values),
         Condition::Matches { pattern, .. } => Lang::pattern(pattern),
@@ -110,7 +129,7 @@ fn condition_lang(c: &Condition) -> Lang {
 }
 
 /// How the requests the new condition covers relate to the old one's.
-fn compare_when(old: &Option<Condition>, new: &Option<Condition>) -> Rel {
+fn compare_when(old: &Option<Condition<&str>>, new: &Option<Condition<&str>>) -> Rel {
     match (old, new) {
         (None, None) => Rel::Same,
         (None, Some(_)) => Rel::Fewer,
@@ -125,8 +144,8 @@ fn compare_when(old: &Option<Condition>, new: &Option<Condition>) -> Rel {
 
 /// How the requests the new check accepts relate to the old one's. A kind this does not know
 /// how to order compares as [`Rel::Other`] when it changed (breaking both ways).
-fn compare_check(old: &Check, new: &Check) -> Rel {
-    if format!("{old:?}") == format!("{new:?}") {
+fn compare_check(old: &Check<&str>, new: &Check<&str>) -> Rel {
+    if old == new {
         return Rel::Same;
     }
     match (old, new) {
@@ -184,49 +203,50 @@ fn compare_check(old: &Check, new: &Check) -> Rel {
 }
 
 /// True when the two rules check the same thing under the same condition.
-fn same_contract(a: &Rule, b: &Rule) -> bool {
+fn same_contract(a: &Named<'_>, b: &Named<'_>) -> bool {
     compare_check(&a.check, &b.check) == Rel::Same && compare_when(&a.when, &b.when) == Rel::Same
 }
 
 impl Diff<'_> {
     pub(super) fn rules(&mut self, o: &Endpoint, n: &Endpoint) {
-        let mut gone: Vec<&Rule> = Vec::new();
+        let mut gone: Vec<Named<'_>> = Vec::new();
         for r in &o.rules {
             // A renamed endpoint renames its rules' ids too: match by the part after it.
             match n.rules.iter().find(|s| s.name() == r.name()) {
-                Some(s) => self.rule(r, s),
-                None => gone.push(r),
+                Some(s) => self.rule(&Named::of(o, r), &Named::of(n, s)),
+                None => gone.push(Named::of(o, r)),
             }
         }
-        let mut fresh: Vec<&Rule> = n
+        let mut fresh: Vec<Named<'_>> = n
             .rules
             .iter()
             .filter(|s| !o.rules.iter().any(|r| r.name() == s.name()))
+            .map(|s| Named::of(n, s))
             .collect();
         gone.retain(|r| match fresh.iter().position(|s| same_contract(r, s)) {
             Some(i) => {
                 let s = fresh.remove(i);
                 self.push(
                     "rule.renamed",
-                    &s.id,
+                    &s.rule.id,
                     DOCS,
                     format!(
                         "rule `{}` is now `{}` with the same check ({}): only the id that errors name changes",
-                        r.id,
-                        s.id,
-                        describe(s)
+                        r.rule.id,
+                        s.rule.id,
+                        describe(&s)
                     ),
-                    Some(&r.at),
-                    Some(&s.at),
+                    Some(&r.rule.at),
+                    Some(&s.rule.at),
                 );
                 false
             }
             None => true,
         });
         for r in gone {
-            let unsent: Vec<&str> = triggers(r)
+            let unsent: Vec<&str> = triggers(&r)
                 .into_iter()
-                .filter(|p| n.param(p).is_none())
+                .filter(|p| n.param_named(p).is_none())
                 .collect();
             let (servers, why) = if unsent.is_empty() {
                 (
@@ -245,21 +265,21 @@ impl Diff<'_> {
             };
             self.push(
                 "rule.removed",
-                &r.id,
+                &r.rule.id,
                 (COMPATIBLE.0, servers),
                 format!(
                     "rule `{}` ({}) is gone: new servers accept everything old clients send; {why}",
-                    r.id,
-                    describe(r)
+                    r.rule.id,
+                    describe(&r)
                 ),
-                Some(&r.at),
+                Some(&r.rule.at),
                 Some(&n.at),
             );
         }
         for s in fresh {
-            let unsent: Vec<&str> = triggers(s)
+            let unsent: Vec<&str> = triggers(&s)
                 .into_iter()
-                .filter(|p| o.param(p).is_none())
+                .filter(|p| o.param_named(p).is_none())
                 .collect();
             let (clients, why) = if unsent.is_empty() {
                 (
@@ -278,23 +298,24 @@ impl Diff<'_> {
             };
             self.push(
                 "rule.added",
-                &s.id,
+                &s.rule.id,
                 (clients, COMPATIBLE.1),
                 format!(
                     "new rule `{}` ({}): {why}; old servers do not check it, and new clients keep to it",
-                    s.id,
-                    describe(s)
+                    s.rule.id,
+                    describe(&s)
                 ),
                 Some(&o.at),
-                Some(&s.at),
+                Some(&s.rule.at),
             );
         }
     }
 
-    fn rule(&mut self, r: &Rule, s: &Rule) {
+    fn rule(&mut self, named_r: &Named<'_>, named_s: &Named<'_>) {
+        let (r, s) = (named_r.rule, named_s.rule);
         let at = (Some(&r.at), Some(&s.at));
-        let when = compare_when(&r.when, &s.when);
-        let check = compare_check(&r.check, &s.check);
+        let when = compare_when(&named_r.when, &named_s.when);
+        let check = compare_check(&named_r.check, &named_s.check);
         // The new rule rejects a request when its condition holds and its check fails.
         let tightened =
             matches!(when, Rel::Same | Rel::More) && matches!(check, Rel::Same | Rel::Fewer);
@@ -304,28 +325,28 @@ impl Diff<'_> {
         if check != Rel::Same {
             what.push(format!(
                 "{} became {}",
-                describe_check(&r.check),
-                describe_check(&s.check)
+                describe_check(&named_r.check),
+                describe_check(&named_s.check)
             ));
         }
         if when != Rel::Same {
             what.push(format!(
                 "{} became {}",
-                describe_when(&r.when),
-                describe_when(&s.when)
+                describe_when(&named_r.when),
+                describe_when(&named_s.when)
             ));
         }
         let what = what.join(", ");
         match (tightened, relaxed) {
-            (true, true) if describe(r) != describe(s) => self.push(
+            (true, true) if describe(named_r) != describe(named_s) => self.push(
                 "rule.doc_changed",
                 &s.id,
                 DOCS,
                 format!(
                     "rule `{}` rewritten ({} became {}): it accepts the same requests",
                     s.id,
-                    describe(r),
-                    describe(s)
+                    describe(named_r),
+                    describe(named_s)
                 ),
                 at.0,
                 at.1,

@@ -111,7 +111,7 @@ fn lib_rs(api: &Api) -> TokenStream {
             id = e.names.method,
             method = e.method.as_str(),
             path = e.path,
-            rec = e.returns,
+            rec = api.returns(e).name,
         ));
     }
     let streams: Vec<String> = api
@@ -250,7 +250,8 @@ fn endpoints_rs(api: &Api) -> TokenStream {
     let methods = api.endpoints.iter().map(|e| {
         let name = ident(&e.names.method);
         let params = ident(&e.names.params_type);
-        let record = ident(&e.returns);
+        let returns = &api.returns(e).name;
+        let record = ident(returns);
         let mut doc = format!(
             "`{} {}`: {}\n\nParameters: [`{p}`](mrds_model::params::{p}); records: [`{r}`](mrds_model::records::{r}). {}",
             e.method.as_str(),
@@ -258,7 +259,7 @@ fn endpoints_rs(api: &Api) -> TokenStream {
             prose(&e.summary),
             auth_text(e),
             p = e.names.params_type,
-            r = e.returns,
+            r = returns,
         );
         if let Some(o) = &e.ordering {
             doc.push_str(&format!("\n\nOrdering: {}", prose(o)));

@@ -103,7 +103,7 @@ fn main_rs() -> TokenStream {
 }
 
 fn service_rs(api: &Api) -> TokenStream {
-    let methods = api.endpoints.iter().map(method);
+    let methods = api.endpoints.iter().map(|e| method(api, e));
     let uses = api.endpoints.iter().any(|e| e.samples.is_some()).then(|| {
         quote! {
             use mrds_runtime::ParamValue;
@@ -185,10 +185,10 @@ fn service_rs(api: &Api) -> TokenStream {
     }
 }
 
-fn method(e: &Endpoint) -> TokenStream {
+fn method(api: &Api, e: &Endpoint) -> TokenStream {
     let name = ident(&e.names.method);
     let params_ty = ident(&e.names.params_type);
-    let record = ident(&e.returns);
+    let record = ident(&api.returns(e).name);
     let table = format_ident!("{}", e.names.constant);
     let body = match &e.samples {
         Some(_) => {
@@ -232,29 +232,40 @@ fn method(e: &Endpoint) -> TokenStream {
 fn samples_rs(api: &Api) -> TokenStream {
     let tables = api.endpoints.iter().filter_map(|e| {
         let s = e.samples.as_ref()?;
+        let record = api.returns(e);
+        // The tables name parameters and fields as they travel.
+        let names = Names { e, record };
         let name = format_ident!("{}", e.names.constant);
         let doc = super::docs(&format!("Sample data of `{}`.", e.id));
         let not_found = s.not_found_when_missing;
-        let first_of = &s.first_of;
-        let contains = &s.contains;
-        let echo = s.echo.iter().map(|(f, p)| quote!((#f, #p)));
-        let filter = s.filter.iter().map(|(p, f)| quote!((#p, #f)));
+        let first_of = s.first_of.iter().map(|p| names.param(*p));
+        let contains = s.contains.iter().map(|p| names.param(*p));
+        let echo = s.echo.iter().map(|(f, p)| {
+            let (f, p) = (names.field(*f), names.param(*p));
+            quote!((#f, #p))
+        });
+        let filter = s.filter.iter().map(|(p, f)| {
+            let (p, f) = (names.param(*p), names.field(*f));
+            quote!((#p, #f))
+        });
         let range = option(s.range.as_ref().map(|r| {
-            let (from, to, field) = (option_str(&r.from), option_str(&r.to), field(&r.field));
+            let (from, to) = (names.option_param(r.from), names.option_param(r.to));
+            let field = names.choice(&r.field);
             quote!(Range { from: #from, to: #to, field: #field })
         }));
         let order = option(s.order.as_ref().map(|o| {
-            let (field, descending, by) = (field(&o.field), o.descending, option_str(&o.by));
+            let (field, descending) = (names.choice(&o.field), o.descending);
+            let by = names.option_param(o.by);
             quote!(Order { field: #field, descending: #descending, by: #by })
         }));
-        let latest = &s.latest_without;
-        let limit = option_str(&e.paging.as_ref().map(|p| p.limit.clone()));
-        let offset = option_str(&e.paging.as_ref().and_then(|p| p.offset.clone()));
+        let latest = s.latest_without.iter().map(|p| names.param(*p));
+        let limit = names.option_param(e.paging.as_ref().map(|p| p.limit));
+        let offset = names.option_param(e.paging.as_ref().and_then(|p| p.offset));
         let sets = s.sets.iter().map(|set| {
-            let when = set
-                .when
-                .iter()
-                .map(|(p, spellings)| quote!((#p, &[#(#spellings),*])));
+            let when = set.when.iter().map(|(p, spellings)| {
+                let p = names.param(*p);
+                quote!((#p, &[#(#spellings),*]))
+            });
             let records = &set.records_json;
             quote!(Set { when: &[#(#when),*], records: #records })
         });
@@ -309,19 +320,42 @@ fn option(tokens: Option<TokenStream>) -> TokenStream {
     }
 }
 
-fn option_str(s: &Option<String>) -> TokenStream {
-    match s {
-        Some(s) => quote!(Some(#s)),
-        None => quote!(None),
-    }
+/// The wire names of an endpoint's parameters and of its record's fields, for the tables.
+struct Names<'a> {
+    e: &'a Endpoint,
+    record: &'a Record,
 }
 
-fn field(f: &SampleField) -> TokenStream {
-    match f {
-        SampleField::Fixed(name) => quote!(FieldChoice::Fixed(#name)),
-        SampleField::By(param, fields) => {
-            let pairs = fields.iter().map(|(v, f)| quote!((#v, #f)));
-            quote!(FieldChoice::By(#param, &[#(#pairs),*]))
+impl Names<'_> {
+    fn param(&self, id: ParamId) -> &str {
+        &self.e.param(id).wire
+    }
+
+    fn field(&self, id: FieldId) -> &str {
+        &self.record.field(id).wire
+    }
+
+    fn option_param(&self, id: Option<ParamId>) -> TokenStream {
+        match id.map(|id| self.param(id)) {
+            Some(s) => quote!(Some(#s)),
+            None => quote!(None),
+        }
+    }
+
+    fn choice(&self, f: &SampleField) -> TokenStream {
+        match f {
+            SampleField::Fixed(id) => {
+                let name = self.field(*id);
+                quote!(FieldChoice::Fixed(#name))
+            }
+            SampleField::By(param, fields) => {
+                let param = self.param(*param);
+                let pairs = fields.iter().map(|(v, f)| {
+                    let f = self.field(*f);
+                    quote!((#v, #f))
+                });
+                quote!(FieldChoice::By(#param, &[#(#pairs),*]))
+            }
         }
     }
 }

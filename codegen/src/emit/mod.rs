@@ -262,7 +262,7 @@ fn endpoint_example<'a>(
         let value = samples
             .example_values
             .iter()
-            .find(|(name, _)| *name == p.wire)
+            .find(|(id, _)| *id == p.id)
             .map(|(_, v)| v.as_str())?;
         args.push(match &p.ty {
             ParamType::String(_) => format!("{value:?}"),
@@ -270,7 +270,7 @@ fn endpoint_example<'a>(
             ParamType::Boolean => value.parse::<bool>().ok()?.to_string(),
             ParamType::Enum(set) => {
                 let variant = api
-                    .value_set(&set.name)?
+                    .value_set(set.set)
                     .values
                     .iter()
                     .find(|v| v.wire == value)?;

@@ -75,7 +75,7 @@ fn document(api: &Api) -> Value {
     let mut paths = Map::new();
     for e in &api.endpoints {
         let mut item = Map::new();
-        let response = &names.responses[&e.returns_spec];
+        let response = &names.responses[&api.returns(e).spec_name];
         item.insert(
             e.method.as_str().to_lowercase(),
             operation(api, e, response),
@@ -161,7 +161,7 @@ impl SchemaNames {
         let returned: BTreeSet<&str> = api
             .endpoints
             .iter()
-            .map(|e| e.returns_spec.as_str())
+            .map(|e| api.returns(e).spec_name.as_str())
             .collect();
         let responses = returned
             .into_iter()
@@ -174,47 +174,50 @@ impl SchemaNames {
 /// The rules across parameters as data: id, kind, the parameters the check reads, the
 /// parameter a violation names (`field`), the kind's own facts and the condition.
 fn rules_extension(e: &Endpoint) -> Value {
+    // Parameters by their wire names.
+    let name = |id: &ParamId| e.param(*id).wire.as_str();
     let rules = e.rules.iter().map(|r| {
+        let params: Vec<&str> = r.check.params().iter().map(name).collect();
         let mut rule = json!({
             "id": r.id,
             "kind": r.check.kind(),
-            "parameters": r.check.params(),
-            "field": r.check.field(),
+            "parameters": params,
+            "field": name(&r.check.field()),
             "description": r.doc.trim(),
             "assumed": r.provenance.is_assumed(),
         });
         match &r.check {
             Check::Ordered { before, after } => {
-                rule["before"] = json!(before);
-                rule["after"] = json!(after);
+                rule["before"] = json!(name(before));
+                rule["after"] = json!(name(after));
             }
             Check::MaxSpan { from, to, seconds } => {
-                rule["from"] = json!(from);
-                rule["to"] = json!(to);
+                rule["from"] = json!(name(from));
+                rule["to"] = json!(name(to));
                 rule["seconds"] = json!(seconds);
             }
             Check::Requires { param, needs } => {
-                rule["parameter"] = json!(param);
-                rule["needs"] = json!(needs);
+                rule["parameter"] = json!(name(param));
+                rule["needs"] = json!(name(needs));
             }
             Check::AtLeastOne(_) => {}
             Check::AllowedValues { param, values } => {
-                rule["parameter"] = json!(param);
+                rule["parameter"] = json!(name(param));
                 rule["values"] = Value::Array(values.iter().map(literal).collect());
             }
             Check::Matches { param, pattern } => {
-                rule["parameter"] = json!(param);
+                rule["parameter"] = json!(name(param));
                 rule["pattern"] = json!(pattern);
             }
         }
         if let Some(when) = &r.when {
             rule["when"] = match when {
                 Condition::In { param, values } => json!({
-                    "parameter": param,
+                    "parameter": name(param),
                     "in": Value::Array(values.iter().map(literal).collect()),
                 }),
                 Condition::Matches { param, pattern } => json!({
-                    "parameter": param,
+                    "parameter": name(param),
                     "matches": pattern,
                 }),
             };
@@ -243,10 +246,10 @@ fn operation(api: &Api, e: &Endpoint, response: &str) -> Value {
     if let Some(tag) = e.path.group() {
         op.insert("tags".into(), json!([tag]));
     }
-    let example = |name: &str| {
+    let example = |id: ParamId| {
         e.samples
             .as_ref()
-            .and_then(|s| s.example_values.iter().find(|(n, _)| n == name))
+            .and_then(|s| s.example_values.iter().find(|(p, _)| *p == id))
             .map(|(_, v)| v.as_str())
     };
     op.insert(
@@ -254,7 +257,7 @@ fn operation(api: &Api, e: &Endpoint, response: &str) -> Value {
         Value::Array(
             e.params
                 .iter()
-                .map(|p| parameter(p, example(&p.wire)))
+                .map(|p| parameter(p, example(p.id)))
                 .collect(),
         ),
     );
@@ -332,13 +335,6 @@ fn description(e: &Endpoint) -> String {
         }
     }
     text
-}
-
-fn spec_name<'a>(api: &'a Api, rust_name: &'a str) -> &'a str {
-    api.record(rust_name)
-        .map(|r| r.spec_name.as_str())
-        .or_else(|| api.value_set(rust_name).map(|v| v.spec_name.as_str()))
-        .unwrap_or(rust_name)
 }
 
 /// A parameter; `example` is its value in the sample server's example request.
@@ -453,7 +449,7 @@ fn record_schema(api: &Api, names: &SchemaNames, r: &Record) -> Value {
     let example = api
         .endpoints
         .iter()
-        .filter(|e| e.returns == r.name)
+        .filter(|e| e.returns == r.id)
         .find_map(|e| sample_records(e, 1).pop());
     if let Some(example) = example {
         schema["examples"] = json!([example]);
@@ -469,12 +465,13 @@ fn field_schema(api: &Api, names: &SchemaNames, f: &Field, records: Option<&Valu
         TypeRef::Number => json!({ "type": "number" }),
         TypeRef::Boolean => json!({ "type": "boolean" }),
         TypeRef::Any => json!({}),
-        TypeRef::Record(name) => {
-            json!({ "$ref": format!("#/components/schemas/{}", spec_name(api, name)) })
+        TypeRef::Record(id) => {
+            json!({ "$ref": format!("#/components/schemas/{}", api.record(*id).spec_name) })
         }
         // Tolerant: the values listed, or others a later version may add.
-        TypeRef::ValueSet(name) => {
-            json!({ "$ref": format!("#/components/schemas/{}", names.open[spec_name(api, name)]) })
+        TypeRef::ValueSet(id) => {
+            let set = &api.value_set(*id).spec_name;
+            json!({ "$ref": format!("#/components/schemas/{}", names.open[set]) })
         }
         TypeRef::ErrorCode => {
             json!({ "$ref": format!("#/components/schemas/{}", names.open["ErrorCode"]) })

@@ -41,10 +41,7 @@ pub fn emit(api: &Api, out: &mut Emitted) {
 
 /// The path of the error object's Rust type.
 pub(super) fn error_object(api: &Api) -> TokenStream {
-    let record = api
-        .error_object()
-        .expect("the checker requires the envelope's error object");
-    let name = ident(&record.name);
+    let name = ident(&api.error_object().name);
     quote!(mrds_model::records::#name)
 }
 
@@ -118,7 +115,7 @@ fn lib_rs(api: &Api) -> TokenStream {
 fn service_rs(api: &Api) -> TokenStream {
     let methods = api.endpoints.iter().map(|e| {
         let name = ident(&e.names.method);
-        let record = ident(&e.returns);
+        let record = ident(&api.returns(e).name);
         let params = ident(&e.names.params_type);
         let mut text = format!(
             "`{} {}{}`: {}",
@@ -189,7 +186,7 @@ fn router_rs(api: &Api) -> TokenStream {
         let method = ident(&e.names.method);
         let params = ident(&e.names.params_type);
         let route = format!("{}{}", api.base_path, e.path);
-        let path_rule = match e.path.params().next().and_then(|name| e.param(name)) {
+        let path_rule = match e.path.params().next().map(|id| e.param(id)) {
             Some(p) => {
                 let (rule, field) = (e.param_rule(p, ParamCheck::Type), &p.wire);
                 quote!(Some(mrds_runtime::server::PathRule { rule: #rule, field: #field }))

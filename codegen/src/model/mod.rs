@@ -5,6 +5,13 @@
 //! (each kind with its own constraints), paging is explicit, and every Rust name an emitter
 //! needs is computed here once. Ordered containers only; records, value sets and endpoints are
 //! sorted by name, so the generated output never depends on file order or hashing.
+//!
+//! References are typed ids, resolved once by the checker: a field's record or value set
+//! ([`RecordId`], [`ValueSetId`]), the record an endpoint returns, the parameters a rule, the
+//! paging, the ordering, a path segment or the samples name ([`ParamId`]), the record fields
+//! the ordering and the samples name ([`FieldId`]). Reading one is indexing
+//! ([`Api::record`], [`Endpoint::param`], ...): nothing is looked up by name after the checker,
+//! and nothing can fail to resolve. An id belongs to the model that made it.
 
 use std::fmt;
 
@@ -13,6 +20,39 @@ pub use crate::diag::Location;
 pub use samples::*;
 
 mod samples;
+
+macro_rules! ids {
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(u32);
+
+        impl $name {
+            /// The id of the item at `index` (made by the checker).
+            pub(crate) fn new(index: usize) -> Self {
+                Self(u32::try_from(index).expect("fewer than 2^32 items"))
+            }
+
+            /// The index of the item in its list.
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    )*};
+}
+
+ids! {
+    /// A record: its index in [`Api::records`].
+    RecordId;
+    /// A value set: its index in [`Api::value_sets`].
+    ValueSetId;
+    /// A parameter: its index in its endpoint's [`Endpoint::params`].
+    ParamId;
+    /// A field of a record: its index in the record's [`Record::fields`].
+    FieldId;
+    /// A value of a value set: its index in the set's [`ValueSet::values`].
+    VariantId;
+}
 
 /// Where a fact comes from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -74,34 +114,57 @@ pub struct Api {
     pub endpoints: Vec<Endpoint>,
     /// Change history, newest first.
     pub history: Vec<HistoryEntry>,
+    /// The error object (the record of the envelope's `error`) and its `details` entries: the
+    /// checker requires both, with the fields the runtime reads and writes.
+    pub errors: ErrorShapes,
+}
+
+/// The records of the error answer.
+#[derive(Clone, Copy, Debug)]
+pub struct ErrorShapes {
+    /// The error object.
+    pub object: RecordId,
+    /// An entry of its `details`.
+    pub detail: RecordId,
 }
 
 impl Api {
-    /// The record whose Rust name is `name`.
-    pub fn record(&self, name: &str) -> Option<&Record> {
-        self.records.iter().find(|r| r.name == name)
+    /// The record `id`.
+    pub fn record(&self, id: RecordId) -> &Record {
+        &self.records[id.index()]
     }
 
-    /// The value set whose Rust name is `name`.
-    pub fn value_set(&self, name: &str) -> Option<&ValueSet> {
-        self.value_sets.iter().find(|v| v.name == name)
+    /// The value set `id`.
+    pub fn value_set(&self, id: ValueSetId) -> &ValueSet {
+        &self.value_sets[id.index()]
     }
 
-    /// The record a field of `fields` named `wire` holds, if it holds one.
-    pub fn record_in<'a>(&'a self, fields: &[Field], wire: &str) -> Option<&'a Record> {
-        match &fields.iter().find(|f| f.wire == wire)?.ty {
-            TypeRef::Record(name) => self.record(name),
-            _ => None,
-        }
+    /// The value of a set a literal names.
+    pub fn variant(&self, v: &ValueRef) -> &Variant {
+        &self.value_set(v.set).values[v.variant.index()]
     }
 
-    /// The error object: the record of the envelope's `error` (the checker requires it).
-    pub fn error_object(&self) -> Option<&Record> {
-        self.record_in(&self.envelope.fields, "error")
+    /// The error object.
+    pub fn error_object(&self) -> &Record {
+        self.record(self.errors.object)
     }
 
-    /// The endpoint with id `id`.
-    pub fn endpoint(&self, id: &str) -> Option<&Endpoint> {
+    /// The record endpoint `e` returns.
+    pub fn returns(&self, e: &Endpoint) -> &Record {
+        self.record(e.returns)
+    }
+
+    /// The record named `name` (as the spec writes it, or its Rust name): for tools and tests
+    /// that start from a name, never for a reference.
+    pub fn record_named(&self, name: &str) -> Option<&Record> {
+        self.records
+            .iter()
+            .find(|r| r.spec_name == name || r.name == name)
+    }
+
+    /// The endpoint whose operation id is `id`: for tools and tests that start from a name
+    /// (and for matching the endpoints of two versions of the spec), never for a reference.
+    pub fn endpoint_named(&self, id: &str) -> Option<&Endpoint> {
         self.endpoints.iter().find(|e| e.id == id)
     }
 }
@@ -148,6 +211,8 @@ pub struct ErrorCode {
 /// A record.
 #[derive(Clone, Debug)]
 pub struct Record {
+    /// Its id.
+    pub id: RecordId,
     /// Where the spec defines it.
     pub at: Location,
     /// Rust type name (`PitDividend`).
@@ -160,6 +225,18 @@ pub struct Record {
     pub provenance: Provenance,
     /// Fields in wire order.
     pub fields: Vec<Field>,
+}
+
+impl Record {
+    /// The field `id`.
+    pub fn field(&self, id: FieldId) -> &Field {
+        &self.fields[id.index()]
+    }
+
+    /// The field whose wire name is `wire`: for tools and tests, never for a reference.
+    pub fn field_named(&self, wire: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.wire == wire)
+    }
 }
 
 /// A field of a record or of the envelope.
@@ -201,10 +278,10 @@ pub enum TypeRef {
     Boolean,
     /// Any JSON value.
     Any,
-    /// A record, by Rust name.
-    Record(String),
-    /// A value set, by Rust name.
-    ValueSet(String),
+    /// A record.
+    Record(RecordId),
+    /// A value set.
+    ValueSet(ValueSetId),
     /// The error code set.
     ErrorCode,
     /// The envelope's records (the type parameter).
@@ -214,6 +291,8 @@ pub enum TypeRef {
 /// A value set.
 #[derive(Clone, Debug)]
 pub struct ValueSet {
+    /// Its id.
+    pub id: ValueSetId,
     /// Where the spec defines it.
     pub at: Location,
     /// Rust type name.
@@ -268,10 +347,8 @@ pub struct Endpoint {
     pub auth: AuthMode,
     /// Provenance of the key requirement.
     pub auth_provenance: Provenance,
-    /// Rust name of the record in `data`.
-    pub returns: String,
-    /// Spec name of that record.
-    pub returns_spec: String,
+    /// The record in `data`.
+    pub returns: RecordId,
     /// Provenance.
     pub provenance: Provenance,
     /// Parameters in documented order.
@@ -283,7 +360,7 @@ pub struct Endpoint {
     /// The documented ordering, machine-readable.
     pub order: Option<Order>,
     /// The parameter naming the one thing asked for; a value naming nothing answers 404.
-    pub lookup: Option<String>,
+    pub lookup: Option<ParamId>,
     /// Removal, when the change history lists one.
     pub removed: Option<Removal>,
     /// Sample data of the sample-data server.
@@ -291,8 +368,14 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
-    /// The parameter whose wire name is `name`.
-    pub fn param(&self, name: &str) -> Option<&Param> {
+    /// The parameter `id`.
+    pub fn param(&self, id: ParamId) -> &Param {
+        &self.params[id.index()]
+    }
+
+    /// The parameter whose wire name is `name`: for tools and tests (and the wire: a request's
+    /// parameters come by name), never for a reference.
+    pub fn param_named(&self, name: &str) -> Option<&Param> {
         self.params.iter().find(|p| p.wire == name)
     }
 
@@ -327,20 +410,36 @@ pub struct PathTemplate {
     pub segments: Vec<Segment>,
 }
 
-/// One segment of a path.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One segment of a path. Two are equal when they read the same (a placeholder by its name),
+/// whatever their models number the parameter: so paths of two versions compare.
+#[derive(Clone, Debug, Eq)]
 pub enum Segment {
     /// Fixed text.
     Literal(String),
-    /// A path parameter, by wire name.
-    Param(String),
+    /// A path parameter.
+    Param {
+        /// The parameter.
+        param: ParamId,
+        /// Its name, as the template writes it.
+        name: String,
+    },
+}
+
+impl PartialEq for Segment {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Segment::Literal(a), Segment::Literal(b)) => a == b,
+            (Segment::Param { name: a, .. }, Segment::Param { name: b, .. }) => a == b,
+            _ => false,
+        }
+    }
 }
 
 impl PathTemplate {
-    /// The names of the path parameters, in order.
-    pub fn params(&self) -> impl Iterator<Item = &str> {
+    /// The path parameters, in order.
+    pub fn params(&self) -> impl Iterator<Item = ParamId> {
         self.segments.iter().filter_map(|s| match s {
-            Segment::Param(p) => Some(p.as_str()),
+            Segment::Param { param, .. } => Some(*param),
             Segment::Literal(_) => None,
         })
     }
@@ -366,7 +465,7 @@ impl fmt::Display for PathTemplate {
         for s in &self.segments {
             match s {
                 Segment::Literal(l) => write!(f, "/{l}")?,
-                Segment::Param(p) => write!(f, "/{{{p}}}")?,
+                Segment::Param { name, .. } => write!(f, "/{{{name}}}")?,
             }
         }
         Ok(())
@@ -387,12 +486,12 @@ pub struct Removal {
 pub struct Order {
     /// Where the spec defines it.
     pub at: Location,
-    /// Wire name of the record field ordered by.
-    pub field: String,
+    /// The field of the returned record ordered by.
+    pub field: FieldId,
     /// Largest first, unless `direction` says otherwise.
     pub descending: bool,
     /// A parameter (`asc`/`desc`) choosing the direction.
-    pub direction: Option<String>,
+    pub direction: Option<ParamId>,
 }
 
 /// The parameters that cap and page an endpoint's records.
@@ -400,15 +499,17 @@ pub struct Order {
 pub struct Paging {
     /// Where the spec defines it.
     pub at: Location,
-    /// Wire name of the integer parameter capping the number of records.
-    pub limit: String,
-    /// Wire name of the integer parameter giving how many records to skip.
-    pub offset: Option<String>,
+    /// The integer parameter capping the number of records.
+    pub limit: ParamId,
+    /// The integer parameter giving how many records to skip.
+    pub offset: Option<ParamId>,
 }
 
 /// A request parameter.
 #[derive(Clone, Debug)]
 pub struct Param {
+    /// Its id.
+    pub id: ParamId,
     /// Where the spec defines it.
     pub at: Location,
     /// Wire name.
@@ -545,15 +646,31 @@ impl StringFormat {
     }
 }
 
-/// A parameter of a value set.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A parameter of a value set. Two are equal when they mean the same (the set's name, its
+/// values, its tolerance), whatever their models number the set: so types of two versions of
+/// the spec compare.
+#[derive(Clone, Debug, Eq)]
 pub struct EnumType {
-    /// Rust name of the value set.
+    /// The value set.
+    pub set: ValueSetId,
+    /// Its Rust name (a copy, for printing).
     pub name: String,
     /// The set keeps unknown values (it is used by a record field).
     pub tolerant: bool,
     /// Wire spellings of its values, in the spec's order.
     pub values: Vec<String>,
+}
+
+impl PartialEq for EnumType {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.name, self.tolerant, &self.values) == (&other.name, other.tolerant, &other.values)
+    }
+}
+
+impl PartialEq for ValueRef {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.set_name, &self.wire) == (&other.set_name, &other.wire)
+    }
 }
 
 /// A parameter's own checks, each with a rule id `<endpoint>.<param>.<check>`.
@@ -640,14 +757,19 @@ impl Literal {
     }
 }
 
-/// A value of a value set, resolved.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A value of a value set, resolved. Two are equal when they name the same value of the same
+/// set by name, whatever their models number them: so literals of two versions compare.
+#[derive(Clone, Debug, Eq)]
 pub struct ValueRef {
-    /// Value set Rust name.
-    pub set: String,
-    /// Rust variant name.
+    /// The value set.
+    pub set: ValueSetId,
+    /// The value in it.
+    pub variant: VariantId,
+    /// The set's Rust name (a copy, for printing).
+    pub set_name: String,
+    /// The value's Rust variant name (a copy, for printing).
     pub ident: String,
-    /// Wire spelling.
+    /// Its wire spelling (the literal's text).
     pub wire: String,
 }
 
@@ -680,7 +802,7 @@ impl Rule {
     }
 
     /// Every parameter the rule reads, its condition's included.
-    pub fn params(&self) -> Vec<&str> {
+    pub fn params(&self) -> Vec<ParamId> {
         let mut out = self.check.params();
         if let Some(c) = &self.when {
             out.push(c.param());
@@ -689,82 +811,127 @@ impl Rule {
     }
 }
 
-/// A condition on one parameter (which must be given for the condition to hold).
-#[derive(Clone, Debug)]
-pub enum Condition {
+/// A condition on one parameter (which must be given for the condition to hold). `P` names
+/// the parameter: its id in the model; a tool comparing two models maps it to the wire name
+/// ([`Condition::map`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Condition<P = ParamId> {
     /// The value is one of these.
     In {
-        /// Parameter wire name.
-        param: String,
+        /// The parameter.
+        param: P,
         /// Allowed values; value-set values when the parameter is an enum.
         values: Vec<Literal>,
     },
     /// The value matches a regular expression.
     Matches {
-        /// Parameter wire name.
-        param: String,
+        /// The parameter.
+        param: P,
         /// Regular expression.
         pattern: String,
     },
 }
 
-impl Condition {
+impl<P: Copy> Condition<P> {
     /// The parameter looked at.
-    pub fn param(&self) -> &str {
+    pub fn param(&self) -> P {
         match self {
-            Condition::In { param, .. } | Condition::Matches { param, .. } => param,
+            Condition::In { param, .. } | Condition::Matches { param, .. } => *param,
+        }
+    }
+
+    /// The same condition, its parameter named by `f` (a wire name, say).
+    pub fn map<Q>(&self, f: impl Fn(P) -> Q) -> Condition<Q> {
+        match self {
+            Condition::In { param, values } => Condition::In {
+                param: f(*param),
+                values: values.clone(),
+            },
+            Condition::Matches { param, pattern } => Condition::Matches {
+                param: f(*param),
+                pattern: pattern.clone(),
+            },
         }
     }
 }
 
-/// What a rule requires. Parameters are named by wire name and all exist on the endpoint.
+/// What a rule requires, of parameters of its endpoint. `P` names a parameter: its id in the
+/// model; a tool comparing two models maps them to wire names ([`Check::map`]).
 ///
 /// Adding a kind here makes the compiler list every place that must handle it: the checker
 /// lowers each kind, the model emitter generates its check, the OpenAPI emitter describes it.
-#[derive(Clone, Debug)]
-pub enum Check {
+#[derive(Clone, Debug, PartialEq)]
+pub enum Check<P = ParamId> {
     /// `before < after` when both are given.
     Ordered {
         /// Earlier parameter.
-        before: String,
+        before: P,
         /// Later parameter.
-        after: String,
+        after: P,
     },
     /// `to - from <= seconds` when both are given.
     MaxSpan {
         /// Start.
-        from: String,
+        from: P,
         /// End.
-        to: String,
+        to: P,
         /// Largest difference.
         seconds: i64,
     },
     /// `param` given implies `needs` given.
     Requires {
         /// The dependent parameter.
-        param: String,
+        param: P,
         /// The parameter it needs.
-        needs: String,
+        needs: P,
     },
     /// At least one of these is given.
-    AtLeastOne(Vec<String>),
+    AtLeastOne(Vec<P>),
     /// `param`, when given, is one of `values`.
     AllowedValues {
         /// The parameter.
-        param: String,
+        param: P,
         /// Allowed values.
         values: Vec<Literal>,
     },
     /// `param`, when given, matches `pattern`.
     Matches {
         /// The parameter.
-        param: String,
+        param: P,
         /// Regular expression.
         pattern: String,
     },
 }
 
-impl Check {
+impl<P: Copy> Check<P> {
+    /// The same check, its parameters named by `f` (wire names, say).
+    pub fn map<Q>(&self, f: impl Fn(P) -> Q) -> Check<Q> {
+        match self {
+            Check::Ordered { before, after } => Check::Ordered {
+                before: f(*before),
+                after: f(*after),
+            },
+            Check::MaxSpan { from, to, seconds } => Check::MaxSpan {
+                from: f(*from),
+                to: f(*to),
+                seconds: *seconds,
+            },
+            Check::Requires { param, needs } => Check::Requires {
+                param: f(*param),
+                needs: f(*needs),
+            },
+            Check::AtLeastOne(params) => Check::AtLeastOne(params.iter().map(|p| f(*p)).collect()),
+            Check::AllowedValues { param, values } => Check::AllowedValues {
+                param: f(*param),
+                values: values.clone(),
+            },
+            Check::Matches { param, pattern } => Check::Matches {
+                param: f(*param),
+                pattern: pattern.clone(),
+            },
+        }
+    }
+
     /// The kind's spelling in the spec (`max_span`).
     pub fn kind(&self) -> &'static str {
         match self {
@@ -778,25 +945,25 @@ impl Check {
     }
 
     /// The parameters the check reads.
-    pub fn params(&self) -> Vec<&str> {
+    pub fn params(&self) -> Vec<P> {
         match self {
-            Check::Ordered { before, after } => vec![before, after],
-            Check::MaxSpan { from, to, .. } => vec![from, to],
-            Check::Requires { param, needs } => vec![param, needs],
-            Check::AtLeastOne(names) => names.iter().map(String::as_str).collect(),
-            Check::AllowedValues { param, .. } | Check::Matches { param, .. } => vec![param],
+            Check::Ordered { before, after } => vec![*before, *after],
+            Check::MaxSpan { from, to, .. } => vec![*from, *to],
+            Check::Requires { param, needs } => vec![*param, *needs],
+            Check::AtLeastOne(params) => params.clone(),
+            Check::AllowedValues { param, .. } | Check::Matches { param, .. } => vec![*param],
         }
     }
 
     /// The parameter a violation names (`field` of the issue).
-    pub fn field(&self) -> &str {
+    pub fn field(&self) -> P {
         match self {
             Check::Ordered { after: f, .. }
             | Check::MaxSpan { to: f, .. }
             | Check::Requires { param: f, .. }
             | Check::AllowedValues { param: f, .. }
-            | Check::Matches { param: f, .. } => f,
-            Check::AtLeastOne(names) => &names[0],
+            | Check::Matches { param: f, .. } => *f,
+            Check::AtLeastOne(params) => params[0],
         }
     }
 

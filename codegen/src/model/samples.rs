@@ -1,32 +1,33 @@
 //! The sample data of the sample-data server, resolved.
 
+use super::{FieldId, ParamId};
+
 /// The sample data of one endpoint and how a request selects from it (see
-/// [`crate::ast::Samples`]). Parameters are wire names of the endpoint's parameters; fields are
-/// wire names of the returned record's fields.
+/// [`crate::ast::Samples`]). Parameters are the endpoint's; fields are the returned record's.
 #[derive(Clone, Debug)]
 pub struct Samples {
     /// Where the spec defines them.
     pub at: crate::diag::Location,
     /// A request answered with sample records: path below the base path, and query.
     pub example: String,
-    /// The parameters of `example`, decoded: (wire name, value), path parameters first.
-    pub example_values: Vec<(String, String)>,
+    /// The parameters of `example`, decoded: (parameter, value), path parameters first.
+    pub example_values: Vec<(ParamId, String)>,
     /// Answer 404 (not an empty array) when no set matches.
     pub not_found_when_missing: bool,
     /// Of these parameters only the first one given selects sets.
-    pub first_of: Vec<String>,
+    pub first_of: Vec<ParamId>,
     /// Parameters matched as a case-insensitive part of a spelling.
-    pub contains: Vec<String>,
+    pub contains: Vec<ParamId>,
     /// (record field, parameter): the field echoes the caller's spelling.
-    pub echo: Vec<(String, String)>,
+    pub echo: Vec<(FieldId, ParamId)>,
     /// (parameter, record field): equality filters.
-    pub filter: Vec<(String, String)>,
+    pub filter: Vec<(ParamId, FieldId)>,
     /// The range filter.
     pub range: Option<SampleRange>,
     /// The order.
     pub order: Option<SampleOrder>,
     /// Only the first record when none of these is given.
-    pub latest_without: Vec<String>,
+    pub latest_without: Vec<ParamId>,
     /// The sets, in the spec's order.
     pub sets: Vec<SampleSet>,
 }
@@ -35,18 +36,18 @@ pub struct Samples {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SampleField {
     /// Always this field.
-    Fixed(String),
+    Fixed(FieldId),
     /// The field named by the value of a parameter: (parameter, [(value, field)]).
-    By(String, Vec<(String, String)>),
+    By(ParamId, Vec<(String, FieldId)>),
 }
 
 /// A range filter.
 #[derive(Clone, Debug)]
 pub struct SampleRange {
     /// Parameter of the earliest instant.
-    pub from: Option<String>,
+    pub from: Option<ParamId>,
     /// Parameter of the latest instant.
-    pub to: Option<String>,
+    pub to: Option<ParamId>,
     /// The field compared.
     pub field: SampleField,
 }
@@ -59,14 +60,14 @@ pub struct SampleOrder {
     /// Descending unless `by` says otherwise.
     pub descending: bool,
     /// Parameter with `asc`/`desc`.
-    pub by: Option<String>,
+    pub by: Option<ParamId>,
 }
 
 /// One sample set.
 #[derive(Clone, Debug)]
 pub struct SampleSet {
     /// (parameter, spellings).
-    pub when: Vec<(String, Vec<String>)>,
+    pub when: Vec<(ParamId, Vec<String>)>,
     /// The records as compact JSON array text.
     pub records_json: String,
 }

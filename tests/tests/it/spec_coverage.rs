@@ -83,9 +83,10 @@ fn describe_param(p: &mrds_codegen::model::Param) -> String {
     s
 }
 
-/// One rule in one line: its check, then its condition.
-fn describe_rule(r: &mrds_codegen::model::Rule) -> String {
-    let check = match &r.check {
+/// One rule in one line: its check, then its condition (parameters by their names).
+fn describe_rule(e: &mrds_codegen::model::Endpoint, r: &mrds_codegen::model::Rule) -> String {
+    let name = |id| e.param(id).wire.as_str();
+    let check = match &r.check.map(name) {
         Check::Ordered { before, after } => format!("ordered {before} < {after}"),
         Check::MaxSpan { from, to, seconds } => format!("max_span {to} - {from} <= {seconds}"),
         Check::Requires { param, needs } => format!("requires {param} -> {needs}"),
@@ -96,7 +97,7 @@ fn describe_rule(r: &mrds_codegen::model::Rule) -> String {
         ),
         Check::Matches { param, pattern } => format!("matches {param} ~ {pattern}"),
     };
-    match &r.when {
+    match &r.when.as_ref().map(|c| c.map(name)) {
         None => check,
         Some(Condition::In { param, values }) => format!(
             "{check} when {param} in [{}]",
@@ -175,9 +176,7 @@ fn the_sixteen_endpoints() {
         .endpoints
         .iter()
         .map(|e| {
-            let record = api
-                .record(&e.returns)
-                .unwrap_or_else(|| panic!("{} returns unknown {}", e.id, e.returns));
+            let record = api.returns(e);
             (e.path.to_string(), record.spec_name.as_str())
         })
         .collect();
@@ -510,7 +509,7 @@ fn the_parameters_of_every_endpoint() {
     // Patterns the decisions state outright.
     let pattern = |id: &str, param: &str| {
         endpoint(id)
-            .param(param)
+            .param_named(param)
             .and_then(|p| match &p.ty {
                 ParamType::String(t) => t.pattern.as_ref().map(|p| p.regex.clone()),
                 _ => None,
@@ -536,8 +535,11 @@ fn the_cross_parameter_rules() {
     let actual: BTreeMap<String, String> = api()
         .endpoints
         .iter()
-        .flat_map(|e| e.rules.iter())
-        .map(|r| (r.id.clone(), describe_rule(r)))
+        .flat_map(|e| {
+            e.rules
+                .iter()
+                .map(move |r| (r.id.clone(), describe_rule(e, r)))
+        })
         .collect();
     let order = "ordered start_time < end_time";
     let mut expected: BTreeMap<String, String> = [
@@ -596,11 +598,17 @@ fn the_cross_parameter_rules() {
 
     // "Start before end" holds on exactly the endpoints that take a range.
     for e in &api().endpoints {
-        let has_range = e.param("start_time").is_some() && e.param("end_time").is_some();
+        let has_range =
+            e.param_named("start_time").is_some() && e.param_named("end_time").is_some();
         let ordered = e.rules.iter().any(|r| {
-            matches!(&r.check, Check::Ordered { before, after }
-                if before == "start_time" && after == "end_time")
-                && r.when.is_none()
+            let named = r.check.map(|id| e.param(id).wire.as_str());
+            matches!(
+                named,
+                Check::Ordered {
+                    before: "start_time",
+                    after: "end_time"
+                }
+            ) && r.when.is_none()
         });
         assert_eq!(has_range, ordered, "{}: range without order rule", e.id);
     }
@@ -728,7 +736,7 @@ fn the_change_history() {
 fn decisions_are_marked_assumed() {
     let assumed = |id: &str, param: &str| {
         endpoint(id)
-            .param(param)
+            .param_named(param)
             .unwrap_or_else(|| panic!("no parameter {id}.{param}"))
             .provenance
             .is_assumed()
@@ -830,10 +838,13 @@ fn every_endpoint_has_sample_data_for_the_sample_server() {
 fn the_model_knows_where_each_thing_is_defined() {
     let e = endpoint("stock_dividends");
     assert_eq!(e.at.to_string(), "spec/endpoints/equity.yaml:4:3");
-    let limit = e.param("limit").expect("a limit");
+    let limit = e.param_named("limit").expect("a limit");
     assert_eq!(limit.at.to_string(), "spec/endpoints/equity.yaml:23:9");
     assert_eq!(e.rules[0].at.file, "spec/endpoints/equity.yaml");
-    let record = api().record("PitDividend").expect("the dividend record");
+    let record = api()
+        .record_named("PitDividend")
+        .expect("the dividend record")
+        .clone();
     assert_eq!(record.at.file, "spec/records.yaml");
     assert!(
         record

@@ -275,7 +275,8 @@ fn write_variant(root: &Path, v: &Variant, mode: Mode) {
 }
 
 fn params_type(api: &Api, endpoint: &str) -> Option<String> {
-    api.endpoint(endpoint).map(|e| e.names.params_type.clone())
+    api.endpoint_named(endpoint)
+        .map(|e| e.names.params_type.clone())
 }
 
 /// The probe of one direction: `client` calls `endpoint` on `server`.
@@ -287,7 +288,7 @@ fn probe_call(
     server: &Variant,
     endpoint: &str,
 ) -> Option<String> {
-    let e = client.api.endpoint(endpoint)?;
+    let e = client.api.endpoint_named(endpoint)?;
     if e.removed.is_some() {
         return None;
     }
@@ -301,7 +302,7 @@ fn probe_call(
             e.auth == AuthMode::Required
         ),
         Mode::Models => {
-            let answering = server.api.endpoint(endpoint).unwrap_or_else(|| {
+            let answering = server.api.endpoint_named(endpoint).unwrap_or_else(|| {
                 panic!("{case}: the model run needs `{endpoint}` on both sides")
             });
             let records = answering

@@ -25,7 +25,13 @@ fn api() -> Api {
 
 /// The records of the first sample set of endpoint `id`.
 fn samples<T: DeserializeOwned>(api: &Api, id: &str) -> Vec<T> {
-    let set = &api.endpoint(id).unwrap().samples.as_ref().unwrap().sets[0];
+    let set = &api
+        .endpoint_named(id)
+        .unwrap()
+        .samples
+        .as_ref()
+        .unwrap()
+        .sets[0];
     serde_json::from_str(&set.records_json).unwrap()
 }
 
@@ -117,7 +123,7 @@ fn every_time_field_of_every_sample_record_parses() {
     let api = api();
     let mut checked = 0;
     for e in &api.endpoints {
-        let record = api.record(&e.returns).unwrap();
+        let record = api.returns(e);
         for set in e.samples.iter().flat_map(|s| &s.sets) {
             let records: Vec<Value> = serde_json::from_str(&set.records_json).unwrap();
             for r in &records {

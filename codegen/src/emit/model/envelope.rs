@@ -15,9 +15,9 @@ pub(super) fn file(api: &Api) -> TokenStream {
          with [`new`](Self::new) and the `with_` setters.",
         prose(&api.envelope.doc)
     ));
-    let fields = struct_fields(&api.envelope.fields);
+    let fields = struct_fields(api, &api.envelope.fields);
     let generics = quote!(<T>);
-    let construction = constructors("Envelope", &generics, &api.envelope.fields);
+    let construction = constructors(api, "Envelope", &generics, &api.envelope.fields);
     let time = typed_time("Envelope", &generics, &api.envelope.fields);
     let glue = error_body(api);
     quote! {
@@ -56,12 +56,8 @@ fn literal(record: &Record, given: &[&str]) -> TokenStream {
 
 /// The `ErrorBody` implementation of the error object.
 fn error_body(api: &Api) -> TokenStream {
-    let Some(object) = api.error_object() else {
-        return TokenStream::new();
-    };
-    let Some(detail) = api.record_in(&object.fields, "details") else {
-        return TokenStream::new();
-    };
+    let object = api.error_object();
+    let detail = api.record(api.errors.detail);
     let name = ident(&object.name);
     let field = |wire: &str| {
         object

@@ -73,7 +73,7 @@ fn readme_md(api: &Api) -> String {
     let example = example_request(api, "mrds_model");
     let record = example
         .as_ref()
-        .map(|x| x.endpoint.returns.as_str())
+        .map(|x| api.returns(x.endpoint).name.as_str())
         .or_else(|| api.records.first().map(|r| r.name.as_str()));
     let mut code = String::new();
     if let Some(x) = &example {

@@ -15,7 +15,7 @@ use crate::emit::{deprecation, docs, ident, prose, with_provenance};
 use crate::model::*;
 
 pub(super) fn file(api: &Api) -> TokenStream {
-    let types = api.endpoints.iter().map(params_type);
+    let types = api.endpoints.iter().map(|e| params_type(api, e));
     let sets: BTreeSet<&str> = api
         .endpoints
         .iter()
@@ -106,7 +106,7 @@ fn literal(l: &Literal) -> TokenStream {
         }
         Literal::Boolean(b) => quote!(#b),
         Literal::Variant(v) => {
-            let (set, var) = (ident(&v.set), ident(&v.ident));
+            let (set, var) = (ident(&v.set_name), ident(&v.ident));
             quote!(#set::#var)
         }
     }
@@ -122,7 +122,7 @@ fn literal_pattern(l: &Literal) -> TokenStream {
         }
         Literal::Boolean(b) => quote!(#b),
         Literal::Variant(v) => {
-            let (set, var) = (ident(&v.set), ident(&v.ident));
+            let (set, var) = (ident(&v.set_name), ident(&v.ident));
             quote!(#set::#var)
         }
     }
@@ -183,9 +183,7 @@ fn param_checks(e: &Endpoint, p: &Param) -> Vec<TokenStream> {
 
 /// The condition of a rule, as a boolean expression over the parameter locals.
 fn condition(e: &Endpoint, c: &Condition) -> TokenStream {
-    let p = e
-        .param(c.param())
-        .expect("the checker resolved the condition's parameter");
+    let p = e.param(c.param());
     let x = local(p);
     match c {
         Condition::In { values, .. } => {
@@ -202,12 +200,9 @@ fn condition(e: &Endpoint, c: &Condition) -> TokenStream {
 fn rule_check(e: &Endpoint, rule: &Rule) -> TokenStream {
     let id = &rule.id;
     let reason = rule.reason();
-    let param = |name: &str| {
-        e.param(name)
-            .expect("the checker resolved the rule's parameters")
-    };
-    let arg = |name: &str| {
-        let p = param(name);
+    let param = |id: &ParamId| e.param(*id);
+    let arg = |id: &ParamId| {
+        let p = param(id);
         let wire = &p.wire;
         let x = local(p);
         quote!((#wire, #x))
@@ -306,7 +301,7 @@ fn field_facts(p: &Param) -> String {
     format!("{}.", facts.join("; "))
 }
 
-fn struct_doc(e: &Endpoint) -> String {
+fn struct_doc(api: &Api, e: &Endpoint) -> String {
     let mut doc = format!(
         "Parameters of `{} {}`: {}",
         e.method.as_str(),
@@ -321,7 +316,7 @@ fn struct_doc(e: &Endpoint) -> String {
     }
     doc.push_str(&format!(
         "\n\nAnswers `data` as an array of [`crate::records::{}`]. The API key is {}.",
-        e.returns,
+        api.returns(e).name,
         match e.auth {
             AuthMode::Required => "required",
             AuthMode::Optional => "accepted but not required",
@@ -455,11 +450,11 @@ fn typed_time(e: &Endpoint) -> TokenStream {
     }
 }
 
-fn params_type(e: &Endpoint) -> TokenStream {
+fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
     let name = ident(&e.names.params_type);
-    let record = ident(&e.returns);
+    let record = ident(&api.returns(e).name);
     let constant = format_ident!("{}", e.names.constant);
-    let type_docs = docs(&struct_doc(e));
+    let type_docs = docs(&struct_doc(api, e));
     let (deprecated, allow) = deprecation(e.removed.as_ref());
 
     let fields = e.params.iter().map(|p| {
@@ -524,7 +519,7 @@ fn params_type(e: &Endpoint) -> TokenStream {
     // The check function, over the parameters some check reads.
     let per_param: Vec<TokenStream> = e.params.iter().flat_map(|p| param_checks(e, p)).collect();
     let rules: Vec<TokenStream> = e.rules.iter().map(|r| rule_check(e, r)).collect();
-    let used: BTreeSet<&str> = e
+    let used: BTreeSet<ParamId> = e
         .rules
         .iter()
         .flat_map(Rule::params)
@@ -532,14 +527,10 @@ fn params_type(e: &Endpoint) -> TokenStream {
             e.params
                 .iter()
                 .filter(|p| !param_checks(e, p).is_empty())
-                .map(|p| p.wire.as_str()),
+                .map(|p| p.id),
         )
         .collect();
-    let checked: Vec<&Param> = e
-        .params
-        .iter()
-        .filter(|p| used.contains(p.wire.as_str()))
-        .collect();
+    let checked: Vec<&Param> = e.params.iter().filter(|p| used.contains(&p.id)).collect();
     let has_checks = !per_param.is_empty() || !rules.is_empty();
     let check_fn = has_checks.then(|| {
         let args = checked.iter().map(|p| {
@@ -579,8 +570,8 @@ fn params_type(e: &Endpoint) -> TokenStream {
         }
     });
     let paged = e.paging.as_ref().and_then(|paging| {
-        let offset = ident(&e.param(paging.offset.as_deref()?)?.ident);
-        let limit = ident(&e.param(&paging.limit)?.ident);
+        let offset = ident(&e.param(paging.offset?).ident);
+        let limit = ident(&e.param(paging.limit).ident);
         Some(quote! {
             #allow
             impl mrds_runtime::Paged for #name {
@@ -700,8 +691,8 @@ fn from_raw_body(e: &Endpoint, checked: &[&Param], has_checks: bool) -> TokenStr
     // Presence rules: a parameter that was sent but did not parse counts as given.
     let forgive = e.rules.iter().filter_map(|r| {
         let given: Vec<&str> = match &r.check {
-            Check::Requires { needs, .. } => vec![needs],
-            Check::AtLeastOne(names) => names.iter().map(String::as_str).collect(),
+            Check::Requires { needs, .. } => vec![&e.param(*needs).wire],
+            Check::AtLeastOne(params) => params.iter().map(|p| e.param(*p).wire.as_str()).collect(),
             _ => return None,
         };
         let id = &r.id;
@@ -801,11 +792,9 @@ fn path_body(e: &Endpoint) -> TokenStream {
         template.push('/');
         match s {
             Segment::Literal(l) => template.push_str(l),
-            Segment::Param(name) => {
+            Segment::Param { param, .. } => {
                 template.push_str("{}");
-                let p = e
-                    .param(name)
-                    .expect("the checker resolved the placeholders");
+                let p = e.param(*param);
                 let x = ident(&p.ident);
                 args.push(quote! {
                     mrds_runtime::text::percent_encode(&mrds_runtime::ParamValue::to_param(&self.#x))

@@ -22,8 +22,8 @@ pub(super) fn file(api: &Api) -> TokenStream {
              breaking change; every field stays public to read and assign.",
         );
         let docs = docs(&with_provenance(text, &r.provenance));
-        let fields = struct_fields(&r.fields);
-        let construction = constructors(&r.name, &TokenStream::new(), &r.fields);
+        let fields = struct_fields(api, &r.fields);
+        let construction = constructors(api, &r.name, &TokenStream::new(), &r.fields);
         let time = typed_time(&r.name, &TokenStream::new(), &r.fields);
         quote! {
             #docs
@@ -50,21 +50,27 @@ pub(super) fn file(api: &Api) -> TokenStream {
 
 /// The argument type a constructor or setter takes for a field, and how the field is made
 /// from the argument `x`.
-fn field_argument(f: &Field, x: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
+fn field_argument(api: &Api, f: &Field, x: &proc_macro2::Ident) -> (TokenStream, TokenStream) {
     if f.array {
         return (
-            field_type(&Field {
-                optional: false,
-                ..f.clone()
-            }),
+            field_type(
+                api,
+                &Field {
+                    optional: false,
+                    ..f.clone()
+                },
+            ),
             quote!(#x),
         );
     }
-    let ty = field_type(&Field {
-        optional: false,
-        boxed: false,
-        ..f.clone()
-    });
+    let ty = field_type(
+        api,
+        &Field {
+            optional: false,
+            boxed: false,
+            ..f.clone()
+        },
+    );
     let (arg, value) = match (&f.ty, f.boxed) {
         (TypeRef::String, _) => (quote!(impl Into<String>), quote!(#x.into())),
         (_, true) => (ty, quote!(Box::new(#x))),
@@ -80,12 +86,17 @@ fn field_argument(f: &Field, x: &proc_macro2::Ident) -> (TokenStream, TokenStrea
 /// `new` (the fields that are neither optional nor arrays that may be absent, in wire order)
 /// and one `with_<field>` setter per optional field, for the record or envelope `name` with
 /// `generics` (`<T>` or nothing).
-pub(super) fn constructors(name: &str, generics: &TokenStream, fields: &[Field]) -> TokenStream {
+pub(super) fn constructors(
+    api: &Api,
+    name: &str,
+    generics: &TokenStream,
+    fields: &[Field],
+) -> TokenStream {
     let ty = ident(name);
     let required: Vec<&Field> = fields.iter().filter(|f| !f.optional).collect();
     let args = required.iter().map(|f| {
         let x = ident(&f.ident);
-        let (arg, _) = field_argument(f, &x);
+        let (arg, _) = field_argument(api, f, &x);
         quote!(#x: #arg)
     });
     let values = fields.iter().map(|f| {
@@ -100,7 +111,7 @@ pub(super) fn constructors(name: &str, generics: &TokenStream, fields: &[Field])
             // The argument is the field's value.
             quote!(#x)
         } else {
-            let (_, value) = field_argument(f, &x);
+            let (_, value) = field_argument(api, f, &x);
             quote!(#x: #value)
         }
     });
@@ -108,7 +119,7 @@ pub(super) fn constructors(name: &str, generics: &TokenStream, fields: &[Field])
         let x = ident(&f.ident);
         let setter = format_ident!("with_{}", crate::naming::bare(&f.ident));
         let value = format_ident!("value");
-        let (arg, made) = field_argument(f, &value);
+        let (arg, made) = field_argument(api, f, &value);
         let doc = docs(&format!("Sets `{}`.", f.wire));
         quote! {
             #doc
@@ -242,19 +253,19 @@ pub(super) fn typed_time(name: &str, generics: &TokenStream, fields: &[Field]) -
 }
 
 /// The Rust type of a field.
-fn field_type(f: &Field) -> TokenStream {
+fn field_type(api: &Api, f: &Field) -> TokenStream {
     let base = match &f.ty {
         TypeRef::String => quote!(String),
         TypeRef::Integer => quote!(i64),
         TypeRef::Number => quote!(f64),
         TypeRef::Boolean => quote!(bool),
         TypeRef::Any => quote!(serde_json::Value),
-        TypeRef::Record(n) => {
-            let n = ident(n);
+        TypeRef::Record(id) => {
+            let n = ident(&api.record(*id).name);
             quote!(crate::records::#n)
         }
-        TypeRef::ValueSet(n) => {
-            let n = ident(n);
+        TypeRef::ValueSet(id) => {
+            let n = ident(&api.value_set(*id).name);
             quote!(crate::value_sets::#n)
         }
         TypeRef::ErrorCode => quote!(crate::value_sets::ErrorCode),
@@ -285,7 +296,7 @@ pub(super) fn format_note(format: FieldFormat) -> &'static str {
 }
 
 /// The fields of a record or of the envelope, with their serde attributes.
-pub(super) fn struct_fields(fields: &[Field]) -> Vec<TokenStream> {
+pub(super) fn struct_fields(api: &Api, fields: &[Field]) -> Vec<TokenStream> {
     fields
         .iter()
         .map(|f| {
@@ -295,7 +306,7 @@ pub(super) fn struct_fields(fields: &[Field]) -> Vec<TokenStream> {
             }
             let docs = docs(&with_provenance(text, &f.provenance));
             let name = ident(&f.ident);
-            let ty = field_type(f);
+            let ty = field_type(api, f);
             let wire = &f.wire;
             let mut serde = Vec::new();
             if f.ident.trim_start_matches("r#") != f.wire {
