@@ -17,13 +17,39 @@ pub use crate::yaml::{Spanned, Value, ValueKind};
 /// An `assumed:` reason: the text the generated docs render for an assumed fact, so never
 /// blank.
 fn reason<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
-    let text = String::deserialize(d)?;
-    if text.trim().is_empty() {
-        return Err(serde::de::Error::custom(
-            "an `assumed:` reason is empty: say why the spec assumes this fact (the generated docs show it), or remove `assumed:` when the interface description states the fact",
-        ));
+    d.deserialize_str(NonBlank(
+        "an `assumed:` reason is empty: say why the spec assumes this fact (the generated docs show it), or remove `assumed:` when the interface description states the fact",
+    ))
+    .map(Some)
+}
+
+/// A `none:` reason of a sample section: what the docs and the sample server say instead of
+/// sample data, so never blank.
+fn no_samples_reason<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    d.deserialize_str(NonBlank(
+        "a `none:` reason is empty: say why the endpoint has no sample data",
+    ))
+    .map(Some)
+}
+
+/// Text that is not blank; the message says why blank text is refused. The text is checked
+/// while it is read, so the error stands at the text.
+struct NonBlank(&'static str);
+
+impl serde::de::Visitor<'_> for NonBlank {
+    type Value = String;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a reason")
     }
-    Ok(Some(text))
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<String, E> {
+        if text.trim().is_empty() {
+            Err(E::custom(self.0))
+        } else {
+            Ok(text.to_owned())
+        }
+    }
 }
 
 /// One YAML file of the spec. Every section is optional; the loader merges all files
@@ -643,7 +669,7 @@ pub enum ChangeAction {
 pub struct Samples {
     /// Why the endpoint has no sample data (the interface description gives none, say): then
     /// the section holds nothing else, and the sample server does not implement the endpoint.
-    #[serde(default, deserialize_with = "reason")]
+    #[serde(default, deserialize_with = "no_samples_reason")]
     pub none: Option<String>,
     /// A request this endpoint answers with sample records: its path (below the base path)
     /// and query, e.g. `/v1/etf/flow?symbol=SPY&start_time=1&end_time=2`.

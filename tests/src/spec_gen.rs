@@ -406,8 +406,19 @@ pub fn spec(seed: u64) -> Vec<(String, String)> {
     if !value_sets.is_empty() {
         root.insert("value_sets".into(), Value::Object(value_sets));
     }
+    // Every endpoint says why it has no sample data (the grammar draws no records).
+    let samples: Mapping<String, Value> = ids
+        .iter()
+        .map(|id| {
+            (
+                id.clone(),
+                map(vec![("none", s("Drawn by the spec grammar."))]),
+            )
+        })
+        .collect();
     root.insert("records".into(), Value::Object(records));
     root.insert("endpoints".into(), Value::Object(endpoints));
+    root.insert("samples".into(), Value::Object(samples));
     let text = mrds_codegen::yaml::to_string(&Value::Object(root));
     vec![
         ("base.yaml".to_string(), BASE.to_string()),

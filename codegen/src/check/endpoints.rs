@@ -57,7 +57,6 @@ impl<'a> Cx<'a> {
         types: &Types<'_>,
         history: &[HistoryEntry],
     ) -> Option<Endpoint> {
-        let before = self.errors.len();
         let ep = def;
 
         // Path and its placeholders.
@@ -190,7 +189,10 @@ impl<'a> Cx<'a> {
             params: &params,
         };
         let paging = ep.paging.as_ref().and_then(|p| self.paging(&scope, p));
-        let record = returns.map(|r| &types.records[r.index()]);
+        let record = returns.map(|r| {
+            let record = &types.records[r.index()];
+            (record, types.record_defs[record.spec_name.as_str()])
+        });
         let order = ep
             .order
             .as_ref()
@@ -215,9 +217,8 @@ impl<'a> Cx<'a> {
             }
         }
 
-        if self.errors.len() != before {
-            return None;
-        }
+        // With problems reported, the endpoint still lowers as far as it checked (its samples
+        // are checked against it too); the spec fails as a whole.
         let segments = template?
             .into_iter()
             .map(|s| match s {
@@ -257,13 +258,14 @@ impl<'a> Cx<'a> {
         &mut self,
         scope: &Scope<'_>,
         order: &Spanned<ast::EndpointOrder>,
-        record: Option<&Record>,
+        record: Option<(&Record, Def<'_, ast::Record>)>,
     ) -> Option<Order> {
         let before = self.errors.len();
         let id = scope.id;
-        let field = record.and_then(|record| {
+        let field = record.and_then(|(record, def)| {
             let found = record.fields.iter().position(|f| f.wire == *order.field);
-            if found.is_none() {
+            // A declared field that did not check is reported already.
+            if found.is_none() && !def.fields.iter().any(|f| f.name == order.field) {
                 let d = self.err(
                     order.field.at(),
                     format!("`order.field` names `{}`, which the record endpoint `{id}` returns does not have", order.field),
@@ -287,7 +289,9 @@ impl<'a> Cx<'a> {
                     None
                 }
                 None => {
-                    self.err(direction.at(), format!("`order.direction` names `{direction}`, which endpoint `{id}` does not have"));
+                    if !scope.declared.iter().any(|p| p.name == *direction) {
+                        self.err(direction.at(), format!("`order.direction` names `{direction}`, which endpoint `{id}` does not have"));
+                    }
                     None
                 }
             }

@@ -52,6 +52,17 @@ struct Types<'t> {
     records: &'t [Record],
     value_sets: &'t [ValueSet],
     names: &'t TypeNames<'t>,
+    /// The records as declared.
+    record_defs: &'t BTreeMap<&'t str, Def<'t, ast::Record>>,
+}
+
+impl Types<'_> {
+    /// True when `record` declares a field `name` (which may have failed its checks).
+    fn declares_field(&self, record: &Record, name: &str) -> bool {
+        self.record_defs
+            .get(record.spec_name.as_str())
+            .is_some_and(|def| def.fields.iter().any(|f| f.name == name))
+    }
 }
 
 /// The records and value sets the spec defines, by the names the spec writes, with their ids.
@@ -170,6 +181,7 @@ impl<'a> Cx<'a> {
             records: &records_ir,
             value_sets: &value_sets_ir,
             names: &type_names,
+            record_defs: &records,
         };
         let mut endpoints_ir = self.endpoints(&endpoints, &types, &history);
         self.samples(&mut endpoints_ir, &endpoints, &types);

@@ -33,31 +33,53 @@ impl<'a> Cx<'a> {
                 }
                 continue;
             };
-            let record = &types.records[endpoint.returns.index()];
-            endpoint.samples = self.sample_section(def, endpoint, record, types);
+            let target = Target {
+                ep: endpoint,
+                record: &types.records[endpoint.returns.index()],
+                declared: &declared[id].params,
+            };
+            endpoint.samples = self.sample_section(def, &target, types);
+        }
+        // Every endpoint has samples, or says why not. Samples given under a name close to it
+        // (reported above) count: one misspelt name is one error.
+        let misspelt: Vec<&str> = defs
+            .keys()
+            .filter(|id| !declared.contains_key(*id))
+            .filter_map(|id| crate::diag::closest(id, declared.keys().copied()))
+            .collect();
+        for (id, def) in declared {
+            if !defs.contains_key(id) && !misspelt.contains(id) {
+                let d = self.err(def.key_at(), format!("endpoint `{id}` has no samples"));
+                Self::hint(
+                    d,
+                    format!(
+                        "add `samples: {{ {id}: {{ example: ..., sets: [...] }} }}` (the sample server answers from them and the contract suite starts from the example), or say why there are none: `samples: {{ {id}: {{ none: \"<reason>\" }} }}`"
+                    ),
+                );
+            }
         }
     }
 
     fn sample_section(
         &mut self,
         s: &Spanned<ast::Samples>,
-        ep: &Endpoint,
-        record: &Record,
+        t: &Target<'_>,
         types: &Types<'_>,
     ) -> Option<Samples> {
+        let (ep, record) = (t.ep, t.record);
         let before = self.errors.len();
         if s.none.is_some() {
             self.no_samples(s);
             return None;
         }
         let param = |cx: &mut Self, name: &Spanned<String>| {
-            cx.sample_param(name.at(), ep, name).map(|p| p.id)
+            cx.sample_param(name.at(), t, name).map(|p| p.id)
         };
         let params = |cx: &mut Self, names: &[Spanned<String>]| -> Option<Vec<ParamId>> {
             let all: Vec<Option<ParamId>> = names.iter().map(|n| param(cx, n)).collect();
             all.into_iter().collect()
         };
-        let field = |cx: &mut Self, at: Span, name: &str| cx.sample_field(at, record, name);
+        let field = |cx: &mut Self, at: Span, name: &str| cx.sample_field(at, record, name, types);
 
         let first_of = params(self, &s.first_of);
         let contains = params(self, &s.contains);
@@ -72,7 +94,7 @@ impl<'a> Cx<'a> {
         }
         let mut filter = Some(Vec::new());
         for (p, f) in &s.filter {
-            let p = self.sample_param(f.key_at(), ep, p).map(|p| p.id);
+            let p = self.sample_param(f.key_at(), t, p).map(|p| p.id);
             let pair = p.zip(field(self, f.at(), f));
             filter = filter.zip(pair).map(|(mut all, pair)| {
                 all.push(pair);
@@ -87,7 +109,7 @@ impl<'a> Cx<'a> {
                 let d = self.err(r.at(), "a range needs `from`, `to` or both");
                 Self::hint(d, "name the parameters holding the range's ends");
             }
-            let field = self.sample_range_field(r, ep, record);
+            let field = self.sample_range_field(r, t, types);
             Some(SampleRange {
                 from: from.map(|p| p.ok_or(())).transpose().ok()?,
                 to: to.map(|p| p.ok_or(())).transpose().ok()?,
@@ -100,6 +122,8 @@ impl<'a> Cx<'a> {
             let field = match (&o.field, &range) {
                 (Some(f), _) => SampleField::Fixed(field(self, f.at(), f)?),
                 (None, Some(r)) => r.field.clone(),
+                // A range that did not check is reported already.
+                (None, None) if s.range.is_some() => return None,
                 (None, None) => {
                     let d = self.err(
                         o.at(),
@@ -135,7 +159,7 @@ impl<'a> Cx<'a> {
         for set in declared_sets {
             let mut when = Vec::new();
             for (name, spellings) in &set.when {
-                if let Some(p) = self.sample_param(spellings.key_at(), ep, name) {
+                if let Some(p) = self.sample_param(spellings.key_at(), t, name) {
                     self.sample_spellings(p, spellings);
                     when.push((p.id, spellings.iter().map(|s| s.to_string()).collect()));
                 }
@@ -156,7 +180,7 @@ impl<'a> Cx<'a> {
 
         let example = match &s.example {
             Some(example) => {
-                self.sample_example(example, ep);
+                self.sample_example(example, t);
                 example.to_string()
             }
             None => {
@@ -228,15 +252,19 @@ impl<'a> Cx<'a> {
     fn sample_range_field(
         &mut self,
         r: &Spanned<ast::SampleRange>,
-        ep: &Endpoint,
-        record: &Record,
+        t: &Target<'_>,
+        types: &Types<'_>,
     ) -> Option<SampleField> {
+        let record = t.record;
         match (&r.field, &r.by, &r.fields) {
-            (Some(f), None, None) => {
-                Some(SampleField::Fixed(self.sample_field(f.at(), record, f)?))
-            }
+            (Some(f), None, None) => Some(SampleField::Fixed(self.sample_field(
+                f.at(),
+                record,
+                f,
+                types,
+            )?)),
             (None, Some(by), fields) => {
-                let p = self.sample_param(by.at(), ep, by)?;
+                let p = self.sample_param(by.at(), t, by)?;
                 let values: Vec<String> = match &p.ty {
                     ParamType::Enum(e) => e.values.clone(),
                     _ => {
@@ -258,7 +286,7 @@ impl<'a> Cx<'a> {
                         );
                         Self::suggest(d, value, values.iter().map(String::as_str));
                     }
-                    let field = self.sample_field(f.at(), record, f);
+                    let field = self.sample_field(f.at(), record, f, types);
                     out = out.zip(field).map(|(mut all, field)| {
                         all.push((value.clone(), field));
                         all
@@ -294,8 +322,8 @@ impl<'a> Cx<'a> {
     }
 
     /// The example request must name the endpoint's path and give every required parameter.
-    fn sample_example(&mut self, example: &Spanned<String>, ep: &Endpoint) {
-        let at = example.at();
+    fn sample_example(&mut self, example: &Spanned<String>, t: &Target<'_>) {
+        let (at, ep) = (example.at(), t.ep);
         let (route, query) = example.split_once('?').unwrap_or((example, ""));
         if !route_matches(&ep.path, route) {
             let d = self.err(
@@ -313,7 +341,12 @@ impl<'a> Cx<'a> {
             .filter(|p| !p.is_empty())
             .map(|p| p.split_once('=').map_or(p, |(n, _)| n))
             .collect();
-        for name in &names {
+        // A declared parameter that did not check is reported already.
+        let declared = |name: &str| t.declared.iter().any(|p| p.name == name);
+        for name in names
+            .iter()
+            .filter(|n| ep.param_named(n).is_some() || !declared(n))
+        {
             if ep
                 .param_named(name)
                 .is_none_or(|p| p.location == ast::ParamLocation::Path)
@@ -342,11 +375,43 @@ impl<'a> Cx<'a> {
             );
             Self::hint(d, "the example must be a valid request");
         }
+        // Its values, against every check the generated `validate()` makes.
+        let mut values: Vec<(ParamId, String)> = Vec::new();
+        for (name, value) in example_pairs(&ep.path.to_string(), example) {
+            let Some(p) = ep.param_named(&name) else {
+                continue; // reported above
+            };
+            if values.iter().any(|(id, _)| *id == p.id) {
+                let d = self.err(at, format!("the example gives `{name}` twice"));
+                Self::hint(d, "a parameter given twice is refused; give it once");
+                continue;
+            }
+            values.push((p.id, value));
+        }
+        let refused = ep.problems(&values);
+        for problem in refused.iter().filter(|p| !p.rule.ends_with(".required")) {
+            let value = if problem.got.is_empty() {
+                String::new()
+            } else {
+                format!(" `{}`", problem.got)
+            };
+            let d = self.err(
+                at,
+                format!(
+                    "the example is refused: `{}`{value} {} (rule `{}`)",
+                    problem.param, problem.reason, problem.rule
+                ),
+            );
+            Self::hint(d, "the example must be a valid request");
+        }
     }
 
-    fn sample_param<'e>(&mut self, at: Span, ep: &'e Endpoint, name: &str) -> Option<&'e Param> {
+    /// The parameter `name` of the target's endpoint. One that is declared but did not check is
+    /// not reported again.
+    fn sample_param<'e>(&mut self, at: Span, t: &Target<'e>, name: &str) -> Option<&'e Param> {
+        let ep = t.ep;
         let found = ep.param_named(name);
-        if found.is_none() {
+        if found.is_none() && !t.declared.iter().any(|p| p.name == name) {
             let d = self.err(
                 at,
                 format!("endpoint `{}` has no parameter `{name}`", ep.id),
@@ -356,9 +421,20 @@ impl<'a> Cx<'a> {
         found
     }
 
-    fn sample_field(&mut self, at: Span, record: &Record, name: &str) -> Option<FieldId> {
+    /// The field `name` of `record`. One that is declared but did not check is not reported
+    /// again.
+    fn sample_field(
+        &mut self,
+        at: Span,
+        record: &Record,
+        name: &str,
+        types: &Types<'_>,
+    ) -> Option<FieldId> {
         if let Some(i) = record.fields.iter().position(|f| f.wire == name) {
             return Some(FieldId::new(i));
+        }
+        if types.declares_field(record, name) {
+            return None;
         }
         let d = self.err(
             at,
@@ -418,6 +494,7 @@ impl<'a> Cx<'a> {
             given.insert(name, v);
             match record.fields.iter().find(|f| f.wire == name) {
                 Some(f) => self.sample_value(v, f, types),
+                None if types.declares_field(record, name) => {}
                 None => {
                     let d = self.err(
                         key.at(),
@@ -517,6 +594,14 @@ impl<'a> Cx<'a> {
             }
         }
     }
+}
+
+/// What the samples of one endpoint are checked against: the endpoint (as far as it checked),
+/// the record it returns, and its parameters as declared.
+pub(super) struct Target<'t> {
+    pub ep: &'t Endpoint,
+    pub record: &'t Record,
+    pub declared: &'t [Spanned<ast::Param>],
 }
 
 /// The decoded parameters of a (valid) example request of `ep`, path parameters first; `None`

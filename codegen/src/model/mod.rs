@@ -17,8 +17,10 @@ use std::fmt;
 
 pub use crate::ast::{AuthMode, ChangeAction, FieldFormat, Method, ParamLocation};
 pub use crate::diag::Location;
+pub use eval::Problem;
 pub use samples::*;
 
+mod eval;
 mod samples;
 
 macro_rules! ids {

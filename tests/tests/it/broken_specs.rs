@@ -36,8 +36,8 @@
 //! - a file the overlay writes (edits, adds or rewrites) starts with the overlay's leading
 //!   comment lines instead, so it names its defect, and with a one-line comment an edited file
 //!   keeps the line numbers of the base;
-//! - `samples.yaml` is part of a case only if the overlay writes it: the sample checks would add
-//!   follow-on diagnostics to the cases about other defects.
+//! - every case holds the base's `samples.yaml`: a defect elsewhere must not bring follow-on
+//!   diagnostics from the samples (a misspelt name is one error, not a cascade).
 //!
 //! One case is not an overlay: `empty_spec_dir`, a spec directory without any `.yaml` file, is
 //! reported by `load::read_dir` before there is anything to give `load_sources`, so
@@ -53,9 +53,6 @@ use mrds_tests::overlay::{self, RawStep, Step};
 
 /// The directory of the base, under `tests/broken`.
 const BASE: &str = "_valid_base";
-
-/// The base file that is part of a case only if the overlay writes it.
-const SAMPLES: &str = "samples.yaml";
 
 /// How an overlay, and so every file it writes, starts.
 const CASE_COMMENT: &str = "# Broken on purpose:";
@@ -155,7 +152,6 @@ fn build_case(
     let written = overlay::apply(&mut files, &overlay.steps)?;
     let mut sources: Vec<(String, String)> = files
         .into_iter()
-        .filter(|(name, _)| name != SAMPLES || written.contains(name.as_str()))
         .map(|(name, body)| {
             let text = if written.contains(name.as_str()) {
                 format!("{}{body}", overlay.comment)
@@ -386,6 +382,7 @@ fn a_case_is_the_base_with_its_overlay() {
         [
             "a_case/api.yaml",
             "a_case/more/extra.yaml",
+            "a_case/samples.yaml",
             "a_case/service.yaml"
         ]
     );
@@ -395,7 +392,7 @@ fn a_case_is_the_base_with_its_overlay() {
     assert_eq!(sources[1].1, format!("{comment}~\n"));
     let service =
         without_header(&base["service.yaml"]).replace("base_path: /api", "base_path: \"\"");
-    assert_eq!(sources[2].1, format!("{comment}{service}"));
+    assert_eq!(sources[3].1, format!("{comment}{service}"));
 }
 
 /// The base every case is derived from is valid, so each case fails for its own defect only.

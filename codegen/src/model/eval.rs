@@ -1,0 +1,190 @@
+//! What a request breaks, read from the model: the checks the generated `validate()` makes,
+//! for checks made before anything is generated (each sample's example request) and for the
+//! contract suite's predictions. Values are wire text; integers and booleans are read with the
+//! runtime's own grammar, times with its own readers.
+
+use mrds_runtime::ParamValue;
+use mrds_runtime::text::rfc3339_seconds;
+
+use super::*;
+
+/// One problem of a request: the rule it breaks, the parameter it names, the value, why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The rule id (`stock_dividends.limit.range`, `stock_dividends.range_order`).
+    pub rule: String,
+    /// The parameter named (wire name).
+    pub param: String,
+    /// The value received (empty when missing).
+    pub got: String,
+    /// Why it is refused.
+    pub reason: String,
+}
+
+impl Param {
+    /// Which of the parameter's own checks `text` fails, and why; `None` when it is a value
+    /// the parameter accepts.
+    pub fn refuses(&self, text: &str) -> Option<(ParamCheck, String)> {
+        match &self.ty {
+            ParamType::Integer(t) => {
+                let n = match i64::parse_param(text) {
+                    Ok(n) => n,
+                    Err((_, reason)) => return Some((ParamCheck::Type, reason)),
+                };
+                let out_of_range =
+                    t.min.is_some_and(|min| n < min) || t.max.is_some_and(|max| n > max);
+                out_of_range.then(|| (ParamCheck::Range, mrds_runtime::range_reason(t.min, t.max)))
+            }
+            ParamType::Boolean => bool::parse_param(text)
+                .err()
+                .map(|(_, reason)| (ParamCheck::Type, reason)),
+            ParamType::Enum(e) => (!e.values.iter().any(|v| v == text)).then(|| {
+                let values: Vec<&str> = e.values.iter().map(String::as_str).collect();
+                (ParamCheck::Values, mrds_runtime::values_reason(&values))
+            }),
+            ParamType::String(t) => {
+                if let Some(p) = &t.pattern
+                    && !regex::Regex::new(&p.regex).is_ok_and(|re| re.is_match(text))
+                {
+                    let reason = match &p.doc {
+                        Some(d) => format!("must be {} (pattern `{}`)", d.trim(), p.regex),
+                        None => format!("must match the pattern `{}`", p.regex),
+                    };
+                    return Some((ParamCheck::Pattern, reason));
+                }
+                let format = t.format?;
+                (!format.runtime().holds(text))
+                    .then(|| (ParamCheck::Format, format.runtime().reason().to_string()))
+            }
+        }
+    }
+
+    /// The value a request gives, or the default the parameter takes without one.
+    fn effective<'v>(&self, given: Option<&'v str>) -> Option<std::borrow::Cow<'v, str>> {
+        match given {
+            Some(v) => Some(v.into()),
+            None => self.default.as_ref().map(|d| d.wire().into()),
+        }
+    }
+}
+
+impl Condition {
+    /// True when the condition holds for `value` of its parameter.
+    pub fn holds(&self, value: &str) -> bool {
+        match self {
+            Condition::In { values, .. } => values.iter().any(|l| l.wire() == value),
+            Condition::Matches { pattern, .. } => {
+                regex::Regex::new(pattern).is_ok_and(|re| re.is_match(value))
+            }
+        }
+    }
+}
+
+impl Endpoint {
+    /// Every problem of a request giving `values` (each parameter at most once, as wire text):
+    /// a required parameter missing, a value its parameter refuses, a rule across parameters
+    /// broken. A parameter left out takes its default, as on the server.
+    pub fn problems(&self, values: &[(ParamId, String)]) -> Vec<Problem> {
+        let given = |id: ParamId| {
+            values
+                .iter()
+                .find(|(p, _)| *p == id)
+                .map(|(_, v)| v.as_str())
+        };
+        let mut out = Vec::new();
+        for p in &self.params {
+            let problem = match given(p.id) {
+                None if p.required => Some((
+                    ParamCheck::Required,
+                    String::new(),
+                    "is required".to_string(),
+                )),
+                None => None,
+                Some(v) => p
+                    .refuses(v)
+                    .map(|(check, reason)| (check, v.to_string(), reason)),
+            };
+            if let Some((check, got, reason)) = problem {
+                out.push(Problem {
+                    rule: self.param_rule(p, check),
+                    param: p.wire.clone(),
+                    got,
+                    reason,
+                });
+            }
+        }
+        // A rule reads the values its parameters accept (a refused value is reported above).
+        let valid = |id: ParamId| {
+            let p = self.param(id);
+            p.effective(given(id)).filter(|v| p.refuses(v).is_none())
+        };
+        for r in &self.rules {
+            let applies = r
+                .when
+                .as_ref()
+                .is_none_or(|c| valid(c.param()).is_some_and(|v| c.holds(&v)));
+            if !applies {
+                continue;
+            }
+            if let Some((param, got)) = self.broken(r, &valid, &given) {
+                out.push(Problem {
+                    rule: r.id.clone(),
+                    param: self.param(param).wire.clone(),
+                    got,
+                    reason: r.reason().to_string(),
+                });
+            }
+        }
+        out
+    }
+
+    /// When rule `r`'s check fails: the parameter it names and its value.
+    fn broken<'v>(
+        &self,
+        r: &Rule,
+        valid: &dyn Fn(ParamId) -> Option<std::borrow::Cow<'v, str>>,
+        given: &dyn Fn(ParamId) -> Option<&'v str>,
+    ) -> Option<(ParamId, String)> {
+        let seconds = |id: ParamId| {
+            let v = valid(id)?;
+            match self.param(id).time_format()? {
+                TimeFormat::UnixSeconds => i64::parse_param(&v).ok(),
+                TimeFormat::Rfc3339 => rfc3339_seconds(&v),
+            }
+        };
+        let value = |id: ParamId| valid(id).map(|v| v.into_owned()).unwrap_or_default();
+        match &r.check {
+            Check::Ordered { before, after } => {
+                let (a, b) = (seconds(*before)?, seconds(*after)?);
+                (a >= b).then(|| (*after, value(*after)))
+            }
+            Check::MaxSpan {
+                from,
+                to,
+                seconds: span,
+            } => {
+                let (a, b) = (seconds(*from)?, seconds(*to)?);
+                (i128::from(b) - i128::from(a) > i128::from(*span)).then(|| (*to, value(*to)))
+            }
+            // Presence: a parameter counts as given when it has a value (sent, or its default)
+            // or was sent at all (a value it refuses is reported apart).
+            Check::Requires { param, needs } => {
+                let has = |id: ParamId| valid(id).is_some() || given(id).is_some();
+                (valid(*param).is_some() && !has(*needs)).then(|| (*param, value(*param)))
+            }
+            Check::AtLeastOne(params) => {
+                let has = |id: &ParamId| valid(*id).is_some() || given(*id).is_some();
+                (!params.iter().any(has)).then(|| (params[0], String::new()))
+            }
+            Check::AllowedValues { param, values } => {
+                let v = valid(*param)?;
+                (!values.iter().any(|l| l.wire() == v)).then(|| (*param, v.into_owned()))
+            }
+            Check::Matches { param, pattern } => {
+                let v = valid(*param)?;
+                let ok = regex::Regex::new(pattern).is_ok_and(|re| re.is_match(&v));
+                (!ok).then(|| (*param, v.into_owned()))
+            }
+        }
+    }
+}
