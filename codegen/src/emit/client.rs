@@ -8,6 +8,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::endpoint_doc::{EndpointDoc, Style};
 use super::{
     Emitted, cargo_toml, deprecation, docs, example_request, ident, inner_docs, prose, readme,
     runtime_dependency, sibling_dependency,
@@ -39,13 +40,6 @@ pub fn emit(api: &Api, out: &mut Emitted) {
         ("endpoints.rs", endpoints_rs(api)),
     ];
     out.crate_sources(DIR, files);
-}
-
-fn auth_text(e: &Endpoint) -> &'static str {
-    match e.auth {
-        AuthMode::Required => "The API key is required.",
-        AuthMode::Optional => "The API key is accepted but not required.",
-    }
 }
 
 /// The README: what the client does, and a call of one endpoint of the spec's samples.
@@ -252,28 +246,15 @@ fn endpoints_rs(api: &Api) -> TokenStream {
         let params = ident(&e.names.params_type);
         let returns = &api.returns(e).name;
         let record = ident(returns);
-        let mut doc = format!(
-            "`{} {}`: {}\n\nParameters: [`{p}`](mrds_model::params::{p}); records: [`{r}`](mrds_model::records::{r}). {}",
-            e.method.as_str(),
-            e.path,
-            prose(&e.summary),
-            auth_text(e),
+        let described = EndpointDoc::new(e, Style::Rustdoc);
+        let doc = format!(
+            "{}\n\nParameters: [`{p}`](mrds_model::params::{p}); records: [`{r}`](mrds_model::records::{r}).{}\n\nThe parameters are validated first: an invalid call fails with \
+             [`Error::InvalidInput`] and sends nothing.",
+            described.head(),
+            described.body(),
             p = e.names.params_type,
             r = returns,
         );
-        if let Some(o) = &e.ordering {
-            doc.push_str(&format!("\n\nOrdering: {}", prose(o)));
-        }
-        doc.push_str(
-            "\n\nThe parameters are validated first: an invalid call fails with \
-             [`Error::InvalidInput`] and sends nothing.",
-        );
-        if let Some(r) = &e.removed {
-            doc.push_str(&format!(
-                "\n\nRemoved from the service on {} ({}): the service answers 410 `ENDPOINT_REMOVED`.",
-                r.date, r.version
-            ));
-        }
         let (deprecated, allow) = deprecation(e.removed.as_ref());
         let method_docs = docs(&doc);
         let stream = e.offset_paged().then(|| {

@@ -12,6 +12,7 @@ use crate::files::{FileSet, MARKDOWN_HEADER, RUST_HEADER, TOML_HEADER};
 use crate::model::{Api, Provenance};
 
 pub mod client;
+pub mod endpoint_doc;
 pub mod mock;
 pub mod model;
 pub mod openapi;
@@ -380,10 +381,12 @@ pub fn with_provenance(mut text: String, provenance: &Provenance) -> String {
 pub fn deprecation(removed: Option<&crate::model::Removal>) -> (TokenStream, TokenStream) {
     match removed {
         Some(r) => {
+            // `since` names the provider's release that removed the endpoint, not a version
+            // of the generated crates; the note says so.
             let since = r.version.trim_start_matches('v');
             let note = format!(
-                "the endpoint was removed from the service on {} ({})",
-                r.date, r.version
+                "the endpoint was removed from the service by the provider's release {} on {} (`since` names that release, not a version of this crate)",
+                r.version, r.date
             );
             (
                 quote!(#[deprecated(since = #since, note = #note)]),

@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
+use super::endpoint_doc::{EndpointDoc, Style};
 use crate::model::*;
 
 /// The generated marker, on the document's first line.
@@ -304,37 +305,7 @@ fn operation(api: &Api, e: &Endpoint, response: &str) -> Value {
 }
 
 fn description(e: &Endpoint) -> String {
-    let mut text = e.summary.clone();
-    if let Some(doc) = &e.doc {
-        text.push_str("\n\n");
-        text.push_str(doc.trim());
-    }
-    if let Some(ordering) = &e.ordering {
-        text.push_str(&format!("\n\nOrder: {}", ordering.trim()));
-    }
-    if let Some(r) = &e.removed {
-        text.push_str(&format!(
-            "\n\nRemoved from the service on {} ({}); answers 410 `ENDPOINT_REMOVED`.",
-            r.date, r.version
-        ));
-    }
-    if e.auth == AuthMode::Optional {
-        text.push_str(
-            "\n\nThe API key is accepted but not required; a key that is sent must be known.",
-        );
-    }
-    if !e.rules.is_empty() {
-        text.push_str("\n\nRules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, the rule id in the reason):\n");
-        for r in &e.rules {
-            let assumed = if r.provenance.is_assumed() {
-                " (assumed)"
-            } else {
-                ""
-            };
-            text.push_str(&format!("\n- `{}`: {}{assumed}", r.id, r.doc.trim()));
-        }
-    }
-    text
+    EndpointDoc::new(e, Style::Plain).full()
 }
 
 /// A parameter; `example` is its value in the sample server's example request.

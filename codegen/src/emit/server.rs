@@ -4,6 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::endpoint_doc::{EndpointDoc, Style};
 use super::{
     Emitted, cargo_toml, deprecation, docs, ident, inner_docs, prose, readme, runtime_dependency,
     sibling_dependency, with_provenance,
@@ -117,19 +118,7 @@ fn service_rs(api: &Api) -> TokenStream {
         let name = ident(&e.names.method);
         let record = ident(&api.returns(e).name);
         let params = ident(&e.names.params_type);
-        let mut text = format!(
-            "`{} {}{}`: {}",
-            e.method.as_str(),
-            api.base_path,
-            e.path,
-            prose(&e.summary)
-        );
-        if let Some(doc) = &e.doc {
-            text.push_str(&format!("\n\n{}", prose(doc)));
-        }
-        if let Some(ordering) = &e.ordering {
-            text.push_str(&format!("\n\nOrder: {}", prose(ordering)));
-        }
+        let mut text = EndpointDoc::new(e, Style::Rustdoc).full();
         let signature = quote! {
             fn #name(
                 &self,
@@ -138,11 +127,11 @@ fn service_rs(api: &Api) -> TokenStream {
             ) -> impl Future<Output = Result<Vec<mrds_model::records::#record>, ApiError>> + Send
         };
         match &e.removed {
-            Some(r) => {
-                text.push_str(&format!(
-                    "\n\nRemoved from the service on {} ({}): answers 410 `ENDPOINT_REMOVED` unless overridden.",
-                    r.date, r.version
-                ));
+            Some(_) => {
+                text.push_str(
+                    "\n\nThe default answers 410 `ENDPOINT_REMOVED`; an implementation that still \
+                     serves the endpoint overrides it.",
+                );
                 let docs = docs(&with_provenance(text, &e.provenance));
                 let constant = format_ident!("{}", e.names.constant);
                 quote! {
@@ -211,7 +200,7 @@ fn router_rs(api: &Api) -> TokenStream {
 
         use std::sync::Arc;
 
-        use mrds_model::api::AUTH_HEADER;
+        use mrds_model::api::{AUTH_HEADER, BASE_PATH};
         use mrds_runtime::server::axum::Router;
         use mrds_runtime::server::axum::extract::{Request, State};
         use mrds_runtime::server::axum::routing::get;
@@ -231,7 +220,7 @@ fn router_rs(api: &Api) -> TokenStream {
                 #(#routes)*
                 .route(#openapi_route, get(|| async { mrds_runtime::server::json_document(OPENAPI_JSON) }))
                 .method_not_allowed_fallback(mrds_runtime::server::method_not_allowed::<#object>)
-                .fallback(mrds_runtime::server::unknown_path::<#object>)
+                .fallback(|request| mrds_runtime::server::unknown_path::<#object>(request, BASE_PATH))
                 .with_state(shared)
         }
 

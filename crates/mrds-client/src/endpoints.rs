@@ -6,7 +6,15 @@ use crate::{Client, Error, Response};
 impl Client {
     /// `GET /v1/stocks/company/detail`: Company profile by symbol (exact) or name keyword (fuzzy).
     ///
-    /// Parameters: [`CompanyDetailParams`](mrds_model::params::CompanyDetailParams); records: [`CompanyProfile`](mrds_model::records::CompanyProfile). The API key is required.
+    /// Parameters: [`CompanyDetailParams`](mrds_model::params::CompanyDetailParams); records: [`CompanyProfile`](mrds_model::records::CompanyProfile).
+    ///
+    /// When both are given, symbol takes priority.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `company_detail.symbol_or_name`: At least one of symbol and name_kw is required. (assumed)
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn company_detail(
@@ -17,7 +25,11 @@ impl Client {
     }
     /// `GET /v1/stocks/equity-offering`: The latest equity offerings, refreshed daily.
     ///
-    /// Parameters: [`EquityOfferingParams`](mrds_model::params::EquityOfferingParams); records: [`EquityOffering`](mrds_model::records::EquityOffering). The API key is required.
+    /// Parameters: [`EquityOfferingParams`](mrds_model::params::EquityOfferingParams); records: [`EquityOffering`](mrds_model::records::EquityOffering).
+    ///
+    /// New shares issued by companies, exempt offerings and amendments.
+    ///
+    /// The API key is required.
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn equity_offering(
@@ -37,7 +49,13 @@ impl Client {
     }
     /// `GET /v1/etf/flow`: Daily in/outflow of one ETF.
     ///
-    /// Parameters: [`EtfFlowParams`](mrds_model::params::EtfFlowParams); records: [`EtfFlow`](mrds_model::records::EtfFlow). The API key is required.
+    /// Parameters: [`EtfFlowParams`](mrds_model::params::EtfFlowParams); records: [`EtfFlow`](mrds_model::records::EtfFlow).
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `etf_flow.range_order`: start_time must be before end_time. (assumed)
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn etf_flow(
@@ -48,9 +66,15 @@ impl Client {
     }
     /// `GET /v1/macro/forex/historical`: Daily series of one currency pair.
     ///
-    /// Parameters: [`ForexHistoricalParams`](mrds_model::params::ForexHistoricalParams); records: [`ForexBar`](mrds_model::records::ForexBar). The API key is required.
+    /// Parameters: [`ForexHistoricalParams`](mrds_model::params::ForexHistoricalParams); records: [`ForexBar`](mrds_model::records::ForexBar).
     ///
     /// Ordering: By date; newest first unless sort_order=asc.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `forex_historical.range_order`: start_time must be before end_time. (assumed)
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn forex_historical(
@@ -61,14 +85,20 @@ impl Client {
     }
     /// `GET /v1/macro/index/1min`: One-minute bars of an index.
     ///
-    /// Parameters: [`Index1minParams`](mrds_model::params::Index1minParams); records: [`IndexBar1Min`](mrds_model::records::IndexBar1Min). The API key is required.
+    /// Parameters: [`Index1minParams`](mrds_model::params::Index1minParams); records: [`IndexBar1Min`](mrds_model::records::IndexBar1Min).
+    ///
+    /// The API key is required.
+    ///
+    /// Removed from the service by the provider's release v0.10.43 on 2026-07-29: the service answers 410 `ENDPOINT_REMOVED`.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `index_1min.range_order`: start_time must be before end_time. (assumed)
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
-    ///
-    /// Removed from the service on 2026-07-29 (v0.10.43): the service answers 410 `ENDPOINT_REMOVED`.
     #[deprecated(
         since = "0.10.43",
-        note = "the endpoint was removed from the service on 2026-07-29 (v0.10.43)"
+        note = "the endpoint was removed from the service by the provider's release v0.10.43 on 2026-07-29 (`since` names that release, not a version of this crate)"
     )]
     #[allow(deprecated)]
     pub async fn index_1min(
@@ -79,7 +109,13 @@ impl Client {
     }
     /// `GET /v1/crypto/metrics/leverage-ratio`: Estimated leverage ratio.
     ///
-    /// Parameters: [`LeverageRatioParams`](mrds_model::params::LeverageRatioParams); records: [`LeverageRatio`](mrds_model::records::LeverageRatio). The API key is required.
+    /// Parameters: [`LeverageRatioParams`](mrds_model::params::LeverageRatioParams); records: [`LeverageRatio`](mrds_model::records::LeverageRatio).
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `leverage_ratio.range_order`: start_time must be before end_time. (assumed)
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn leverage_ratio(
@@ -90,7 +126,18 @@ impl Client {
     }
     /// `GET /v1/market/kline`: Unified OHLCV candles for any supported asset type.
     ///
-    /// Parameters: [`MarketKlineParams`](mrds_model::params::MarketKlineParams); records: [`Candle`](mrds_model::records::Candle). The API key is accepted but not required.
+    /// Parameters: [`MarketKlineParams`](mrds_model::params::MarketKlineParams); records: [`Candle`](mrds_model::records::Candle).
+    ///
+    /// Index spot pairs have the same shape as stock spot pairs, so the shape cannot tell them apart: an implementation that knows a symbol is an index rejects intervals other than `1d` itself. `session` is accepted for every pair but only changes stock and option results.
+    ///
+    /// The API key is accepted but not required; a key that is sent must be known.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `market_kline.range_order`: end_time must be greater than start_time.
+    /// - `market_kline.option_symbol`: An OPTION pair's symbol is an option symbol: underlying (1 to 6 uppercase letters), six-digit expiry YYMMDD, C or P, eight-digit strike (AAPL251219C00200000). (assumed)
+    /// - `market_kline.future_daily_only`: Commodity future pairs support only the 1d interval.
+    /// - `market_kline.fx_daily_only`: FX spot pairs support only the 1d interval.
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn market_kline(
@@ -101,7 +148,13 @@ impl Client {
     }
     /// `GET /v1/other/semiconductor/nand-flash-spot-price`: NAND flash spot prices of one item.
     ///
-    /// Parameters: [`NandFlashSpotPriceParams`](mrds_model::params::NandFlashSpotPriceParams); records: [`NandSpotPrice`](mrds_model::records::NandSpotPrice). The API key is required.
+    /// Parameters: [`NandFlashSpotPriceParams`](mrds_model::params::NandFlashSpotPriceParams); records: [`NandSpotPrice`](mrds_model::records::NandSpotPrice).
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `nand_flash_spot_price.range_order`: start_time must be before end_time. (assumed)
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn nand_flash_spot_price(
@@ -112,9 +165,17 @@ impl Client {
     }
     /// `GET /v1/stocks/non-us/kline`: Split-adjusted candles for non-US tickers.
     ///
-    /// Parameters: [`NonUsKlineParams`](mrds_model::params::NonUsKlineParams); records: [`NonUsBar`](mrds_model::records::NonUsBar). The API key is required.
+    /// Parameters: [`NonUsKlineParams`](mrds_model::params::NonUsKlineParams); records: [`NonUsBar`](mrds_model::records::NonUsBar).
+    ///
+    /// Intraday intervals (5min to 4h) exist only for symbols in the 1-minute polling pool; other symbols get an empty data array. 1d, 1w and 1m cover all non-US symbols.
     ///
     /// Ordering: Newest first (descending by time).
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `non_us_kline.range_order`: end_time must be greater than start_time.
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn non_us_kline(
@@ -125,7 +186,13 @@ impl Client {
     }
     /// `GET /v1/crypto/hyperliquid/perp/usdc/kline`: Perpetual-contract candles quoted in USDC; incomplete candles are excluded.
     ///
-    /// Parameters: [`PerpKlineParams`](mrds_model::params::PerpKlineParams); records: [`Candle`](mrds_model::records::Candle). The API key is required.
+    /// Parameters: [`PerpKlineParams`](mrds_model::params::PerpKlineParams); records: [`Candle`](mrds_model::records::Candle).
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `perp_kline.range_order`: end_time must be greater than start_time.
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn perp_kline(
@@ -136,7 +203,15 @@ impl Client {
     }
     /// `GET /v1/persons/{person_id}/commentary`: Commentary rows of one person within a time range.
     ///
-    /// Parameters: [`PersonCommentaryParams`](mrds_model::params::PersonCommentaryParams); records: [`PersonCommentary`](mrds_model::records::PersonCommentary). The API key is accepted but not required.
+    /// Parameters: [`PersonCommentaryParams`](mrds_model::params::PersonCommentaryParams); records: [`PersonCommentary`](mrds_model::records::PersonCommentary).
+    ///
+    /// A name is resolved to a person_id by the person registry endpoint `GET /v1/persons` with a `name` query parameter.
+    ///
+    /// The API key is accepted but not required; a key that is sent must be known.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `person_commentary.range_order`: start_time must be before end_time. (assumed)
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn person_commentary(
@@ -156,9 +231,17 @@ impl Client {
     }
     /// `GET /v1/stocks/research/units`: All sections and exhibits of one research document, in order, optionally narrowed.
     ///
-    /// Parameters: [`ResearchUnitsParams`](mrds_model::params::ResearchUnitsParams); records: [`ResearchUnit`](mrds_model::records::ResearchUnit). The API key is required.
+    /// Parameters: [`ResearchUnitsParams`](mrds_model::params::ResearchUnitsParams); records: [`ResearchUnit`](mrds_model::records::ResearchUnit).
+    ///
+    /// Same element shape as the research search endpoint, without scores.
     ///
     /// Ordering: In document order.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `research_units.idx_requires_kind`: idx requires kind.
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn research_units(
@@ -169,7 +252,16 @@ impl Client {
     }
     /// `GET /v1/stocks/screener/events`: Stock events of one kind in a date range.
     ///
-    /// Parameters: [`ScreenerEventsParams`](mrds_model::params::ScreenerEventsParams); records: [`ScreenerEvent`](mrds_model::records::ScreenerEvent). The API key is required.
+    /// Parameters: [`ScreenerEventsParams`](mrds_model::params::ScreenerEventsParams); records: [`ScreenerEvent`](mrds_model::records::ScreenerEvent).
+    ///
+    /// ETF behavior: `IPO Date` returns ETF inception dates; `Split Date` returns ETF splits; `Earnings Date` returns no ETFs.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `screener_events.range_order`: start_time must be before end_time. (assumed)
+    /// - `screener_events.max_span`: For Split Date and Earnings Date, the range may not exceed one year (366 days).
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn screener_events(
@@ -180,7 +272,13 @@ impl Client {
     }
     /// `GET /v1/crypto/metrics/ssr`: Stablecoin supply ratio.
     ///
-    /// Parameters: [`SsrParams`](mrds_model::params::SsrParams); records: [`Ssr`](mrds_model::records::Ssr). The API key is required.
+    /// Parameters: [`SsrParams`](mrds_model::params::SsrParams); records: [`Ssr`](mrds_model::records::Ssr).
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `ssr.range_order`: start_time must be before end_time. (assumed)
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn ssr(
@@ -191,9 +289,15 @@ impl Client {
     }
     /// `GET /v1/stocks/dividends`: Point-in-time dividends for one symbol.
     ///
-    /// Parameters: [`StockDividendsParams`](mrds_model::params::StockDividendsParams); records: [`PitDividend`](mrds_model::records::PitDividend). The API key is required.
+    /// Parameters: [`StockDividendsParams`](mrds_model::params::StockDividendsParams); records: [`PitDividend`](mrds_model::records::PitDividend).
     ///
     /// Ordering: Results are ordered by the chosen date field, typically descending.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `stock_dividends.range_order`: start_time must be before end_time.
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn stock_dividends(
@@ -204,7 +308,16 @@ impl Client {
     }
     /// `GET /v1/macro/treasury-rates`: US treasury rates.
     ///
-    /// Parameters: [`TreasuryRatesParams`](mrds_model::params::TreasuryRatesParams); records: [`TreasuryRate`](mrds_model::records::TreasuryRate). The API key is required.
+    /// Parameters: [`TreasuryRatesParams`](mrds_model::params::TreasuryRatesParams); records: [`TreasuryRate`](mrds_model::records::TreasuryRate).
+    ///
+    /// With no range: the latest rates. With only start_time: rates from that date. With both: rates in the range.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `treasury_rates.end_requires_start`: end_time alone is invalid; give start_time too. (assumed)
+    /// - `treasury_rates.range_order`: start_time must be before end_time. (assumed)
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     pub async fn treasury_rates(

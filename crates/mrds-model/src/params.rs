@@ -9,11 +9,14 @@ use crate::value_sets::{
 };
 /// Parameters of `GET /v1/stocks/company/detail`: Company profile by symbol (exact) or name keyword (fuzzy).
 ///
+/// Answers `data` as an array of [`crate::records::CompanyProfile`].
+///
 /// When both are given, symbol takes priority.
 ///
-/// Answers `data` as an array of [`crate::records::CompanyProfile`]. The API key is required.
+/// The API key is required.
 ///
-/// Rules across parameters:
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `company_detail.symbol_or_name`: At least one of symbol and name_kw is required. (assumed)
 ///
 /// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
@@ -154,9 +157,11 @@ impl Request for CompanyDetailParams {
 }
 /// Parameters of `GET /v1/stocks/equity-offering`: The latest equity offerings, refreshed daily.
 ///
+/// Answers `data` as an array of [`crate::records::EquityOffering`].
+///
 /// New shares issued by companies, exempt offerings and amendments.
 ///
-/// Answers `data` as an array of [`crate::records::EquityOffering`]. The API key is required.
+/// The API key is required.
 ///
 /// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
@@ -282,9 +287,12 @@ impl mrds_runtime::Paged for EquityOfferingParams {
 }
 /// Parameters of `GET /v1/etf/flow`: Daily in/outflow of one ETF.
 ///
-/// Answers `data` as an array of [`crate::records::EtfFlow`]. The API key is required.
+/// Answers `data` as an array of [`crate::records::EtfFlow`].
 ///
-/// Rules across parameters:
+/// The API key is required.
+///
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `etf_flow.range_order`: start_time must be before end_time. (assumed)
 ///
 /// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
@@ -436,11 +444,14 @@ impl Request for EtfFlowParams {
 }
 /// Parameters of `GET /v1/macro/forex/historical`: Daily series of one currency pair.
 ///
+/// Answers `data` as an array of [`crate::records::ForexBar`].
+///
 /// Ordering: By date; newest first unless sort_order=asc.
 ///
-/// Answers `data` as an array of [`crate::records::ForexBar`]. The API key is required.
+/// The API key is required.
 ///
-/// Rules across parameters:
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `forex_historical.range_order`: start_time must be before end_time. (assumed)
 ///
 /// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
@@ -613,15 +624,20 @@ impl Request for ForexHistoricalParams {
 }
 /// Parameters of `GET /v1/macro/index/1min`: One-minute bars of an index.
 ///
-/// Answers `data` as an array of [`crate::records::IndexBar1Min`]. The API key is required.
+/// Answers `data` as an array of [`crate::records::IndexBar1Min`].
 ///
-/// Rules across parameters:
+/// The API key is required.
+///
+/// Removed from the service by the provider's release v0.10.43 on 2026-07-29: the service answers 410 `ENDPOINT_REMOVED`.
+///
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `index_1min.range_order`: start_time must be before end_time. (assumed)
 ///
 /// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[deprecated(
     since = "0.10.43",
-    note = "the endpoint was removed from the service on 2026-07-29 (v0.10.43)"
+    note = "the endpoint was removed from the service by the provider's release v0.10.43 on 2026-07-29 (`since` names that release, not a version of this crate)"
 )]
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -793,9 +809,12 @@ impl Request for Index1minParams {
 }
 /// Parameters of `GET /v1/crypto/metrics/leverage-ratio`: Estimated leverage ratio.
 ///
-/// Answers `data` as an array of [`crate::records::LeverageRatio`]. The API key is required.
+/// Answers `data` as an array of [`crate::records::LeverageRatio`].
 ///
-/// Rules across parameters:
+/// The API key is required.
+///
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `leverage_ratio.range_order`: start_time must be before end_time. (assumed)
 ///
 /// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
@@ -1007,11 +1026,14 @@ impl Request for LeverageRatioParams {
 }
 /// Parameters of `GET /v1/market/kline`: Unified OHLCV candles for any supported asset type.
 ///
+/// Answers `data` as an array of [`crate::records::Candle`].
+///
 /// Index spot pairs have the same shape as stock spot pairs, so the shape cannot tell them apart: an implementation that knows a symbol is an index rejects intervals other than `1d` itself. `session` is accepted for every pair but only changes stock and option results.
 ///
-/// Answers `data` as an array of [`crate::records::Candle`]. The API key is accepted but not required.
+/// The API key is accepted but not required; a key that is sent must be known.
 ///
-/// Rules across parameters:
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `market_kline.range_order`: end_time must be greater than start_time.
 /// - `market_kline.option_symbol`: An OPTION pair's symbol is an option symbol: underlying (1 to 6 uppercase letters), six-digit expiry YYMMDD, C or P, eight-digit strike (AAPL251219C00200000). (assumed)
 /// - `market_kline.future_daily_only`: Commodity future pairs support only the 1d interval.
@@ -1305,9 +1327,12 @@ impl Request for MarketKlineParams {
 }
 /// Parameters of `GET /v1/other/semiconductor/nand-flash-spot-price`: NAND flash spot prices of one item.
 ///
-/// Answers `data` as an array of [`crate::records::NandSpotPrice`]. The API key is required.
+/// Answers `data` as an array of [`crate::records::NandSpotPrice`].
 ///
-/// Rules across parameters:
+/// The API key is required.
+///
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `nand_flash_spot_price.range_order`: start_time must be before end_time. (assumed)
 ///
 /// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
@@ -1431,13 +1456,16 @@ impl Request for NandFlashSpotPriceParams {
 }
 /// Parameters of `GET /v1/stocks/non-us/kline`: Split-adjusted candles for non-US tickers.
 ///
+/// Answers `data` as an array of [`crate::records::NonUsBar`].
+///
 /// Intraday intervals (5min to 4h) exist only for symbols in the 1-minute polling pool; other symbols get an empty data array. 1d, 1w and 1m cover all non-US symbols.
 ///
 /// Ordering: Newest first (descending by time).
 ///
-/// Answers `data` as an array of [`crate::records::NonUsBar`]. The API key is required.
+/// The API key is required.
 ///
-/// Rules across parameters:
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `non_us_kline.range_order`: end_time must be greater than start_time.
 ///
 /// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
@@ -1636,9 +1664,12 @@ impl Request for NonUsKlineParams {
 }
 /// Parameters of `GET /v1/crypto/hyperliquid/perp/usdc/kline`: Perpetual-contract candles quoted in USDC; incomplete candles are excluded.
 ///
-/// Answers `data` as an array of [`crate::records::Candle`]. The API key is required.
+/// Answers `data` as an array of [`crate::records::Candle`].
 ///
-/// Rules across parameters:
+/// The API key is required.
+///
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `perp_kline.range_order`: end_time must be greater than start_time.
 ///
 /// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
@@ -1837,11 +1868,14 @@ impl Request for PerpKlineParams {
 }
 /// Parameters of `GET /v1/persons/{person_id}/commentary`: Commentary rows of one person within a time range.
 ///
+/// Answers `data` as an array of [`crate::records::PersonCommentary`].
+///
 /// A name is resolved to a person_id by the person registry endpoint `GET /v1/persons` with a `name` query parameter.
 ///
-/// Answers `data` as an array of [`crate::records::PersonCommentary`]. The API key is accepted but not required.
+/// The API key is accepted but not required; a key that is sent must be known.
 ///
-/// Rules across parameters:
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `person_commentary.range_order`: start_time must be before end_time. (assumed)
 ///
 /// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
@@ -2066,13 +2100,16 @@ impl mrds_runtime::Paged for PersonCommentaryParams {
 }
 /// Parameters of `GET /v1/stocks/research/units`: All sections and exhibits of one research document, in order, optionally narrowed.
 ///
+/// Answers `data` as an array of [`crate::records::ResearchUnit`].
+///
 /// Same element shape as the research search endpoint, without scores.
 ///
 /// Ordering: In document order.
 ///
-/// Answers `data` as an array of [`crate::records::ResearchUnit`]. The API key is required.
+/// The API key is required.
 ///
-/// Rules across parameters:
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `research_units.idx_requires_kind`: idx requires kind.
 ///
 /// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
@@ -2223,11 +2260,14 @@ impl Request for ResearchUnitsParams {
 }
 /// Parameters of `GET /v1/stocks/screener/events`: Stock events of one kind in a date range.
 ///
+/// Answers `data` as an array of [`crate::records::ScreenerEvent`].
+///
 /// ETF behavior: `IPO Date` returns ETF inception dates; `Split Date` returns ETF splits; `Earnings Date` returns no ETFs.
 ///
-/// Answers `data` as an array of [`crate::records::ScreenerEvent`]. The API key is required.
+/// The API key is required.
 ///
-/// Rules across parameters:
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `screener_events.range_order`: start_time must be before end_time. (assumed)
 /// - `screener_events.max_span`: For Split Date and Earnings Date, the range may not exceed one year (366 days).
 ///
@@ -2392,9 +2432,12 @@ impl Request for ScreenerEventsParams {
 }
 /// Parameters of `GET /v1/crypto/metrics/ssr`: Stablecoin supply ratio.
 ///
-/// Answers `data` as an array of [`crate::records::Ssr`]. The API key is required.
+/// Answers `data` as an array of [`crate::records::Ssr`].
 ///
-/// Rules across parameters:
+/// The API key is required.
+///
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `ssr.range_order`: start_time must be before end_time. (assumed)
 ///
 /// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
@@ -2601,11 +2644,14 @@ impl Request for SsrParams {
 }
 /// Parameters of `GET /v1/stocks/dividends`: Point-in-time dividends for one symbol.
 ///
+/// Answers `data` as an array of [`crate::records::PitDividend`].
+///
 /// Ordering: Results are ordered by the chosen date field, typically descending.
 ///
-/// Answers `data` as an array of [`crate::records::PitDividend`]. The API key is required.
+/// The API key is required.
 ///
-/// Rules across parameters:
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `stock_dividends.range_order`: start_time must be before end_time.
 ///
 /// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
@@ -2797,11 +2843,14 @@ impl Request for StockDividendsParams {
 }
 /// Parameters of `GET /v1/macro/treasury-rates`: US treasury rates.
 ///
+/// Answers `data` as an array of [`crate::records::TreasuryRate`].
+///
 /// With no range: the latest rates. With only start_time: rates from that date. With both: rates in the range.
 ///
-/// Answers `data` as an array of [`crate::records::TreasuryRate`]. The API key is required.
+/// The API key is required.
 ///
-/// Rules across parameters:
+/// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+///
 /// - `treasury_rates.end_requires_start`: end_time alone is invalid; give start_time too. (assumed)
 /// - `treasury_rates.range_order`: start_time must be before end_time. (assumed)
 ///

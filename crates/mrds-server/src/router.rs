@@ -2,7 +2,7 @@
 
 //! The router: every endpoint at its path, and the envelope for unknown paths.
 use std::sync::Arc;
-use mrds_model::api::AUTH_HEADER;
+use mrds_model::api::{AUTH_HEADER, BASE_PATH};
 use mrds_runtime::server::axum::Router;
 use mrds_runtime::server::axum::extract::{Request, State};
 use mrds_runtime::server::axum::routing::get;
@@ -178,7 +178,9 @@ pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
         .method_not_allowed_fallback(
             mrds_runtime::server::method_not_allowed::<mrds_model::records::ErrorObject>,
         )
-        .fallback(mrds_runtime::server::unknown_path::<mrds_model::records::ErrorObject>)
+        .fallback(|request| mrds_runtime::server::unknown_path::<
+            mrds_model::records::ErrorObject,
+        >(request, BASE_PATH))
         .with_state(shared)
 }
 /// The OpenAPI 3.1 document of the service, generated from the same spec.

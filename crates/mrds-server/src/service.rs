@@ -9,9 +9,15 @@ use crate::{ApiError, RequestContext};
 ///
 /// Methods may be written as `async fn`; the futures must be `Send`.
 pub trait Api: Send + Sync + 'static {
-    /// `GET /api/v1/stocks/company/detail`: Company profile by symbol (exact) or name keyword (fuzzy).
+    /// `GET /v1/stocks/company/detail`: Company profile by symbol (exact) or name keyword (fuzzy).
     ///
     /// When both are given, symbol takes priority.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `company_detail.symbol_or_name`: At least one of symbol and name_kw is required. (assumed)
     fn company_detail(
         &self,
         ctx: RequestContext,
@@ -19,9 +25,11 @@ pub trait Api: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::CompanyProfile>, ApiError>,
     > + Send;
-    /// `GET /api/v1/stocks/equity-offering`: The latest equity offerings, refreshed daily.
+    /// `GET /v1/stocks/equity-offering`: The latest equity offerings, refreshed daily.
     ///
     /// New shares issued by companies, exempt offerings and amendments.
+    ///
+    /// The API key is required.
     fn equity_offering(
         &self,
         ctx: RequestContext,
@@ -29,7 +37,13 @@ pub trait Api: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::EquityOffering>, ApiError>,
     > + Send;
-    /// `GET /api/v1/etf/flow`: Daily in/outflow of one ETF.
+    /// `GET /v1/etf/flow`: Daily in/outflow of one ETF.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `etf_flow.range_order`: start_time must be before end_time. (assumed)
     fn etf_flow(
         &self,
         ctx: RequestContext,
@@ -37,9 +51,15 @@ pub trait Api: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::EtfFlow>, ApiError>,
     > + Send;
-    /// `GET /api/v1/macro/forex/historical`: Daily series of one currency pair.
+    /// `GET /v1/macro/forex/historical`: Daily series of one currency pair.
     ///
-    /// Order: By date; newest first unless sort_order=asc.
+    /// Ordering: By date; newest first unless sort_order=asc.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `forex_historical.range_order`: start_time must be before end_time. (assumed)
     fn forex_historical(
         &self,
         ctx: RequestContext,
@@ -47,9 +67,17 @@ pub trait Api: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::ForexBar>, ApiError>,
     > + Send;
-    /// `GET /api/v1/macro/index/1min`: One-minute bars of an index.
+    /// `GET /v1/macro/index/1min`: One-minute bars of an index.
     ///
-    /// Removed from the service on 2026-07-29 (v0.10.43): answers 410 `ENDPOINT_REMOVED` unless overridden.
+    /// The API key is required.
+    ///
+    /// Removed from the service by the provider's release v0.10.43 on 2026-07-29: the service answers 410 `ENDPOINT_REMOVED`.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `index_1min.range_order`: start_time must be before end_time. (assumed)
+    ///
+    /// The default answers 410 `ENDPOINT_REMOVED`; an implementation that still serves the endpoint overrides it.
     fn index_1min(
         &self,
         ctx: RequestContext,
@@ -60,7 +88,13 @@ pub trait Api: Send + Sync + 'static {
         let _ = (ctx, params);
         std::future::ready(Err(ApiError::removed(&mrds_model::api::INDEX_1MIN)))
     }
-    /// `GET /api/v1/crypto/metrics/leverage-ratio`: Estimated leverage ratio.
+    /// `GET /v1/crypto/metrics/leverage-ratio`: Estimated leverage ratio.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `leverage_ratio.range_order`: start_time must be before end_time. (assumed)
     fn leverage_ratio(
         &self,
         ctx: RequestContext,
@@ -68,15 +102,30 @@ pub trait Api: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::LeverageRatio>, ApiError>,
     > + Send;
-    /// `GET /api/v1/market/kline`: Unified OHLCV candles for any supported asset type.
+    /// `GET /v1/market/kline`: Unified OHLCV candles for any supported asset type.
     ///
     /// Index spot pairs have the same shape as stock spot pairs, so the shape cannot tell them apart: an implementation that knows a symbol is an index rejects intervals other than `1d` itself. `session` is accepted for every pair but only changes stock and option results.
+    ///
+    /// The API key is accepted but not required; a key that is sent must be known.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `market_kline.range_order`: end_time must be greater than start_time.
+    /// - `market_kline.option_symbol`: An OPTION pair's symbol is an option symbol: underlying (1 to 6 uppercase letters), six-digit expiry YYMMDD, C or P, eight-digit strike (AAPL251219C00200000). (assumed)
+    /// - `market_kline.future_daily_only`: Commodity future pairs support only the 1d interval.
+    /// - `market_kline.fx_daily_only`: FX spot pairs support only the 1d interval.
     fn market_kline(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::MarketKlineParams,
     ) -> impl Future<Output = Result<Vec<mrds_model::records::Candle>, ApiError>> + Send;
-    /// `GET /api/v1/other/semiconductor/nand-flash-spot-price`: NAND flash spot prices of one item.
+    /// `GET /v1/other/semiconductor/nand-flash-spot-price`: NAND flash spot prices of one item.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `nand_flash_spot_price.range_order`: start_time must be before end_time. (assumed)
     fn nand_flash_spot_price(
         &self,
         ctx: RequestContext,
@@ -84,11 +133,17 @@ pub trait Api: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::NandSpotPrice>, ApiError>,
     > + Send;
-    /// `GET /api/v1/stocks/non-us/kline`: Split-adjusted candles for non-US tickers.
+    /// `GET /v1/stocks/non-us/kline`: Split-adjusted candles for non-US tickers.
     ///
     /// Intraday intervals (5min to 4h) exist only for symbols in the 1-minute polling pool; other symbols get an empty data array. 1d, 1w and 1m cover all non-US symbols.
     ///
-    /// Order: Newest first (descending by time).
+    /// Ordering: Newest first (descending by time).
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `non_us_kline.range_order`: end_time must be greater than start_time.
     fn non_us_kline(
         &self,
         ctx: RequestContext,
@@ -96,7 +151,13 @@ pub trait Api: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::NonUsBar>, ApiError>,
     > + Send;
-    /// `GET /api/v1/crypto/hyperliquid/perp/usdc/kline`: Perpetual-contract candles quoted in USDC; incomplete candles are excluded.
+    /// `GET /v1/crypto/hyperliquid/perp/usdc/kline`: Perpetual-contract candles quoted in USDC; incomplete candles are excluded.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `perp_kline.range_order`: end_time must be greater than start_time.
     ///
     /// *Assumed* (not stated by the interface description): `<perp_venue>` is a fixed literal the description does not name; the spec uses `hyperliquid`.
     fn perp_kline(
@@ -104,9 +165,15 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::PerpKlineParams,
     ) -> impl Future<Output = Result<Vec<mrds_model::records::Candle>, ApiError>> + Send;
-    /// `GET /api/v1/persons/{person_id}/commentary`: Commentary rows of one person within a time range.
+    /// `GET /v1/persons/{person_id}/commentary`: Commentary rows of one person within a time range.
     ///
     /// A name is resolved to a person_id by the person registry endpoint `GET /v1/persons` with a `name` query parameter.
+    ///
+    /// The API key is accepted but not required; a key that is sent must be known.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `person_commentary.range_order`: start_time must be before end_time. (assumed)
     fn person_commentary(
         &self,
         ctx: RequestContext,
@@ -114,11 +181,17 @@ pub trait Api: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::PersonCommentary>, ApiError>,
     > + Send;
-    /// `GET /api/v1/stocks/research/units`: All sections and exhibits of one research document, in order, optionally narrowed.
+    /// `GET /v1/stocks/research/units`: All sections and exhibits of one research document, in order, optionally narrowed.
     ///
     /// Same element shape as the research search endpoint, without scores.
     ///
-    /// Order: In document order.
+    /// Ordering: In document order.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `research_units.idx_requires_kind`: idx requires kind.
     fn research_units(
         &self,
         ctx: RequestContext,
@@ -126,9 +199,16 @@ pub trait Api: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::ResearchUnit>, ApiError>,
     > + Send;
-    /// `GET /api/v1/stocks/screener/events`: Stock events of one kind in a date range.
+    /// `GET /v1/stocks/screener/events`: Stock events of one kind in a date range.
     ///
     /// ETF behavior: `IPO Date` returns ETF inception dates; `Split Date` returns ETF splits; `Earnings Date` returns no ETFs.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `screener_events.range_order`: start_time must be before end_time. (assumed)
+    /// - `screener_events.max_span`: For Split Date and Earnings Date, the range may not exceed one year (366 days).
     fn screener_events(
         &self,
         ctx: RequestContext,
@@ -136,15 +216,27 @@ pub trait Api: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::ScreenerEvent>, ApiError>,
     > + Send;
-    /// `GET /api/v1/crypto/metrics/ssr`: Stablecoin supply ratio.
+    /// `GET /v1/crypto/metrics/ssr`: Stablecoin supply ratio.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `ssr.range_order`: start_time must be before end_time. (assumed)
     fn ssr(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::SsrParams,
     ) -> impl Future<Output = Result<Vec<mrds_model::records::Ssr>, ApiError>> + Send;
-    /// `GET /api/v1/stocks/dividends`: Point-in-time dividends for one symbol.
+    /// `GET /v1/stocks/dividends`: Point-in-time dividends for one symbol.
     ///
-    /// Order: Results are ordered by the chosen date field, typically descending.
+    /// Ordering: Results are ordered by the chosen date field, typically descending.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `stock_dividends.range_order`: start_time must be before end_time.
     fn stock_dividends(
         &self,
         ctx: RequestContext,
@@ -152,9 +244,16 @@ pub trait Api: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::PitDividend>, ApiError>,
     > + Send;
-    /// `GET /api/v1/macro/treasury-rates`: US treasury rates.
+    /// `GET /v1/macro/treasury-rates`: US treasury rates.
     ///
     /// With no range: the latest rates. With only start_time: rates from that date. With both: rates in the range.
+    ///
+    /// The API key is required.
+    ///
+    /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
+    ///
+    /// - `treasury_rates.end_requires_start`: end_time alone is invalid; give start_time too. (assumed)
+    /// - `treasury_rates.range_order`: start_time must be before end_time. (assumed)
     fn treasury_rates(
         &self,
         ctx: RequestContext,

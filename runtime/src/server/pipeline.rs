@@ -358,15 +358,18 @@ fn raw_params(parts: &mut Parts, path: Option<PathRule>) -> Result<RawParams, Va
     }
 }
 
-/// The 404 envelope for a path no endpoint serves (the router's fallback).
-pub async fn unknown_path<E: ErrorBody>(request: Request) -> Response {
+/// The 404 envelope for a path no endpoint serves (the router's fallback); `base_path` is the
+/// spec's (`/api`), which the hint names.
+pub async fn unknown_path<E: ErrorBody>(request: Request, base_path: &'static str) -> Response {
     unrouted(request, |parts| {
         ApiError::<E>::not_found(format!(
             "no endpoint serves {} {}",
             parts.method,
             parts.uri.path()
         ))
-        .with_hint("see the endpoint table of the API; every path starts with /api/v1/")
+        .with_hint(format!(
+            "every endpoint's path is below {base_path}/; {base_path}/openapi.json lists them"
+        ))
     })
 }
 

@@ -287,9 +287,13 @@ async fn the_removed_endpoint_answers_410_and_unknown_paths_404() {
         "/v1/stocks/dividends/",
         "",
     ] {
-        get(addr, target, Some(KEY))
+        let error = get(addr, target, Some(KEY))
             .await
             .error(404, ErrorCode::ResourceNotFound);
+        // The hint names the spec's base path, which the generated router hands the runtime.
+        let hint = error.hint.unwrap_or_default();
+        let base = mrds_model::api::BASE_PATH;
+        assert!(hint.contains(&format!("{base}/openapi.json")), "{hint}");
     }
 }
 

@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use crate::emit::endpoint_doc::{EndpointDoc, Style};
 use crate::emit::{deprecation, docs, ident, prose, with_provenance};
 use crate::model::*;
 
@@ -302,37 +303,13 @@ fn field_facts(p: &Param) -> String {
 }
 
 fn struct_doc(api: &Api, e: &Endpoint) -> String {
+    let described = EndpointDoc::new(e, Style::Rustdoc);
     let mut doc = format!(
-        "Parameters of `{} {}`: {}",
-        e.method.as_str(),
-        e.path,
-        prose(&e.summary)
-    );
-    if let Some(d) = &e.doc {
-        doc.push_str(&format!("\n\n{}", prose(d)));
-    }
-    if let Some(o) = &e.ordering {
-        doc.push_str(&format!("\n\nOrdering: {}", prose(o)));
-    }
-    doc.push_str(&format!(
-        "\n\nAnswers `data` as an array of [`crate::records::{}`]. The API key is {}.",
+        "Parameters of {}\n\nAnswers `data` as an array of [`crate::records::{}`].{}",
+        described.head(),
         api.returns(e).name,
-        match e.auth {
-            AuthMode::Required => "required",
-            AuthMode::Optional => "accepted but not required",
-        }
-    ));
-    if !e.rules.is_empty() {
-        doc.push_str("\n\nRules across parameters:");
-        for r in &e.rules {
-            let tag = if r.provenance.is_assumed() {
-                " (assumed)"
-            } else {
-                ""
-            };
-            doc.push_str(&format!("\n- `{}`: {}{tag}", r.id, prose(&r.doc)));
-        }
-    }
+        described.body()
+    );
     doc.push_str(
         "\n\nNon-exhaustive: made with `new` (the required parameters) and the `with_` \
          setters, so a parameter added later is not a breaking change; every field stays public \
