@@ -188,3 +188,87 @@ impl Endpoint {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The broken-spec corpus's valid base (a service, `bars` with every kind of check, and
+    /// `item_notes`).
+    fn bars() -> Endpoint {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/broken/_valid_base");
+        let api = crate::load_spec(std::path::Path::new(dir)).unwrap_or_else(|d| panic!("{d}"));
+        api.endpoint_named("bars").expect("bars").clone()
+    }
+
+    fn problems(e: &Endpoint, query: &[(&str, &str)]) -> Vec<String> {
+        let values: Vec<(ParamId, String)> = query
+            .iter()
+            .map(|(n, v)| (e.param_named(n).expect("a parameter").id, v.to_string()))
+            .collect();
+        e.problems(&values).into_iter().map(|p| p.rule).collect()
+    }
+
+    #[test]
+    fn a_request_is_judged_as_the_generated_validate_does() {
+        let e = bars();
+        assert!(problems(&e, &[("symbol", "AAPL")]).is_empty());
+        assert_eq!(problems(&e, &[]), ["bars.symbol.required"]);
+        assert_eq!(
+            problems(
+                &e,
+                &[
+                    ("symbol", "aapl"),
+                    ("limit", "0"),
+                    ("kind", "x"),
+                    ("start_time", "01")
+                ]
+            ),
+            [
+                "bars.symbol.pattern",
+                "bars.start_time.type",
+                "bars.kind.values",
+                "bars.limit.range"
+            ]
+        );
+        // Ordered: equal instants break it; the issue names the later parameter.
+        let p = e.problems(&[
+            (e.param_named("symbol").unwrap().id, "AAPL".into()),
+            (e.param_named("start_time").unwrap().id, "5".into()),
+            (e.param_named("end_time").unwrap().id, "5".into()),
+        ]);
+        assert_eq!(
+            (p[0].rule.as_str(), p[0].param.as_str(), p[0].got.as_str()),
+            ("bars.range_order", "end_time", "5")
+        );
+        // Requires: end_time alone; a start_time that was sent (even refused) counts as given.
+        assert_eq!(
+            problems(&e, &[("symbol", "A"), ("end_time", "5")]),
+            ["bars.end_requires_start"]
+        );
+        assert_eq!(
+            problems(
+                &e,
+                &[("symbol", "A"), ("end_time", "5"), ("start_time", "x")]
+            ),
+            ["bars.start_time.type"]
+        );
+        // A condition on a value, with the default of the restricted parameter: `interval`
+        // defaults to `1d`, which trade bars allow; `1min` they do not.
+        assert!(problems(&e, &[("symbol", "A"), ("kind", "trade")]).is_empty());
+        assert_eq!(
+            problems(
+                &e,
+                &[("symbol", "A"), ("kind", "trade"), ("interval", "1min")]
+            ),
+            ["bars.trade_daily_only"]
+        );
+        assert!(
+            problems(
+                &e,
+                &[("symbol", "A"), ("kind", "quote"), ("interval", "1min")]
+            )
+            .is_empty()
+        );
+    }
+}
