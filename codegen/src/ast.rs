@@ -168,6 +168,18 @@ pub struct Field {
     /// Format of a text or integer value.
     #[serde(default)]
     pub format: Option<Spanned<FieldFormat>>,
+    /// Smallest allowed integer (fields of a request body).
+    #[serde(default)]
+    pub min: Option<Spanned<i64>>,
+    /// Largest allowed integer (fields of a request body).
+    #[serde(default)]
+    pub max: Option<Spanned<i64>>,
+    /// Regular expression the whole text must match (fields of a request body).
+    #[serde(default)]
+    pub pattern: Option<Spanned<String>>,
+    /// What the pattern means, for error messages.
+    #[serde(default)]
+    pub pattern_doc: Option<Spanned<String>>,
     /// Explanation.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
@@ -278,12 +290,15 @@ pub struct EnumValue {
     pub assumed: Option<String>,
 }
 
-/// HTTP method. The service is read-only.
+/// HTTP method.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Method {
-    /// `GET`.
+    /// `GET`: reads, with parameters only.
     #[serde(rename = "GET")]
     Get,
+    /// `POST`: with a JSON body.
+    #[serde(rename = "POST")]
+    Post,
 }
 
 impl Method {
@@ -291,6 +306,7 @@ impl Method {
     pub fn as_str(self) -> &'static str {
         match self {
             Method::Get => "GET",
+            Method::Post => "POST",
         }
     }
 }
@@ -341,6 +357,14 @@ pub struct Endpoint {
     pub auth_assumed: Option<String>,
     /// The record `data` holds.
     pub returns: Spanned<String>,
+    /// The record the request body holds (a `POST`), as JSON.
+    #[serde(default)]
+    pub body: Option<Spanned<String>>,
+    /// A `POST` that is safe to send again (the same body twice has the effect of once): the
+    /// client retries it like a read. Otherwise it retries only what never reached the
+    /// service, or a call that carries an idempotency key.
+    #[serde(default)]
+    pub idempotent: Option<Spanned<bool>>,
     /// Set when the interface description does not state the endpoint as a whole (its path,
     /// say): why the spec assumes it.
     #[serde(default, deserialize_with = "reason")]
@@ -675,6 +699,9 @@ pub struct Samples {
     /// and query, e.g. `/v1/etf/flow?symbol=SPY&start_time=1&end_time=2`.
     #[serde(default)]
     pub example: Option<Spanned<String>>,
+    /// The body the example sends (an endpoint with a body), as it travels.
+    #[serde(default)]
+    pub example_body: Option<Value>,
     /// What to answer when no set matches: an empty array (default) or 404.
     #[serde(default)]
     pub missing: Missing,

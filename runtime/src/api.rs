@@ -39,6 +39,9 @@ pub struct Endpoint {
     pub auth: Auth,
     /// Set when the change history lists the endpoint as removed.
     pub removed: Option<Removal>,
+    /// Sending the request twice has the effect of sending it once (every `GET`, and a
+    /// `POST` the spec marks so): the client may repeat it after a failure.
+    pub idempotent: bool,
 }
 
 /// Kind of a change in the history.
@@ -88,6 +91,28 @@ pub trait Request: Sized {
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError>;
 }
 
+/// The largest request body a generated server reads unless it is told otherwise (its
+/// `ServeConfig::max_body_bytes`): 1 MiB. The contract suite probes past it.
+pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
+
+/// A record sent as the JSON body of a request: it checks its own fields (ranges, patterns,
+/// formats, values) and the rules across them.
+pub trait BodyRecord: serde::de::DeserializeOwned + serde::Serialize {
+    /// Adds every problem of the body to `issues`.
+    fn check(&self, issues: &mut crate::Issues);
+}
+
+/// The parameter type of an endpoint with a JSON body.
+pub trait WithBody: Request {
+    /// The record the body holds.
+    type Body: BodyRecord;
+    /// The rule a body breaks when it is not JSON of the record's shape (`<endpoint>.body`).
+    const BODY_RULE: &'static str;
+    /// Checks the body with the parameters: the body's own checks and the rules that read a
+    /// parameter and a field of the body; every problem at once.
+    fn validate_body(&self, body: &Self::Body) -> Result<(), ValidationError>;
+}
+
 /// A parameter type whose endpoint pages with a page size and an offset (the spec's
 /// `paging:` with both); the client streams every page of it.
 pub trait Paged: Request + Clone + Send + Sync + 'static {
@@ -115,18 +140,33 @@ pub enum ErrorKind {
     RateLimited,
     /// `INTERNAL_ERROR`: anything unexpected on the server.
     InternalError,
+    /// `PAYLOAD_TOO_LARGE`: a request body over the server's limit (413).
+    PayloadTooLarge,
+    /// `UNSUPPORTED_MEDIA_TYPE`: a request body that is not declared as JSON (415).
+    UnsupportedMediaType,
 }
 
 impl ErrorKind {
     /// Every kind.
-    pub const ALL: [ErrorKind; 6] = [
+    pub const ALL: [ErrorKind; 8] = [
         ErrorKind::InvalidParameter,
         ErrorKind::Unauthorized,
         ErrorKind::ResourceNotFound,
         ErrorKind::EndpointRemoved,
         ErrorKind::RateLimited,
         ErrorKind::InternalError,
+        ErrorKind::PayloadTooLarge,
+        ErrorKind::UnsupportedMediaType,
     ];
+
+    /// True for the kinds only a request with a body meets: a spec without one need not
+    /// define their codes.
+    pub const fn bodies_only(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::PayloadTooLarge | ErrorKind::UnsupportedMediaType
+        )
+    }
 
     /// The wire spelling of the code.
     pub const fn code(self) -> &'static str {
@@ -137,6 +177,8 @@ impl ErrorKind {
             ErrorKind::EndpointRemoved => "ENDPOINT_REMOVED",
             ErrorKind::RateLimited => "RATE_LIMITED",
             ErrorKind::InternalError => "INTERNAL_ERROR",
+            ErrorKind::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
+            ErrorKind::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
         }
     }
 }

@@ -39,8 +39,8 @@ pub mod server;
 pub mod time;
 
 pub use api::{
-    Auth, Change, ChangeAction, Endpoint, ErrorBody, ErrorKind, HistoryEntry, Paged, Protocol,
-    Removal, Request, UnknownValue, null_as_default,
+    Auth, BodyRecord, Change, ChangeAction, DEFAULT_BODY_LIMIT, Endpoint, ErrorBody, ErrorKind,
+    HistoryEntry, Paged, Protocol, Removal, Request, UnknownValue, WithBody, null_as_default,
 };
 #[cfg(feature = "patterns")]
 pub use pattern::Pattern;

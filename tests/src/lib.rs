@@ -80,6 +80,74 @@ pub struct Checks {
 /// runs offline with this workspace's `Cargo.lock` and target directory, so the dependencies
 /// are the ones already built. Returns what failed, with cargo's output.
 pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<(), String> {
+    write_scratch(dir, files, &[])?;
+    let cargo = |args: &[&str]| scratch_cargo(dir, args);
+    cargo(&["check", "--workspace", "--all-targets"])?;
+    cargo(&["check", "--workspace", "--all-targets", "--all-features"])?;
+    if checks.doctests {
+        cargo(&[
+            "test",
+            "--doc",
+            "-p",
+            "mrds-model",
+            "-p",
+            "mrds-server",
+            "-p",
+            "mrds-mock",
+            "-p",
+            "mrds-client",
+        ])?;
+    }
+    if checks.router {
+        // A test, not a binary: test executables have hashed names, so two scratch
+        // workspaces sharing the target directory never overwrite each other's.
+        cargo(&["test", "-q", "-p", "router-check"])?;
+    }
+    Ok(())
+}
+
+/// Runs the tests of the crate `tests/<crate_dir>` against the crates generated from `spec`
+/// (named YAML texts, written to the scratch workspace's `spec/`): the crate is a member of the
+/// scratch workspace `dir` named `e2e`, depending on the generated crates, the runtime (server
+/// and client), the generator and `xtask` (the contract runner).
+pub fn run_generated_tests(
+    dir: &Path,
+    spec: &[(String, String)],
+    crate_dir: &str,
+) -> Result<(), String> {
+    let root = workspace_root();
+    let api = mrds_codegen::load_sources(spec).map_err(|d| d.to_string())?;
+    let files = mrds_codegen::generate(&api).map_err(|e| e.to_string())?;
+    let io = |e: std::io::Error| format!("cannot write {}: {e}", dir.display());
+    let root_path = root.display().to_string();
+    let manifest = format!(
+        "[package]\nname = \"e2e\"\nversion = \"0.0.0\"\nedition.workspace = true\npublish = false\n\n\
+         [dependencies]\nmrds-client = {{ path = \"../crates/mrds-client\" }}\n\
+         mrds-mock = {{ path = \"../crates/mrds-mock\" }}\nmrds-model = {{ path = \"../crates/mrds-model\" }}\n\
+         mrds-server = {{ path = \"../crates/mrds-server\" }}\n\
+         mrds-runtime = {{ workspace = true, features = [\"server\", \"client\"] }}\n\
+         mrds-codegen = {{ path = \"{root_path}/codegen\" }}\nxtask = {{ path = \"{root_path}/xtask\" }}\n\
+         serde_json = \"1\"\ntokio = {{ version = \"1\", features = [\"macros\", \"net\", \"rt\", \"time\"] }}\n"
+    );
+    write_scratch(dir, &files, &["e2e"])?;
+    write_if_changed(&dir.join("e2e/Cargo.toml"), &manifest).map_err(io)?;
+    let source = std::fs::read_to_string(root.join("tests").join(crate_dir).join("src/lib.rs"))
+        .map_err(|e| format!("cannot read tests/{crate_dir}/src/lib.rs: {e}"))?;
+    write_if_changed(&dir.join("e2e/src/lib.rs"), &source).map_err(io)?;
+    if dir.join("spec").exists() {
+        std::fs::remove_dir_all(dir.join("spec")).map_err(io)?;
+    }
+    for (name, text) in spec {
+        write_if_changed(&dir.join("spec").join(name), text).map_err(io)?;
+    }
+    scratch_cargo(dir, &["test", "-q", "-p", "e2e"])
+}
+
+/// Writes the scratch workspace `dir`: the generated `files` (a file a previous spec
+/// generated and this one does not would be compiled too, so the crates are written anew),
+/// the runtime (linked in), a test that builds the sample server's router (axum checks routes
+/// when the router is built), and `members` beyond those.
+fn write_scratch(dir: &Path, files: &FileSet, members: &[&str]) -> Result<(), String> {
     let root = workspace_root();
     let io =
         |e: std::io::Error| format!("cannot write the scratch workspace {}: {e}", dir.display());
@@ -87,11 +155,13 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
     if dir.join("crates").exists() {
         std::fs::remove_dir_all(dir.join("crates")).map_err(io)?;
     }
-    // Every generated crate, the runtime (linked in), and a test that builds the sample
-    // server's router (axum checks routes when the router is built).
+    let all: Vec<&str> = ["crates/*", "runtime", "router-check"]
+        .into_iter()
+        .chain(members.iter().copied())
+        .collect();
     let manifest = scratch_manifest(
         dir,
-        &["crates/*", "runtime", "router-check"],
+        &all,
         &[
             ("mrds-model", "crates/mrds-model"),
             ("mrds-server", "crates/mrds-server"),
@@ -111,8 +181,14 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
     for (path, text) in files.iter() {
         write_if_changed(&dir.join(path), text).map_err(io)?;
     }
+    Ok(())
+}
 
-    let cargo = |args: &[&str]| {
+/// Runs `cargo args` in the scratch workspace `dir`, offline, with this workspace's target
+/// directory; fails on an error or on a warning in the generated crates.
+fn scratch_cargo(dir: &Path, args: &[&str]) -> Result<(), String> {
+    let root = workspace_root();
+    {
         let output = Command::new(env!("CARGO"))
             .args(args)
             .args(["--offline", "--message-format", "short"])
@@ -139,29 +215,7 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
             ));
         }
         Ok(())
-    };
-    cargo(&["check", "--workspace", "--all-targets"])?;
-    cargo(&["check", "--workspace", "--all-targets", "--all-features"])?;
-    if checks.doctests {
-        cargo(&[
-            "test",
-            "--doc",
-            "-p",
-            "mrds-model",
-            "-p",
-            "mrds-server",
-            "-p",
-            "mrds-mock",
-            "-p",
-            "mrds-client",
-        ])?;
     }
-    if checks.router {
-        // A test, not a binary: test executables have hashed names, so two scratch
-        // workspaces sharing the target directory never overwrite each other's.
-        cargo(&["test", "-q", "-p", "router-check"])?;
-    }
-    Ok(())
 }
 
 /// The version of the crates of the scratch workspace `dir`, distinct per directory.

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use mrds_codegen::contract::{self, Check, Key};
-use mrds_codegen::model::Api;
+use mrds_codegen::model::{Api, Method};
 
 /// How to run the suite.
 #[derive(Clone, Debug)]
@@ -31,10 +31,14 @@ pub struct Outcome {
     pub id: String,
     /// The endpoint id.
     pub endpoint: String,
+    /// The method.
+    pub method: &'static str,
     /// The URL requested.
     pub url: String,
     /// Which key was sent.
     pub key: Key,
+    /// The request's body, when it had one.
+    pub sent: Option<contract::SentBody>,
     /// The answer's status, when one came.
     pub status: Option<u16>,
     /// The first bytes of the answer's body.
@@ -44,14 +48,33 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// A `curl` command repeating the request; the key stays in `$MRDS_API_KEY`.
+    /// A `curl` command repeating the request; the key stays in `$MRDS_API_KEY`, in double
+    /// quotes so that a shell pasting the line expands it.
     pub fn curl(&self, header: &str) -> String {
         let key = match self.key {
-            Key::Valid => format!(" -H '{header}: $MRDS_API_KEY'"),
+            Key::Valid => format!(" -H \"{header}: $MRDS_API_KEY\""),
             Key::Wrong => format!(" -H '{header}: {}'", contract::WRONG_KEY),
             Key::Missing => String::new(),
         };
-        format!("curl -sS{key} '{}'", self.url)
+        let method = match self.method {
+            "GET" => String::new(),
+            other => format!(" -X {other}"),
+        };
+        let body = match &self.sent {
+            None => String::new(),
+            // A body too long to paste (the probe past the size limit) is described.
+            Some(sent) if sent.text.len() > 512 => format!(
+                " -H 'Content-Type: {}' --data-binary @body.json  # body.json: {} bytes",
+                sent.content_type,
+                sent.text.len()
+            ),
+            Some(sent) => format!(
+                " -H 'Content-Type: {}' --data-binary '{}'",
+                sent.content_type,
+                sent.text.replace('\'', "'\\''")
+            ),
+        };
+        format!("curl -sS{method}{key} '{}'{body}", self.url)
     }
 }
 
@@ -118,7 +141,15 @@ pub async fn run(api: &Api, options: &Options) -> Result<Vec<Outcome>, String> {
             tokio::time::sleep(pause).await;
         }
         let url = format!("{root}{}", check.request.target());
-        let mut request = http.get(&url);
+        let mut request = match check.request.method {
+            Method::Get => http.get(&url),
+            Method::Post => http.post(&url),
+        };
+        if let Some(body) = &check.request.body {
+            request = request
+                .header(reqwest::header::CONTENT_TYPE, body.content_type)
+                .body(body.text.clone());
+        }
         match (check.request.key, &options.api_key) {
             (Key::Valid, Some(key)) => {
                 request = request.header(api.auth.header.as_str(), key.as_str())
@@ -131,8 +162,10 @@ pub async fn run(api: &Api, options: &Options) -> Result<Vec<Outcome>, String> {
         let mut outcome = Outcome {
             id: check.id.clone(),
             endpoint: check.endpoint.clone(),
+            method: check.request.method.as_str(),
             url,
             key: check.request.key,
+            sent: check.request.body.clone(),
             status: None,
             body: String::new(),
             failure: None,
@@ -205,7 +238,7 @@ pub fn json_report(api: &Api, outcomes: &[Outcome]) -> String {
                 "endpoint": o.endpoint,
                 "result": if o.failure.is_some() { "fail" } else { "pass" },
                 "reason": o.failure,
-                "request": { "method": "GET", "url": o.url, "curl": o.curl(&api.auth.header) },
+                "request": { "method": o.method, "url": o.url, "curl": o.curl(&api.auth.header) },
                 "response": { "status": o.status, "body_prefix": o.body },
             })
         })

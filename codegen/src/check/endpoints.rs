@@ -187,6 +187,8 @@ impl<'a> Cx<'a> {
             id,
             declared: &ep.params,
             params: &params,
+            body: None,
+            body_fields: &[],
         };
         let paging = ep.paging.as_ref().and_then(|p| self.paging(&scope, p));
         let record = returns.map(|r| {
@@ -209,13 +211,55 @@ impl<'a> Cx<'a> {
             found
         });
 
-        // Rules.
+        // The body, and the rules: those naming a field of the body (`body.<field>`) are the
+        // body's. A rule reads the body's fields as parameters numbered after the endpoint's.
+        let body = self.body(id, ep, types);
+        let body_record = body.as_ref().map(|(_, record)| *record);
+        let readable = body_record
+            .map(|r| r.body_params(params.len()))
+            .unwrap_or_default();
+        let all: Vec<Param> = params.iter().cloned().chain(readable).collect();
+        let body_fields = body_record.and_then(|r| {
+            types
+                .record_defs
+                .get(r.spec_name.as_str())
+                .map(|d| d.fields.as_slice())
+        });
+        let scope = Scope {
+            id,
+            declared: &ep.params,
+            params: &all,
+            body: body_record,
+            body_fields: body_fields.unwrap_or_default(),
+        };
         let mut rules = Vec::new();
+        let mut body_rules = Vec::new();
         for r in &ep.rules {
-            if let Some(rule) = self.rule(&scope, r, types.value_sets) {
-                rules.push(rule);
+            let Some(rule) = self.rule(&scope, r, types.value_sets) else {
+                continue;
+            };
+            match operands(rule, params.len()) {
+                Reads::Params(rule) => rules.push(rule),
+                Reads::Body(rule) => body_rules.push(rule),
             }
         }
+        let idempotent = match (*ep.method, &ep.idempotent) {
+            (Method::Get, Some(flag)) => {
+                let d = self.err(flag.at(), format!("`idempotent` on endpoint `{id}`, a GET"));
+                Self::hint(
+                    d,
+                    "every GET may be repeated; `idempotent` marks a POST that may",
+                );
+                true
+            }
+            (Method::Get, None) => true,
+            (Method::Post, flag) => flag.as_ref().is_some_and(|f| **f),
+        };
+        let body = body.map(|(at, record)| Body {
+            at,
+            record: record.id,
+            rules: body_rules,
+        });
 
         // With problems reported, the endpoint still lowers as far as it checked (its samples
         // are checked against it too); the spec fails as a whole.
@@ -241,6 +285,8 @@ impl<'a> Cx<'a> {
             auth: *ep.auth,
             auth_provenance: Provenance::from_reason(ep.auth_assumed.as_ref()),
             returns: returns?,
+            body,
+            idempotent,
             provenance: Provenance::from_reason(ep.assumed.as_ref()),
             params,
             rules,
@@ -250,6 +296,57 @@ impl<'a> Cx<'a> {
             removed,
             samples: None,
         })
+    }
+
+    /// The body of endpoint `id`: a POST names one, a GET none; a record is the body of one
+    /// endpoint (its checks' rule ids name it). Returns where it is named and the record.
+    fn body<'t>(
+        &mut self,
+        id: &str,
+        ep: &ast::Endpoint,
+        types: &Types<'t>,
+    ) -> Option<(Location, &'t Record)> {
+        let Some(name) = &ep.body else {
+            if *ep.method == Method::Post {
+                let d = self.err(
+                    ep.method.at(),
+                    format!("endpoint `{id}` is a POST without a body"),
+                );
+                Self::hint(d, "name the record it sends with `body: <record>`");
+            }
+            return None;
+        };
+        if *ep.method == Method::Get {
+            let d = self.err(
+                name.at(),
+                format!("endpoint `{id}` is a GET, which sends no body"),
+            );
+            Self::hint(d, "a request with a body is a `method: POST`");
+            return None;
+        }
+        let Some(record) = types.names.records.get(name.as_str()) else {
+            let d = self.err(
+                name.at(),
+                format!("the body of endpoint `{id}` is unknown record `{name}`"),
+            );
+            Self::suggest(d, name, types.names.records.keys().copied());
+            return None;
+        };
+        let senders = &types.names.bodies[name.as_str()];
+        if senders.len() > 1 && senders[0] != id {
+            let d = self.err(
+                name.at(),
+                format!(
+                    "record `{name}` is the body of endpoint `{}` already",
+                    senders[0]
+                ),
+            );
+            Self::hint(
+                d,
+                "a record is the body of one endpoint (its checks' rule ids name it); give this endpoint a record of its own",
+            );
+        }
+        Some((self.loc(name.at()), &types.records[record.index()]))
     }
 
     /// The documented ordering: a field of the returned record, and a direction parameter of a
@@ -315,6 +412,7 @@ impl<'a> Cx<'a> {
             id,
             declared,
             params,
+            ..
         } = *scope;
         let check = |cx: &mut Self, key: &str, name: &Spanned<String>, least: i64| {
             let at = name.at();
@@ -386,12 +484,41 @@ impl<'a> Cx<'a> {
 }
 
 /// What a check of one endpoint's declarations sees: its id, its parameters as declared and
-/// those that checked cleanly.
+/// those that checked cleanly (the body's readable fields after them, as `body.<field>`), and
+/// the fields of its body as declared.
 #[derive(Clone, Copy)]
 pub(super) struct Scope<'s> {
     pub id: &'s str,
     pub declared: &'s [Spanned<ast::Param>],
     pub params: &'s [Param],
+    pub body: Option<&'s Record>,
+    pub body_fields: &'s [Spanned<ast::Field>],
+}
+
+/// What a rule reads: parameters only, or a field of the body too.
+enum Reads {
+    Params(Rule),
+    Body(Rule<Operand>),
+}
+
+/// A rule of an endpoint with `params` parameters, by what it reads (a number past the
+/// parameters' is a field of the body).
+fn operands(rule: Rule, params: usize) -> Reads {
+    if rule.params().iter().all(|p| p.index() < params) {
+        return Reads::Params(rule);
+    }
+    let operand = |p: ParamId| match p.index().checked_sub(params) {
+        Some(field) => Operand::Field(FieldId::new(field)),
+        None => Operand::Param(p),
+    };
+    Reads::Body(Rule {
+        at: rule.at,
+        id: rule.id,
+        doc: rule.doc,
+        provenance: rule.provenance,
+        when: rule.when.as_ref().map(|c| c.map(operand)),
+        check: rule.check.map(operand),
+    })
 }
 
 /// The segments of a path (`Ok` a literal, `Err` a placeholder's name), or why the path is

@@ -69,6 +69,11 @@ impl Types<'_> {
 struct TypeNames<'a> {
     records: BTreeMap<&'a str, RecordId>,
     value_sets: BTreeMap<&'a str, ValueSetId>,
+    /// The Rust names of the value sets and their values' wire spellings, by id.
+    value_set_names: Vec<String>,
+    value_set_wires: Vec<Vec<String>>,
+    /// The records that are the body of a request, by the endpoints sending them.
+    bodies: BTreeMap<&'a str, Vec<&'a str>>,
 }
 
 impl<'a> Cx<'a> {
@@ -155,6 +160,17 @@ impl<'a> Cx<'a> {
             value_sets: (value_sets.keys().enumerate())
                 .map(|(i, name)| (*name, ValueSetId::new(i)))
                 .collect(),
+            value_set_names: value_sets_ir.iter().map(|v| v.name.clone()).collect(),
+            value_set_wires: (value_sets_ir.iter())
+                .map(|v| v.values.iter().map(|x| x.wire.clone()).collect())
+                .collect(),
+            bodies: endpoints
+                .iter()
+                .filter_map(|(id, e)| Some((e.body.as_ref()?.as_str(), *id)))
+                .fold(BTreeMap::new(), |mut all, (record, id)| {
+                    all.entry(record).or_insert_with(Vec::new).push(id);
+                    all
+                }),
         };
         let records_ir: Vec<Record> = records
             .iter()
@@ -166,7 +182,14 @@ impl<'a> Cx<'a> {
                 spec_name: name.to_string(),
                 doc: def.doc.clone(),
                 provenance: Provenance::from_reason(def.assumed.as_ref()),
-                fields: self.fields(&def.fields, &type_names, false),
+                fields: self.fields(
+                    &def.fields,
+                    &type_names,
+                    types::Owner::Record {
+                        name,
+                        body: type_names.bodies.contains_key(name),
+                    },
+                ),
             })
             .collect();
         let mut records_ir = records_ir;

@@ -83,6 +83,7 @@ const CLIENT_METHODS: &[&str] = &[
     "clone",
     "retry_policy",
     "send",
+    "send_with_body",
     "stream_all",
     "url_for",
 ];

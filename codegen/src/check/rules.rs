@@ -23,6 +23,26 @@ impl Cx<'_> {
             return None; // declared but broken: already reported
         }
         let endpoint = scope.id;
+        if let Some(field) = name.strip_prefix("body.") {
+            let lowered = scope.body.and_then(|r| r.field_named(field));
+            if lowered.is_some() {
+                let d = self.err(
+                    name.at(),
+                    format!(
+                        "rule `{rule}` names body field `{field}`, which a rule cannot compare"
+                    ),
+                );
+                Self::hint(
+                    d,
+                    "rules read single text, integer, boolean or value-set fields",
+                );
+            } else if !scope.body_fields.iter().any(|f| f.name == field) {
+                // (A declared field that failed its own checks is reported already.)
+                let d = self.err(name.at(), format!("rule `{rule}` names `{name}`, but endpoint `{endpoint}` has no body field `{field}`"));
+                Self::suggest(d, field, scope.body_fields.iter().map(|f| f.name.as_str()));
+            }
+            return None;
+        }
         let d = self.err(
             name.at(),
             format!(

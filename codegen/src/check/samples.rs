@@ -193,11 +193,13 @@ impl<'a> Cx<'a> {
             }
         };
 
+        let example_body = self.example_body(s, t, types);
         if self.errors.len() != before {
             return None;
         }
         Some(Samples {
             at: self.loc(s.key_at()),
+            example_body,
             example_values: example_values(ep, &example)?,
             example,
             not_found_when_missing: s.missing == ast::Missing::NotFound || ep.lookup.is_some(),
@@ -212,11 +214,58 @@ impl<'a> Cx<'a> {
         })
     }
 
+    /// The example's body: an endpoint with a body has one, of its body record's shape, that
+    /// its checks accept; one without has none. As compact JSON text.
+    fn example_body(
+        &mut self,
+        s: &Spanned<ast::Samples>,
+        t: &Target<'_>,
+        types: &Types<'_>,
+    ) -> Option<String> {
+        let ep = t.ep;
+        match (&ep.body, &s.example_body) {
+            (None, None) => None,
+            (None, Some(body)) => {
+                let d = self.err(body.key_at(), format!("endpoint `{}` takes no body", ep.id));
+                Self::hint(d, "remove `example_body`");
+                None
+            }
+            (Some(_), None) => {
+                let d = self.err(
+                    s.key_at(),
+                    format!("the samples of `{}` lack the body the example sends", ep.id),
+                );
+                Self::hint(d, "add `example_body:` with the body, as it travels");
+                None
+            }
+            (Some(body), Some(value)) => {
+                let record = &types.records[body.record.index()];
+                let before = self.errors.len();
+                self.sample_record(value, record, types);
+                if self.errors.len() == before {
+                    let json = serde_json::to_value(&value.item).unwrap_or_default();
+                    for problem in ep.body_problems(record, &json) {
+                        let d = self.err(
+                            value.at(),
+                            format!(
+                                "the example body is refused: `{}` `{}` {} (rule `{}`)",
+                                problem.param, problem.got, problem.reason, problem.rule
+                            ),
+                        );
+                        Self::hint(d, "the example must be a valid request");
+                    }
+                }
+                serde_json::to_string(&value.item).ok()
+            }
+        }
+    }
+
     /// A section that says why the endpoint has no samples holds nothing else.
     fn no_samples(&mut self, s: &ast::Samples) {
         let ast::Samples {
             none: _,
             example,
+            example_body,
             missing: _,
             first_of,
             contains,
@@ -228,6 +277,7 @@ impl<'a> Cx<'a> {
             sets,
         } = s;
         let given = example.is_some()
+            || example_body.is_some()
             || !first_of.is_empty()
             || !contains.is_empty()
             || !echo.is_empty()

@@ -128,7 +128,7 @@ impl<'a> Cx<'a> {
     /// and `error`, and never sets any other field.
     pub(super) fn envelope(&mut self, s: &ast::Service, types: &TypeNames<'_>) -> Envelope {
         let declared = &s.envelope.fields;
-        let fields = self.fields(declared, types, true);
+        let fields = self.fields(declared, types, super::types::Owner::Envelope);
         let n = fields.iter().filter(|f| f.ty == TypeRef::Records).count();
         if n != 1 {
             self.err(
@@ -296,8 +296,11 @@ impl<'a> Cx<'a> {
             }
         }
         if self.files.iter().any(|f| f.ast.service.is_some()) {
+            let bodies =
+                (self.files.iter()).any(|f| f.ast.endpoints.values().any(|e| e.body.is_some()));
             let missing: Vec<&str> = mrds_runtime::ErrorKind::ALL
                 .iter()
+                .filter(|k| bodies || !k.bodies_only())
                 .map(|k| k.code())
                 .filter(|code| !out.iter().any(|e| e.code == *code))
                 .collect();

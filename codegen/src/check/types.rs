@@ -88,7 +88,7 @@ impl<'a> Cx<'a> {
         &mut self,
         fields: &[Spanned<ast::Field>],
         types: &TypeNames<'_>,
-        envelope: bool,
+        owner: Owner<'_>,
     ) -> Vec<Field> {
         let mut out = Vec::new();
         let mut wires = BTreeSet::new();
@@ -126,7 +126,7 @@ impl<'a> Cx<'a> {
                 "number" => TypeRef::Number,
                 "boolean" => TypeRef::Boolean,
                 "any" => TypeRef::Any,
-                "records" if envelope => TypeRef::Records,
+                "records" if owner == Owner::Envelope => TypeRef::Records,
                 "ErrorCode" => TypeRef::ErrorCode,
                 other if types.records.contains_key(other) => TypeRef::Record(types.records[other]),
                 other if types.value_sets.contains_key(other) => {
@@ -168,6 +168,7 @@ impl<'a> Cx<'a> {
                     );
                 }
             }
+            let checks = self.field_checks(f, &ty, owner, types);
             out.push(Field {
                 at: self.loc(f.at()),
                 wire: f.name.to_string(),
@@ -177,10 +178,145 @@ impl<'a> Cx<'a> {
                 optional: f.optional,
                 boxed: false,
                 format: f.format.as_ref().map(|f| **f),
+                checks,
                 doc: f.doc.clone(),
                 provenance: Provenance::from_reason(f.assumed.as_ref()),
             });
         }
         out
     }
+
+    /// The checks of a field of a request body (its range, pattern, format or values, as a
+    /// parameter of the same type would carry them); a constraint anywhere else is reported.
+    fn field_checks(
+        &mut self,
+        f: &Spanned<ast::Field>,
+        ty: &TypeRef,
+        owner: Owner<'_>,
+        types: &TypeNames<'_>,
+    ) -> Option<ParamType> {
+        let name = f.name.as_str();
+        let constraint = [
+            f.min.as_ref().map(Spanned::at),
+            f.max.as_ref().map(Spanned::at),
+            f.pattern.as_ref().map(Spanned::at),
+            f.pattern_doc.as_ref().map(Spanned::at),
+        ]
+        .into_iter()
+        .flatten()
+        .next();
+        let Owner::Record { name: record, body } = owner else {
+            if let Some(at) = constraint {
+                self.err(at, format!("field `{name}` of the envelope has a constraint; constraints apply to fields of a request body"));
+            }
+            return None;
+        };
+        if !body {
+            if let Some(at) = constraint {
+                let d = self.err(at, format!("field `{name}` has a constraint, but record `{record}` is not the body of any endpoint"));
+                Self::hint(
+                    d,
+                    "constraints (min, max, pattern) are checked on request bodies; the records of answers are read as they come",
+                );
+            }
+            return None;
+        }
+        let before = self.errors.len();
+        let (min, max) = (f.min.as_deref().copied(), f.max.as_deref().copied());
+        let format = f.format.as_ref().map(|f| **f);
+        let mut checks = match (ty, f.array) {
+            (_, true) => None,
+            (TypeRef::Integer, _) => Some(ParamType::Integer(IntegerType {
+                min,
+                max,
+                format: (format == Some(FieldFormat::UnixSeconds))
+                    .then_some(IntegerFormat::UnixSeconds),
+            })),
+            (TypeRef::String, _) => {
+                let string_format = match format {
+                    None => None,
+                    Some(FieldFormat::Rfc3339) => Some(StringFormat::Rfc3339),
+                    Some(FieldFormat::Uuid) => Some(StringFormat::Uuid),
+                    Some(FieldFormat::Hex16) => Some(StringFormat::Hex16),
+                    Some(FieldFormat::Date) => Some(StringFormat::Date),
+                    Some(other) => {
+                        if let Some(at) = f.format.as_ref().map(Spanned::at) {
+                            let d = self.err(at, format!("format `{}` of body field `{name}` is not one a request is checked against", other.name()));
+                            Self::hint(
+                                d,
+                                "a request body's text fields take rfc3339, uuid, hex16 or date; describe others in the doc, or with a pattern",
+                            );
+                        }
+                        None
+                    }
+                };
+                Some(ParamType::String(StringType {
+                    pattern: None,
+                    format: string_format,
+                }))
+            }
+            (TypeRef::Boolean, _) => Some(ParamType::Boolean),
+            (TypeRef::ValueSet(id), _) => Some(ParamType::Enum(EnumType {
+                set: *id,
+                name: types.value_set_names[id.index()].clone(),
+                // A set a record field uses keeps values the spec does not know.
+                tolerant: true,
+                values: types.value_set_wires[id.index()].clone(),
+            })),
+            _ => None,
+        };
+        let is_integer = matches!(checks, Some(ParamType::Integer(_)));
+        if let Some(bound) = f.min.as_ref().or(f.max.as_ref())
+            && !is_integer
+        {
+            self.err(bound.at(), format!("field `{name}` has a range but is not a single integer; ranges apply to integers"));
+        }
+        if let (Some(low), Some(min), Some(max)) = (&f.min, min, max)
+            && min > max
+        {
+            let d = self.err(
+                low.at(),
+                format!("field `{name}` has min {min} above its max {max}"),
+            );
+            Self::hint(d, "swap them, or correct one");
+        }
+        if let Some(re) = &f.pattern {
+            match &mut checks {
+                Some(ParamType::String(t)) => {
+                    if self.regex(re.at(), re).is_some() {
+                        t.pattern = Some(Pattern {
+                            regex: re.to_string(),
+                            doc: f.pattern_doc.as_ref().map(|d| d.to_string()),
+                        });
+                    }
+                }
+                _ => {
+                    self.err(re.at(), format!("field `{name}` has a pattern but is not a single string; patterns apply to text"));
+                }
+            }
+        }
+        if let Some(doc) = &f.pattern_doc
+            && f.pattern.is_none()
+        {
+            self.err(
+                doc.at(),
+                format!("field `{name}` explains a pattern it does not have"),
+            );
+        }
+        (self.errors.len() == before).then_some(checks).flatten()
+    }
+}
+
+/// What a list of fields belongs to: the envelope, or a record (a request body or not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Owner<'a> {
+    /// The common envelope (it may hold the `records` field).
+    Envelope,
+    /// A record.
+    Record {
+        /// Its name in the spec.
+        name: &'a str,
+        /// The body of a request: its fields carry checks.
+        body: bool,
+    },
 }

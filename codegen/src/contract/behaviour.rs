@@ -87,7 +87,6 @@ fn sorted(api: &Api, e: &Endpoint, draft: &Draft) -> Option<Sorted> {
     let chosen = order.direction.map(|d| e.param(d)).and_then(|d| {
         draft
             .value(&d.wire)
-            .map(str::to_string)
             .or_else(|| d.default.as_ref().map(Literal::wire))
     });
     let descending = chosen.map_or(order.descending, |v| v == "desc");

@@ -14,7 +14,7 @@ pub(crate) fn checks(e: &Endpoint, p: &Param, base: &Draft) -> Vec<Check> {
 }
 
 /// A text that does not match `regex`, when one of a few simple candidates does not.
-fn non_matching(regex: &str) -> Option<String> {
+pub(super) fn non_matching(regex: &str) -> Option<String> {
     let re = regex::Regex::new(regex).ok()?;
     [
         "",
@@ -36,7 +36,7 @@ fn non_matching_empty(regex: &str) -> bool {
 }
 
 /// A text that is not in `format`.
-fn format_violation(format: StringFormat) -> &'static str {
+pub(super) fn format_violation(format: StringFormat) -> &'static str {
     match format {
         StringFormat::Rfc3339 => "2026-07-01 00:00:00",
         StringFormat::Uuid => "not-a-uuid",
@@ -62,7 +62,9 @@ fn param_probes(e: &Endpoint, p: &Param, base: &Draft) -> Vec<(String, Draft, Ex
     if p.required && is_query {
         probe("missing", &[], rejected(ParamCheck::Required));
     }
-    let valid = candidates(p, base.value(&p.wire)).into_iter().next();
+    let valid = candidates(p, base.value(&p.wire).as_deref())
+        .into_iter()
+        .next();
     if let (Some(v), true) = (&valid, is_query) {
         probe("repeated", &[v, v], rejected(ParamCheck::Repeated));
     }
@@ -148,7 +150,7 @@ fn param_probes(e: &Endpoint, p: &Param, base: &Draft) -> Vec<(String, Draft, Ex
 }
 
 /// A value as part of a probe name: lowercase letters, digits and `_`.
-fn probe_name(value: &str) -> String {
+pub(super) fn probe_name(value: &str) -> String {
     value
         .chars()
         .map(|c| {

@@ -51,7 +51,7 @@ fn condition(e: &Endpoint, r: &Rule, base: &Draft, holds: bool) -> Option<Draft>
         return holds.then(|| base.clone());
     };
     let p = e.param(c.param());
-    let mut pool = candidates(p, base.value(&p.wire));
+    let mut pool = candidates(p, base.value(&p.wire).as_deref());
     // A condition on a prefix (`^FX_SPOT_`): its texts followed by the tail of a value the
     // parameter accepts (`FX_SPOT_` + `A_A`).
     if let Condition::Matches { pattern, .. } = c {
@@ -98,12 +98,12 @@ fn value_of(
         Some(c) if c.param() == p.id => {
             let now = draft
                 .value(&p.wire)
-                .is_some_and(|cur| condition_holds(c, cur));
+                .is_some_and(|cur| condition_holds(c, &cur));
             condition_holds(c, v) == now
         }
         _ => true,
     };
-    let mut pool = candidates(p, draft.value(&p.wire));
+    let mut pool = candidates(p, draft.value(&p.wire).as_deref());
     pool.extend(extra.into_iter().filter(|v| accepts(p, v)));
     pool.into_iter().find(|v| keep_condition(v) && wanted(v))
 }
@@ -124,7 +124,7 @@ fn assign(e: &Endpoint, r: &Rule, draft: &Draft, side: Side) -> Option<Draft> {
                 .value(&a.wire)
                 .and_then(|v| match format {
                     TimeFormat::UnixSeconds => v.parse().ok(),
-                    TimeFormat::Rfc3339 => mrds_runtime::text::rfc3339_seconds(v),
+                    TimeFormat::Rfc3339 => mrds_runtime::text::rfc3339_seconds(&v),
                 })
                 .unwrap_or(T0);
             let end = match (&r.check, side) {

@@ -223,6 +223,18 @@ fn client_rs(api: &Api) -> TokenStream {
                 self.transport.send(params).await
             }
 
+            /// Sends one request of an endpoint with a JSON body, as [`send`](Self::send): the
+            /// parameters and the body are validated together first. A call the spec does not
+            /// mark idempotent is not retried once it may have reached the service, unless the
+            /// [`RetryPolicy`] sends idempotency keys.
+            pub async fn send_with_body<P>(&self, params: &P, body: &P::Body) -> Result<Response<P::Record>, Error>
+            where
+                P: mrds_runtime::WithBody + Sync,
+                P::Body: Sync,
+            {
+                self.transport.send_with_body(params, body).await
+            }
+
             /// Every record of an endpoint that pages with an offset, page after page, as an
             /// `Unpin` stream (see `mrds_runtime::client::Transport::stream_all` for when it
             /// ends).
@@ -281,6 +293,16 @@ fn endpoints_rs(api: &Api) -> TokenStream {
                 }
             }
         });
+        let (body_arg, send) = match &e.body {
+            Some(b) => {
+                let body = ident(&api.record(b.record).name);
+                (
+                    quote!(body: &mrds_model::records::#body,),
+                    quote!(self.send_with_body(params, body).await),
+                )
+            }
+            None => (TokenStream::new(), quote!(self.send(params).await)),
+        };
         quote! {
             #method_docs
             #deprecated
@@ -288,8 +310,9 @@ fn endpoints_rs(api: &Api) -> TokenStream {
             pub async fn #name(
                 &self,
                 params: &mrds_model::params::#params,
+                #body_arg
             ) -> Result<Response<mrds_model::records::#record>, Error> {
-                self.send(params).await
+                #send
             }
 
             #stream

@@ -69,18 +69,41 @@ impl<'a> EndpointDoc<'a> {
                 r.version, r.date
             ));
         }
-        if !e.rules.is_empty() {
-            out.push_str(
-                "\n\nRules across parameters (a request breaking one is answered 400 \
+        // The rules over parameters, then those reading the body (`body.<field>`).
+        let rules: Vec<(&str, &str, bool)> = (e.rules.iter())
+            .map(|r| (r.id.as_str(), r.doc.as_str(), r.provenance.is_assumed()))
+            .chain(
+                e.body
+                    .iter()
+                    .flat_map(|b| &b.rules)
+                    .map(|r| (r.id.as_str(), r.doc.as_str(), r.provenance.is_assumed())),
+            )
+            .collect();
+        if !rules.is_empty() {
+            let across = if e.body.is_some() {
+                "parameters and the body's fields"
+            } else {
+                "parameters"
+            };
+            out.push_str(&format!(
+                "\n\nRules across {across} (a request breaking one is answered 400 \
                  `INVALID_PARAMETER`, with the rule id in the reason):\n",
+            ));
+            for (id, doc, assumed) in rules {
+                let assumed = if assumed { " (assumed)" } else { "" };
+                out.push_str(&format!("\n- `{id}`: {}{assumed}", self.text(doc)));
+            }
+        }
+        if e.body.is_some() {
+            out.push_str(
+                "\n\nThe request carries a JSON body (`Content-Type: application/json`), \
+                 checked with the parameters.",
             );
-            for r in &e.rules {
-                let assumed = if r.provenance.is_assumed() {
-                    " (assumed)"
-                } else {
-                    ""
-                };
-                out.push_str(&format!("\n- `{}`: {}{assumed}", r.id, self.text(&r.doc)));
+            if !e.idempotent {
+                out.push_str(
+                    " Not idempotent: a client does not repeat the call once it may have \
+                     reached the service.",
+                );
             }
         }
         out

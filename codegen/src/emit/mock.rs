@@ -218,11 +218,17 @@ fn method(api: &Api, e: &Endpoint) -> TokenStream {
             std::future::ready(Ok(Vec::new()))
         },
     };
+    // The sample sets select by parameters; a body is read (and checked) but selects nothing.
+    let body_arg = e.body.as_ref().map(|b| {
+        let body = ident(&api.record(b.record).name);
+        quote!(_body: mrds_model::records::#body,)
+    });
     quote! {
         fn #name(
             &self,
             _ctx: RequestContext,
             params: mrds_model::params::#params_ty,
+            #body_arg
         ) -> impl Future<Output = Result<Vec<mrds_model::records::#record>, ApiError>> + Send {
             #body
         }
@@ -288,11 +294,29 @@ fn samples_rs(api: &Api) -> TokenStream {
         })
     });
     let tables: Vec<TokenStream> = tables.collect();
+    // The runtime's types the tables name.
+    let samples: Vec<&Samples> = api
+        .endpoints
+        .iter()
+        .filter_map(|e| e.samples.as_ref())
+        .collect();
+    let ranges = samples.iter().any(|s| s.range.is_some());
+    let orders = samples.iter().any(|s| s.order.is_some());
+    let names = [
+        ("FieldChoice", ranges || orders),
+        ("Order", orders),
+        ("Range", ranges),
+        ("Samples", true),
+        ("Set", true),
+    ]
+    .into_iter()
+    .filter(|(_, used)| *used)
+    .map(|(name, _)| ident(name));
     let uses = (!tables.is_empty()).then(|| {
         quote! {
             use std::sync::OnceLock;
 
-            use mrds_runtime::mock::{FieldChoice, Order, Range, Samples, Set};
+            use mrds_runtime::mock::{#(#names),*};
         }
     });
     let examples = api.endpoints.iter().filter_map(|e| {

@@ -174,58 +174,72 @@ impl SchemaNames {
 
 /// The rules across parameters as data: id, kind, the parameters the check reads, the
 /// parameter a violation names (`field`), the kind's own facts and the condition.
-fn rules_extension(e: &Endpoint) -> Value {
-    // Parameters by their wire names.
-    let name = |id: &ParamId| e.param(*id).wire.as_str();
-    let rules = e.rules.iter().map(|r| {
-        let params: Vec<&str> = r.check.params().iter().map(name).collect();
-        let mut rule = json!({
-            "id": r.id,
-            "kind": r.check.kind(),
-            "parameters": params,
-            "field": name(&r.check.field()),
-            "description": r.doc.trim(),
-            "assumed": r.provenance.is_assumed(),
-        });
-        match &r.check {
-            Check::Ordered { before, after } => {
-                rule["before"] = json!(name(before));
-                rule["after"] = json!(name(after));
-            }
-            Check::MaxSpan { from, to, seconds } => {
-                rule["from"] = json!(name(from));
-                rule["to"] = json!(name(to));
-                rule["seconds"] = json!(seconds);
-            }
-            Check::Requires { param, needs } => {
-                rule["parameter"] = json!(name(param));
-                rule["needs"] = json!(name(needs));
-            }
-            Check::AtLeastOne(_) => {}
-            Check::AllowedValues { param, values } => {
-                rule["parameter"] = json!(name(param));
-                rule["values"] = Value::Array(values.iter().map(literal).collect());
-            }
-            Check::Matches { param, pattern } => {
-                rule["parameter"] = json!(name(param));
-                rule["pattern"] = json!(pattern);
-            }
-        }
-        if let Some(when) = &r.when {
-            rule["when"] = match when {
-                Condition::In { param, values } => json!({
-                    "parameter": name(param),
-                    "in": Value::Array(values.iter().map(literal).collect()),
-                }),
-                Condition::Matches { param, pattern } => json!({
-                    "parameter": name(param),
-                    "matches": pattern,
-                }),
-            };
-        }
-        rule
+fn rules_extension(api: &Api, e: &Endpoint) -> Value {
+    // Parameters by their wire names, fields of the body as `body.<field>`.
+    let mut rules: Vec<Value> = e
+        .rules
+        .iter()
+        .map(|r| rule_value(r, &|id: &ParamId| e.param(*id).wire.clone()))
+        .collect();
+    if let Some(body) = &e.body {
+        let record = api.record(body.record);
+        let name = |op: &Operand| match op {
+            Operand::Param(id) => e.param(*id).wire.clone(),
+            Operand::Field(id) => format!("body.{}", record.field(*id).wire),
+        };
+        rules.extend(body.rules.iter().map(|r| rule_value(r, &name)));
+    }
+    Value::Array(rules)
+}
+
+/// One rule as data, what it reads named by `name`.
+fn rule_value<P: Copy>(r: &Rule<P>, name: &dyn Fn(&P) -> String) -> Value {
+    let params: Vec<String> = r.check.params().iter().map(name).collect();
+    let mut rule = json!({
+        "id": r.id,
+        "kind": r.check.kind(),
+        "parameters": params,
+        "field": name(&r.check.field()),
+        "description": r.doc.trim(),
+        "assumed": r.provenance.is_assumed(),
     });
-    Value::Array(rules.collect())
+    match &r.check {
+        Check::Ordered { before, after } => {
+            rule["before"] = json!(name(before));
+            rule["after"] = json!(name(after));
+        }
+        Check::MaxSpan { from, to, seconds } => {
+            rule["from"] = json!(name(from));
+            rule["to"] = json!(name(to));
+            rule["seconds"] = json!(seconds);
+        }
+        Check::Requires { param, needs } => {
+            rule["parameter"] = json!(name(param));
+            rule["needs"] = json!(name(needs));
+        }
+        Check::AtLeastOne(_) => {}
+        Check::AllowedValues { param, values } => {
+            rule["parameter"] = json!(name(param));
+            rule["values"] = Value::Array(values.iter().map(literal).collect());
+        }
+        Check::Matches { param, pattern } => {
+            rule["parameter"] = json!(name(param));
+            rule["pattern"] = json!(pattern);
+        }
+    }
+    if let Some(when) = &r.when {
+        rule["when"] = match when {
+            Condition::In { param, values } => json!({
+                "parameter": name(param),
+                "in": Value::Array(values.iter().map(literal).collect()),
+            }),
+            Condition::Matches { param, pattern } => json!({
+                "parameter": name(param),
+                "matches": pattern,
+            }),
+        };
+    }
+    rule
 }
 
 /// Up to `n` sample records of an endpoint (from its first sample set).
@@ -262,13 +276,30 @@ fn operation(api: &Api, e: &Endpoint, response: &str) -> Value {
                 .collect(),
         ),
     );
+    if let Some(body) = &e.body {
+        let record = &api.record(body.record).spec_name;
+        let mut media = json!({ "schema": { "$ref": format!("#/components/schemas/{record}") } });
+        if let Some(example) = e.samples.as_ref().and_then(|s| s.example_body.as_deref())
+            && let Ok(example) = serde_json::from_str::<Value>(example)
+        {
+            media["example"] = example;
+        }
+        op.insert(
+            "requestBody".into(),
+            json!({
+                "description": format!("A `{record}`, as JSON; checked with the parameters (every problem at once)."),
+                "required": true,
+                "content": { "application/json": media },
+            }),
+        );
+    }
     let security = match e.auth {
         AuthMode::Required => json!([{ SCHEME: [] }]),
         AuthMode::Optional => json!([{}, { SCHEME: [] }]),
     };
     op.insert("security".into(), security);
-    if !e.rules.is_empty() {
-        op.insert("x-rules".into(), rules_extension(e));
+    if !e.rules.is_empty() || e.body.as_ref().is_some_and(|b| !b.rules.is_empty()) {
+        op.insert("x-rules".into(), rules_extension(api, e));
     }
     let mut responses = Map::new();
     let mut media = json!({ "schema": { "$ref": format!("#/components/schemas/{response}") } });
@@ -287,9 +318,13 @@ fn operation(api: &Api, e: &Endpoint, response: &str) -> Value {
             "content": { "application/json": media },
         }),
     );
+    let bodies_only = |code: &str| {
+        (mrds_runtime::ErrorKind::ALL.iter()).any(|k| k.bodies_only() && k.code() == code)
+    };
     for code in &api.error_codes {
-        // 410 answers only a removed endpoint.
-        if code.status == 410 && e.removed.is_none() {
+        // 410 answers only a removed endpoint; 413 and 415 only a request with a body.
+        if code.status == 410 && e.removed.is_none() || e.body.is_none() && bodies_only(&code.code)
+        {
             continue;
         }
         responses.insert(
@@ -439,6 +474,10 @@ fn field_schema(api: &Api, names: &SchemaNames, f: &Field, records: Option<&Valu
         TypeRef::Record(id) => {
             json!({ "$ref": format!("#/components/schemas/{}", api.record(*id).spec_name) })
         }
+        // A field a request body checks takes the values listed, and no other.
+        TypeRef::ValueSet(id) if f.checks.is_some() => {
+            json!({ "$ref": format!("#/components/schemas/{}", api.value_set(*id).spec_name) })
+        }
         // Tolerant: the values listed, or others a later version may add.
         TypeRef::ValueSet(id) => {
             let set = &api.value_set(*id).spec_name;
@@ -459,6 +498,25 @@ fn field_schema(api: &Api, names: &SchemaNames, f: &Field, records: Option<&Valu
         };
         if let Some(known) = known {
             map.insert("format".into(), json!(known));
+        }
+    }
+    // What a request body checks of the field.
+    if let (Some(checks), Value::Object(map)) = (&f.checks, &mut item) {
+        match checks {
+            ParamType::Integer(t) => {
+                if let Some(min) = t.min {
+                    map.insert("minimum".into(), json!(min));
+                }
+                if let Some(max) = t.max {
+                    map.insert("maximum".into(), json!(max));
+                }
+            }
+            ParamType::String(StringType {
+                pattern: Some(p), ..
+            }) => {
+                map.insert("pattern".into(), json!(p.regex));
+            }
+            _ => {}
         }
     }
     let mut schema = if f.array || f.ty == TypeRef::Records {

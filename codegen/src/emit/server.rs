@@ -119,11 +119,16 @@ fn service_rs(api: &Api) -> TokenStream {
         let record = ident(&api.returns(e).name);
         let params = ident(&e.names.params_type);
         let mut text = EndpointDoc::new(e, Style::Rustdoc).full();
+        let body = e.body.as_ref().map(|b| {
+            let body = ident(&api.record(b.record).name);
+            quote!(body: mrds_model::records::#body,)
+        });
         let signature = quote! {
             fn #name(
                 &self,
                 ctx: RequestContext,
                 params: mrds_model::params::#params,
+                #body
             ) -> impl Future<Output = Result<Vec<mrds_model::records::#record>, ApiError>> + Send
         };
         match &e.removed {
@@ -134,10 +139,14 @@ fn service_rs(api: &Api) -> TokenStream {
                 );
                 let docs = docs(&with_provenance(text, &e.provenance));
                 let constant = format_ident!("{}", e.names.constant);
+                let unused = match &e.body {
+                    Some(_) => quote!((ctx, params, body)),
+                    None => quote!((ctx, params)),
+                };
                 quote! {
                     #docs
                     #signature {
-                        let _ = (ctx, params);
+                        let _ = #unused;
                         std::future::ready(Err(ApiError::removed(&mrds_model::api::#constant)))
                     }
                 }
@@ -183,17 +192,39 @@ fn router_rs(api: &Api) -> TokenStream {
             None => quote!(None),
         };
         let (_, allow) = deprecation(e.removed.as_ref());
-        quote! {
-            .route(
-                #route,
-                get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                    #allow
-                    let call = |ctx, params: mrds_model::params::#params| shared.service.#method(ctx, params);
-                    shared.handle(request, #path_rule, call).await
-                }),
-            )
+        match &e.body {
+            None => quote! {
+                .route(
+                    #route,
+                    get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
+                        #allow
+                        let call = |ctx, params: mrds_model::params::#params| shared.service.#method(ctx, params);
+                        shared.handle(request, #path_rule, call).await
+                    }),
+                )
+            },
+            Some(body) => {
+                let body = ident(&api.record(body.record).name);
+                quote! {
+                    .route(
+                        #route,
+                        post(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
+                            #allow
+                            let call = |ctx, params: mrds_model::params::#params, body: mrds_model::records::#body| {
+                                shared.service.#method(ctx, params, body)
+                            };
+                            shared.handle_with_body(request, #path_rule, call).await
+                        }),
+                    )
+                }
+            }
         }
     });
+    // `get` serves the OpenAPI document too.
+    let verbs = match api.endpoints.iter().any(|e| e.method == Method::Post) {
+        true => quote!({get, post}),
+        false => quote!(get),
+    };
     let openapi_route = format!("{}/openapi.json", api.base_path);
     quote! {
         //! The router: every endpoint at its path, and the envelope for unknown paths.
@@ -203,7 +234,7 @@ fn router_rs(api: &Api) -> TokenStream {
         use mrds_model::api::{AUTH_HEADER, BASE_PATH};
         use mrds_runtime::server::axum::Router;
         use mrds_runtime::server::axum::extract::{Request, State};
-        use mrds_runtime::server::axum::routing::get;
+        use mrds_runtime::server::axum::routing::#verbs;
         use mrds_runtime::server::{KeyStore, Shared};
 
         use crate::service::Api;
@@ -212,8 +243,8 @@ fn router_rs(api: &Api) -> TokenStream {
         ///
         /// Every endpoint is mounted at its documented path below the base path, the OpenAPI
         /// document at `openapi.json` below it; any other path answers 404
-        /// `RESOURCE_NOT_FOUND` in the envelope, a method other than GET (or HEAD) on a known
-        /// path 405 in the envelope with `Allow`.
+        /// `RESOURCE_NOT_FOUND` in the envelope, a method the endpoint does not answer (GET
+        /// also answers HEAD) 405 in the envelope with `Allow`.
         pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
             let shared = Arc::new(Shared::new(service, keys, AUTH_HEADER));
             Router::new()

@@ -3,6 +3,8 @@
 //! contract suite's predictions. Values are wire text; integers and booleans are read with the
 //! runtime's own grammar, times with its own readers.
 
+use std::borrow::Cow;
+
 use mrds_runtime::ParamValue;
 use mrds_runtime::text::rfc3339_seconds;
 
@@ -25,42 +27,11 @@ impl Param {
     /// Which of the parameter's own checks `text` fails, and why; `None` when it is a value
     /// the parameter accepts.
     pub fn refuses(&self, text: &str) -> Option<(ParamCheck, String)> {
-        match &self.ty {
-            ParamType::Integer(t) => {
-                let n = match i64::parse_param(text) {
-                    Ok(n) => n,
-                    Err((_, reason)) => return Some((ParamCheck::Type, reason)),
-                };
-                let out_of_range =
-                    t.min.is_some_and(|min| n < min) || t.max.is_some_and(|max| n > max);
-                out_of_range.then(|| (ParamCheck::Range, mrds_runtime::range_reason(t.min, t.max)))
-            }
-            ParamType::Boolean => bool::parse_param(text)
-                .err()
-                .map(|(_, reason)| (ParamCheck::Type, reason)),
-            ParamType::Enum(e) => (!e.values.iter().any(|v| v == text)).then(|| {
-                let values: Vec<&str> = e.values.iter().map(String::as_str).collect();
-                (ParamCheck::Values, mrds_runtime::values_reason(&values))
-            }),
-            ParamType::String(t) => {
-                if let Some(p) = &t.pattern
-                    && !regex::Regex::new(&p.regex).is_ok_and(|re| re.is_match(text))
-                {
-                    let reason = match &p.doc {
-                        Some(d) => format!("must be {} (pattern `{}`)", d.trim(), p.regex),
-                        None => format!("must match the pattern `{}`", p.regex),
-                    };
-                    return Some((ParamCheck::Pattern, reason));
-                }
-                let format = t.format?;
-                (!format.runtime().holds(text))
-                    .then(|| (ParamCheck::Format, format.runtime().reason().to_string()))
-            }
-        }
+        refuses(&self.ty, text)
     }
 
     /// The value a request gives, or the default the parameter takes without one.
-    fn effective<'v>(&self, given: Option<&'v str>) -> Option<std::borrow::Cow<'v, str>> {
+    fn effective<'v>(&self, given: Option<&'v str>) -> Option<Cow<'v, str>> {
         match given {
             Some(v) => Some(v.into()),
             None => self.default.as_ref().map(|d| d.wire().into()),
@@ -68,7 +39,42 @@ impl Param {
     }
 }
 
-impl Condition {
+/// Which check of a value of type `ty` the text fails, and why.
+fn refuses(ty: &ParamType, text: &str) -> Option<(ParamCheck, String)> {
+    match ty {
+        ParamType::Integer(t) => {
+            let n = match i64::parse_param(text) {
+                Ok(n) => n,
+                Err((_, reason)) => return Some((ParamCheck::Type, reason)),
+            };
+            let out_of_range = t.min.is_some_and(|min| n < min) || t.max.is_some_and(|max| n > max);
+            out_of_range.then(|| (ParamCheck::Range, mrds_runtime::range_reason(t.min, t.max)))
+        }
+        ParamType::Boolean => bool::parse_param(text)
+            .err()
+            .map(|(_, reason)| (ParamCheck::Type, reason)),
+        ParamType::Enum(e) => (!e.values.iter().any(|v| v == text)).then(|| {
+            let values: Vec<&str> = e.values.iter().map(String::as_str).collect();
+            (ParamCheck::Values, mrds_runtime::values_reason(&values))
+        }),
+        ParamType::String(t) => {
+            if let Some(p) = &t.pattern
+                && !regex::Regex::new(&p.regex).is_ok_and(|re| re.is_match(text))
+            {
+                let reason = match &p.doc {
+                    Some(d) => format!("must be {} (pattern `{}`)", d.trim(), p.regex),
+                    None => format!("must match the pattern `{}`", p.regex),
+                };
+                return Some((ParamCheck::Pattern, reason));
+            }
+            let format = t.format?;
+            (!format.runtime().holds(text))
+                .then(|| (ParamCheck::Format, format.runtime().reason().to_string()))
+        }
+    }
+}
+
+impl<P: Copy> Condition<P> {
     /// True when the condition holds for `value` of its parameter.
     pub fn holds(&self, value: &str) -> bool {
         match self {
@@ -77,6 +83,90 @@ impl Condition {
                 regex::Regex::new(pattern).is_ok_and(|re| re.is_match(value))
             }
         }
+    }
+}
+
+/// How the rules of a request read what they name (`P`): the value it has that its own
+/// checks accept (a default included), whether it was sent at all, and its time format.
+struct Reader<'a, P> {
+    valid: &'a dyn Fn(P) -> Option<String>,
+    sent: &'a dyn Fn(P) -> bool,
+    time: &'a dyn Fn(P) -> Option<TimeFormat>,
+    wire: &'a dyn Fn(P) -> String,
+}
+
+impl<P: Copy> Reader<'_, P> {
+    /// The problem of rule `r`, if it applies and its check fails.
+    fn problem(&self, r: &Rule<P>) -> Option<Problem> {
+        let applies = r
+            .when
+            .as_ref()
+            .is_none_or(|c| (self.valid)(c.param()).is_some_and(|v| c.holds(&v)));
+        if !applies {
+            return None;
+        }
+        let (at, got) = self.broken(r)?;
+        Some(Problem {
+            rule: r.id.clone(),
+            param: (self.wire)(at),
+            got,
+            reason: r.reason().to_string(),
+        })
+    }
+
+    /// When rule `r`'s check fails: what it names and its value.
+    fn broken(&self, r: &Rule<P>) -> Option<(P, String)> {
+        let seconds = |p: P| {
+            let v = (self.valid)(p)?;
+            match (self.time)(p)? {
+                TimeFormat::UnixSeconds => i64::parse_param(&v).ok(),
+                TimeFormat::Rfc3339 => rfc3339_seconds(&v),
+            }
+        };
+        let value = |p: P| (self.valid)(p).unwrap_or_default();
+        // Presence: a value counts as given when it has one its checks accept (sent, or its
+        // default) or was sent at all (a value they refuse is reported apart).
+        let has = |p: P| (self.valid)(p).is_some() || (self.sent)(p);
+        match &r.check {
+            Check::Ordered { before, after } => {
+                let (a, b) = (seconds(*before)?, seconds(*after)?);
+                (a >= b).then(|| (*after, value(*after)))
+            }
+            Check::MaxSpan {
+                from,
+                to,
+                seconds: span,
+            } => {
+                let (a, b) = (seconds(*from)?, seconds(*to)?);
+                (i128::from(b) - i128::from(a) > i128::from(*span)).then(|| (*to, value(*to)))
+            }
+            Check::Requires { param, needs } => {
+                ((self.valid)(*param).is_some() && !has(*needs)).then(|| (*param, value(*param)))
+            }
+            Check::AtLeastOne(params) => {
+                (!params.iter().any(|p| has(*p))).then(|| (params[0], String::new()))
+            }
+            Check::AllowedValues { param, values } => {
+                let v = (self.valid)(*param)?;
+                (!values.iter().any(|l| l.wire() == v)).then_some((*param, v))
+            }
+            Check::Matches { param, pattern } => {
+                let v = (self.valid)(*param)?;
+                let ok = regex::Regex::new(pattern).is_ok_and(|re| re.is_match(&v));
+                (!ok).then_some((*param, v))
+            }
+        }
+    }
+}
+
+/// The text a check reads of a JSON value: text as it is, integers and booleans as written;
+/// `None` for null (and what no check reads).
+fn json_text(v: Option<&serde_json::Value>) -> Option<String> {
+    match v? {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        serde_json::Value::Bool(b) => Some(b.to_string()),
+        _ => None,
     }
 }
 
@@ -113,79 +203,80 @@ impl Endpoint {
                 });
             }
         }
-        // A rule reads the values its parameters accept (a refused value is reported above).
         let valid = |id: ParamId| {
             let p = self.param(id);
-            p.effective(given(id)).filter(|v| p.refuses(v).is_none())
+            p.effective(given(id))
+                .filter(|v| p.refuses(v).is_none())
+                .map(Cow::into_owned)
         };
-        for r in &self.rules {
-            let applies = r
-                .when
-                .as_ref()
-                .is_none_or(|c| valid(c.param()).is_some_and(|v| c.holds(&v)));
-            if !applies {
-                continue;
-            }
-            if let Some((param, got)) = self.broken(r, &valid, &given) {
-                out.push(Problem {
-                    rule: r.id.clone(),
-                    param: self.param(param).wire.clone(),
-                    got,
-                    reason: r.reason().to_string(),
-                });
-            }
-        }
+        let reader = Reader {
+            valid: &valid,
+            sent: &|id| given(id).is_some(),
+            time: &|id| self.param(id).time_format(),
+            wire: &|id| self.param(id).wire.clone(),
+        };
+        out.extend(self.rules.iter().filter_map(|r| reader.problem(r)));
         out
     }
 
-    /// When rule `r`'s check fails: the parameter it names and its value.
-    fn broken<'v>(
-        &self,
-        r: &Rule,
-        valid: &dyn Fn(ParamId) -> Option<std::borrow::Cow<'v, str>>,
-        given: &dyn Fn(ParamId) -> Option<&'v str>,
-    ) -> Option<(ParamId, String)> {
-        let seconds = |id: ParamId| {
-            let v = valid(id)?;
-            match self.param(id).time_format()? {
-                TimeFormat::UnixSeconds => i64::parse_param(&v).ok(),
-                TimeFormat::Rfc3339 => rfc3339_seconds(&v),
-            }
-        };
-        let value = |id: ParamId| valid(id).map(|v| v.into_owned()).unwrap_or_default();
-        match &r.check {
-            Check::Ordered { before, after } => {
-                let (a, b) = (seconds(*before)?, seconds(*after)?);
-                (a >= b).then(|| (*after, value(*after)))
-            }
-            Check::MaxSpan {
-                from,
-                to,
-                seconds: span,
-            } => {
-                let (a, b) = (seconds(*from)?, seconds(*to)?);
-                (i128::from(b) - i128::from(a) > i128::from(*span)).then(|| (*to, value(*to)))
-            }
-            // Presence: a parameter counts as given when it has a value (sent, or its default)
-            // or was sent at all (a value it refuses is reported apart).
-            Check::Requires { param, needs } => {
-                let has = |id: ParamId| valid(id).is_some() || given(id).is_some();
-                (valid(*param).is_some() && !has(*needs)).then(|| (*param, value(*param)))
-            }
-            Check::AtLeastOne(params) => {
-                let has = |id: &ParamId| valid(*id).is_some() || given(*id).is_some();
-                (!params.iter().any(has)).then(|| (params[0], String::new()))
-            }
-            Check::AllowedValues { param, values } => {
-                let v = valid(*param)?;
-                (!values.iter().any(|l| l.wire() == v)).then(|| (*param, v.into_owned()))
-            }
-            Check::Matches { param, pattern } => {
-                let v = valid(*param)?;
-                let ok = regex::Regex::new(pattern).is_ok_and(|re| re.is_match(&v));
-                (!ok).then(|| (*param, v.into_owned()))
+    /// Every problem of `body` (a JSON object) as the body of this endpoint, whose record is
+    /// `record`: a value its field's checks refuse, a rule across the body's fields broken
+    /// (the rules that also read a parameter aside). Rule ids `<endpoint>.body.<field>.<check>`.
+    pub fn body_problems(&self, record: &Record, body: &serde_json::Value) -> Vec<Problem> {
+        let text = |id: FieldId| json_text(body.get(&record.field(id).wire));
+        let mut out = Vec::new();
+        for f in &record.fields {
+            let (Some(ty), Some(v)) = (&f.checks, json_text(body.get(&f.wire))) else {
+                continue;
+            };
+            if let Some((check, reason)) = refuses(ty, &v) {
+                out.push(Problem {
+                    rule: format!("{}.body.{}.{}", self.id, f.wire, check.as_str()),
+                    param: format!("body.{}", f.wire),
+                    got: v,
+                    reason,
+                });
             }
         }
+        let field_of = |op: Operand| match op {
+            Operand::Field(id) => Some(id),
+            Operand::Param(_) => None,
+        };
+        let valid = |op: Operand| {
+            let id = field_of(op)?;
+            let ty = record.field(id).checks.as_ref()?;
+            text(id).filter(|v| refuses(ty, v).is_none())
+        };
+        let time = |op: Operand| {
+            let checks = record.field(field_of(op)?).checks.as_ref()?;
+            match checks {
+                ParamType::Integer(IntegerType {
+                    format: Some(IntegerFormat::UnixSeconds),
+                    ..
+                }) => Some(TimeFormat::UnixSeconds),
+                ParamType::String(StringType {
+                    format: Some(StringFormat::Rfc3339),
+                    ..
+                }) => Some(TimeFormat::Rfc3339),
+                _ => None,
+            }
+        };
+        let reader = Reader {
+            valid: &valid,
+            sent: &|op| field_of(op).is_some_and(|id| text(id).is_some()),
+            time: &time,
+            wire: &|op| {
+                field_of(op)
+                    .map_or_else(String::new, |id| format!("body.{}", record.field(id).wire))
+            },
+        };
+        let body_only = self
+            .body
+            .iter()
+            .flat_map(|b| &b.rules)
+            .filter(|r| r.params().iter().all(|op| matches!(op, Operand::Field(_))));
+        out.extend(body_only.filter_map(|r| reader.problem(r)));
+        out
     }
 }
 

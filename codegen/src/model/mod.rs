@@ -239,6 +239,31 @@ impl Record {
     pub fn field_named(&self, wire: &str) -> Option<&Field> {
         self.fields.iter().find(|f| f.wire == wire)
     }
+
+    /// The fields of this request body a rule can read (those with checks), as parameters
+    /// named `body.<field>`, numbered from `first` on: a field's number less `first` is its
+    /// [`FieldId`]. How the checker and the contract suite treat a rule naming the body like
+    /// one over parameters.
+    pub fn body_params(&self, first: usize) -> Vec<Param> {
+        self.fields
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| {
+                Some(Param {
+                    id: ParamId::new(first + i),
+                    at: f.at.clone(),
+                    wire: format!("body.{}", f.wire),
+                    ident: f.ident.clone(),
+                    location: ParamLocation::Query,
+                    ty: f.checks.clone()?,
+                    required: !f.optional,
+                    default: None,
+                    doc: f.doc.clone(),
+                    provenance: f.provenance.clone(),
+                })
+            })
+            .collect()
+    }
 }
 
 /// A field of a record or of the envelope.
@@ -261,6 +286,9 @@ pub struct Field {
     pub boxed: bool,
     /// Text or number format.
     pub format: Option<FieldFormat>,
+    /// In a request body: the checks of the value (its range, pattern, format or values),
+    /// for a single string, integer, boolean or value-set field.
+    pub checks: Option<ParamType>,
     /// Explanation.
     pub doc: String,
     /// Provenance.
@@ -351,6 +379,11 @@ pub struct Endpoint {
     pub auth_provenance: Provenance,
     /// The record in `data`.
     pub returns: RecordId,
+    /// The request body (a `POST`).
+    pub body: Option<Body>,
+    /// Sending the request twice has the effect of sending it once (every `GET`; a `POST`
+    /// the spec marks so): a client may repeat it.
+    pub idempotent: bool,
     /// Provenance.
     pub provenance: Provenance,
     /// Parameters in documented order.
@@ -390,6 +423,26 @@ impl Endpoint {
     pub fn offset_paged(&self) -> bool {
         self.paging.as_ref().is_some_and(|p| p.offset.is_some())
     }
+}
+
+/// The JSON body of a request.
+#[derive(Clone, Debug)]
+pub struct Body {
+    /// Where the spec names it.
+    pub at: Location,
+    /// The record it holds; its fields carry their checks ([`Field::checks`]).
+    pub record: RecordId,
+    /// The rules across parameters that name a field of the body.
+    pub rules: Vec<Rule<Operand>>,
+}
+
+/// What a rule of a request with a body names: a parameter or a field of the body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Operand {
+    /// A parameter.
+    Param(ParamId),
+    /// A field of the body's record.
+    Field(FieldId),
 }
 
 /// The Rust names of one endpoint, decided once.
@@ -775,9 +828,10 @@ pub struct ValueRef {
     pub wire: String,
 }
 
-/// A rule across parameters.
+/// A rule across parameters; `P` names what it reads (a parameter, or for a rule of a request
+/// with a body, an [`Operand`]).
 #[derive(Clone, Debug)]
-pub struct Rule {
+pub struct Rule<P = ParamId> {
     /// Where the spec defines it.
     pub at: Location,
     /// Stable id.
@@ -787,12 +841,12 @@ pub struct Rule {
     /// Provenance.
     pub provenance: Provenance,
     /// The rule applies only when this holds.
-    pub when: Option<Condition>,
+    pub when: Option<Condition<P>>,
     /// What must hold.
-    pub check: Check,
+    pub check: Check<P>,
 }
 
-impl Rule {
+impl<P: Copy> Rule<P> {
     /// The part of the id after the endpoint (`range_order` of `x.range_order`).
     pub fn name(&self) -> &str {
         self.id.split_once('.').map_or(&self.id, |(_, n)| n)
@@ -804,12 +858,25 @@ impl Rule {
     }
 
     /// Every parameter the rule reads, its condition's included.
-    pub fn params(&self) -> Vec<ParamId> {
+    pub fn params(&self) -> Vec<P> {
         let mut out = self.check.params();
         if let Some(c) = &self.when {
             out.push(c.param());
         }
         out
+    }
+
+    /// The values the rule names (of its condition and its allowed values).
+    pub fn literals(&self) -> impl Iterator<Item = &Literal> {
+        let when = match &self.when {
+            Some(Condition::In { values, .. }) => values.as_slice(),
+            _ => &[],
+        };
+        let check = match &self.check {
+            Check::AllowedValues { values, .. } => values.as_slice(),
+            _ => &[],
+        };
+        when.iter().chain(check)
     }
 }
 

@@ -10,6 +10,8 @@ pub struct Samples {
     pub at: crate::diag::Location,
     /// A request answered with sample records: path below the base path, and query.
     pub example: String,
+    /// The body `example` sends (an endpoint with a body), as compact JSON text.
+    pub example_body: Option<String>,
     /// The parameters of `example`, decoded: (parameter, value), path parameters first.
     pub example_values: Vec<(ParamId, String)>,
     /// Answer 404 (not an empty array) when no set matches.

@@ -66,6 +66,21 @@ impl Client {
     ) -> Result<Response<P::Record>, Error> {
         self.transport.send(params).await
     }
+    /// Sends one request of an endpoint with a JSON body, as [`send`](Self::send): the
+    /// parameters and the body are validated together first. A call the spec does not
+    /// mark idempotent is not retried once it may have reached the service, unless the
+    /// [`RetryPolicy`] sends idempotency keys.
+    pub async fn send_with_body<P>(
+        &self,
+        params: &P,
+        body: &P::Body,
+    ) -> Result<Response<P::Record>, Error>
+    where
+        P: mrds_runtime::WithBody + Sync,
+        P::Body: Sync,
+    {
+        self.transport.send_with_body(params, body).await
+    }
     /// Every record of an endpoint that pages with an offset, page after page, as an
     /// `Unpin` stream (see `mrds_runtime::client::Transport::stream_all` for when it
     /// ends).

@@ -25,6 +25,7 @@ pub const COMPANY_DETAIL: Endpoint = Endpoint {
     summary: "Company profile by symbol (exact) or name keyword (fuzzy).",
     auth: Auth::Required,
     removed: None,
+    idempotent: true,
 };
 /// `GET /v1/stocks/equity-offering`: The latest equity offerings, refreshed daily. Parameters: [`crate::params::EquityOfferingParams`].
 pub const EQUITY_OFFERING: Endpoint = Endpoint {
@@ -34,6 +35,7 @@ pub const EQUITY_OFFERING: Endpoint = Endpoint {
     summary: "The latest equity offerings, refreshed daily.",
     auth: Auth::Required,
     removed: None,
+    idempotent: true,
 };
 /// `GET /v1/etf/flow`: Daily in/outflow of one ETF. Parameters: [`crate::params::EtfFlowParams`].
 pub const ETF_FLOW: Endpoint = Endpoint {
@@ -43,6 +45,7 @@ pub const ETF_FLOW: Endpoint = Endpoint {
     summary: "Daily in/outflow of one ETF.",
     auth: Auth::Required,
     removed: None,
+    idempotent: true,
 };
 /// `GET /v1/macro/forex/historical`: Daily series of one currency pair. Parameters: [`crate::params::ForexHistoricalParams`].
 pub const FOREX_HISTORICAL: Endpoint = Endpoint {
@@ -52,6 +55,7 @@ pub const FOREX_HISTORICAL: Endpoint = Endpoint {
     summary: "Daily series of one currency pair.",
     auth: Auth::Required,
     removed: None,
+    idempotent: true,
 };
 /// `GET /v1/macro/index/1min`: One-minute bars of an index. Parameters: [`crate::params::Index1minParams`].
 #[deprecated(
@@ -68,6 +72,7 @@ pub const INDEX_1MIN: Endpoint = Endpoint {
         date: "2026-07-29",
         version: "v0.10.43",
     }),
+    idempotent: true,
 };
 /// `GET /v1/crypto/metrics/leverage-ratio`: Estimated leverage ratio. Parameters: [`crate::params::LeverageRatioParams`].
 pub const LEVERAGE_RATIO: Endpoint = Endpoint {
@@ -77,6 +82,7 @@ pub const LEVERAGE_RATIO: Endpoint = Endpoint {
     summary: "Estimated leverage ratio.",
     auth: Auth::Required,
     removed: None,
+    idempotent: true,
 };
 /// `GET /v1/market/kline`: Unified OHLCV candles for any supported asset type. Parameters: [`crate::params::MarketKlineParams`].
 pub const MARKET_KLINE: Endpoint = Endpoint {
@@ -86,6 +92,7 @@ pub const MARKET_KLINE: Endpoint = Endpoint {
     summary: "Unified OHLCV candles for any supported asset type.",
     auth: Auth::Optional,
     removed: None,
+    idempotent: true,
 };
 /// `GET /v1/other/semiconductor/nand-flash-spot-price`: NAND flash spot prices of one item. Parameters: [`crate::params::NandFlashSpotPriceParams`].
 pub const NAND_FLASH_SPOT_PRICE: Endpoint = Endpoint {
@@ -95,6 +102,7 @@ pub const NAND_FLASH_SPOT_PRICE: Endpoint = Endpoint {
     summary: "NAND flash spot prices of one item.",
     auth: Auth::Required,
     removed: None,
+    idempotent: true,
 };
 /// `GET /v1/stocks/non-us/kline`: Split-adjusted candles for non-US tickers. Parameters: [`crate::params::NonUsKlineParams`].
 pub const NON_US_KLINE: Endpoint = Endpoint {
@@ -104,6 +112,7 @@ pub const NON_US_KLINE: Endpoint = Endpoint {
     summary: "Split-adjusted candles for non-US tickers.",
     auth: Auth::Required,
     removed: None,
+    idempotent: true,
 };
 /// `GET /v1/crypto/hyperliquid/perp/usdc/kline`: Perpetual-contract candles quoted in USDC; incomplete candles are excluded. Parameters: [`crate::params::PerpKlineParams`].
 pub const PERP_KLINE: Endpoint = Endpoint {
@@ -113,6 +122,7 @@ pub const PERP_KLINE: Endpoint = Endpoint {
     summary: "Perpetual-contract candles quoted in USDC; incomplete candles are excluded.",
     auth: Auth::Required,
     removed: None,
+    idempotent: true,
 };
 /// `GET /v1/persons/{person_id}/commentary`: Commentary rows of one person within a time range. Parameters: [`crate::params::PersonCommentaryParams`].
 pub const PERSON_COMMENTARY: Endpoint = Endpoint {
@@ -122,6 +132,7 @@ pub const PERSON_COMMENTARY: Endpoint = Endpoint {
     summary: "Commentary rows of one person within a time range.",
     auth: Auth::Optional,
     removed: None,
+    idempotent: true,
 };
 /// `GET /v1/stocks/research/units`: All sections and exhibits of one research document, in order, optionally narrowed. Parameters: [`crate::params::ResearchUnitsParams`].
 pub const RESEARCH_UNITS: Endpoint = Endpoint {
@@ -131,6 +142,7 @@ pub const RESEARCH_UNITS: Endpoint = Endpoint {
     summary: "All sections and exhibits of one research document, in order, optionally narrowed.",
     auth: Auth::Required,
     removed: None,
+    idempotent: true,
 };
 /// `GET /v1/stocks/screener/events`: Stock events of one kind in a date range. Parameters: [`crate::params::ScreenerEventsParams`].
 pub const SCREENER_EVENTS: Endpoint = Endpoint {
@@ -140,6 +152,7 @@ pub const SCREENER_EVENTS: Endpoint = Endpoint {
     summary: "Stock events of one kind in a date range.",
     auth: Auth::Required,
     removed: None,
+    idempotent: true,
 };
 /// `GET /v1/crypto/metrics/ssr`: Stablecoin supply ratio. Parameters: [`crate::params::SsrParams`].
 pub const SSR: Endpoint = Endpoint {
@@ -149,6 +162,7 @@ pub const SSR: Endpoint = Endpoint {
     summary: "Stablecoin supply ratio.",
     auth: Auth::Required,
     removed: None,
+    idempotent: true,
 };
 /// `GET /v1/stocks/dividends`: Point-in-time dividends for one symbol. Parameters: [`crate::params::StockDividendsParams`].
 pub const STOCK_DIVIDENDS: Endpoint = Endpoint {
@@ -158,6 +172,7 @@ pub const STOCK_DIVIDENDS: Endpoint = Endpoint {
     summary: "Point-in-time dividends for one symbol.",
     auth: Auth::Required,
     removed: None,
+    idempotent: true,
 };
 /// `GET /v1/macro/treasury-rates`: US treasury rates. Parameters: [`crate::params::TreasuryRatesParams`].
 pub const TREASURY_RATES: Endpoint = Endpoint {
@@ -167,6 +182,7 @@ pub const TREASURY_RATES: Endpoint = Endpoint {
     summary: "US treasury rates.",
     auth: Auth::Required,
     removed: None,
+    idempotent: true,
 };
 /// Every endpoint of the spec, sorted by id.
 #[allow(deprecated)]

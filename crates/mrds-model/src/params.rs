@@ -2230,7 +2230,13 @@ impl ResearchUnitsParams {
                 p_doc_id,
                 mrds_runtime::TextFormat::Hex16,
             );
-        issues.known("research_units.kind.values", "kind", p_kind, UnitKind::WIRE);
+        issues
+            .known(
+                "research_units.kind.values",
+                "kind",
+                p_kind,
+                crate::value_sets::UnitKind::WIRE,
+            );
         issues.range("research_units.idx.range", "idx", p_idx, Some(0), None);
         issues
             .requires(
@@ -2375,7 +2381,7 @@ impl ScreenerEventsParams {
                 "screener_events.event_type.values",
                 "event_type",
                 p_event_type,
-                ScreenerEventType::WIRE,
+                crate::value_sets::ScreenerEventType::WIRE,
             );
         issues
             .ordered(

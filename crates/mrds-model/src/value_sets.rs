@@ -65,6 +65,7 @@ impl From<mrds_runtime::ErrorKind> for ErrorCode {
             mrds_runtime::ErrorKind::EndpointRemoved => ErrorCode::EndpointRemoved,
             mrds_runtime::ErrorKind::RateLimited => ErrorCode::RateLimited,
             mrds_runtime::ErrorKind::InternalError => ErrorCode::InternalError,
+            other => ErrorCode::Unknown(other.code().to_string()),
         }
     }
 }

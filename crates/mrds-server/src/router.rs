@@ -12,8 +12,8 @@ use crate::service::Api;
 ///
 /// Every endpoint is mounted at its documented path below the base path, the OpenAPI
 /// document at `openapi.json` below it; any other path answers 404
-/// `RESOURCE_NOT_FOUND` in the envelope, a method other than GET (or HEAD) on a known
-/// path 405 in the envelope with `Allow`.
+/// `RESOURCE_NOT_FOUND` in the envelope, a method the endpoint does not answer (GET
+/// also answers HEAD) 405 in the envelope with `Allow`.
 pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
     let shared = Arc::new(Shared::new(service, keys, AUTH_HEADER));
     Router::new()

@@ -24,6 +24,12 @@ pub struct RetryPolicy {
     pub initial_backoff: Duration,
     /// Longest wait before any retry, including one asked for by `Retry-After`.
     pub max_backoff: Duration,
+    /// Send a call that is not idempotent (a `POST` the spec does not mark `idempotent`)
+    /// with an `Idempotency-Key` header, one random key per call, and retry it like a read.
+    /// Off by default: such a call is then retried only when its connection failed before
+    /// anything was sent. Turn it on only for a service that honours the key (a repeated key
+    /// answers the first call's result instead of acting twice).
+    pub idempotency_keys: bool,
 }
 
 impl Default for RetryPolicy {
@@ -33,6 +39,7 @@ impl Default for RetryPolicy {
             max_retries: 3,
             initial_backoff: Duration::from_millis(250),
             max_backoff: Duration::from_secs(30),
+            idempotency_keys: false,
         }
     }
 }
@@ -59,6 +66,13 @@ impl RetryPolicy {
             .min(self.max_backoff);
         Duration::try_from_secs_f64(full.as_secs_f64() * (1.0 - jitter() / 2.0)).unwrap_or(full)
     }
+}
+
+/// A key for one call that is not idempotent: 128 bits, as 32 hexadecimal digits.
+pub(crate) fn idempotency_key() -> String {
+    let high = (jitter() * (1u64 << 53) as f64) as u64;
+    let low = (jitter() * (1u64 << 53) as f64) as u64;
+    format!("{high:016x}{low:016x}")
 }
 
 /// A number in `[0, 1)`, different on every call. Seeded by the standard library's

@@ -13,7 +13,18 @@ use super::error::{ApiError, Error, Response, TransportError, TransportKind, Und
 use super::paging::RecordStream;
 use super::{REQUEST_ID_HEADER, RETRY_STATUSES, RetryPolicy};
 use crate::text::percent_encode;
-use crate::{ErrorBody, Paged, Request};
+use crate::{ErrorBody, Paged, Request, ValidationError, WithBody};
+
+/// The header naming a call that is not idempotent, so that the service can tell a repeat.
+const IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
+
+/// What one call sends besides its URL: a JSON body, and whether its attempts may be
+/// repeated after one that may have reached the service (a timeout, a reset, an answer
+/// asking to retry).
+struct Payload {
+    body: Option<(Vec<u8>, Option<HeaderValue>)>,
+    repeatable: bool,
+}
 
 /// The HTTP side of a generated client: base URL, key, timeouts, retries, and sending one
 /// request of any endpoint. The generated `Client` wraps one and adds a method per endpoint.
@@ -144,10 +155,81 @@ impl Transport {
         self.call(params).await.map(|(response, _)| response)
     }
 
+    /// Sends one request of an endpoint with a JSON body, as [`send`](Self::send): the
+    /// parameters and the body are validated together (every problem at once; nothing is
+    /// sent when there is one), and the body goes as `application/json`. A call the spec
+    /// does not mark idempotent is retried only when its connection failed before anything
+    /// was sent, unless the [`RetryPolicy`] sends idempotency keys.
+    pub async fn send_with_body<P, E>(
+        &self,
+        params: &P,
+        body: &P::Body,
+    ) -> Result<Response<P::Record>, Error<E>>
+    where
+        P: WithBody + Sync,
+        P::Body: Sync,
+        E: ErrorBody,
+    {
+        let mut issues = params
+            .validate()
+            .err()
+            .map(|e| e.issues)
+            .unwrap_or_default();
+        issues.extend(
+            params
+                .validate_body(body)
+                .err()
+                .map(|e| e.issues)
+                .unwrap_or_default(),
+        );
+        let validation = ValidationError::check(issues);
+        let keyed = !P::ENDPOINT.idempotent && self.inner.retry.idempotency_keys;
+        let key = keyed
+            .then(|| HeaderValue::from_str(&super::retry::idempotency_key()).ok())
+            .flatten();
+        let payload = match serde_json::to_vec(body) {
+            Ok(bytes) => Payload {
+                body: Some((bytes, key)),
+                repeatable: P::ENDPOINT.idempotent || keyed,
+            },
+            Err(e) => {
+                return Err(Error::InvalidInput(ValidationError {
+                    issues: vec![crate::ValidationIssue::new(
+                        P::BODY_RULE,
+                        "body",
+                        String::new(),
+                        format!("the body does not serialize as JSON: {e}"),
+                    )],
+                }));
+            }
+        };
+        self.call_with(params, validation, payload)
+            .await
+            .map(|(response, _)| response)
+    }
+
     /// [`send`](Self::send), also saying how many attempts the call made.
     pub(crate) async fn call<P, E>(
         &self,
         params: &P,
+    ) -> Result<(Response<P::Record>, u32), Error<E>>
+    where
+        P: Request + Sync,
+        E: ErrorBody,
+    {
+        let payload = Payload {
+            body: None,
+            repeatable: P::ENDPOINT.idempotent,
+        };
+        self.call_with(params, params.validate(), payload).await
+    }
+
+    /// One call: `validation` the outcome of validating it, `payload` what it sends.
+    async fn call_with<P, E>(
+        &self,
+        params: &P,
+        validation: Result<(), ValidationError>,
+        payload: Payload,
     ) -> Result<(Response<P::Record>, u32), Error<E>>
     where
         P: Request + Sync,
@@ -166,8 +248,8 @@ impl Transport {
         );
         async {
             let span = tracing::Span::current();
-            let outcome = match params.validate() {
-                Ok(()) => self.send_valid(params).await,
+            let outcome = match validation {
+                Ok(()) => self.send_valid(params, &payload).await,
                 Err(e) => Err((Error::InvalidInput(e), 0)),
             };
             match &outcome {
@@ -202,6 +284,7 @@ impl Transport {
     async fn send_valid<P, E>(
         &self,
         params: &P,
+        payload: &Payload,
     ) -> Result<(Response<P::Record>, u16, u32), (Error<E>, u32)>
     where
         P: Request + Sync,
@@ -229,7 +312,7 @@ impl Transport {
                 error = Empty,
             );
             let outcome = self
-                .attempt::<P::Record, E>(&url, timeout, capped)
+                .attempt::<P::Record, E>(&url, (timeout, capped), payload)
                 .instrument(span.clone())
                 .await;
             let Failure { mut error, retry } = match outcome {
@@ -270,8 +353,8 @@ impl Transport {
     async fn attempt<T, E>(
         &self,
         url: &Url,
-        timeout: Duration,
-        capped: bool,
+        (timeout, capped): (Duration, bool),
+        payload: &Payload,
     ) -> Result<(Response<T>, u16), Failure<E>>
     where
         T: serde::de::DeserializeOwned,
@@ -279,19 +362,34 @@ impl Transport {
     {
         let inner = &self.inner;
         let span = tracing::Span::current();
-        let mut request = inner
-            .http
-            .get(url.clone())
-            .timeout(timeout)
-            .header(ACCEPT, HeaderValue::from_static("application/json"))
-            .header(USER_AGENT, inner.user_agent.clone());
+        let mut request = match &payload.body {
+            None => inner.http.get(url.clone()),
+            Some((bytes, key)) => {
+                let request = inner
+                    .http
+                    .post(url.clone())
+                    .header(
+                        reqwest::header::CONTENT_TYPE,
+                        HeaderValue::from_static("application/json"),
+                    )
+                    .body(bytes.clone());
+                match key {
+                    Some(key) => request.header(IDEMPOTENCY_KEY, key.clone()),
+                    None => request,
+                }
+            }
+        }
+        .timeout(timeout)
+        .header(ACCEPT, HeaderValue::from_static("application/json"))
+        .header(USER_AGENT, inner.user_agent.clone());
         if let Some(key) = &inner.api_key {
             request = request.header(inner.auth_header.clone(), key.clone());
         }
+        let repeatable = payload.repeatable;
         let resp = request
             .send()
             .await
-            .map_err(|e| self.transport_failure(e, capped))?;
+            .map_err(|e| self.transport_failure(e, capped, repeatable))?;
         let status = resp.status().as_u16();
         span.record("status", status);
         let header = |name: &str| {
@@ -311,7 +409,9 @@ impl Transport {
         }
         let body = match read_body(resp).await {
             Ok(body) => body,
-            Err((_, e)) if e.is_timeout() => return Err(self.transport_failure(e, capped)),
+            Err((_, e)) if e.is_timeout() => {
+                return Err(self.transport_failure(e, capped, repeatable));
+            }
             Err((partial, e)) => {
                 // The connection broke mid-body: retried like a reset.
                 let mut error = UndecodableError::new(
@@ -323,7 +423,11 @@ impl Transport {
                 error.request_id = head.request_id.map(Into::into);
                 return Err(Failure {
                     error: Error::Undecodable(error),
-                    retry: Retry::After(None),
+                    retry: if repeatable {
+                        Retry::After(None)
+                    } else {
+                        Retry::No
+                    },
                 });
             }
         };
@@ -336,7 +440,7 @@ impl Transport {
                 if let Some(id) = error.request_id() {
                     span.record("request_id", id);
                 }
-                let retry = if RETRY_STATUSES.contains(&status) {
+                let retry = if repeatable && RETRY_STATUSES.contains(&status) {
                     Retry::After(head.retry_after)
                 } else {
                     Retry::No
@@ -346,13 +450,19 @@ impl Transport {
         }
     }
 
-    /// A transport failure, retried when it is a failed connection, a reset or (unless
-    /// turned off) a timeout.
-    fn transport_failure<E>(&self, source: reqwest::Error, capped: bool) -> Failure<E> {
+    /// A transport failure, retried when it is a failed connection (nothing was sent), and
+    /// for a call that may be repeated, a reset or (unless turned off) a timeout.
+    fn transport_failure<E>(
+        &self,
+        source: reqwest::Error,
+        capped: bool,
+        repeatable: bool,
+    ) -> Failure<E> {
         let error = TransportError::new(source, capped);
         let retry = match error.kind {
-            TransportKind::Connect | TransportKind::Reset => Retry::After(None),
-            TransportKind::Timeout if self.inner.retry_timeouts => Retry::After(None),
+            TransportKind::Connect => Retry::After(None),
+            TransportKind::Reset if repeatable => Retry::After(None),
+            TransportKind::Timeout if repeatable && self.inner.retry_timeouts => Retry::After(None),
             _ => Retry::No,
         };
         Failure {

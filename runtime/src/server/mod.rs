@@ -11,12 +11,13 @@ mod rate_limit;
 mod request_id;
 mod serve;
 
+pub use crate::DEFAULT_BODY_LIMIT;
 pub use axum;
 pub use error::ApiError;
 pub use keys::{KeyStore, StaticKeys};
 pub use pipeline::{
-    PathRule, PeerAddr, REQUEST_ID_HEADER, RequestContext, RequestTimeout, Shared, json_document,
-    method_not_allowed, unknown_path,
+    BodyLimit, PathRule, PeerAddr, REQUEST_ID_HEADER, RequestContext, RequestTimeout, Shared,
+    json_document, method_not_allowed, unknown_path,
 };
 pub use rate_limit::{Caller, RateLimit, RateLimiter};
 pub use request_id::{RequestId, is_valid_request_id, new_request_id};

@@ -20,7 +20,10 @@ use futures_util::FutureExt;
 use super::rate_limit::{Caller, RateLimiter};
 use super::request_id::{RequestId, new_request_id};
 use super::{ApiError, KeyStore};
-use crate::{Auth, ErrorBody, RawParams, Request as Params, ValidationError, ValidationIssue};
+use crate::{
+    Auth, BodyRecord, DEFAULT_BODY_LIMIT, ErrorBody, Issues, RawParams, Request as Params,
+    ValidationError, ValidationIssue, WithBody,
+};
 
 /// The response header carrying the request id.
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
@@ -130,6 +133,61 @@ impl<S, K: KeyStore> Shared<S, K> {
             endpoint: P::ENDPOINT.id,
             started,
         }
+    }
+
+    /// Runs one request of endpoint `P`, which has a JSON body: as [`handle`](Self::handle),
+    /// and the body is read (at most its limit: [`BodyLimit`], else [`DEFAULT_BODY_LIMIT`];
+    /// over it, 413), declared JSON (`Content-Type: application/json`; else 415), parsed as
+    /// `P::Body` (malformed JSON or another shape: 400 naming the line and column), and
+    /// checked with the parameters ([`WithBody::validate_body`]): every problem of the
+    /// parameters and of the body at once. `call` gets the parameters and the body.
+    pub async fn handle_with_body<P, E, F, Fut>(
+        &self,
+        request: Request,
+        path: Option<PathRule>,
+        call: F,
+    ) -> Response
+    where
+        P: WithBody,
+        E: ErrorBody,
+        F: FnOnce(RequestContext, P, P::Body) -> Fut,
+        Fut: Future<Output = Result<Vec<P::Record>, ApiError<E>>>,
+    {
+        let started = log_enabled().then(Instant::now);
+        let (mut parts, body) = request.into_parts();
+        let (request_id, header) = request_id(&mut parts);
+        let admitted = match self.admit(&parts, P::ENDPOINT.auth) {
+            Ok(api_key) => read_body::<P, E>(&parts, body).await.and_then(|body| {
+                let params = raw_params(&mut parts, path).and_then(|raw| P::from_raw(&raw));
+                Ok((api_key, checked::<P, E>(params, body)?))
+            }),
+            Err(error) => Err(error),
+        };
+        let state = match admitted {
+            Ok((api_key, (params, body))) => State::Running {
+                future: call(
+                    RequestContext {
+                        request_id,
+                        api_key,
+                    },
+                    params,
+                    body,
+                ),
+                limit: parts
+                    .extensions
+                    .get::<RequestTimeout>()
+                    .map(|timeout| timeout.0),
+                timer: None,
+            },
+            Err(error) => State::Refused { error },
+        };
+        Handled {
+            state,
+            request_id: header,
+            endpoint: P::ENDPOINT.id,
+            started,
+        }
+        .await
     }
 
     /// The key check, then the rate limit: a request is counted against its accepted key,
@@ -305,6 +363,109 @@ fn guarded<F: Future>(
     };
     let timer = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
     timer.as_mut().poll(cx).map(|()| Guarded::TimedOut(limit))
+}
+
+/// The largest request body a route reads, in bytes, in a request's extensions when
+/// [`serve`](super::serve) has a [`body_limit`](super::ServeConfig::body_limit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BodyLimit(pub usize);
+
+/// The body of a request of `P`: declared JSON, within its limit, parsed as `P::Body`.
+async fn read_body<P: WithBody, E: ErrorBody>(
+    parts: &Parts,
+    body: Body,
+) -> Result<P::Body, ApiError<E>> {
+    use http_body_util::BodyExt;
+
+    let json = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return Err(ApiError::of_kind(
+            crate::ErrorKind::UnsupportedMediaType,
+            "the request body must be JSON",
+        )
+        .with_hint("send the body with `Content-Type: application/json`"));
+    }
+    let limit = parts
+        .extensions
+        .get::<BodyLimit>()
+        .map_or(DEFAULT_BODY_LIMIT, |l| l.0);
+    let too_large = || {
+        ApiError::of_kind(
+            crate::ErrorKind::PayloadTooLarge,
+            format!("the request body is larger than {limit} bytes"),
+        )
+        .with_hint("send a smaller body")
+    };
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    let bytes = match http_body_util::Limited::new(body, limit).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => return Err(too_large()),
+        Err(_) => {
+            return Err(ApiError::of_kind(
+                crate::ErrorKind::InvalidParameter,
+                "the request body could not be read",
+            ));
+        }
+    };
+    serde_json::from_slice::<P::Body>(&bytes).map_err(|e| {
+        let what = if e.is_syntax() || e.is_eof() {
+            "is not valid JSON"
+        } else {
+            "is not of the body's shape"
+        };
+        let reason = format!(
+            "the request body {what} at line {}, column {}: {}",
+            e.line(),
+            e.column(),
+            json_problem(&e)
+        );
+        ApiError::invalid(&ValidationError {
+            issues: vec![ValidationIssue::new(
+                P::BODY_RULE,
+                "body",
+                String::new(),
+                reason,
+            )],
+        })
+    })
+}
+
+/// serde_json's message without its own `at line L column C` (the reason says where).
+fn json_problem(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    text.strip_suffix(&suffix).unwrap_or(&text).to_string()
+}
+
+/// The parameters (as parsed) and the body, checked together: every problem of both at once.
+fn checked<P: WithBody, E: ErrorBody>(
+    params: Result<P, ValidationError>,
+    body: P::Body,
+) -> Result<(P, P::Body), ApiError<E>> {
+    match params {
+        Ok(params) => match params.validate_body(&body) {
+            Ok(()) => Ok((params, body)),
+            Err(error) => Err(ApiError::invalid(&error)),
+        },
+        Err(mut error) => {
+            let mut issues = Issues::new();
+            body.check(&mut issues);
+            error.issues.extend(issues.as_slice().iter().cloned());
+            Err(ApiError::invalid(&error))
+        }
+    }
 }
 
 /// The peer address of a connection, in a request's extensions when [`serve`](super::serve)
@@ -557,5 +718,219 @@ mod tests {
             run(Some(Duration::from_secs(5)), later).await,
             Guarded::Panicked
         );
+    }
+
+    /// A body endpoint written by hand: a parameter `n` and a body `{ "k": <int> }` whose
+    /// own check wants `k <= 10`, and a rule reading both wanting `k <= n`.
+    mod body {
+        use super::*;
+
+        #[derive(Debug, serde::Serialize, serde::Deserialize)]
+        pub(super) struct Payload {
+            pub(super) k: i64,
+        }
+
+        impl BodyRecord for Payload {
+            fn check(&self, issues: &mut Issues) {
+                issues.range("x.body.k.range", "body.k", Some(self.k), None, Some(10));
+            }
+        }
+
+        pub(super) struct Params {
+            n: i64,
+        }
+
+        static ENDPOINT: crate::Endpoint = crate::Endpoint {
+            id: "x",
+            method: "POST",
+            path: "/x",
+            summary: "",
+            auth: Auth::Optional,
+            removed: None,
+            idempotent: false,
+        };
+
+        impl Params {
+            pub(super) fn new(n: i64) -> Result<Self, ValidationError> {
+                let mut issues = Issues::new();
+                issues.range("x.n.range", "n", Some(n), Some(0), None);
+                issues.finish().map(|()| Self { n })
+            }
+        }
+
+        impl Params_ for Params {
+            type Record = Payload;
+            const ENDPOINT: &'static crate::Endpoint = &ENDPOINT;
+            fn validate(&self) -> Result<(), ValidationError> {
+                Ok(())
+            }
+            fn to_query(&self) -> Vec<(&'static str, String)> {
+                Vec::new()
+            }
+            fn path(&self) -> String {
+                "/x".into()
+            }
+            fn from_raw(_: &RawParams) -> Result<Self, ValidationError> {
+                Self::new(0)
+            }
+        }
+
+        impl WithBody for Params {
+            type Body = Payload;
+            const BODY_RULE: &'static str = "x.body";
+            fn validate_body(&self, body: &Payload) -> Result<(), ValidationError> {
+                let mut issues = Issues::new();
+                body.check(&mut issues);
+                issues.range("x.k_within_n", "body.k", Some(body.k), None, Some(self.n));
+                issues.finish()
+            }
+        }
+
+        use crate::Request as Params_;
+
+        #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+        pub(super) struct Object {
+            pub(super) code: String,
+            pub(super) details: Vec<(String, String, String)>,
+        }
+
+        impl ErrorBody for Object {
+            type Code = String;
+            fn from_code(code: String, _: String) -> Self {
+                Self {
+                    code,
+                    details: Vec::new(),
+                }
+            }
+            fn from_kind(kind: crate::ErrorKind, message: String) -> Self {
+                Self::from_code(kind.code().into(), message)
+            }
+            fn code(&self) -> &String {
+                &self.code
+            }
+            fn http_status(&self) -> Option<u16> {
+                None
+            }
+            fn message(&self) -> &str {
+                ""
+            }
+            fn hint(&self) -> Option<&str> {
+                None
+            }
+            fn set_hint(&mut self, _: String) {}
+            fn push_detail(&mut self, field: String, got: String, reason: String) {
+                self.details.push((field, got, reason));
+            }
+            fn details(&self) -> Vec<(&str, &str, &str)> {
+                Vec::new()
+            }
+        }
+    }
+
+    /// The request head of a `POST` with `headers`, and `limit` as its body limit.
+    fn head(headers: &[(&str, &str)], limit: Option<usize>) -> Parts {
+        let mut request = axum::http::Request::post("/x");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let (mut parts, ()) = request.body(()).unwrap().into_parts();
+        if let Some(limit) = limit {
+            parts.extensions.insert(BodyLimit(limit));
+        }
+        parts
+    }
+
+    async fn read(
+        headers: &[(&str, &str)],
+        limit: Option<usize>,
+        text: &str,
+    ) -> Result<body::Payload, body::Object> {
+        read_body::<body::Params, body::Object>(&head(headers, limit), Body::from(text.to_owned()))
+            .await
+            .map_err(|e| e.error_object().clone())
+    }
+
+    const JSON: (&str, &str) = ("content-type", "application/json; charset=utf-8");
+
+    #[tokio::test]
+    async fn a_body_is_read_when_it_is_json_within_its_limit() {
+        assert_eq!(read(&[JSON], None, r#"{"k": 3}"#).await.unwrap().k, 3);
+        // Exactly at a limit set by serve.
+        assert_eq!(read(&[JSON], Some(8), r#"{"k": 3}"#).await.unwrap().k, 3);
+    }
+
+    #[tokio::test]
+    async fn a_body_that_is_not_declared_json_is_415() {
+        for headers in [
+            &[][..],
+            &[("content-type", "text/plain")],
+            &[("content-type", "application/jsonx")],
+        ] {
+            let e = read(headers, None, r#"{"k": 3}"#).await.unwrap_err();
+            assert_eq!(e.code, "UNSUPPORTED_MEDIA_TYPE", "{headers:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_body_over_its_limit_is_413_declared_or_not() {
+        // Declared too long: refused before reading.
+        let e = read(&[JSON, ("content-length", "9")], Some(8), "{\"k\": 33}")
+            .await
+            .unwrap_err();
+        assert_eq!(e.code, "PAYLOAD_TOO_LARGE");
+        // Streamed past the limit without a length.
+        let e = read(&[JSON], Some(8), r#"{"k": 33}"#).await.unwrap_err();
+        assert_eq!(e.code, "PAYLOAD_TOO_LARGE");
+        let big = format!(r#"{{"k": 1, "pad": "{}"}}"#, "x".repeat(DEFAULT_BODY_LIMIT));
+        let e = read(&[JSON], None, &big).await.unwrap_err();
+        assert_eq!(e.code, "PAYLOAD_TOO_LARGE");
+    }
+
+    #[tokio::test]
+    async fn a_malformed_body_is_400_naming_line_and_column() {
+        let e = read(&[JSON], None, "{\n  \"k\": ? }").await.unwrap_err();
+        assert_eq!(e.code, "INVALID_PARAMETER");
+        let (field, _, reason) = &e.details[0];
+        assert_eq!(field, "body");
+        assert!(
+            reason.starts_with(
+                "the request body is not valid JSON at line 2, column 8: expected value"
+            ),
+            "{reason}"
+        );
+        assert!(reason.contains("[rule x.body]"), "{reason}");
+
+        let e = read(&[JSON], None, r#"{"k": "3"}"#).await.unwrap_err();
+        let reason = &e.details[0].2;
+        assert!(reason.starts_with("the request body is not of the body's shape at line 1, column 9: invalid type: string"), "{reason}");
+        let e = read(&[JSON], None, "").await.unwrap_err();
+        assert!(
+            e.details[0]
+                .2
+                .contains("is not valid JSON at line 1, column 0"),
+            "{:?}",
+            e.details
+        );
+    }
+
+    #[test]
+    fn the_parameters_and_the_body_are_checked_together() {
+        let problems =
+            |params, k| match checked::<body::Params, body::Object>(params, body::Payload { k }) {
+                Ok(_) => Vec::new(),
+                Err(e) => e
+                    .error_object()
+                    .details
+                    .iter()
+                    .map(|d| d.0.clone())
+                    .collect::<Vec<_>>(),
+            };
+        assert!(problems(body::Params::new(5), 4).is_empty());
+        // A rule reading a parameter and a field, and the body's own check.
+        assert_eq!(problems(body::Params::new(5), 6), ["body.k"]);
+        assert_eq!(problems(body::Params::new(20), 11), ["body.k"]);
+        // Parameters refused: the body's own problems are reported with theirs.
+        assert_eq!(problems(body::Params::new(-1), 11), ["n", "body.k"]);
+        assert_eq!(problems(body::Params::new(-1), 1), ["n"]);
     }
 }

@@ -30,9 +30,10 @@ use tower_http::compression::{Compression, CompressionBody, CompressionLayer, Co
 
 use super::REQUEST_ID_HEADER;
 use super::conn::{ConnState, Expired, Guarded, Timeouts, Tracked};
-use super::pipeline::{PeerAddr, RequestTimeout};
+use super::pipeline::{BodyLimit, PeerAddr, RequestTimeout};
 use super::rate_limit::{RateLimit, RateLimiter};
 use super::request_id::{RequestId, is_valid_request_id};
+use crate::DEFAULT_BODY_LIMIT;
 
 /// How [`serve`] serves: every limit, with production defaults.
 ///
@@ -45,6 +46,7 @@ use super::request_id::{RequestId, is_valid_request_id};
 /// | [`request_timeout`](Self::request_timeout) | 30 s | an implementation that has not answered in 30 s (a stuck database call) answers 500 `INTERNAL_ERROR` in the envelope, and its work is dropped; 30 s is far beyond a normal answer (milliseconds) and shorter than the 60 s after which common load balancers give up with an answer of their own, outside the envelope |
 /// | [`write_timeout`](Self::write_timeout) | 30 s | a client that reads nothing of an answer for 30 s is gone or hostile; it no longer holds a slot and the answer's memory (a large kline is 1.7 MB) |
 /// | [`max_head_bytes`](Self::max_head_bytes) | 16 KiB | the request line and headers: a valid request of this API is well under 1 KiB; 1,024 unfinished heads then hold at most 16 MiB. Larger heads get hyper's 431 |
+/// | [`max_body_bytes`](Self::max_body_bytes) | 1 MiB | the JSON body of an endpoint that takes one (a `POST`); larger bodies get 413 `PAYLOAD_TOO_LARGE` in the envelope, announced ones (`Content-Length`) before a byte of them is read. A body of this API is a few records; 1 MiB leaves room and bounds the memory 1,024 connections can make the server hold |
 /// | [`max_headers`](Self::max_headers) | 100 | a client of this API sends fewer than 10; 100 is hyper's own limit, which it keeps on the stack (any other limit costs two buffers filled on every request), and `max_head_bytes` bounds the head anyway |
 /// | [`shutdown_timeout`](Self::shutdown_timeout) | 10 s | answers take milliseconds; 10 s lets slow ones finish and stays well inside the 30 s an orchestrator waits between SIGTERM and SIGKILL |
 /// | [`compression`](Self::compression) | on, gzip, above 4 KiB | large answers shrink 5–10× for clients that send `Accept-Encoding: gzip`; small ones (a few records) are sent as they are, where compressing costs more than it saves; requests without `Accept-Encoding` skip the layer and its cost |
@@ -72,6 +74,8 @@ pub struct ServeConfig {
     pub max_head_bytes: usize,
     /// Most request headers.
     pub max_headers: usize,
+    /// Largest request body (of an endpoint that takes one), in bytes.
+    pub max_body_bytes: usize,
     /// Time in-flight requests get to finish after a shutdown signal.
     pub shutdown_timeout: Duration,
     /// gzip answers of at least `compression_min_bytes` to clients that accept it.
@@ -98,6 +102,7 @@ impl Default for ServeConfig {
             write_timeout: Duration::from_secs(30),
             max_head_bytes: 16 * 1024,
             max_headers: HYPER_MAX_HEADERS,
+            max_body_bytes: DEFAULT_BODY_LIMIT,
             shutdown_timeout: Duration::from_secs(10),
             compression: true,
             compression_min_bytes: 4096,
@@ -137,6 +142,8 @@ impl ServeConfig {
         with_max_head_bytes: max_head_bytes: usize,
         /// Sets [`max_headers`](Self::max_headers).
         with_max_headers: max_headers: usize,
+        /// Sets [`max_body_bytes`](Self::max_body_bytes).
+        with_max_body_bytes: max_body_bytes: usize,
         /// Sets [`shutdown_timeout`](Self::shutdown_timeout).
         with_shutdown_timeout: shutdown_timeout: Duration,
         /// Sets [`compression`](Self::compression).
@@ -252,6 +259,9 @@ impl Server {
             limiter: config.rate_limit.map(|l| Arc::new(RateLimiter::new(l))),
             trust_request_id: config.trust_request_id,
             request_timeout: config.request_timeout.map(RequestTimeout),
+            // The routes read the default without an extension on every request.
+            body_limit: (config.max_body_bytes != DEFAULT_BODY_LIMIT)
+                .then_some(BodyLimit(config.max_body_bytes)),
         });
         let mut http = hyper::server::conn::http1::Builder::new();
         http.timer(TokioTimer::new())
@@ -345,6 +355,7 @@ struct PerRequest {
     limiter: Option<Arc<RateLimiter>>,
     trust_request_id: bool,
     request_timeout: Option<RequestTimeout>,
+    body_limit: Option<BodyLimit>,
 }
 
 /// When to compress: large answers, and none of the kinds that are compressed already or
@@ -388,6 +399,9 @@ impl hyper::service::Service<hyper::Request<Incoming>> for PerConnection {
         }
         if let Some(timeout) = self.shared.request_timeout {
             request.extensions_mut().insert(timeout);
+        }
+        if let Some(limit) = self.shared.body_limit {
+            request.extensions_mut().insert(limit);
         }
         if self.shared.trust_request_id
             && let Some(id) = request

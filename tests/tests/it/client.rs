@@ -91,6 +91,7 @@ pub(crate) fn fast_retries(max_retries: u32) -> RetryPolicy {
         max_retries,
         initial_backoff: Duration::from_millis(1),
         max_backoff: Duration::from_millis(5),
+        ..RetryPolicy::default()
     }
 }
 
@@ -637,6 +638,7 @@ async fn retry_after_is_honoured_and_capped() {
         max_retries: 1,
         initial_backoff: Duration::from_secs(3600),
         max_backoff: Duration::from_secs(3600),
+        ..RetryPolicy::default()
     };
     let client = Client::builder(&server.root).retry(slow).build().unwrap();
     let params = dividends();
@@ -691,6 +693,7 @@ async fn retry_after_as_an_http_date_is_honoured() {
         max_retries: 1,
         initial_backoff: Duration::from_secs(3600),
         max_backoff: Duration::from_secs(3600),
+        ..RetryPolicy::default()
     };
     // A date in the past replaces the hour-long backoff with no wait at all.
     let server = serve(move |n, _| match n {
@@ -763,6 +766,7 @@ fn backoff_grows_is_jittered_and_capped() {
         max_retries: 10,
         initial_backoff: Duration::from_millis(100),
         max_backoff: Duration::from_secs(1),
+        ..RetryPolicy::default()
     };
     for _ in 0..50 {
         let first = policy.delay(1, None);
@@ -946,6 +950,7 @@ async fn the_deadline_bounds_the_whole_call() {
             max_retries: 3,
             initial_backoff: Duration::from_millis(1),
             max_backoff: Duration::from_secs(10),
+            ..RetryPolicy::default()
         })
         .build()
         .unwrap();

@@ -58,6 +58,7 @@ impl Server {
             max_retries: 3,
             initial_backoff: Duration::from_millis(1),
             max_backoff: Duration::from_millis(10),
+            ..RetryPolicy::default()
         });
         if let Some(key) = key {
             builder = builder.api_key(key);

@@ -371,13 +371,31 @@ async fn a_broken_implementation_fails_exactly_the_checks_of_what_it_breaks() {
         "FAIL research_units.idx_requires_kind.broken: expected 400 INVALID_PARAMETER naming `idx` and rule `research_units.idx_requires_kind`, got 200",
         "FAIL person_commentary.lookup.not_found: the body is not JSON",
         "FAIL stock_dividends.auth.missing_key: expected 401 `UNAUTHORIZED` in the envelope, got 200",
-        "curl -sS -H 'X-API-Key: $MRDS_API_KEY' 'http://",
+        "curl -sS -H \"X-API-Key: $MRDS_API_KEY\" 'http://",
     ] {
         assert!(
             report.contains(line),
             "the report lacks {line:?}:\n{report}"
         );
     }
+    // A curl line pasted into a shell sends the key from the environment: run with `printf`
+    // in place of curl, it prints the header with the key expanded.
+    let line = report
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("curl ") && l.contains("$MRDS_API_KEY"))
+        .expect("a curl line sending the key");
+    let echoed = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(line.replacen("curl", "printf '%s\\n'", 1))
+        .env("MRDS_API_KEY", "pasted-key")
+        .output()
+        .expect("sh runs");
+    let printed = String::from_utf8_lossy(&echoed.stdout);
+    assert!(
+        printed.contains("X-API-Key: pasted-key"),
+        "{line}\n{printed}"
+    );
 }
 
 /// A rule added to a spec yields its checks with no test code: the fixture of `max_span`

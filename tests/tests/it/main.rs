@@ -17,6 +17,7 @@
 //!   ([`client_tracing`]), typed time ([`typed_time`]);
 //! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]).
 
+mod bodies;
 mod broken_specs;
 mod client;
 mod client_e2e;

@@ -40,6 +40,7 @@ pub(super) fn file(api: &Api) -> TokenStream {
             None => quote!(None),
         };
         let (deprecated, _) = deprecation(e.removed.as_ref());
+        let idempotent = e.idempotent;
         quote! {
             #doc
             #deprecated
@@ -50,6 +51,7 @@ pub(super) fn file(api: &Api) -> TokenStream {
                 summary: #summary,
                 auth: #auth,
                 removed: #removed,
+                idempotent: #idempotent,
             };
         }
     });

@@ -31,22 +31,38 @@ pub fn emit(api: &Api, out: &mut Emitted) {
     out.crate_sources(DIR, files);
 }
 
-/// True when some parameter or rule of the spec has a regular expression.
+/// True when some parameter, field of a request body or rule of the spec has a regular
+/// expression.
 fn uses_patterns(api: &Api) -> bool {
-    api.endpoints.iter().any(|e| {
-        e.params.iter().any(|p| {
-            matches!(
-                &p.ty,
-                ParamType::String(StringType {
-                    pattern: Some(_),
-                    ..
-                })
-            )
-        }) || e.rules.iter().any(|r| {
-            matches!(r.check, Check::Matches { .. })
-                || matches!(r.when, Some(Condition::Matches { .. }))
+    let patterned = |ty: Option<&ParamType>| {
+        matches!(
+            ty,
+            Some(ParamType::String(StringType {
+                pattern: Some(_),
+                ..
+            }))
+        )
+    };
+    fn matching<P>(r: &Rule<P>) -> bool {
+        matches!(r.check, Check::Matches { .. })
+            || matches!(r.when, Some(Condition::Matches { .. }))
+    }
+    let bodies = api
+        .endpoints
+        .iter()
+        .filter_map(|e| e.body.as_ref())
+        .any(|b| {
+            b.rules.iter().any(matching)
+                || api
+                    .record(b.record)
+                    .fields
+                    .iter()
+                    .any(|f| patterned(f.checks.as_ref()))
+        });
+    bodies
+        || api.endpoints.iter().any(|e| {
+            e.params.iter().any(|p| patterned(Some(&p.ty))) || e.rules.iter().any(matching)
         })
-    })
 }
 
 fn cargo(api: &Api) -> String {

@@ -25,6 +25,16 @@ pub(super) fn file(api: &Api) -> TokenStream {
             ParamType::Enum(e) => Some(e.name.as_str()),
             _ => None,
         })
+        .chain(api.endpoints.iter().flat_map(|e| {
+            let body = (e.body.iter())
+                .flat_map(|b| b.rules.iter().filter(|r| !super::records::body_only(r)))
+                .flat_map(Rule::literals);
+            e.rules
+                .iter()
+                .flat_map(Rule::literals)
+                .chain(body)
+                .filter_map(set_of)
+        }))
         .collect();
     let sets: Vec<_> = sets.into_iter().map(ident).collect();
     let uses = (!api.endpoints.is_empty()).then(|| {
@@ -97,7 +107,16 @@ fn from_local(p: &Param) -> TokenStream {
     }
 }
 
-/// A literal as a value of its parameter's type.
+/// The value set of a literal naming one of its values (imported where the literal is
+/// written: a path in a `matches!` pattern is written as it is).
+pub(super) fn set_of(l: &Literal) -> Option<&str> {
+    match l {
+        Literal::Variant(v) => Some(v.set_name.as_str()),
+        _ => None,
+    }
+}
+
+/// A literal as a value of its parameter's type (its value set imported).
 fn literal(l: &Literal) -> TokenStream {
     match l {
         Literal::String(s) => quote!(#s.to_string()),
@@ -141,22 +160,43 @@ fn option_i64(v: Option<i64>) -> TokenStream {
     }
 }
 
+/// A value the checks read: its name in an issue, the local holding it while checking (an
+/// `Option` as the check function sees it), and its type.
+pub(super) struct Var<'a> {
+    pub wire: String,
+    pub local: proc_macro2::Ident,
+    pub ty: &'a ParamType,
+}
+
+/// A parameter as the checks read it.
+fn var(p: &Param) -> Var<'_> {
+    Var {
+        wire: p.wire.clone(),
+        local: local(p),
+        ty: &p.ty,
+    }
+}
+
 /// The checks of one parameter's own rules, one statement each.
 fn param_checks(e: &Endpoint, p: &Param) -> Vec<TokenStream> {
-    let x = local(p);
-    let wire = &p.wire;
+    value_checks(|check| e.param_rule(p, check), &var(p))
+}
+
+/// The checks of a value's own rules (`rule` names the rule id of each), one statement each.
+pub(super) fn value_checks(rule: impl Fn(ParamCheck) -> String, v: &Var<'_>) -> Vec<TokenStream> {
+    let (x, wire) = (&v.local, &v.wire);
     let mut out = Vec::new();
-    match &p.ty {
+    match v.ty {
         ParamType::Integer(t) => {
             if t.min.is_some() || t.max.is_some() {
-                let rule = e.param_rule(p, ParamCheck::Range);
+                let rule = rule(ParamCheck::Range);
                 let (min, max) = (option_i64(t.min), option_i64(t.max));
                 out.push(quote!(issues.range(#rule, #wire, #x, #min, #max);));
             }
         }
         ParamType::String(t) => {
             if let Some(pattern) = &t.pattern {
-                let rule = e.param_rule(p, ParamCheck::Pattern);
+                let rule = rule(ParamCheck::Pattern);
                 let re = &pattern.regex;
                 let reason = match &pattern.doc {
                     Some(d) => format!("must be {} (pattern `{re}`)", d.trim()),
@@ -167,25 +207,24 @@ fn param_checks(e: &Endpoint, p: &Param) -> Vec<TokenStream> {
                 });
             }
             if let Some(format) = t.format {
-                let rule = e.param_rule(p, ParamCheck::Format);
+                let rule = rule(ParamCheck::Format);
                 let f = format_ident!("{}", format!("{format:?}"));
                 out.push(quote!(issues.format(#rule, #wire, #x, mrds_runtime::TextFormat::#f);));
             }
         }
         ParamType::Enum(set) if set.tolerant => {
-            let rule = e.param_rule(p, ParamCheck::Values);
+            let rule = rule(ParamCheck::Values);
             let name = ident(&set.name);
-            out.push(quote!(issues.known(#rule, #wire, #x, #name::WIRE);));
+            out.push(quote!(issues.known(#rule, #wire, #x, crate::value_sets::#name::WIRE);));
         }
         ParamType::Enum(_) | ParamType::Boolean => {}
     }
     out
 }
 
-/// The condition of a rule, as a boolean expression over the parameter locals.
-fn condition(e: &Endpoint, c: &Condition) -> TokenStream {
-    let p = e.param(c.param());
-    let x = local(p);
+/// The condition of a rule, as a boolean expression over the locals `var` names.
+fn condition<'v, P: Copy>(c: &Condition<P>, var: &dyn Fn(P) -> Var<'v>) -> TokenStream {
+    let x = var(c.param()).local;
     match c {
         Condition::In { values, .. } => {
             let pats = values.iter().map(literal_pattern);
@@ -197,15 +236,12 @@ fn condition(e: &Endpoint, c: &Condition) -> TokenStream {
     }
 }
 
-/// The check of one rule across parameters.
-fn rule_check(e: &Endpoint, rule: &Rule) -> TokenStream {
+/// The check of one rule across parameters (over the values `var` names).
+pub(super) fn rule_check<'v, P: Copy>(rule: &Rule<P>, var: &dyn Fn(P) -> Var<'v>) -> TokenStream {
     let id = &rule.id;
     let reason = rule.reason();
-    let param = |id: &ParamId| e.param(*id);
-    let arg = |id: &ParamId| {
-        let p = param(id);
-        let wire = &p.wire;
-        let x = local(p);
+    let arg = |p: &P| {
+        let Var { wire, local: x, .. } = var(*p);
         quote!((#wire, #x))
     };
     let call = match &rule.check {
@@ -221,39 +257,31 @@ fn rule_check(e: &Endpoint, rule: &Rule) -> TokenStream {
             param: dependent,
             needs,
         } => {
-            let (a, b) = (param(dependent), param(needs));
-            let (wire, xa, xb) = (&a.wire, local(a), local(b));
+            let (a, b) = (var(*dependent), var(*needs));
+            let (wire, xa, xb) = (&a.wire, &a.local, &b.local);
             quote!(issues.requires(#id, #wire, #reason, #xa, #xb.is_some());)
         }
-        Check::AtLeastOne(names) => {
-            let field = &param(&names[0]).wire;
-            let given = names.iter().map(|n| {
-                let x = local(param(n));
+        Check::AtLeastOne(params) => {
+            let field = var(params[0]).wire;
+            let given = params.iter().map(|p| {
+                let x = var(*p).local;
                 quote!(#x.is_some())
             });
             quote!(issues.at_least_one(#id, #field, #reason, &[#(#given),*]);)
         }
-        Check::AllowedValues {
-            param: name,
-            values,
-        } => {
-            let p = param(name);
-            let (wire, x) = (&p.wire, local(p));
+        Check::AllowedValues { param, values } => {
+            let Var { wire, local: x, .. } = var(*param);
             let pats = values.iter().map(literal_pattern);
             quote!(issues.allowed(#id, #wire, #reason, #x, |v| matches!(v, #(#pats)|*));)
         }
-        Check::Matches {
-            param: name,
-            pattern,
-        } => {
-            let p = param(name);
-            let (wire, x) = (&p.wire, local(p));
+        Check::Matches { param, pattern } => {
+            let Var { wire, local: x, .. } = var(*param);
             quote!(issues.pattern(#id, #wire, #x, mrds_runtime::pattern!(#pattern), #reason);)
         }
     };
     match &rule.when {
         Some(c) => {
-            let cond = condition(e, c);
+            let cond = condition(c, var);
             quote!(if #cond { #call })
         }
         None => call,
@@ -495,7 +523,11 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
 
     // The check function, over the parameters some check reads.
     let per_param: Vec<TokenStream> = e.params.iter().flat_map(|p| param_checks(e, p)).collect();
-    let rules: Vec<TokenStream> = e.rules.iter().map(|r| rule_check(e, r)).collect();
+    let rules: Vec<TokenStream> = e
+        .rules
+        .iter()
+        .map(|r| rule_check(r, &|id| var(e.param(id))))
+        .collect();
     let used: BTreeSet<ParamId> = e
         .rules
         .iter()
@@ -566,6 +598,7 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
     });
 
     let typed = typed_time(e);
+    let with_body = e.body.as_ref().map(|b| body_impl(api, e, b));
 
     quote! {
         #type_docs
@@ -632,6 +665,61 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
         }
 
         #paged
+        #with_body
+    }
+}
+
+/// `validate_body` and the runtime's `WithBody` for an endpoint with a body: the body's own
+/// checks, then the rules that read a parameter and a field of the body.
+fn body_impl(api: &Api, e: &Endpoint, body: &Body) -> TokenStream {
+    let name = ident(&e.names.params_type);
+    let record = api.record(body.record);
+    let body_ty = ident(&record.name);
+    let mixed: Vec<&Rule<Operand>> = (body.rules.iter())
+        .filter(|r| !super::records::body_only(r))
+        .collect();
+    let var = |op: Operand| match op {
+        Operand::Param(id) => var(e.param(id)),
+        Operand::Field(id) => {
+            super::records::body_var(record.field(id)).expect("a rule reads a field with checks")
+        }
+    };
+    let checks: Vec<TokenStream> = mixed.iter().map(|r| rule_check(*r, &var)).collect();
+    let read: BTreeSet<Operand> = mixed.iter().flat_map(|r| r.params()).collect();
+    let locals = read.iter().map(|op| match *op {
+        Operand::Param(id) => {
+            let p = e.param(id);
+            let (x, value) = (local(p), from_self(p));
+            quote!(let #x = #value;)
+        }
+        Operand::Field(id) => super::records::body_local(record.field(id), &quote!(body))
+            .expect("a rule reads a field with checks"),
+    });
+    let (_, allow) = deprecation(e.removed.as_ref());
+    let body_rule = format!("{}.body", e.id);
+    quote! {
+        #allow
+        impl #name {
+            /// Checks `body` with these parameters: every check of the body's fields and every
+            /// rule across them, and the rules that read a parameter and a field of the body;
+            /// every problem at once.
+            pub fn validate_body(&self, body: &crate::records::#body_ty) -> Result<(), ValidationError> {
+                let mut issues = mrds_runtime::Issues::new();
+                mrds_runtime::BodyRecord::check(body, &mut issues);
+                #(#locals)*
+                #(#checks)*
+                issues.finish()
+            }
+        }
+
+        #allow
+        impl mrds_runtime::WithBody for #name {
+            type Body = crate::records::#body_ty;
+            const BODY_RULE: &'static str = #body_rule;
+            fn validate_body(&self, body: &Self::Body) -> Result<(), ValidationError> {
+                #name::validate_body(self, body)
+            }
+        }
     }
 }
 

@@ -25,6 +25,11 @@ pub(super) fn file(api: &Api) -> TokenStream {
         let fields = struct_fields(api, &r.fields);
         let construction = constructors(api, &r.name, &TokenStream::new(), &r.fields);
         let time = typed_time(&r.name, &TokenStream::new(), &r.fields);
+        let body = api
+            .endpoints
+            .iter()
+            .find(|e| e.body.as_ref().is_some_and(|b| b.record == r.id))
+            .map(|e| body_checks(e, r));
         quote! {
             #docs
             #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -35,8 +40,18 @@ pub(super) fn file(api: &Api) -> TokenStream {
 
             #construction
             #time
+            #body
         }
     });
+    // The value sets the rules of bodies checked here name.
+    let sets: std::collections::BTreeSet<&str> = (api.endpoints.iter())
+        .filter_map(|e| e.body.as_ref())
+        .flat_map(|b| b.rules.iter().filter(|r| body_only(r)))
+        .flat_map(Rule::literals)
+        .filter_map(super::params::set_of)
+        .collect();
+    let sets: Vec<_> = sets.into_iter().map(ident).collect();
+    let uses = (!sets.is_empty()).then(|| quote!(use crate::value_sets::{#(#sets),*};));
     quote! {
         //! The records of the service: the elements of `data`, and the error object.
         //!
@@ -44,7 +59,118 @@ pub(super) fn file(api: &Api) -> TokenStream {
         //! spec does not know. Records are non-exhaustive: `new` takes the required fields,
         //! `with_` setters the optional ones.
 
+        #uses
+
         #(#records)*
+    }
+}
+
+/// True when `rule` reads only fields of the body (checked by the body record itself; the
+/// others read a parameter too, and the parameters' type checks them).
+pub(super) fn body_only(rule: &Rule<Operand>) -> bool {
+    rule.params()
+        .iter()
+        .all(|op| matches!(op, Operand::Field(_)))
+}
+
+/// A field of a request body as the checks read it: `body.<field>`, in the local `f_<field>`.
+pub(super) fn body_var(f: &Field) -> Option<super::params::Var<'_>> {
+    Some(super::params::Var {
+        wire: format!("body.{}", f.wire),
+        local: format_ident!("f_{}", crate::naming::bare(&f.ident)),
+        ty: f.checks.as_ref()?,
+    })
+}
+
+/// `let f_x = ...;`: the field `f` of `from` (`self`, `body`) as the checks read it.
+pub(super) fn body_local(f: &Field, from: &TokenStream) -> Option<TokenStream> {
+    let v = body_var(f)?;
+    let (x, field) = (&v.local, ident(&f.ident));
+    let value = match (v.ty, f.optional) {
+        (ParamType::String(_), false) => quote!(Some(#from.#field.as_str())),
+        (ParamType::String(_), true) => quote!(#from.#field.as_deref()),
+        (ParamType::Integer(_) | ParamType::Boolean, false) => quote!(Some(#from.#field)),
+        (ParamType::Integer(_) | ParamType::Boolean, true) => quote!(#from.#field),
+        (ParamType::Enum(_), false) => quote!(Some(&#from.#field)),
+        (ParamType::Enum(_), true) => quote!(#from.#field.as_ref()),
+    };
+    Some(quote!(let #x = #value;))
+}
+
+/// The checks of a request body `r` of endpoint `e`: its fields' own checks and the rules
+/// reading only its fields, as `validate()` and the runtime's `BodyRecord::check`.
+fn body_checks(e: &Endpoint, r: &Record) -> TokenStream {
+    let name = ident(&r.name);
+    let rule =
+        |f: &Field, check: ParamCheck| format!("{}.body.{}.{}", e.id, f.wire, check.as_str());
+    let field = |op: Operand| match op {
+        Operand::Field(id) => body_var(r.field(id)),
+        Operand::Param(_) => None,
+    };
+    let own: Vec<TokenStream> = (r.fields.iter())
+        .filter_map(|f| Some(super::params::value_checks(|c| rule(f, c), &body_var(f)?)))
+        .flatten()
+        .collect();
+    let rules: Vec<&Rule<Operand>> = (e.body.iter())
+        .flat_map(|b| &b.rules)
+        .filter(|rule| body_only(rule))
+        .collect();
+    let checks: Vec<TokenStream> = rules
+        .iter()
+        .map(|rule| {
+            super::params::rule_check(*rule, &|op| field(op).expect("a rule over body fields"))
+        })
+        .collect();
+    // The locals some check reads.
+    let read: std::collections::BTreeSet<FieldId> = (r.fields.iter().enumerate())
+        .filter(|(_, f)| {
+            body_var(f).is_some_and(|v| !super::params::value_checks(|c| rule(f, c), &v).is_empty())
+        })
+        .map(|(i, _)| FieldId::new(i))
+        .chain(
+            rules
+                .iter()
+                .flat_map(|rule| rule.params())
+                .filter_map(|op| match op {
+                    Operand::Field(id) => Some(id),
+                    Operand::Param(_) => None,
+                }),
+        )
+        .collect();
+    let locals = read
+        .iter()
+        .filter_map(|id| body_local(r.field(*id), &quote!(self)));
+    let doc = docs(&format!(
+        "Checks this body of `{} {}` ([`crate::params::{}`]): the checks of its fields and the \
+         rules across them, every problem at once; the rules that also read a parameter are \
+         checked by [`crate::params::{}::validate_body`].",
+        e.method.as_str(),
+        e.path,
+        e.names.params_type,
+        e.names.params_type
+    ));
+    let issues = if checks.is_empty() && own.is_empty() {
+        quote!(_issues)
+    } else {
+        quote!(issues)
+    };
+    quote! {
+        impl #name {
+            #doc
+            pub fn validate(&self) -> Result<(), mrds_runtime::ValidationError> {
+                let mut issues = mrds_runtime::Issues::new();
+                mrds_runtime::BodyRecord::check(self, &mut issues);
+                issues.finish()
+            }
+        }
+
+        impl mrds_runtime::BodyRecord for #name {
+            fn check(&self, #issues: &mut mrds_runtime::Issues) {
+                #(#locals)*
+                #(#own)*
+                #(#checks)*
+            }
+        }
     }
 }
 

@@ -51,11 +51,18 @@ pub(super) fn file(api: &Api) -> TokenStream {
     });
     let variants: Vec<_> = api.error_codes.iter().map(|c| ident(&c.variant)).collect();
     let statuses = api.error_codes.iter().map(|c| c.status);
-    let kinds = mrds_runtime::ErrorKind::ALL.iter().filter_map(|kind| {
-        let code = api.error_codes.iter().find(|c| c.code == kind.code())?;
-        let (kind, variant) = (ident(&format!("{kind:?}")), ident(&code.variant));
-        Some(quote!(mrds_runtime::ErrorKind::#kind => ErrorCode::#variant,))
-    });
+    let kinds: Vec<TokenStream> = mrds_runtime::ErrorKind::ALL
+        .iter()
+        .filter_map(|kind| {
+            let code = api.error_codes.iter().find(|c| c.code == kind.code())?;
+            let (kind, variant) = (ident(&format!("{kind:?}")), ident(&code.variant));
+            Some(quote!(mrds_runtime::ErrorKind::#kind => ErrorCode::#variant,))
+        })
+        .collect();
+    // The kinds only a request with a body meets, in a spec without one (the runtime never
+    // answers with them then).
+    let others = (kinds.len() < mrds_runtime::ErrorKind::ALL.len())
+        .then(|| quote!(other => ErrorCode::Unknown(other.code().to_string()),));
     quote! {
         //! Value sets: enumerations with their wire spelling.
         //!
@@ -78,6 +85,7 @@ pub(super) fn file(api: &Api) -> TokenStream {
             fn from(kind: mrds_runtime::ErrorKind) -> Self {
                 match kind {
                     #(#kinds)*
+                    #others
                 }
             }
         }

@@ -1,0 +1,255 @@
+//! End to end over the crates generated from `tests/fixtures/body.yaml` (a `POST` with a JSON
+//! body under a `{platform}` segment restricted to a value set): the sample server answers it,
+//! the client sends it, the server refuses what it must (413, 415, malformed JSON, every
+//! problem of parameters and body at once), a call that is not idempotent is not repeated, and
+//! the contract suite derived from the spec passes against the sample server.
+//!
+//! Built and run in a scratch workspace by `tests/tests/it/bodies.rs` (`cargo test -p
+//! mrds-tests --test it bodies -- --ignored`); the spec is in `../spec`.
+
+#[cfg(test)]
+mod tests {
+    use std::net::SocketAddr;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    use mrds_client::{Client, Error, RetryPolicy};
+    use mrds_model::params::{HandleStatusParams, SocialHandlesParams};
+    use mrds_model::records::{HandleQuery, HandleSubmission};
+    use mrds_model::value_sets::{FollowMode, SocialPlatform};
+    use mrds_runtime::client::reqwest;
+    use mrds_server::StaticKeys;
+
+    const KEY: &str = "e2e-key";
+
+    async fn serve(router: mrds_server::axum::Router) -> SocketAddr {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { mrds_server::axum::serve(listener, router).await });
+        addr
+    }
+
+    async fn mock() -> SocketAddr {
+        serve(mrds_mock::router(StaticKeys::new([KEY]))).await
+    }
+
+    fn client(addr: SocketAddr) -> Client {
+        Client::builder(format!("http://{addr}"))
+            .api_key(KEY)
+            .build()
+            .unwrap()
+    }
+
+    fn submission() -> HandleSubmission {
+        HandleSubmission::new("AAPL", vec!["@apple".to_string()])
+            .with_priority(2)
+            .with_starts(1_700_000_000)
+            .with_ends(1_700_003_600)
+            .with_mode(FollowMode::Replies)
+    }
+
+    #[tokio::test]
+    async fn the_client_posts_a_body_the_sample_server_answers() {
+        let addr = mock().await;
+        let params = SocialHandlesParams::new(SocialPlatform::Mastodon);
+        let answer = client(addr)
+            .social_handles(&params, &submission())
+            .await
+            .unwrap();
+        assert_eq!(answer.data.len(), 1);
+        assert_eq!(answer.data[0].symbol, "AAPL");
+    }
+
+    #[tokio::test]
+    async fn the_client_refuses_an_invalid_body_without_sending_it() {
+        let addr = mock().await;
+        let params = SocialHandlesParams::new(SocialPlatform::Mastodon);
+        // Every problem at once: a pattern, a range, a rule across fields, a rule reading a
+        // parameter and the body (mastodon windows are at most a day).
+        let mut body = submission()
+            .with_priority(11)
+            .with_ends(1_700_000_000 + 2 * 86_400);
+        body.symbol = "aapl".into();
+        match client(addr).social_handles(&params, &body).await {
+            Err(Error::InvalidInput(e)) => {
+                let rules: Vec<&str> = e.issues.iter().map(|i| i.rule).collect();
+                for rule in [
+                    "social_handles.body.symbol.pattern",
+                    "social_handles.body.priority.range",
+                    "social_handles.mastodon_short",
+                ] {
+                    assert!(rules.contains(&rule), "{rule} in {rules:?}");
+                }
+            }
+            other => panic!("expected invalid input, got {other:?}"),
+        }
+        let fine = submission().with_starts(5).with_ends(4);
+        match client(addr).social_handles(&params, &fine).await {
+            Err(Error::InvalidInput(e)) => {
+                assert_eq!(e.issues[0].rule, "social_handles.window");
+                assert_eq!(e.issues[0].field, "body.ends");
+            }
+            other => panic!("expected invalid input, got {other:?}"),
+        }
+    }
+
+    /// `POST` of `body` as `content_type` to the fixture's endpoint; status and JSON answer.
+    async fn post(
+        addr: SocketAddr,
+        target: &str,
+        body: impl Into<reqwest::Body>,
+        content_type: &str,
+    ) -> (u16, serde_json::Value) {
+        let response = reqwest::Client::new()
+            .post(format!("http://{addr}/api{target}"))
+            .header("X-API-Key", KEY)
+            .header("Content-Type", content_type)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        let json = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+        (status, json)
+    }
+
+    const HANDLES: &str = "/v1/social-feeds/mastodon/handles";
+
+    #[tokio::test]
+    async fn the_server_refuses_bodies_it_cannot_take() {
+        let addr = mock().await;
+        let valid = serde_json::to_string(&submission()).unwrap();
+        let (status, json) = post(addr, HANDLES, valid.clone(), "application/json").await;
+        assert_eq!(status, 200, "{json}");
+
+        let (status, json) = post(addr, HANDLES, valid.clone(), "text/plain").await;
+        assert_eq!((status, json["error"]["code"].as_str()), (415, Some("UNSUPPORTED_MEDIA_TYPE")));
+        assert!(json["request_id"].is_string());
+
+        let big = format!("{{\"symbol\":\"{}\"}}", "A".repeat(mrds_runtime::DEFAULT_BODY_LIMIT));
+        let (status, json) = post(addr, HANDLES, big, "application/json").await;
+        assert_eq!((status, json["error"]["code"].as_str()), (413, Some("PAYLOAD_TOO_LARGE")));
+
+        let (status, json) = post(addr, HANDLES, "{\n  \"symbol\": AAPL }", "application/json").await;
+        assert_eq!(status, 400, "{json}");
+        let reason = json["error"]["details"][0]["reason"].as_str().unwrap();
+        assert!(reason.contains("not valid JSON at line 2, column"), "{reason}");
+        assert_eq!(json["error"]["details"][0]["field"], "body");
+
+        let (status, json) = post(addr, HANDLES, "{\"symbol\": \"AAPL\"}", "application/json").await;
+        assert_eq!(status, 400, "{json}");
+        let reason = json["error"]["details"][0]["reason"].as_str().unwrap();
+        assert!(reason.contains("missing field `handles`"), "{reason}");
+
+        // A parameter and the body wrong at once: both reported.
+        let body = serde_json::json!({ "symbol": "AAPL", "handles": [], "priority": 0 }).to_string();
+        let (status, json) = post(
+            addr,
+            "/v1/social-feeds/myspace/handles?dry_run=maybe",
+            body,
+            "application/json",
+        )
+        .await;
+        assert_eq!(status, 400, "{json}");
+        let details = json["error"]["details"].as_array().unwrap();
+        let fields: Vec<&str> = details.iter().filter_map(|d| d["field"].as_str()).collect();
+        for field in ["platform", "dry_run", "body.priority"] {
+            assert!(fields.contains(&field), "{field} in {fields:?}");
+        }
+    }
+
+    /// A server answering 503 to everything, counting the requests.
+    async fn unavailable() -> (SocketAddr, Arc<AtomicU32>) {
+        use mrds_server::axum::routing::any;
+        let count = Arc::new(AtomicU32::new(0));
+        let seen = count.clone();
+        let router = mrds_server::axum::Router::new().fallback(any(move || {
+            let seen = seen.clone();
+            async move {
+                seen.fetch_add(1, Ordering::SeqCst);
+                (
+                    mrds_server::axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                    "{\"success\":false}",
+                )
+            }
+        }));
+        (serve(router).await, count)
+    }
+
+    fn fast(idempotency_keys: bool) -> RetryPolicy {
+        RetryPolicy {
+            max_retries: 2,
+            initial_backoff: std::time::Duration::from_millis(1),
+            max_backoff: std::time::Duration::from_millis(5),
+            idempotency_keys,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_call_that_is_not_idempotent_is_not_repeated() {
+        let params = SocialHandlesParams::new(SocialPlatform::X);
+        let (addr, count) = unavailable().await;
+        let client = Client::builder(format!("http://{addr}"))
+            .api_key(KEY)
+            .retry(fast(false))
+            .build()
+            .unwrap();
+        let error = client.social_handles(&params, &submission()).await.unwrap_err();
+        assert_eq!((error.attempts(), count.load(Ordering::SeqCst)), (1, 1));
+
+        // The spec marks `handle_status` idempotent: repeated like a read.
+        let (addr, count) = unavailable().await;
+        let client = Client::builder(format!("http://{addr}"))
+            .retry(fast(false))
+            .build()
+            .unwrap();
+        let query = HandleQuery::new(vec!["@apple".into()]);
+        let error = client
+            .handle_status(&HandleStatusParams::new(), &query)
+            .await
+            .unwrap_err();
+        assert_eq!((error.attempts(), count.load(Ordering::SeqCst)), (3, 3));
+
+        // With idempotency keys, a call that is not idempotent is repeated too.
+        let (addr, count) = unavailable().await;
+        let client = Client::builder(format!("http://{addr}"))
+            .api_key(KEY)
+            .retry(fast(true))
+            .build()
+            .unwrap();
+        let error = client.social_handles(&params, &submission()).await.unwrap_err();
+        assert_eq!((error.attempts(), count.load(Ordering::SeqCst)), (3, 3));
+    }
+
+    #[tokio::test]
+    async fn the_contract_suite_passes_the_sample_server() {
+        let addr = mock().await;
+        let api = mrds_codegen::load_spec(std::path::Path::new("../spec")).unwrap();
+        let options = xtask::contract::Options {
+            base_url: format!("http://{addr}"),
+            api_key: Some(KEY.to_string()),
+            only: Vec::new(),
+            skip: Vec::new(),
+            rate: None,
+            timeout: std::time::Duration::from_secs(10),
+        };
+        let outcomes = xtask::contract::run(&api, &options).await.unwrap();
+        let failed: Vec<String> = outcomes
+            .iter()
+            .filter_map(|o| Some(format!("{}: {}", o.id, o.failure.as_ref()?)))
+            .collect();
+        assert!(failed.is_empty(), "{}", failed.join("\n"));
+        // The body's probes are among them.
+        for id in [
+            "social_handles.body.not_json",
+            "social_handles.body.too_large",
+            "social_handles.body.wrong_content_type",
+            "social_handles.body.priority.above_max",
+            "social_handles.body.symbol.not_matching",
+            "social_handles.window.broken",
+            "social_handles.mastodon_short.broken",
+        ] {
+            assert!(outcomes.iter().any(|o| o.id == id), "{id} is checked");
+        }
+    }
+}
