@@ -1,5 +1,5 @@
 //! The timers of one connection, around its socket: the header-read, keep-alive and write
-//! timeouts.
+//! timeouts; and the lingering close.
 //!
 //! hyper's own `header_read_timeout` starts as soon as a connection waits for a request, so it
 //! cannot tell a keep-alive connection resting between requests (which should be allowed to
@@ -7,9 +7,16 @@
 //! a time (which should not); and hyper has no write timeout. So the socket is wrapped: the
 //! wrapper knows from the service whether a request is being answered, and from its own reads
 //! and writes whether the connection rests, is receiving a head, or cannot send.
+//!
+//! When hyper closes a connection it shuts the write side down; closing the socket then, with
+//! requests the client pipelined still unread in the kernel, makes the kernel send a reset,
+//! which discards the answer still queued for the client. So the wrapper's shutdown lingers:
+//! it reads and discards what the client still sends until the client closes, within bounds
+//! (see [`Guarded::poll_close`]).
 
 use std::future::Future;
 use std::io;
+use std::mem::MaybeUninit;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -30,6 +37,14 @@ pub(crate) struct Timeouts {
     pub keep_alive: Option<Duration>,
     pub write: Duration,
 }
+
+/// How long a lingering close waits for the client to send more or close: once it has sent
+/// nothing for this long, nothing is left unread and the socket closes without a reset.
+const LINGER_IDLE: Duration = Duration::from_secs(2);
+/// The longest a lingering close lasts, however the client goes on sending.
+const LINGER_TOTAL: Duration = Duration::from_secs(10);
+/// The most a lingering close discards: a client sending without end gets its reset.
+const LINGER_MAX_BYTES: usize = 1 << 20;
 
 /// What the service tells the socket wrapper of one connection.
 #[derive(Debug, Default)]
@@ -98,6 +113,25 @@ enum Phase {
     Resting { since: Instant },
 }
 
+/// How far the connection is in closing.
+enum Closing {
+    /// Serving.
+    Open,
+    /// The write side is shut: reading and discarding what the client still sends.
+    Lingering(Linger),
+    /// Closed (the socket is only waiting to be dropped).
+    Closed,
+}
+
+/// A lingering close under way.
+struct Linger {
+    started: Instant,
+    /// When the client last sent something; `None` until it has (a socket with nothing
+    /// unread when the write side is shut closes at once, as nothing can be reset).
+    last: Option<Instant>,
+    discarded: usize,
+}
+
 /// A socket with the connection's timers.
 pub(crate) struct Guarded<IO> {
     io: IO,
@@ -107,6 +141,7 @@ pub(crate) struct Guarded<IO> {
     slots: Arc<Semaphore>,
     phase: Phase,
     answered: u64,
+    closing: Closing,
     read_timer: Option<(Instant, Pin<Box<Sleep>>)>,
     /// Since when a write has been waiting for the client to read.
     write_stalled: Option<Instant>,
@@ -130,6 +165,7 @@ impl<IO> Guarded<IO> {
                 deadline: Instant::now() + timeouts.header_read,
             },
             answered: 0,
+            closing: Closing::Open,
             read_timer: None,
             write_stalled: None,
             write_timer: None,
@@ -235,13 +271,17 @@ fn arm(
     }
 }
 
-impl<IO: AsyncRead + Unpin> AsyncRead for Guarded<IO> {
+impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncRead for Guarded<IO> {
     fn poll_read(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
+        if !matches!(this.closing, Closing::Open) {
+            // hyper is done with the connection.
+            return Poll::Ready(Ok(()));
+        }
         this.update_phase();
         let before = buf.filled().len();
         match Pin::new(&mut this.io).poll_read(cx, buf) {
@@ -261,6 +301,81 @@ impl<IO: AsyncRead + Unpin> AsyncRead for Guarded<IO> {
                 Ok(()) => Poll::Pending,
                 Err(e) => Poll::Ready(Err(e)),
             },
+        }
+    }
+}
+
+impl<IO: AsyncRead + AsyncWrite + Unpin> Guarded<IO> {
+    /// Shuts the write side down, then lingers: reads and discards what the client still
+    /// sends until it closes, it has sent nothing for [`LINGER_IDLE`], [`LINGER_TOTAL`] has
+    /// passed or [`LINGER_MAX_BYTES`] are discarded; at once when nothing is unread. Then the
+    /// socket can be dropped without a reset that would discard the answers still queued.
+    fn poll_close(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        loop {
+            match &mut self.closing {
+                Closing::Open => {
+                    ready!(self.write_with(cx, |io, cx| io.poll_shutdown(cx)))?;
+                    self.closing = Closing::Lingering(Linger {
+                        started: Instant::now(),
+                        last: None,
+                        discarded: 0,
+                    });
+                }
+                Closing::Lingering(linger) => {
+                    ready!(linger.poll(&mut self.io, &mut self.read_timer, cx));
+                    self.closing = Closing::Closed;
+                }
+                Closing::Closed => return Poll::Ready(Ok(())),
+            }
+        }
+    }
+}
+
+impl Linger {
+    /// Reads and discards until the lingering close is over (see [`Guarded::poll_close`]).
+    fn poll<IO: AsyncRead + Unpin>(
+        &mut self,
+        io: &mut IO,
+        timer: &mut Option<(Instant, Pin<Box<Sleep>>)>,
+        cx: &mut Context<'_>,
+    ) -> Poll<()> {
+        let mut scratch = [MaybeUninit::<u8>::uninit(); 8192];
+        loop {
+            let mut buf = ReadBuf::uninit(&mut scratch);
+            match Pin::new(&mut *io).poll_read(cx, &mut buf) {
+                Poll::Ready(Ok(())) => {
+                    let n = buf.filled().len();
+                    if n == 0 {
+                        // The client has closed its side too.
+                        return Poll::Ready(());
+                    }
+                    self.discarded += n;
+                    if self.discarded >= LINGER_MAX_BYTES {
+                        return Poll::Ready(());
+                    }
+                    self.last = Some(Instant::now());
+                }
+                Poll::Ready(Err(_)) => return Poll::Ready(()),
+                Poll::Pending => {
+                    let Some(last) = self.last else {
+                        // Nothing unread: closing sends no reset. (Unless the read only
+                        // waited for the task's budget; the task is woken at once then.)
+                        if tokio::task::coop::has_budget_remaining() {
+                            return Poll::Ready(());
+                        }
+                        return Poll::Pending;
+                    };
+                    let deadline = (last + LINGER_IDLE).min(self.started + LINGER_TOTAL);
+                    loop {
+                        if deadline <= Instant::now() {
+                            return Poll::Ready(());
+                        }
+                        if arm(timer, deadline, cx).is_pending() {
+                            return Poll::Pending;
+                        }
+                    }
+                }
+            }
         }
     }
 }
@@ -294,7 +409,7 @@ impl<IO: AsyncWrite + Unpin> Guarded<IO> {
     }
 }
 
-impl<IO: AsyncWrite + Unpin> AsyncWrite for Guarded<IO> {
+impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Guarded<IO> {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -321,8 +436,9 @@ impl<IO: AsyncWrite + Unpin> AsyncWrite for Guarded<IO> {
         self.get_mut().write_with(cx, |io, cx| io.poll_flush(cx))
     }
 
+    /// hyper is done with the connection: a lingering close (see [`Guarded::poll_close`]).
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.get_mut().write_with(cx, |io, cx| io.poll_shutdown(cx))
+        self.get_mut().poll_close(cx)
     }
 }
 
@@ -363,5 +479,109 @@ impl<B: Body<Data = Bytes> + Unpin> Body for Tracked<B> {
 
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::FutureExt;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream, duplex};
+
+    /// The server's end of a connection, wrapped, and the client's end.
+    fn connection() -> (Guarded<DuplexStream>, Arc<ConnState>, DuplexStream) {
+        let (server, client) = duplex(4 * LINGER_MAX_BYTES);
+        let state = Arc::new(ConnState::default());
+        let timeouts = Timeouts {
+            header_read: Duration::from_secs(60),
+            keep_alive: Some(Duration::from_secs(75)),
+            write: Duration::from_secs(30),
+        };
+        let guarded = Guarded::new(server, state.clone(), timeouts, Arc::new(Semaphore::new(4)));
+        (guarded, state, client)
+    }
+
+    /// Reads what the server sent until it shut its side (panics at an error).
+    async fn read_to_close(client: &mut DuplexStream) -> String {
+        let mut text = String::new();
+        client.read_to_string(&mut text).await.unwrap();
+        text
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_close_with_nothing_unread_is_immediate() {
+        let (mut server, _, mut client) = connection();
+        assert!(server.shutdown().now_or_never().is_some(), "no wait");
+        assert_eq!(read_to_close(&mut client).await, "");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_close_lingers_until_the_client_closes() {
+        let (mut server, _, mut client) = connection();
+        // Pipelined requests the server will not answer, unread when it closes.
+        client.write_all(&[b'x'; 20_000]).await.unwrap();
+        let start = Instant::now();
+        let closing = tokio::spawn(async move {
+            server.shutdown().await.unwrap();
+            start.elapsed()
+        });
+        // The client sees the end of the answers, sends a little more, then closes.
+        assert_eq!(read_to_close(&mut client).await, "");
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        client.write_all(b"more").await.unwrap();
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        client.shutdown().await.unwrap();
+        // Each pause was shorter than LINGER_IDLE, so it lasted until the client closed.
+        assert_eq!(closing.await.unwrap(), Duration::from_millis(3000));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_close_lingers_at_most_linger_idle_after_the_client_last_sent() {
+        let (mut server, _, mut client) = connection();
+        client.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
+        let start = Instant::now();
+        server.shutdown().await.unwrap();
+        assert_eq!(start.elapsed(), LINGER_IDLE);
+        drop(client);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_close_lingers_at_most_linger_total() {
+        let (mut server, _, mut client) = connection();
+        client.write_all(b"x").await.unwrap();
+        let start = Instant::now();
+        let closing = tokio::spawn(async move { server.shutdown().await });
+        // A client that sends a byte every second, for ever.
+        let dripping = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                if client.write_all(b"x").await.is_err() {
+                    return;
+                }
+            }
+        });
+        tokio::time::timeout(10 * LINGER_TOTAL, closing)
+            .await
+            .expect("the lingering ends")
+            .unwrap()
+            .unwrap();
+        assert_eq!(start.elapsed(), LINGER_TOTAL);
+        dripping.abort();
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_close_lingers_at_most_linger_max_bytes() {
+        let (mut server, _, mut client) = connection();
+        client
+            .write_all(&vec![b'x'; 2 * LINGER_MAX_BYTES])
+            .await
+            .unwrap();
+        let start = Instant::now();
+        server.shutdown().await.unwrap();
+        assert_eq!(start.elapsed(), Duration::ZERO);
+        // What it stopped at is still unread.
+        let mut rest = Vec::new();
+        server.io.read_buf(&mut rest).await.unwrap();
+        assert!(!rest.is_empty());
     }
 }

@@ -46,11 +46,21 @@ use super::request_id::{RequestId, is_valid_request_id};
 /// | [`write_timeout`](Self::write_timeout) | 30 s | a client that reads nothing of an answer for 30 s is gone or hostile; it no longer holds a slot and the answer's memory (a large kline is 1.7 MB) |
 /// | [`max_head_bytes`](Self::max_head_bytes) | 16 KiB | the request line and headers: a valid request of this API is well under 1 KiB; 1,024 unfinished heads then hold at most 16 MiB. Larger heads get hyper's 431 |
 /// | [`max_headers`](Self::max_headers) | 100 | a client of this API sends fewer than 10; 100 is hyper's own limit, which it keeps on the stack (any other limit costs two buffers filled on every request), and `max_head_bytes` bounds the head anyway |
-/// | [`shutdown_timeout`](Self::shutdown_timeout) | 10 s | answers take milliseconds; 10 s lets slow ones finish and stays well inside the 30 s an orchestrator waits between SIGTERM and SIGKILL |
+/// | [`shutdown_timeout`](Self::shutdown_timeout) | 10 s | answers take milliseconds; 10 s lets slow ones finish (and their connections close lingering, below) and stays well inside the 30 s an orchestrator waits between SIGTERM and SIGKILL |
 /// | [`compression`](Self::compression) | on, gzip, above 4 KiB | large answers shrink 5–10× for clients that send `Accept-Encoding: gzip`; small ones (a few records) are sent as they are, where compressing costs more than it saves; requests without `Accept-Encoding` skip the layer and its cost |
 /// | [`rate_limit`](Self::rate_limit) | off | the quota is the operator's decision; see [`RateLimit`] |
 /// | [`trust_request_id`](Self::trust_request_id) | off | an id the caller chooses is neither unique nor unguessable; turn on behind a proxy that sets `x-request-id` |
 /// | [`handle_signals`](Self::handle_signals) | on | SIGINT and SIGTERM start a graceful shutdown; a second one ends it at once |
+///
+/// **Closing.** When the server closes a connection itself (after the answer in flight at a
+/// graceful shutdown, after an answer to `Connection: close`, after hyper's 400 or 431) it
+/// shuts its write side down and then, if the client has sent more than was read (requests
+/// it pipelined, the rest of a refused head), goes on reading and discarding it until the
+/// client closes, it has sent nothing for 2 s, 10 s have passed or 1 MiB was discarded: a
+/// lingering close. Closing a socket with unread input makes the kernel reset the
+/// connection, and the reset discards whatever of the answer the client has not read yet.
+/// With nothing unread it closes at once; connections closed by a timer, or still open when
+/// the shutdown timeout passes, are closed at once too.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct ServeConfig {
@@ -72,7 +82,8 @@ pub struct ServeConfig {
     pub max_head_bytes: usize,
     /// Most request headers.
     pub max_headers: usize,
-    /// Time in-flight requests get to finish after a shutdown signal.
+    /// Time in-flight requests get to finish after a shutdown signal (their connections'
+    /// lingering close included).
     pub shutdown_timeout: Duration,
     /// gzip answers of at least `compression_min_bytes` to clients that accept it.
     pub compression: bool,
