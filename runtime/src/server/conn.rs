@@ -1,5 +1,5 @@
 //! The timers of one connection, around its socket: the header-read, keep-alive and write
-//! timeouts; and the lingering close.
+//! timeouts; the 414 for a request line longer than the head limit; and the lingering close.
 //!
 //! hyper's own `header_read_timeout` starts as soon as a connection waits for a request, so it
 //! cannot tell a keep-alive connection resting between requests (which should be allowed to
@@ -7,6 +7,10 @@
 //! a time (which should not); and hyper has no write timeout. So the socket is wrapped: the
 //! wrapper knows from the service whether a request is being answered, and from its own reads
 //! and writes whether the connection rests, is receiving a head, or cannot send.
+//!
+//! hyper answers every head over the limit with 431, the request line included; the wrapper
+//! watches the request line of each head it sees begin, and refuses one that does not end
+//! within the limit with 414 itself, before hyper sees those bytes.
 //!
 //! When hyper closes a connection it shuts the write side down; closing the socket then, with
 //! requests the client pipelined still unread in the kernel, makes the kernel send a reset,
@@ -17,6 +21,7 @@
 use std::future::Future;
 use std::io;
 use std::mem::MaybeUninit;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -29,13 +34,16 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Semaphore;
 use tokio::time::{Instant, Sleep};
 
-/// The timeouts of a connection.
+/// The limits of a connection: its timeouts and the head limit.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Timeouts {
+pub(crate) struct Limits {
     pub header_read: Duration,
     /// `None`: no keep-alive.
     pub keep_alive: Option<Duration>,
     pub write: Duration,
+    /// The largest request head, in bytes; a request line that does not end within it is
+    /// refused with 414.
+    pub max_head_bytes: usize,
 }
 
 /// How long a lingering close waits for the client to send more or close: once it has sent
@@ -47,15 +55,25 @@ const LINGER_TOTAL: Duration = Duration::from_secs(10);
 const LINGER_MAX_BYTES: usize = 1 << 20;
 
 /// What the service tells the socket wrapper of one connection.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct ConnState {
     /// A request is being answered (its head was read, its answer not yet handed over).
     busy: AtomicBool,
     /// Answers handed over so far.
     answered: AtomicU64,
+    /// The client's address, for the log line of a 414.
+    peer: SocketAddr,
 }
 
 impl ConnState {
+    pub(crate) fn new(peer: SocketAddr) -> Self {
+        Self {
+            busy: AtomicBool::new(false),
+            answered: AtomicU64::new(0),
+            peer,
+        }
+    }
+
     pub(crate) fn request_started(&self) {
         self.busy.store(true, Ordering::Relaxed);
     }
@@ -64,6 +82,28 @@ impl ConnState {
         self.answered.fetch_add(1, Ordering::Relaxed);
         self.busy.store(false, Ordering::Relaxed);
     }
+}
+
+/// The answer to a request line longer than the head limit: like hyper's own 431, no body
+/// (hyper's answers before routing carry no envelope either).
+fn uri_too_long_answer() -> Bytes {
+    let date = httpdate::fmt_http_date(std::time::SystemTime::now());
+    Bytes::from(format!(
+        "HTTP/1.1 414 URI Too Long\r\ncontent-length: 0\r\nconnection: close\r\ndate: {date}\r\n\r\n"
+    ))
+}
+
+/// The message of [`uri_too_long_error`].
+const URI_TOO_LONG: &str = "request line longer than the head limit: answered 414";
+
+/// What the socket returns to hyper once it has refused a request line.
+fn uri_too_long_error() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, URI_TOO_LONG)
+}
+
+/// Whether an I/O error is the socket's refusal of a request line (logged when answered).
+pub(crate) fn is_uri_too_long(error: &io::Error) -> bool {
+    error.kind() == io::ErrorKind::InvalidData && error.to_string() == URI_TOO_LONG
 }
 
 /// Why a connection was closed by a timer (the error its socket returns).
@@ -117,10 +157,12 @@ enum Phase {
 enum Closing {
     /// Serving.
     Open,
+    /// Writing the 414 (the answer, and how much of it is written).
+    Refusing(Bytes, usize),
     /// The write side is shut: reading and discarding what the client still sends.
     Lingering(Linger),
-    /// Closed (the socket is only waiting to be dropped).
-    Closed,
+    /// Closed (the socket is only waiting to be dropped); `refused`: after a 414.
+    Closed { refused: bool },
 }
 
 /// A lingering close under way.
@@ -130,17 +172,22 @@ struct Linger {
     /// unread when the write side is shut closes at once, as nothing can be reset).
     last: Option<Instant>,
     discarded: usize,
+    /// The close follows a 414.
+    refused: bool,
 }
 
 /// A socket with the connection's timers.
 pub(crate) struct Guarded<IO> {
     io: IO,
     state: Arc<ConnState>,
-    timeouts: Timeouts,
+    limits: Limits,
     /// The connection slots: a resting connection gives its slot up early when none is free.
     slots: Arc<Semaphore>,
     phase: Phase,
     answered: u64,
+    /// The bytes of the current head's request line read so far, while its end has not been
+    /// seen; `None` once it has (or when the head did not start in a read seen here).
+    request_line: Option<usize>,
     closing: Closing,
     read_timer: Option<(Instant, Pin<Box<Sleep>>)>,
     /// Since when a write has been waiting for the client to read.
@@ -152,19 +199,20 @@ impl<IO> Guarded<IO> {
     pub(crate) fn new(
         io: IO,
         state: Arc<ConnState>,
-        timeouts: Timeouts,
+        limits: Limits,
         slots: Arc<Semaphore>,
     ) -> Self {
         Self {
             io,
             state,
-            timeouts,
+            limits,
             slots,
             // A new connection must send its first head within the header-read timeout.
             phase: Phase::Head {
-                deadline: Instant::now() + timeouts.header_read,
+                deadline: Instant::now() + limits.header_read,
             },
             answered: 0,
+            request_line: Some(0),
             closing: Closing::Open,
             read_timer: None,
             write_stalled: None,
@@ -194,11 +242,11 @@ impl<IO> Guarded<IO> {
             Phase::Busy => None,
             Phase::Head { deadline } => Some((deadline, Expired::HeaderRead)),
             Phase::Resting { since } => {
-                let Some(keep_alive) = self.timeouts.keep_alive else {
+                let Some(keep_alive) = self.limits.keep_alive else {
                     return Some((since, Expired::KeepAlive));
                 };
                 let end = since + keep_alive;
-                let short = since + self.timeouts.header_read;
+                let short = since + self.limits.header_read;
                 if short >= end {
                     return Some((end, Expired::KeepAlive));
                 }
@@ -211,10 +259,7 @@ impl<IO> Guarded<IO> {
                     return Some((now, Expired::KeepAlive));
                 }
                 // Look again every header-read timeout until the keep-alive timeout.
-                Some((
-                    (now + self.timeouts.header_read).min(end),
-                    Expired::KeepAlive,
-                ))
+                Some(((now + self.limits.header_read).min(end), Expired::KeepAlive))
             }
         }
     }
@@ -238,11 +283,39 @@ impl<IO> Guarded<IO> {
     fn poll_write_deadline(&mut self, cx: &mut Context<'_>) -> io::Result<()> {
         let now = Instant::now();
         let since = *self.write_stalled.get_or_insert(now);
-        let deadline = since + self.timeouts.write;
+        let deadline = since + self.limits.write;
         if deadline <= now || arm(&mut self.write_timer, deadline, cx).is_ready() {
             return Err(Expired::Write.error());
         }
         Ok(())
+    }
+}
+
+impl<IO> Guarded<IO> {
+    /// Follows the request line through `read`, the next bytes of a head: whether it is
+    /// longer than the head limit (it has not ended within the limit's bytes).
+    #[inline]
+    fn request_line_too_long(&mut self, read: &[u8]) -> bool {
+        let Some(seen) = self.request_line else {
+            return false;
+        };
+        if seen + read.len() < self.limits.max_head_bytes && read.last() == Some(&b'\n') {
+            // The read ends a line (usually it holds a whole head): the request line has
+            // ended, within the limit, and needs no search.
+            self.request_line = None;
+            return false;
+        }
+        let end = match memchr::memchr(b'\n', read) {
+            Some(at) => {
+                self.request_line = None;
+                seen + at
+            }
+            None => {
+                self.request_line = Some(seen + read.len());
+                seen + read.len()
+            }
+        };
+        end >= self.limits.max_head_bytes
     }
 }
 
@@ -279,20 +352,26 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncRead for Guarded<IO> {
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         if !matches!(this.closing, Closing::Open) {
-            // hyper is done with the connection.
-            return Poll::Ready(Ok(()));
+            return this.poll_read_closing(cx);
         }
         this.update_phase();
         let before = buf.filled().len();
         match Pin::new(&mut this.io).poll_read(cx, buf) {
             Poll::Ready(Ok(())) => {
-                if buf.filled().len() > before
-                    && let Phase::Resting { .. } = this.phase
-                {
-                    // The first bytes of the next request: its head is due in time.
-                    this.phase = Phase::Head {
-                        deadline: Instant::now() + this.timeouts.header_read,
-                    };
+                if buf.filled().len() > before {
+                    if let Phase::Resting { .. } = this.phase {
+                        // The first bytes of the next request: its head is due in time.
+                        this.phase = Phase::Head {
+                            deadline: Instant::now() + this.limits.header_read,
+                        };
+                        this.request_line = Some(0);
+                    }
+                    if this.request_line_too_long(&buf.filled()[before..]) {
+                        // hyper would answer 431; the answer is 414, and hyper never sees
+                        // these bytes.
+                        buf.set_filled(before);
+                        return this.refuse(cx);
+                    }
                 }
                 Poll::Ready(Ok(()))
             }
@@ -306,6 +385,44 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncRead for Guarded<IO> {
 }
 
 impl<IO: AsyncRead + AsyncWrite + Unpin> Guarded<IO> {
+    /// Starts refusing the current request with 414.
+    #[cold]
+    #[inline(never)]
+    fn refuse(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        tracing::warn!(
+            peer = %self.state.peer,
+            status = 414,
+            "request rejected before routing: request line longer than the head limit"
+        );
+        self.request_line = None;
+        self.closing = Closing::Refusing(uri_too_long_answer(), 0);
+        self.poll_read_closing(cx)
+    }
+
+    /// A read once the connection is closing: finishes the 414 (writes it, closes) and fails,
+    /// so hyper ends the connection without an answer of its own; after a close that was no
+    /// refusal, finds the end of the stream.
+    #[cold]
+    #[inline(never)]
+    fn poll_read_closing(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while let Closing::Refusing(answer, at) = &self.closing {
+            let (answer, at) = (answer.clone(), *at);
+            if at == answer.len() {
+                break;
+            }
+            let n = ready!(self.write_with(cx, |io, cx| io.poll_write(cx, &answer[at..])))?;
+            if n == 0 {
+                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+            }
+            self.closing = Closing::Refusing(answer, at + n);
+        }
+        ready!(self.poll_close(cx))?;
+        match self.closing {
+            Closing::Closed { refused: true } => Poll::Ready(Err(uri_too_long_error())),
+            _ => Poll::Ready(Ok(())),
+        }
+    }
+
     /// Shuts the write side down, then lingers: reads and discards what the client still
     /// sends until it closes, it has sent nothing for [`LINGER_IDLE`], [`LINGER_TOTAL`] has
     /// passed or [`LINGER_MAX_BYTES`] are discarded; at once when nothing is unread. Then the
@@ -313,19 +430,22 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> Guarded<IO> {
     fn poll_close(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         loop {
             match &mut self.closing {
-                Closing::Open => {
+                Closing::Open | Closing::Refusing(..) => {
+                    let refused = matches!(self.closing, Closing::Refusing(..));
                     ready!(self.write_with(cx, |io, cx| io.poll_shutdown(cx)))?;
                     self.closing = Closing::Lingering(Linger {
                         started: Instant::now(),
                         last: None,
                         discarded: 0,
+                        refused,
                     });
                 }
                 Closing::Lingering(linger) => {
                     ready!(linger.poll(&mut self.io, &mut self.read_timer, cx));
-                    self.closing = Closing::Closed;
+                    let refused = linger.refused;
+                    self.closing = Closing::Closed { refused };
                 }
-                Closing::Closed => return Poll::Ready(Ok(())),
+                Closing::Closed { .. } => return Poll::Ready(Ok(())),
             }
         }
     }
@@ -488,16 +608,19 @@ mod tests {
     use futures_util::FutureExt;
     use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream, duplex};
 
+    const HEAD_LIMIT: usize = 1024;
+
     /// The server's end of a connection, wrapped, and the client's end.
     fn connection() -> (Guarded<DuplexStream>, Arc<ConnState>, DuplexStream) {
         let (server, client) = duplex(4 * LINGER_MAX_BYTES);
-        let state = Arc::new(ConnState::default());
-        let timeouts = Timeouts {
+        let state = Arc::new(ConnState::new(([127, 0, 0, 1], 40000).into()));
+        let limits = Limits {
             header_read: Duration::from_secs(60),
             keep_alive: Some(Duration::from_secs(75)),
             write: Duration::from_secs(30),
+            max_head_bytes: HEAD_LIMIT,
         };
-        let guarded = Guarded::new(server, state.clone(), timeouts, Arc::new(Semaphore::new(4)));
+        let guarded = Guarded::new(server, state.clone(), limits, Arc::new(Semaphore::new(4)));
         (guarded, state, client)
     }
 
@@ -583,5 +706,74 @@ mod tests {
         let mut rest = Vec::new();
         server.io.read_buf(&mut rest).await.unwrap();
         assert!(!rest.is_empty());
+    }
+
+    /// A request line of `length` bytes (its line end included) and a header.
+    fn head(length: usize) -> Vec<u8> {
+        let mut head = b"GET /".to_vec();
+        head.resize(length - " HTTP/1.1\r\n".len(), b'a');
+        head.extend_from_slice(b" HTTP/1.1\r\nHost: x\r\n\r\n");
+        head
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn request_lines_within_the_head_limit_pass_through() {
+        let (mut server, _, mut client) = connection();
+        // The longest request line that ends within the limit, in pieces.
+        let head = head(HEAD_LIMIT);
+        for piece in head.chunks(300) {
+            client.write_all(piece).await.unwrap();
+        }
+        let mut read = vec![0; head.len()];
+        server.read_exact(&mut read).await.unwrap();
+        assert_eq!(read, head);
+        assert!(matches!(server.closing, Closing::Open));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_request_line_over_the_head_limit_is_answered_414() {
+        let (mut server, _, mut client) = connection();
+        let head = head(HEAD_LIMIT + 1);
+        let (first, rest) = head.split_at(600);
+        client.write_all(first).await.unwrap();
+        let mut read = vec![0; first.len()];
+        server.read_exact(&mut read).await.unwrap();
+        // The read that takes the line over the limit fails; the client gets the 414, then
+        // the end of the stream (the rest of its request is discarded).
+        client.write_all(rest).await.unwrap();
+        let reading = tokio::spawn(async move {
+            let mut buf = [0; 4096];
+            let error = server.read(&mut buf).await.unwrap_err();
+            // And so does every read after it.
+            assert!(server.read(&mut buf).await.is_err());
+            error
+        });
+        let answer = read_to_close(&mut client).await;
+        client.shutdown().await.unwrap();
+        let error = reading.await.unwrap();
+        assert!(is_uri_too_long(&error), "{error}");
+        assert!(
+            answer.starts_with("HTTP/1.1 414 URI Too Long\r\n"),
+            "{answer}"
+        );
+        assert!(answer.contains("\r\nconnection: close\r\n"), "{answer}");
+        assert!(answer.contains("\r\ndate: "), "{answer}");
+        assert!(answer.ends_with("\r\n\r\n"), "{answer}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_next_request_line_of_a_kept_alive_connection_is_checked_too() {
+        let (mut server, state, mut client) = connection();
+        let first = head(100);
+        client.write_all(&first).await.unwrap();
+        let mut read = vec![0; first.len()];
+        server.read_exact(&mut read).await.unwrap();
+        // The service answers it.
+        state.request_started();
+        drop(Tracked::new((), state.clone()));
+        client.write_all(&head(2 * HEAD_LIMIT)).await.unwrap();
+        let mut buf = [0; 4096];
+        let error = server.read(&mut buf).await.unwrap_err();
+        assert!(is_uri_too_long(&error), "{error}");
     }
 }

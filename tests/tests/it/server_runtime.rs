@@ -330,13 +330,61 @@ async fn large_answers_are_gzipped_for_clients_that_ask() {
 
 #[tokio::test]
 async fn oversized_heads_are_refused_and_the_server_goes_on() {
-    let addr = serve(config().with_max_head_bytes(2048)).await;
-    let long = "a".repeat(4096);
+    let limit = 2048;
+    let addr = serve(config().with_max_head_bytes(limit)).await;
+    let long = "a".repeat(2 * limit);
+    // Headers over the limit: 431.
     let answer = send(addr, "GET", TREASURY, &[("X-Padding", &long)]).await;
     assert_eq!(answer.status, 431);
-    let answer = get(addr, &format!("{TREASURY}&pad={long}"), Some(KEY)).await;
+    // A request target that fits, with headers that take the head over the limit: 431 too.
+    let fits = "a".repeat(limit / 2);
+    let target = format!("{TREASURY}&pad={fits}");
+    let answer = send(addr, "GET", &target, &[("X-Padding", &fits)]).await;
     assert_eq!(answer.status, 431);
+    // A request target over the limit on its own: 414, on a new connection and on a kept-alive
+    // one after an answer.
+    let answer = get(addr, &format!("{TREASURY}&pad={long}"), Some(KEY)).await;
+    assert_eq!(answer.status, 414);
+    assert_eq!(answer.header("connection"), Some("close"));
+    assert!(answer.header("date").is_some());
+    assert!(answer.body.is_empty());
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {TREASURY} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    assert_eq!(read_answer(&mut stream).await.status, 200);
+    let request = format!("GET {TREASURY}&pad={long} HTTP/1.1\r\nHost: x\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    assert_eq!(read_answer(&mut stream).await.status, 414);
     assert_eq!(get(addr, TREASURY, Some(KEY)).await.status, 200);
+}
+
+#[tokio::test]
+async fn a_client_still_sending_a_long_target_reads_the_414_without_a_reset() {
+    // The default head limit (16 KiB) and a target of 256 KiB: the server refuses after the
+    // first 16 KiB while the client is still sending the rest.
+    let addr = serve(config()).await;
+    let stream = TcpStream::connect(addr).await.unwrap();
+    let (mut reader, mut writer) = stream.into_split();
+    let target = format!("{TREASURY}&pad={}", "a".repeat(256 * 1024));
+    let request = format!("GET {target} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
+    let writing = tokio::spawn(async move {
+        // Without a lingering close the server's reset may fail this write; that is not
+        // what the test checks (the answer is).
+        let _ = writer.write_all(request.as_bytes()).await;
+        writer
+    });
+    let raw = read_to_close(&mut reader, Duration::from_secs(20)).await;
+    let raw = raw.unwrap_or_else(|(e, raw)| {
+        panic!(
+            "the connection failed ({e}) after {} bytes: {:?}",
+            raw.len(),
+            String::from_utf8_lossy(&raw)
+        )
+    });
+    let (answer, end) = crate::http::parse(&raw);
+    assert_eq!(answer.status, 414);
+    assert_eq!(end, raw.len(), "one answer, then the close");
+    drop(writing.await.unwrap());
 }
 
 #[tokio::test]
