@@ -1,5 +1,5 @@
 //! The timers of one connection, around its socket: the header-read, keep-alive and write
-//! timeouts.
+//! timeouts; the 414 for a request line longer than the head limit; and the lingering close.
 //!
 //! hyper's own `header_read_timeout` starts as soon as a connection waits for a request, so it
 //! cannot tell a keep-alive connection resting between requests (which should be allowed to
@@ -7,9 +7,21 @@
 //! a time (which should not); and hyper has no write timeout. So the socket is wrapped: the
 //! wrapper knows from the service whether a request is being answered, and from its own reads
 //! and writes whether the connection rests, is receiving a head, or cannot send.
+//!
+//! hyper answers every head over the limit with 431, the request line included; the wrapper
+//! watches the request line of each head it sees begin, and refuses one that does not end
+//! within the limit with 414 itself, before hyper sees those bytes.
+//!
+//! When hyper closes a connection it shuts the write side down; closing the socket then, with
+//! requests the client pipelined still unread in the kernel, makes the kernel send a reset,
+//! which discards the answer still queued for the client. So the wrapper's shutdown lingers:
+//! it reads and discards what the client still sends until the client closes, within bounds
+//! (see [`Guarded::poll_close`]).
 
 use std::future::Future;
 use std::io;
+use std::mem::MaybeUninit;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -22,25 +34,46 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Semaphore;
 use tokio::time::{Instant, Sleep};
 
-/// The timeouts of a connection.
+/// The limits of a connection: its timeouts and the head limit.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Timeouts {
+pub(crate) struct Limits {
     pub header_read: Duration,
     /// `None`: no keep-alive.
     pub keep_alive: Option<Duration>,
     pub write: Duration,
+    /// The largest request head, in bytes; a request line that does not end within it is
+    /// refused with 414.
+    pub max_head_bytes: usize,
 }
 
+/// How long a lingering close waits for the client to send more or close: once it has sent
+/// nothing for this long, nothing is left unread and the socket closes without a reset.
+const LINGER_IDLE: Duration = Duration::from_secs(2);
+/// The longest a lingering close lasts, however the client goes on sending.
+const LINGER_TOTAL: Duration = Duration::from_secs(10);
+/// The most a lingering close discards: a client sending without end gets its reset.
+const LINGER_MAX_BYTES: usize = 1 << 20;
+
 /// What the service tells the socket wrapper of one connection.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct ConnState {
     /// A request is being answered (its head was read, its answer not yet handed over).
     busy: AtomicBool,
     /// Answers handed over so far.
     answered: AtomicU64,
+    /// The client's address, for the log line of a 414.
+    peer: SocketAddr,
 }
 
 impl ConnState {
+    pub(crate) fn new(peer: SocketAddr) -> Self {
+        Self {
+            busy: AtomicBool::new(false),
+            answered: AtomicU64::new(0),
+            peer,
+        }
+    }
+
     pub(crate) fn request_started(&self) {
         self.busy.store(true, Ordering::Relaxed);
     }
@@ -49,6 +82,28 @@ impl ConnState {
         self.answered.fetch_add(1, Ordering::Relaxed);
         self.busy.store(false, Ordering::Relaxed);
     }
+}
+
+/// The answer to a request line longer than the head limit: like hyper's own 431, no body
+/// (hyper's answers before routing carry no envelope either).
+fn uri_too_long_answer() -> Bytes {
+    let date = httpdate::fmt_http_date(std::time::SystemTime::now());
+    Bytes::from(format!(
+        "HTTP/1.1 414 URI Too Long\r\ncontent-length: 0\r\nconnection: close\r\ndate: {date}\r\n\r\n"
+    ))
+}
+
+/// The message of [`uri_too_long_error`].
+const URI_TOO_LONG: &str = "request line longer than the head limit: answered 414";
+
+/// What the socket returns to hyper once it has refused a request line.
+fn uri_too_long_error() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, URI_TOO_LONG)
+}
+
+/// Whether an I/O error is the socket's refusal of a request line (logged when answered).
+pub(crate) fn is_uri_too_long(error: &io::Error) -> bool {
+    error.kind() == io::ErrorKind::InvalidData && error.to_string() == URI_TOO_LONG
 }
 
 /// Why a connection was closed by a timer (the error its socket returns).
@@ -98,15 +153,42 @@ enum Phase {
     Resting { since: Instant },
 }
 
+/// How far the connection is in closing.
+enum Closing {
+    /// Serving.
+    Open,
+    /// Writing the 414 (the answer, and how much of it is written).
+    Refusing(Bytes, usize),
+    /// The write side is shut: reading and discarding what the client still sends.
+    Lingering(Linger),
+    /// Closed (the socket is only waiting to be dropped); `refused`: after a 414.
+    Closed { refused: bool },
+}
+
+/// A lingering close under way.
+struct Linger {
+    started: Instant,
+    /// When the client last sent something; `None` until it has (a socket with nothing
+    /// unread when the write side is shut closes at once, as nothing can be reset).
+    last: Option<Instant>,
+    discarded: usize,
+    /// The close follows a 414.
+    refused: bool,
+}
+
 /// A socket with the connection's timers.
 pub(crate) struct Guarded<IO> {
     io: IO,
     state: Arc<ConnState>,
-    timeouts: Timeouts,
+    limits: Limits,
     /// The connection slots: a resting connection gives its slot up early when none is free.
     slots: Arc<Semaphore>,
     phase: Phase,
     answered: u64,
+    /// The bytes of the current head's request line read so far, while its end has not been
+    /// seen; `None` once it has (or when the head did not start in a read seen here).
+    request_line: Option<usize>,
+    closing: Closing,
     read_timer: Option<(Instant, Pin<Box<Sleep>>)>,
     /// Since when a write has been waiting for the client to read.
     write_stalled: Option<Instant>,
@@ -117,19 +199,21 @@ impl<IO> Guarded<IO> {
     pub(crate) fn new(
         io: IO,
         state: Arc<ConnState>,
-        timeouts: Timeouts,
+        limits: Limits,
         slots: Arc<Semaphore>,
     ) -> Self {
         Self {
             io,
             state,
-            timeouts,
+            limits,
             slots,
             // A new connection must send its first head within the header-read timeout.
             phase: Phase::Head {
-                deadline: Instant::now() + timeouts.header_read,
+                deadline: Instant::now() + limits.header_read,
             },
             answered: 0,
+            request_line: Some(0),
+            closing: Closing::Open,
             read_timer: None,
             write_stalled: None,
             write_timer: None,
@@ -158,11 +242,11 @@ impl<IO> Guarded<IO> {
             Phase::Busy => None,
             Phase::Head { deadline } => Some((deadline, Expired::HeaderRead)),
             Phase::Resting { since } => {
-                let Some(keep_alive) = self.timeouts.keep_alive else {
+                let Some(keep_alive) = self.limits.keep_alive else {
                     return Some((since, Expired::KeepAlive));
                 };
                 let end = since + keep_alive;
-                let short = since + self.timeouts.header_read;
+                let short = since + self.limits.header_read;
                 if short >= end {
                     return Some((end, Expired::KeepAlive));
                 }
@@ -175,10 +259,7 @@ impl<IO> Guarded<IO> {
                     return Some((now, Expired::KeepAlive));
                 }
                 // Look again every header-read timeout until the keep-alive timeout.
-                Some((
-                    (now + self.timeouts.header_read).min(end),
-                    Expired::KeepAlive,
-                ))
+                Some(((now + self.limits.header_read).min(end), Expired::KeepAlive))
             }
         }
     }
@@ -202,11 +283,39 @@ impl<IO> Guarded<IO> {
     fn poll_write_deadline(&mut self, cx: &mut Context<'_>) -> io::Result<()> {
         let now = Instant::now();
         let since = *self.write_stalled.get_or_insert(now);
-        let deadline = since + self.timeouts.write;
+        let deadline = since + self.limits.write;
         if deadline <= now || arm(&mut self.write_timer, deadline, cx).is_ready() {
             return Err(Expired::Write.error());
         }
         Ok(())
+    }
+}
+
+impl<IO> Guarded<IO> {
+    /// Follows the request line through `read`, the next bytes of a head: whether it is
+    /// longer than the head limit (it has not ended within the limit's bytes).
+    #[inline]
+    fn request_line_too_long(&mut self, read: &[u8]) -> bool {
+        let Some(seen) = self.request_line else {
+            return false;
+        };
+        if seen + read.len() < self.limits.max_head_bytes && read.last() == Some(&b'\n') {
+            // The read ends a line (usually it holds a whole head): the request line has
+            // ended, within the limit, and needs no search.
+            self.request_line = None;
+            return false;
+        }
+        let end = match memchr::memchr(b'\n', read) {
+            Some(at) => {
+                self.request_line = None;
+                seen + at
+            }
+            None => {
+                self.request_line = Some(seen + read.len());
+                seen + read.len()
+            }
+        };
+        end >= self.limits.max_head_bytes
     }
 }
 
@@ -235,24 +344,34 @@ fn arm(
     }
 }
 
-impl<IO: AsyncRead + Unpin> AsyncRead for Guarded<IO> {
+impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncRead for Guarded<IO> {
     fn poll_read(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
+        if !matches!(this.closing, Closing::Open) {
+            return this.poll_read_closing(cx);
+        }
         this.update_phase();
         let before = buf.filled().len();
         match Pin::new(&mut this.io).poll_read(cx, buf) {
             Poll::Ready(Ok(())) => {
-                if buf.filled().len() > before
-                    && let Phase::Resting { .. } = this.phase
-                {
-                    // The first bytes of the next request: its head is due in time.
-                    this.phase = Phase::Head {
-                        deadline: Instant::now() + this.timeouts.header_read,
-                    };
+                if buf.filled().len() > before {
+                    if let Phase::Resting { .. } = this.phase {
+                        // The first bytes of the next request: its head is due in time.
+                        this.phase = Phase::Head {
+                            deadline: Instant::now() + this.limits.header_read,
+                        };
+                        this.request_line = Some(0);
+                    }
+                    if this.request_line_too_long(&buf.filled()[before..]) {
+                        // hyper would answer 431; the answer is 414, and hyper never sees
+                        // these bytes.
+                        buf.set_filled(before);
+                        return this.refuse(cx);
+                    }
                 }
                 Poll::Ready(Ok(()))
             }
@@ -261,6 +380,122 @@ impl<IO: AsyncRead + Unpin> AsyncRead for Guarded<IO> {
                 Ok(()) => Poll::Pending,
                 Err(e) => Poll::Ready(Err(e)),
             },
+        }
+    }
+}
+
+impl<IO: AsyncRead + AsyncWrite + Unpin> Guarded<IO> {
+    /// Starts refusing the current request with 414.
+    #[cold]
+    #[inline(never)]
+    fn refuse(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        tracing::warn!(
+            peer = %self.state.peer,
+            status = 414,
+            "request rejected before routing: request line longer than the head limit"
+        );
+        self.request_line = None;
+        self.closing = Closing::Refusing(uri_too_long_answer(), 0);
+        self.poll_read_closing(cx)
+    }
+
+    /// A read once the connection is closing: finishes the 414 (writes it, closes) and fails,
+    /// so hyper ends the connection without an answer of its own; after a close that was no
+    /// refusal, finds the end of the stream.
+    #[cold]
+    #[inline(never)]
+    fn poll_read_closing(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while let Closing::Refusing(answer, at) = &self.closing {
+            let (answer, at) = (answer.clone(), *at);
+            if at == answer.len() {
+                break;
+            }
+            let n = ready!(self.write_with(cx, |io, cx| io.poll_write(cx, &answer[at..])))?;
+            if n == 0 {
+                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+            }
+            self.closing = Closing::Refusing(answer, at + n);
+        }
+        ready!(self.poll_close(cx))?;
+        match self.closing {
+            Closing::Closed { refused: true } => Poll::Ready(Err(uri_too_long_error())),
+            _ => Poll::Ready(Ok(())),
+        }
+    }
+
+    /// Shuts the write side down, then lingers: reads and discards what the client still
+    /// sends until it closes, it has sent nothing for [`LINGER_IDLE`], [`LINGER_TOTAL`] has
+    /// passed or [`LINGER_MAX_BYTES`] are discarded; at once when nothing is unread. Then the
+    /// socket can be dropped without a reset that would discard the answers still queued.
+    fn poll_close(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        loop {
+            match &mut self.closing {
+                Closing::Open | Closing::Refusing(..) => {
+                    let refused = matches!(self.closing, Closing::Refusing(..));
+                    ready!(self.write_with(cx, |io, cx| io.poll_shutdown(cx)))?;
+                    self.closing = Closing::Lingering(Linger {
+                        started: Instant::now(),
+                        last: None,
+                        discarded: 0,
+                        refused,
+                    });
+                }
+                Closing::Lingering(linger) => {
+                    ready!(linger.poll(&mut self.io, &mut self.read_timer, cx));
+                    let refused = linger.refused;
+                    self.closing = Closing::Closed { refused };
+                }
+                Closing::Closed { .. } => return Poll::Ready(Ok(())),
+            }
+        }
+    }
+}
+
+impl Linger {
+    /// Reads and discards until the lingering close is over (see [`Guarded::poll_close`]).
+    fn poll<IO: AsyncRead + Unpin>(
+        &mut self,
+        io: &mut IO,
+        timer: &mut Option<(Instant, Pin<Box<Sleep>>)>,
+        cx: &mut Context<'_>,
+    ) -> Poll<()> {
+        let mut scratch = [MaybeUninit::<u8>::uninit(); 8192];
+        loop {
+            let mut buf = ReadBuf::uninit(&mut scratch);
+            match Pin::new(&mut *io).poll_read(cx, &mut buf) {
+                Poll::Ready(Ok(())) => {
+                    let n = buf.filled().len();
+                    if n == 0 {
+                        // The client has closed its side too.
+                        return Poll::Ready(());
+                    }
+                    self.discarded += n;
+                    if self.discarded >= LINGER_MAX_BYTES {
+                        return Poll::Ready(());
+                    }
+                    self.last = Some(Instant::now());
+                }
+                Poll::Ready(Err(_)) => return Poll::Ready(()),
+                Poll::Pending => {
+                    let Some(last) = self.last else {
+                        // Nothing unread: closing sends no reset. (Unless the read only
+                        // waited for the task's budget; the task is woken at once then.)
+                        if tokio::task::coop::has_budget_remaining() {
+                            return Poll::Ready(());
+                        }
+                        return Poll::Pending;
+                    };
+                    let deadline = (last + LINGER_IDLE).min(self.started + LINGER_TOTAL);
+                    loop {
+                        if deadline <= Instant::now() {
+                            return Poll::Ready(());
+                        }
+                        if arm(timer, deadline, cx).is_pending() {
+                            return Poll::Pending;
+                        }
+                    }
+                }
+            }
         }
     }
 }
@@ -294,7 +529,7 @@ impl<IO: AsyncWrite + Unpin> Guarded<IO> {
     }
 }
 
-impl<IO: AsyncWrite + Unpin> AsyncWrite for Guarded<IO> {
+impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Guarded<IO> {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -321,8 +556,9 @@ impl<IO: AsyncWrite + Unpin> AsyncWrite for Guarded<IO> {
         self.get_mut().write_with(cx, |io, cx| io.poll_flush(cx))
     }
 
+    /// hyper is done with the connection: a lingering close (see [`Guarded::poll_close`]).
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.get_mut().write_with(cx, |io, cx| io.poll_shutdown(cx))
+        self.get_mut().poll_close(cx)
     }
 }
 
@@ -363,5 +599,181 @@ impl<B: Body<Data = Bytes> + Unpin> Body for Tracked<B> {
 
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::FutureExt;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream, duplex};
+
+    const HEAD_LIMIT: usize = 1024;
+
+    /// The server's end of a connection, wrapped, and the client's end.
+    fn connection() -> (Guarded<DuplexStream>, Arc<ConnState>, DuplexStream) {
+        let (server, client) = duplex(4 * LINGER_MAX_BYTES);
+        let state = Arc::new(ConnState::new(([127, 0, 0, 1], 40000).into()));
+        let limits = Limits {
+            header_read: Duration::from_secs(60),
+            keep_alive: Some(Duration::from_secs(75)),
+            write: Duration::from_secs(30),
+            max_head_bytes: HEAD_LIMIT,
+        };
+        let guarded = Guarded::new(server, state.clone(), limits, Arc::new(Semaphore::new(4)));
+        (guarded, state, client)
+    }
+
+    /// Reads what the server sent until it shut its side (panics at an error).
+    async fn read_to_close(client: &mut DuplexStream) -> String {
+        let mut text = String::new();
+        client.read_to_string(&mut text).await.unwrap();
+        text
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_close_with_nothing_unread_is_immediate() {
+        let (mut server, _, mut client) = connection();
+        assert!(server.shutdown().now_or_never().is_some(), "no wait");
+        assert_eq!(read_to_close(&mut client).await, "");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_close_lingers_until_the_client_closes() {
+        let (mut server, _, mut client) = connection();
+        // Pipelined requests the server will not answer, unread when it closes.
+        client.write_all(&[b'x'; 20_000]).await.unwrap();
+        let start = Instant::now();
+        let closing = tokio::spawn(async move {
+            server.shutdown().await.unwrap();
+            start.elapsed()
+        });
+        // The client sees the end of the answers, sends a little more, then closes.
+        assert_eq!(read_to_close(&mut client).await, "");
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        client.write_all(b"more").await.unwrap();
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        client.shutdown().await.unwrap();
+        // Each pause was shorter than LINGER_IDLE, so it lasted until the client closed.
+        assert_eq!(closing.await.unwrap(), Duration::from_millis(3000));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_close_lingers_at_most_linger_idle_after_the_client_last_sent() {
+        let (mut server, _, mut client) = connection();
+        client.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
+        let start = Instant::now();
+        server.shutdown().await.unwrap();
+        assert_eq!(start.elapsed(), LINGER_IDLE);
+        drop(client);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_close_lingers_at_most_linger_total() {
+        let (mut server, _, mut client) = connection();
+        client.write_all(b"x").await.unwrap();
+        let start = Instant::now();
+        let closing = tokio::spawn(async move { server.shutdown().await });
+        // A client that sends a byte every second, for ever.
+        let dripping = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                if client.write_all(b"x").await.is_err() {
+                    return;
+                }
+            }
+        });
+        tokio::time::timeout(10 * LINGER_TOTAL, closing)
+            .await
+            .expect("the lingering ends")
+            .unwrap()
+            .unwrap();
+        assert_eq!(start.elapsed(), LINGER_TOTAL);
+        dripping.abort();
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_close_lingers_at_most_linger_max_bytes() {
+        let (mut server, _, mut client) = connection();
+        client
+            .write_all(&vec![b'x'; 2 * LINGER_MAX_BYTES])
+            .await
+            .unwrap();
+        let start = Instant::now();
+        server.shutdown().await.unwrap();
+        assert_eq!(start.elapsed(), Duration::ZERO);
+        // What it stopped at is still unread.
+        let mut rest = Vec::new();
+        server.io.read_buf(&mut rest).await.unwrap();
+        assert!(!rest.is_empty());
+    }
+
+    /// A request line of `length` bytes (its line end included) and a header.
+    fn head(length: usize) -> Vec<u8> {
+        let mut head = b"GET /".to_vec();
+        head.resize(length - " HTTP/1.1\r\n".len(), b'a');
+        head.extend_from_slice(b" HTTP/1.1\r\nHost: x\r\n\r\n");
+        head
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn request_lines_within_the_head_limit_pass_through() {
+        let (mut server, _, mut client) = connection();
+        // The longest request line that ends within the limit, in pieces.
+        let head = head(HEAD_LIMIT);
+        for piece in head.chunks(300) {
+            client.write_all(piece).await.unwrap();
+        }
+        let mut read = vec![0; head.len()];
+        server.read_exact(&mut read).await.unwrap();
+        assert_eq!(read, head);
+        assert!(matches!(server.closing, Closing::Open));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_request_line_over_the_head_limit_is_answered_414() {
+        let (mut server, _, mut client) = connection();
+        let head = head(HEAD_LIMIT + 1);
+        let (first, rest) = head.split_at(600);
+        client.write_all(first).await.unwrap();
+        let mut read = vec![0; first.len()];
+        server.read_exact(&mut read).await.unwrap();
+        // The read that takes the line over the limit fails; the client gets the 414, then
+        // the end of the stream (the rest of its request is discarded).
+        client.write_all(rest).await.unwrap();
+        let reading = tokio::spawn(async move {
+            let mut buf = [0; 4096];
+            let error = server.read(&mut buf).await.unwrap_err();
+            // And so does every read after it.
+            assert!(server.read(&mut buf).await.is_err());
+            error
+        });
+        let answer = read_to_close(&mut client).await;
+        client.shutdown().await.unwrap();
+        let error = reading.await.unwrap();
+        assert!(is_uri_too_long(&error), "{error}");
+        assert!(
+            answer.starts_with("HTTP/1.1 414 URI Too Long\r\n"),
+            "{answer}"
+        );
+        assert!(answer.contains("\r\nconnection: close\r\n"), "{answer}");
+        assert!(answer.contains("\r\ndate: "), "{answer}");
+        assert!(answer.ends_with("\r\n\r\n"), "{answer}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_next_request_line_of_a_kept_alive_connection_is_checked_too() {
+        let (mut server, state, mut client) = connection();
+        let first = head(100);
+        client.write_all(&first).await.unwrap();
+        let mut read = vec![0; first.len()];
+        server.read_exact(&mut read).await.unwrap();
+        // The service answers it.
+        state.request_started();
+        drop(Tracked::new((), state.clone()));
+        client.write_all(&head(2 * HEAD_LIMIT)).await.unwrap();
+        let mut buf = [0; 4096];
+        let error = server.read(&mut buf).await.unwrap_err();
+        assert!(is_uri_too_long(&error), "{error}");
     }
 }

@@ -29,7 +29,7 @@ use tower_http::compression::predicate::{And, NotForContentType, Predicate, Size
 use tower_http::compression::{Compression, CompressionBody, CompressionLayer, CompressionLevel};
 
 use super::REQUEST_ID_HEADER;
-use super::conn::{ConnState, Expired, Guarded, Timeouts, Tracked};
+use super::conn::{ConnState, Expired, Guarded, Limits, Tracked, is_uri_too_long};
 use super::pipeline::{BodyLimit, PeerAddr, RequestTimeout};
 use super::rate_limit::{RateLimit, RateLimiter};
 use super::request_id::{RequestId, is_valid_request_id};
@@ -45,14 +45,27 @@ use crate::DEFAULT_BODY_LIMIT;
 /// | [`keep_alive_timeout`](Self::keep_alive_timeout) | 75 s | longer than the 60 s idle timeout of common load balancers, so the balancer, not the server, closes an idle connection (the other way round, a request can race the close and fail). At the connection cap a connection that has rested for `header_read_timeout` is closed to free its slot (resting connections look every `header_read_timeout`) |
 /// | [`request_timeout`](Self::request_timeout) | 30 s | an implementation that has not answered in 30 s (a stuck database call) answers 500 `INTERNAL_ERROR` in the envelope, and its work is dropped; 30 s is far beyond a normal answer (milliseconds) and shorter than the 60 s after which common load balancers give up with an answer of their own, outside the envelope |
 /// | [`write_timeout`](Self::write_timeout) | 30 s | a client that reads nothing of an answer for 30 s is gone or hostile; it no longer holds a slot and the answer's memory (a large kline is 1.7 MB) |
-/// | [`max_head_bytes`](Self::max_head_bytes) | 16 KiB | the request line and headers: a valid request of this API is well under 1 KiB; 1,024 unfinished heads then hold at most 16 MiB. Larger heads get hyper's 431 |
+/// | [`max_head_bytes`](Self::max_head_bytes) | 16 KiB | the request line and headers: a valid request of this API is well under 1 KiB; 1,024 unfinished heads then hold at most 16 MiB. Larger heads get hyper's 431, except a request line that does not fit on its own (a request target too long): 414 `URI Too Long` |
 /// | [`max_body_bytes`](Self::max_body_bytes) | 1 MiB | the JSON body of an endpoint that takes one (a `POST`); larger bodies get 413 `PAYLOAD_TOO_LARGE` in the envelope, announced ones (`Content-Length`) before a byte of them is read. A body of this API is a few records; 1 MiB leaves room and bounds the memory 1,024 connections can make the server hold |
 /// | [`max_headers`](Self::max_headers) | 100 | a client of this API sends fewer than 10; 100 is hyper's own limit, which it keeps on the stack (any other limit costs two buffers filled on every request), and `max_head_bytes` bounds the head anyway |
-/// | [`shutdown_timeout`](Self::shutdown_timeout) | 10 s | answers take milliseconds; 10 s lets slow ones finish and stays well inside the 30 s an orchestrator waits between SIGTERM and SIGKILL |
+/// | [`shutdown_timeout`](Self::shutdown_timeout) | 10 s | answers take milliseconds; 10 s lets slow ones finish (and their connections close lingering, below) and stays well inside the 30 s an orchestrator waits between SIGTERM and SIGKILL |
 /// | [`compression`](Self::compression) | on, gzip, above 4 KiB | large answers shrink 5–10× for clients that send `Accept-Encoding: gzip`; small ones (a few records) are sent as they are, where compressing costs more than it saves; requests without `Accept-Encoding` skip the layer and its cost |
 /// | [`rate_limit`](Self::rate_limit) | off | the quota is the operator's decision; see [`RateLimit`] |
 /// | [`trust_request_id`](Self::trust_request_id) | off | an id the caller chooses is neither unique nor unguessable; turn on behind a proxy that sets `x-request-id` |
 /// | [`handle_signals`](Self::handle_signals) | on | SIGINT and SIGTERM start a graceful shutdown; a second one ends it at once |
+///
+/// The 414, like hyper's own 400 and 431, is answered before a request exists to route: it
+/// carries no envelope and no request id, and is logged at WARN with the peer address.
+///
+/// **Closing.** When the server closes a connection itself (after the answer in flight at a
+/// graceful shutdown, after an answer to `Connection: close`, after a 400, 414 or 431) it
+/// shuts its write side down and then, if the client has sent more than was read (requests
+/// it pipelined, the rest of a refused head), goes on reading and discarding it until the
+/// client closes, it has sent nothing for 2 s, 10 s have passed or 1 MiB was discarded: a
+/// lingering close. Closing a socket with unread input makes the kernel reset the
+/// connection, and the reset discards whatever of the answer the client has not read yet.
+/// With nothing unread it closes at once; connections closed by a timer, or still open when
+/// the shutdown timeout passes, are closed at once too.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct ServeConfig {
@@ -70,13 +83,15 @@ pub struct ServeConfig {
     pub request_timeout: Option<Duration>,
     /// Time a client may read nothing of an answer being sent.
     pub write_timeout: Duration,
-    /// Largest request head (request line and headers), in bytes.
+    /// Largest request head (request line and headers), in bytes: a larger head is answered
+    /// 431, and a request line that does not end within it 414.
     pub max_head_bytes: usize,
     /// Most request headers.
     pub max_headers: usize,
     /// Largest request body (of an endpoint that takes one), in bytes.
     pub max_body_bytes: usize,
-    /// Time in-flight requests get to finish after a shutdown signal.
+    /// Time in-flight requests get to finish after a shutdown signal (their connections'
+    /// lingering close included).
     pub shutdown_timeout: Duration,
     /// gzip answers of at least `compression_min_bytes` to clients that accept it.
     pub compression: bool,
@@ -158,11 +173,12 @@ impl ServeConfig {
         with_handle_signals: handle_signals: bool,
     }
 
-    fn timeouts(&self) -> Timeouts {
-        Timeouts {
+    fn limits(&self) -> Limits {
+        Limits {
             header_read: self.header_read_timeout,
             keep_alive: self.keep_alive_timeout,
             write: self.write_timeout,
+            max_head_bytes: self.max_head_bytes,
         }
     }
 }
@@ -273,7 +289,7 @@ impl Server {
         if config.max_headers != HYPER_MAX_HEADERS {
             http.max_headers(config.max_headers.max(1));
         }
-        let timeouts = config.timeouts();
+        let limits = config.limits();
         let mut stop_requests = stop.0.subscribe();
         if config.handle_signals {
             spawn_signal_listener(stop.clone())?;
@@ -305,8 +321,8 @@ impl Server {
                 },
             };
             let _ = tcp.set_nodelay(true);
-            let state = Arc::new(ConnState::default());
-            let io = Guarded::new(tcp, state.clone(), timeouts, slots.clone());
+            let state = Arc::new(ConnState::new(peer));
+            let io = Guarded::new(tcp, state.clone(), limits, slots.clone());
             let service = PerConnection {
                 routes: routes.clone(),
                 state,
@@ -530,11 +546,15 @@ async fn accept_failed(error: io::Error) {
 }
 
 /// Logs why a connection ended early: what hyper answered itself (a head too large, a
-/// malformed request: no envelope is possible there) and which timer closed it.
+/// malformed request: no envelope is possible there) and which timer closed it. (The 414 is
+/// logged where it is answered, by the connection's socket wrapper.)
 fn connection_failed(error: &hyper::Error, peer: SocketAddr) {
-    let expired = std::error::Error::source(error)
-        .and_then(|e| e.downcast_ref::<io::Error>())
-        .and_then(Expired::of);
+    let io_error = std::error::Error::source(error).and_then(|e| e.downcast_ref::<io::Error>());
+    if io_error.is_some_and(is_uri_too_long) {
+        // Logged when it was answered.
+        return;
+    }
+    let expired = io_error.and_then(Expired::of);
     match expired {
         Some(Expired::KeepAlive) => tracing::debug!(%peer, "{}", Expired::KeepAlive.message()),
         Some(expired) => tracing::info!(%peer, "connection closed: {}", expired.message()),

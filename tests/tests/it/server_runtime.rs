@@ -330,13 +330,61 @@ async fn large_answers_are_gzipped_for_clients_that_ask() {
 
 #[tokio::test]
 async fn oversized_heads_are_refused_and_the_server_goes_on() {
-    let addr = serve(config().with_max_head_bytes(2048)).await;
-    let long = "a".repeat(4096);
+    let limit = 2048;
+    let addr = serve(config().with_max_head_bytes(limit)).await;
+    let long = "a".repeat(2 * limit);
+    // Headers over the limit: 431.
     let answer = send(addr, "GET", TREASURY, &[("X-Padding", &long)]).await;
     assert_eq!(answer.status, 431);
-    let answer = get(addr, &format!("{TREASURY}&pad={long}"), Some(KEY)).await;
+    // A request target that fits, with headers that take the head over the limit: 431 too.
+    let fits = "a".repeat(limit / 2);
+    let target = format!("{TREASURY}&pad={fits}");
+    let answer = send(addr, "GET", &target, &[("X-Padding", &fits)]).await;
     assert_eq!(answer.status, 431);
+    // A request target over the limit on its own: 414, on a new connection and on a kept-alive
+    // one after an answer.
+    let answer = get(addr, &format!("{TREASURY}&pad={long}"), Some(KEY)).await;
+    assert_eq!(answer.status, 414);
+    assert_eq!(answer.header("connection"), Some("close"));
+    assert!(answer.header("date").is_some());
+    assert!(answer.body.is_empty());
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let request = format!("GET {TREASURY} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    assert_eq!(read_answer(&mut stream).await.status, 200);
+    let request = format!("GET {TREASURY}&pad={long} HTTP/1.1\r\nHost: x\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    assert_eq!(read_answer(&mut stream).await.status, 414);
     assert_eq!(get(addr, TREASURY, Some(KEY)).await.status, 200);
+}
+
+#[tokio::test]
+async fn a_client_still_sending_a_long_target_reads_the_414_without_a_reset() {
+    // The default head limit (16 KiB) and a target of 256 KiB: the server refuses after the
+    // first 16 KiB while the client is still sending the rest.
+    let addr = serve(config()).await;
+    let stream = TcpStream::connect(addr).await.unwrap();
+    let (mut reader, mut writer) = stream.into_split();
+    let target = format!("{TREASURY}&pad={}", "a".repeat(256 * 1024));
+    let request = format!("GET {target} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
+    let writing = tokio::spawn(async move {
+        // Without a lingering close the server's reset may fail this write; that is not
+        // what the test checks (the answer is).
+        let _ = writer.write_all(request.as_bytes()).await;
+        writer
+    });
+    let raw = read_to_close(&mut reader, Duration::from_secs(20)).await;
+    let raw = raw.unwrap_or_else(|(e, raw)| {
+        panic!(
+            "the connection failed ({e}) after {} bytes: {:?}",
+            raw.len(),
+            String::from_utf8_lossy(&raw)
+        )
+    });
+    let (answer, end) = crate::http::parse(&raw);
+    assert_eq!(answer.status, 414);
+    assert_eq!(end, raw.len(), "one answer, then the close");
+    drop(writing.await.unwrap());
 }
 
 #[tokio::test]
@@ -365,6 +413,152 @@ async fn a_shutdown_handle_stops_accepting_and_finishes_what_is_open() {
         TcpStream::connect(addr).await.is_err(),
         "no longer accepting"
     );
+}
+
+/// Reads `stream` until the server closes it: `Ok` with every byte at a clean end (EOF),
+/// `Err` with the error and the bytes read before it when the connection fails (a reset);
+/// panics after `limit`.
+async fn read_to_close<R: tokio::io::AsyncRead + Unpin>(
+    stream: &mut R,
+    limit: Duration,
+) -> Result<Vec<u8>, (std::io::Error, Vec<u8>)> {
+    let mut raw = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    let reading = async {
+        loop {
+            match stream.read(&mut chunk).await {
+                Ok(0) => return Ok(()),
+                Ok(n) => raw.extend_from_slice(&chunk[..n]),
+                Err(e) => return Err(e),
+            }
+        }
+    };
+    match tokio::time::timeout(limit, reading).await {
+        Ok(Ok(())) => Ok(raw),
+        Ok(Err(e)) => Err((e, raw)),
+        Err(_) => panic!("still open after {limit:?} ({} bytes read)", raw.len()),
+    }
+}
+
+/// The answers at the start of `raw` that are complete (head and the whole body by
+/// `Content-Length`), and the bytes they took.
+fn complete_answers(raw: &[u8]) -> (Vec<crate::http::Answer>, usize) {
+    let mut answers = Vec::new();
+    let mut at = 0;
+    while let Some(split) = raw[at..].windows(4).position(|w| w == b"\r\n\r\n") {
+        let head = String::from_utf8_lossy(&raw[at..at + split]).to_ascii_lowercase();
+        let length: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length: "))
+            .expect("answers here have a Content-Length")
+            .parse()
+            .unwrap();
+        if at + split + 4 + length > raw.len() {
+            break;
+        }
+        let (answer, taken) = crate::http::parse(&raw[at..]);
+        answers.push(answer);
+        at += taken;
+    }
+    (answers, at)
+}
+
+#[tokio::test]
+async fn a_graceful_shutdown_lets_a_pipelining_client_read_every_answer_sent() {
+    use mrds_server::axum::{Router, routing::get as route};
+    use std::sync::Arc;
+
+    // `/slow` tells the test it has started, waits to be released, and answers 4 MiB (far
+    // more than the socket buffers hold, so most of it is still queued in the server's kernel
+    // when the server is done writing and closes).
+    const SLOW_BYTES: usize = 4 << 20;
+    let (started_tx, mut started) = tokio::sync::mpsc::channel::<()>(1);
+    let release = Arc::new(tokio::sync::Notify::new());
+    let router = {
+        let release = release.clone();
+        Router::new()
+            .route("/fast", route(|| async { "fast" }))
+            .route(
+                "/slow",
+                route(move || async move {
+                    let _ = started_tx.send(()).await;
+                    release.notified().await;
+                    (0..SLOW_BYTES)
+                        .map(|i| (i % 251) as u8)
+                        .collect::<Vec<u8>>()
+                }),
+            )
+    };
+    let server = Server::bind(config().with_shutdown_timeout(Duration::from_secs(30)))
+        .await
+        .unwrap();
+    let addr = server.local_addr().unwrap();
+    let handle = server.shutdown_handle();
+    let serving = tokio::spawn(server.serve(router));
+
+    // Two quick requests, the slow one, then 64 KiB more: far more than hyper reads ahead
+    // (its buffer is the head limit, 16 KiB), so some of them are still unread in the
+    // server's kernel when it closes the connection.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    // A small receive window, so the answer cannot all be in the client's kernel early.
+    socket.set_recv_buffer_size(64 * 1024).unwrap();
+    let stream = socket.connect(addr).await.unwrap();
+    let (mut reader, mut writer) = stream.into_split();
+    let fast = "GET /fast HTTP/1.1\r\nHost: x\r\n\r\n";
+    let mut requests = fast.repeat(2);
+    requests.push_str("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n");
+    requests.push_str(&fast.repeat(64 * 1024 / fast.len()));
+    // The writes go on beside the reads (the server reads the rest only when it has answered);
+    // a write that fails (a reset) shows in what the reader gets.
+    let writing = tokio::spawn(async move {
+        let _ = writer.write_all(requests.as_bytes()).await;
+        writer
+    });
+    tokio::time::timeout(Duration::from_secs(20), started.recv())
+        .await
+        .expect("the slow request starts")
+        .unwrap();
+    // Shut down while the slow request is in flight and the rest wait behind it; the
+    // listener closes at once (a refused connection shows the shutdown has begun).
+    handle.shutdown();
+    while TcpStream::connect(addr).await.is_ok() {
+        tokio::task::yield_now().await;
+    }
+    release.notify_one();
+
+    let raw = read_to_close(&mut reader, Duration::from_secs(30)).await;
+    let raw = raw.unwrap_or_else(|(e, raw)| {
+        let (answers, taken) = complete_answers(&raw);
+        panic!(
+            "the connection failed ({e}) after {} complete answers and {} bytes of the next",
+            answers.len(),
+            raw.len() - taken
+        )
+    });
+    let (answers, taken) = complete_answers(&raw);
+    assert_eq!(taken, raw.len(), "nothing but complete answers");
+    assert!(answers.len() >= 3, "{} answers", answers.len());
+    assert!(answers.iter().all(|a| a.status == 200));
+    assert_eq!(answers[0].body, b"fast");
+    assert_eq!(answers[1].body, b"fast");
+    let slow = &answers[2];
+    assert_eq!(slow.body.len(), SLOW_BYTES);
+    assert!(
+        slow.body
+            .iter()
+            .enumerate()
+            .all(|(i, &b)| b == (i % 251) as u8),
+        "the slow answer arrived intact"
+    );
+    // The server closes after the answer in flight: not every pipelined request is answered.
+    assert!(answers.len() < 2 + 1 + 64 * 1024 / fast.len());
+    assert_eq!(answers.last().unwrap().header("connection"), Some("close"));
+    drop((reader, writing.await.unwrap()));
+    tokio::time::timeout(Duration::from_secs(20), serving)
+        .await
+        .expect("the shutdown completes")
+        .unwrap()
+        .unwrap();
 }
 
 // ---------------------------------------------------------------- the command line as a process
