@@ -24,6 +24,19 @@ pub fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::write(path, text)
 }
 
+/// Links `dir/runtime` to this checkout's runtime, which the generated crates of a scratch
+/// workspace depend on by path (`../../runtime`); a link to another checkout's (a `target/`
+/// copied from elsewhere) is replaced.
+pub fn link_runtime(dir: &Path) -> std::io::Result<()> {
+    let link = dir.join("runtime");
+    let real = workspace_root().join("runtime").canonicalize()?;
+    if std::fs::read_link(&link).ok().as_deref() != Some(real.as_path()) {
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(real, &link)?;
+    }
+    Ok(())
+}
+
 /// The manifest of a scratch workspace in `dir` with `members`: the package settings of this
 /// workspace, a version of its own ([`scratch_version`]), and `deps` (name, path) as workspace
 /// dependencies pinned to that version, the runtime first.
@@ -102,12 +115,7 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
     write_if_changed(&dir.join("Cargo.lock"), &lock).map_err(io)?;
     write_if_changed(&dir.join("router-check/Cargo.toml"), ROUTER_CHECK_TOML).map_err(io)?;
     write_if_changed(&dir.join("router-check/src/lib.rs"), ROUTER_CHECK_LIB).map_err(io)?;
-    // The generated crates depend on the runtime by path (`../../runtime`).
-    let runtime = dir.join("runtime");
-    if !runtime.exists() {
-        let real = root.join("runtime").canonicalize().map_err(io)?;
-        std::os::unix::fs::symlink(real, &runtime).map_err(io)?;
-    }
+    link_runtime(dir).map_err(io)?;
     for (path, text) in files.iter() {
         write_if_changed(&dir.join(path), text).map_err(io)?;
     }

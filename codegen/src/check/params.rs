@@ -302,7 +302,7 @@ impl Cx<'_> {
                     );
                     None
                 } else {
-                    Some(compiled)
+                    self.automaton(file, path, re).map(|()| compiled)
                 }
             }
             Err(e) => {
@@ -314,5 +314,24 @@ impl Cx<'_> {
                 None
             }
         }
+    }
+
+    /// The automaton the generated code checks a valid regular expression with
+    /// ([`crate::emit::matcher`]); a pattern without one is reported here, at its spec line,
+    /// rather than when the crates are generated.
+    pub(super) fn automaton(&mut self, file: &LoadedFile, path: &str, re: &str) -> Option<()> {
+        let Err(why) = crate::emit::matcher::table(re) else {
+            return Some(());
+        };
+        let d = self.err(
+            file,
+            path,
+            format!(
+                "pattern `{re}` cannot be compiled to an automaton: {}",
+                why.reason
+            ),
+        );
+        Self::hint(d, why.hint);
+        None
     }
 }

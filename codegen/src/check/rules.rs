@@ -295,6 +295,7 @@ impl Cx<'_> {
                     regex::Regex::new(re).map_err(|e| {
                         self.err(file, &format!("{wpath}.matches"), format!("invalid regular expression `{re}`: {}", regex_problem(&e)));
                     }).ok()?;
+                    self.automaton(file, &format!("{wpath}.matches"), re)?;
                     Some(Condition::Matches { param: c.param.clone(), pattern: re.clone() })
                 }
                 _ => {

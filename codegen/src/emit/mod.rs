@@ -12,6 +12,7 @@ use crate::files::{FileSet, MARKDOWN_HEADER, RUST_HEADER, TOML_HEADER};
 use crate::model::{Api, Provenance};
 
 pub mod client;
+pub mod matcher;
 pub mod mock;
 pub mod model;
 pub mod openapi;

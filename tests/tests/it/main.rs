@@ -32,6 +32,7 @@ mod model_decode;
 mod model_validation;
 mod openapi;
 mod packaging;
+mod pattern_matchers;
 mod pipeline;
 mod server_e2e;
 mod server_runtime;

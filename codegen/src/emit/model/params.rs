@@ -4,14 +4,15 @@
 //! Hygiene: spec-derived names appear only as struct fields, methods and argument names of
 //! `new`; every local holding a parameter's value is `p_<name>`, so it can collide neither with
 //! another parameter nor with the few fixed locals (`raw`, `issues`, `query`); patterns are
-//! statics scoped to the expression that uses them (`mrds_runtime::pattern!`).
+//! statics scoped to the expression that uses them (`mrds_runtime::pattern!`, holding the
+//! automaton [`matcher`] compiled).
 
 use std::collections::BTreeSet;
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::emit::{deprecation, docs, ident, prose, with_provenance};
+use crate::emit::{deprecation, docs, ident, matcher, prose, with_provenance};
 use crate::model::*;
 
 pub(super) fn file(api: &Api) -> TokenStream {
@@ -161,9 +162,8 @@ fn param_checks(e: &Endpoint, p: &Param) -> Vec<TokenStream> {
                     Some(d) => format!("must be {} (pattern `{re}`)", d.trim()),
                     None => format!("must match the pattern `{re}`"),
                 };
-                out.push(quote! {
-                    issues.pattern(#rule, #wire, #x, mrds_runtime::pattern!(#re), #reason);
-                });
+                let matcher = matcher::pattern(re);
+                out.push(quote!(issues.pattern(#rule, #wire, #x, #matcher, #reason);));
             }
             if let Some(format) = t.format {
                 let rule = e.param_rule(p, ParamCheck::Format);
@@ -193,7 +193,8 @@ fn condition(e: &Endpoint, c: &Condition) -> TokenStream {
             quote!(matches!(#x, Some(#(#pats)|*)))
         }
         Condition::Matches { pattern, .. } => {
-            quote!(#x.is_some_and(|v| mrds_runtime::pattern!(#pattern).is_match(v)))
+            let matcher = matcher::pattern(pattern);
+            quote!(#x.is_some_and(|v| #matcher.is_match(v)))
         }
     }
 }
@@ -252,7 +253,8 @@ fn rule_check(e: &Endpoint, rule: &Rule) -> TokenStream {
         } => {
             let p = param(name);
             let (wire, x) = (&p.wire, local(p));
-            quote!(issues.pattern(#id, #wire, #x, mrds_runtime::pattern!(#pattern), #reason);)
+            let matcher = matcher::pattern(pattern);
+            quote!(issues.pattern(#id, #wire, #x, #matcher, #reason);)
         }
     };
     match &rule.when {
