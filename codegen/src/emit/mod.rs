@@ -116,6 +116,17 @@ pub fn rust_file(path: &str, tokens: TokenStream) -> Result<String, EmitError> {
 /// into the crate directory, so `cargo package` puts them into the `.crate`. Every crate that
 /// depends on the model crate forwards its `jiff` feature (typed time).
 pub fn cargo_toml(name: &str, description: &str, dependencies: &[&str]) -> String {
+    cargo_toml_with_features(name, description, dependencies, "")
+}
+
+/// [`cargo_toml`] with `features`, lines of the `[features]` table (comments included) before
+/// the `jiff` feature.
+pub fn cargo_toml_with_features(
+    name: &str,
+    description: &str,
+    dependencies: &[&str],
+    features: &str,
+) -> String {
     let (keywords, categories) = crate_metadata(name);
     let list = |items: &[&str]| {
         let quoted: Vec<String> = items.iter().map(|i| format!("\"{i}\"")).collect();
@@ -137,9 +148,13 @@ pub fn cargo_toml(name: &str, description: &str, dependencies: &[&str]) -> Strin
     } else {
         None
     };
+    if forwards.is_some() || !features.is_empty() {
+        text.push_str("[features]\n");
+        text.push_str(features);
+    }
     if let Some(forward) = forwards {
         text.push_str(&format!(
-            "[features]\n# Typed time: `jiff` types for the time parameters and the date and \
+            "# Typed time: `jiff` types for the time parameters and the date and \
              timestamp fields,\n# beside the plain types (see the README).\n\
              jiff = [\"{forward}\"]\n\n"
         ));

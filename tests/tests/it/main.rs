@@ -21,6 +21,7 @@ mod broken_specs;
 mod client;
 mod client_e2e;
 mod client_paging;
+mod client_tls;
 mod client_tracing;
 mod contract;
 mod drift;
