@@ -3,7 +3,7 @@
 //! The common response envelope, and the error object as the runtime builds it.
 /// The common response envelope of every endpoint.
 ///
-/// `T` is the record type of the endpoint; a failure envelope is `Envelope<ErrorObject>` (its `data` repeats the error object). Non-exhaustive: made with [`new`](Self::new) and the `with_` setters.
+/// `T` is the record type of the endpoint; a failure envelope is `Envelope<ErrorObject>` (its `data` repeats the error object). Non-exhaustive. Made with [`new`](Self::new) and the `with_` setters.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Envelope<T> {

@@ -16,7 +16,7 @@ use crate::value_sets::{
 /// Rules across parameters:
 /// - `company_detail.symbol_or_name`: At least one of symbol and name_kw is required. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CompanyDetailParams {
@@ -164,7 +164,7 @@ impl Request for CompanyDetailParams {
 ///
 /// Answers `data` as an array of [`crate::records::EquityOffering`]. The API key is required.
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct EquityOfferingParams {
@@ -293,7 +293,7 @@ impl mrds_runtime::Paged for EquityOfferingParams {
 /// Rules across parameters:
 /// - `etf_flow.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct EtfFlowParams {
@@ -452,7 +452,7 @@ impl Request for EtfFlowParams {
 /// Rules across parameters:
 /// - `forex_historical.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ForexHistoricalParams {
@@ -630,7 +630,7 @@ impl Request for ForexHistoricalParams {
 /// Rules across parameters:
 /// - `index_1min.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[deprecated(
     since = "0.10.43",
     note = "the endpoint was removed from the service on 2026-07-29 (v0.10.43)"
@@ -813,7 +813,7 @@ impl Request for Index1minParams {
 /// Rules across parameters:
 /// - `leverage_ratio.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct LeverageRatioParams {
@@ -1035,7 +1035,7 @@ impl Request for LeverageRatioParams {
 /// - `market_kline.future_daily_only`: Commodity future pairs support only the 1d interval.
 /// - `market_kline.fx_daily_only`: FX spot pairs support only the 1d interval.
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct MarketKlineParams {
@@ -1348,7 +1348,7 @@ impl Request for MarketKlineParams {
 /// Rules across parameters:
 /// - `nand_flash_spot_price.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct NandFlashSpotPriceParams {
@@ -1478,7 +1478,7 @@ impl Request for NandFlashSpotPriceParams {
 /// Rules across parameters:
 /// - `non_us_kline.range_order`: end_time must be greater than start_time.
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct NonUsKlineParams {
@@ -1682,7 +1682,7 @@ impl Request for NonUsKlineParams {
 /// Rules across parameters:
 /// - `perp_kline.range_order`: end_time must be greater than start_time.
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 ///
 /// *Assumed* (not stated by the interface description): `<perp_venue>` is a fixed literal the description does not name; the spec uses `hyperliquid`.
 #[derive(Clone, Debug, PartialEq)]
@@ -1888,7 +1888,7 @@ impl Request for PerpKlineParams {
 /// Rules across parameters:
 /// - `person_commentary.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PersonCommentaryParams {
@@ -2119,7 +2119,7 @@ impl mrds_runtime::Paged for PersonCommentaryParams {
 /// Rules across parameters:
 /// - `research_units.idx_requires_kind`: idx requires kind.
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ResearchUnitsParams {
@@ -2275,7 +2275,7 @@ impl Request for ResearchUnitsParams {
 /// - `screener_events.range_order`: start_time must be before end_time. (assumed)
 /// - `screener_events.max_span`: For Split Date and Earnings Date, the range may not exceed one year (366 days).
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ScreenerEventsParams {
@@ -2441,7 +2441,7 @@ impl Request for ScreenerEventsParams {
 /// Rules across parameters:
 /// - `ssr.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SsrParams {
@@ -2655,7 +2655,7 @@ impl Request for SsrParams {
 /// Rules across parameters:
 /// - `stock_dividends.range_order`: start_time must be before end_time.
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct StockDividendsParams {
@@ -2855,7 +2855,7 @@ impl Request for StockDividendsParams {
 /// - `treasury_rates.end_requires_start`: end_time alone is invalid; give start_time too. (assumed)
 /// - `treasury_rates.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TreasuryRatesParams {

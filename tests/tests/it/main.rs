@@ -23,6 +23,7 @@ mod client_e2e;
 mod client_paging;
 mod client_tls;
 mod client_tracing;
+mod constructors;
 mod contract;
 mod drift;
 mod fixtures_compile;
