@@ -119,7 +119,8 @@ fn lib_rs(api: &Api) -> TokenStream {
         "Every method validates its parameters before sending (an invalid call fails with \
          [`Error::InvalidInput`] and sends nothing), retries on 429, 502, 503, 504, failed or \
          reset connections and timeouts as the [`RetryPolicy`] says within the call's deadline \
-         ([`ClientBuilder`]), traces each call and attempt with `tracing` (never the key), and \
+         ([`ClientBuilder`]), traces each call and attempt with `tracing` (one INFO event per call, a warning per \
+         retry; never the key), and \
          separates the failures in [`Error`], which says how many attempts were made.\n\n\
          | method | endpoint | records |\n|---|---|---|",
     );
