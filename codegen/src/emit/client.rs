@@ -106,7 +106,11 @@ fn readme_md(api: &Api) -> String {
          with its development package installed). Choose another with \
          `default-features = false, features = [\"native-tls\"]`; with none, the client \
          speaks plain `http://` only and refuses an `https://` base URL when it is built.\n\
-         - `jiff`: the model crate's typed time (see `mrds-model`).";
+         - `jiff`: the model crate's typed time (see `mrds-model`).\n\n\
+         Calls are `async`: run them on tokio (`tokio = { version = \"1\", features = \
+         [\"macros\", \"rt-multi-thread\"] }`). The paging streams are \
+         `futures_util::Stream`s; read them with `futures-util = \"0.3\"` (`StreamExt`, \
+         `TryStreamExt`).";
     readme("mrds-client", &body, features)
 }
 
