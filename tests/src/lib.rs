@@ -15,6 +15,30 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// The fixture specs (`tests/fixtures/*.yaml`, each on top of `base.yaml`), by name (the file
+/// stem), sorted: the sources to load each one from.
+pub fn fixture_specs() -> Vec<(String, Vec<(String, String)>)> {
+    let dir = workspace_root().join("tests/fixtures");
+    let read = |path: &Path| {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        (name, std::fs::read_to_string(path).unwrap())
+    };
+    let base = read(&dir.join("base.yaml"));
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.ends_with("base.yaml"))
+        .collect();
+    cases.sort();
+    cases
+        .iter()
+        .map(|case| {
+            let name = case.file_stem().unwrap().to_string_lossy().into_owned();
+            (name, vec![base.clone(), read(case)])
+        })
+        .collect()
+}
+
 /// Writes `text` to `path` unless it already holds it (so cargo sees unchanged files).
 pub fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
     if std::fs::read_to_string(path).is_ok_and(|old| old == text) {

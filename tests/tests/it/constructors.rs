@@ -3,8 +3,6 @@
 //! each one (`TreasuryRate::from(TreasuryRateInit { .. })`), and the values a type checks reach
 //! its check function as one tuple.
 
-use std::path::Path;
-
 use mrds_codegen::{FileSet, generate, load_sources};
 use mrds_model::records::{TreasuryRate, TreasuryRateInit};
 use syn::visit::Visit;
@@ -31,21 +29,8 @@ fn generated() -> Vec<(String, FileSet)> {
     let root = mrds_tests::workspace_root();
     let spec = mrds_codegen::load_spec(&root.join("spec")).expect("the spec loads");
     let mut out = vec![("spec".to_string(), generate(&spec).unwrap())];
-    let fixtures = root.join("tests/fixtures");
-    let read = |path: &Path| {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        (name, std::fs::read_to_string(path).unwrap())
-    };
-    let base = read(&fixtures.join("base.yaml"));
-    let mut cases: Vec<_> = std::fs::read_dir(&fixtures)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| !p.ends_with("base.yaml"))
-        .collect();
-    cases.sort();
-    for case in cases {
-        let api = load_sources(&[base.clone(), read(&case)]).expect("a fixture loads");
-        let name = case.file_stem().unwrap().to_string_lossy().into_owned();
+    for (name, sources) in mrds_tests::fixture_specs() {
+        let api = load_sources(&sources).expect("a fixture loads");
         out.push((name, generate(&api).unwrap()));
     }
     out

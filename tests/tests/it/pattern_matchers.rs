@@ -12,7 +12,6 @@
 //! `MRDS_MATCHER_TEXTS` (random texts per pattern, 400 by default) run a longer search.
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use mrds_codegen::contract::values::regex_examples;
 use mrds_codegen::emit::matcher;
@@ -104,19 +103,8 @@ fn spec_patterns() -> BTreeSet<String> {
     patterns_of(&api, &mut out);
     let spec_patterns = out.len();
     assert!(spec_patterns > 0, "the real spec has patterns");
-    let fixtures = root.join("tests/fixtures");
-    let read = |path: &Path| {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        (name, std::fs::read_to_string(path).unwrap())
-    };
-    let base = read(&fixtures.join("base.yaml"));
-    let mut entries: Vec<_> = std::fs::read_dir(&fixtures)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries.iter().filter(|p| !p.ends_with("base.yaml")) {
-        if let Ok(api) = mrds_codegen::load_sources(&[base.clone(), read(path)]) {
+    for (_, sources) in mrds_tests::fixture_specs() {
+        if let Ok(api) = mrds_codegen::load_sources(&sources) {
             patterns_of(&api, &mut out);
         }
     }
