@@ -28,17 +28,17 @@ pub const INVALID: &str =
 pub fn dividends() -> Vec<PitDividend> {
     (0..5)
         .map(|i| {
-            PitDividend::new(
-                "AAPL",
-                format!("2026-0{}-11", i + 1),
-                format!("2026-0{}-11", i + 1),
-                format!("2026-0{}-14", i + 1),
-                format!("2026-0{}-01", i + 1),
-                0.26,
-                0.26,
-                0.41,
-                "Quarterly",
-            )
+            PitDividend::from(PitDividendInit {
+                symbol: "AAPL".into(),
+                date: format!("2026-0{}-11", i + 1),
+                record_date: format!("2026-0{}-11", i + 1),
+                payment_date: format!("2026-0{}-14", i + 1),
+                declaration_date: format!("2026-0{}-01", i + 1),
+                adj_dividend: 0.26,
+                dividend: 0.26,
+                r#yield: 0.41,
+                frequency: "Quarterly".into(),
+            })
         })
         .collect()
 }
@@ -56,15 +56,15 @@ pub fn candles(n: usize) -> Vec<Candle> {
                     i % 60
                 )
             };
-            Candle::new(
-                p,
-                p + 12.25,
-                p - 9.75,
-                p + 0.5,
-                150.5 + i as f64,
-                minute(0),
-                minute(59),
-            )
+            Candle::from(CandleInit {
+                price_open: p,
+                price_high: p + 12.25,
+                price_low: p - 9.75,
+                price_close: p + 0.5,
+                volume: 150.5 + i as f64,
+                time_open: minute(0),
+                time_close: minute(59),
+            })
         })
         .collect()
 }

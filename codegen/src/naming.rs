@@ -126,6 +126,22 @@ pub fn params_type(endpoint: &str) -> String {
     format!("{}Params", endpoint.to_upper_camel_case())
 }
 
+/// The suffix of the init structs the model crate defines beside records and parameter types
+/// with more required values than a function takes (`TreasuryRateInit`). The checker refuses
+/// spec type names ending in it, so an init struct never meets a type of the spec.
+pub const INIT_SUFFIX: &str = "Init";
+
+/// The init struct of the record or parameter type `name`.
+pub fn init_type(name: &str) -> String {
+    format!("{name}{INIT_SUFFIX}")
+}
+
+/// The struct in which the parameter type `params_type` hands its checked values to its check
+/// function when they are too many to pass one by one (the checker reserves the name).
+pub fn checks_type(params_type: &str) -> String {
+    format!("{params_type}Checks")
+}
+
 /// Name of an endpoint's constant (`stock_dividends` → `STOCK_DIVIDENDS`).
 pub fn const_name(endpoint: &str) -> String {
     endpoint.to_shouty_snake_case()

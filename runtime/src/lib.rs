@@ -9,7 +9,8 @@
 //!   generated parameter types run ([`Issues`]), validation errors, percent coding and the
 //!   text formats ([`text`]), and the shapes of the endpoint table, the change history and
 //!   the error object ([`Endpoint`], [`HistoryEntry`], [`ErrorBody`]);
-//! - feature `patterns`: [`Pattern`], the spec's regular expressions (pulls `regex`);
+//! - feature `patterns`: [`Pattern`], the spec's regular expressions, run from the automata
+//!   the generator built (no regex engine);
 //! - feature `server`: the request pipeline of the generated axum router ([`server`]);
 //! - feature `client`: the HTTP side of the generated client ([`client`]);
 //! - feature `mock`: the sample-data engine and command line ([`mock`]);
@@ -17,7 +18,7 @@
 //!   ([`time`]).
 //!
 //! Each generated crate enables only the features it needs, so the model crate pulls
-//! nothing but serde (and regex when the spec has patterns).
+//! nothing but serde and memchr.
 
 #![warn(missing_docs)]
 

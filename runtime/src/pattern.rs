@@ -1,21 +1,99 @@
-//! Regular expressions of the spec, compiled on first use.
+//! The spec's regular expressions, compiled by the generator: each pattern arrives as the
+//! table of a deterministic finite automaton (DFA) that the generator built with
+//! `regex-automata`, and [`Pattern::is_match`] runs it over the text's bytes. No regular
+//! expression engine is compiled into the generated crates.
+//!
+//! # The table
+//!
+//! Written by `mrds-codegen` (`codegen/src/emit/matcher.rs`), read only here:
+//!
+//! | bytes | what |
+//! |---|---|
+//! | `0` | the width of a state id: 1 or 2 bytes |
+//! | `1..3` | the number of columns (the byte classes, then one for the end of the text), `u16` little-endian |
+//! | `3..5` | the start state |
+//! | `5..7` | the first match state: every state from it on is a match state |
+//! | `7..263` | the class of each byte value |
+//! | `263..` | the transitions, one row of columns per state, each a state id (little-endian) |
+//!
+//! State 0 is the dead state: no match can follow. A match is seen one byte late, as in
+//! `regex-automata`'s DFAs: entering a match state on the byte at offset `i` means a match ends
+//! at `i`, and the last column gives the state after the end of the text. Matches are searched
+//! anywhere in the text (the spec's patterns are anchored with `^` and `$` themselves), and a
+//! match must end on a character boundary: `regex` reports no empty match inside a character,
+//! and every other match ends on a boundary anyway.
 
 use std::fmt;
-use std::sync::OnceLock;
 
-/// An anchored regular expression from the spec, compiled the first time it is used. Made
-/// with a `const fn`, so a generated `static` can hold it next to the check that uses it.
+/// Bytes before the transitions.
+const HEADER: usize = 7 + 256;
+
+/// A regular expression of the spec with its automaton. Made with a `const fn` that checks
+/// the table, so a generated `static` holding a malformed one fails to compile instead of
+/// failing at run time.
 pub struct Pattern {
     source: &'static str,
-    compiled: OnceLock<regex::Regex>,
+    table: &'static [u8],
+    width: usize,
+    stride: usize,
+    start: usize,
+    first_match: usize,
+}
+
+/// A little-endian `u16` at `at`.
+const fn u16_at(table: &[u8], at: usize) -> usize {
+    u16::from_le_bytes([table[at], table[at + 1]]) as usize
 }
 
 impl Pattern {
-    /// The pattern `source` (the generator has already compiled it once, so it is valid).
-    pub const fn new(source: &'static str) -> Self {
+    /// The pattern `source` and its automaton `table` (see the [module docs](self)).
+    ///
+    /// # Panics
+    ///
+    /// When the table is malformed: a state id out of range, a row cut short. In a `static`
+    /// (as the generated code and [`pattern!`](crate::pattern!) use it), that is a compile
+    /// error.
+    pub const fn new(source: &'static str, table: &'static [u8]) -> Self {
+        assert!(table.len() >= HEADER, "the table has no header");
+        let width = table[0] as usize;
+        assert!(width == 1 || width == 2, "a state id is 1 or 2 bytes");
+        let stride = u16_at(table, 1);
+        assert!(stride >= 1 && stride <= 257, "1 to 257 columns");
+        let row = stride * width;
+        assert!(
+            (table.len() - HEADER).is_multiple_of(row),
+            "the transitions are whole rows"
+        );
+        let states = (table.len() - HEADER) / row;
+        assert!(states >= 1, "the dead state is there");
+        let start = u16_at(table, 3);
+        let first_match = u16_at(table, 5);
+        assert!(start < states && first_match >= 1 && first_match <= states);
+        let mut i = 7;
+        while i < HEADER {
+            assert!(
+                (table[i] as usize) < stride - 1,
+                "a byte's class has a column"
+            );
+            i += 1;
+        }
+        let mut at = HEADER;
+        while at < table.len() {
+            let id = if width == 1 {
+                table[at] as usize
+            } else {
+                u16_at(table, at)
+            };
+            assert!(id < states, "a transition leads to a state of the table");
+            at += width;
+        }
         Self {
             source,
-            compiled: OnceLock::new(),
+            table,
+            width,
+            stride,
+            start,
+            first_match,
         }
     }
 
@@ -24,23 +102,45 @@ impl Pattern {
         self.source
     }
 
-    /// True when `text` matches.
+    /// The state after `state` in column `column`.
+    fn next(&self, state: usize, column: usize) -> usize {
+        let at = HEADER + (state * self.stride + column) * self.width;
+        if self.width == 1 {
+            self.table[at] as usize
+        } else {
+            u16_at(self.table, at)
+        }
+    }
+
+    /// True when the pattern matches somewhere in `text`, as `regex::Regex::is_match` decides.
     pub fn is_match(&self, text: &str) -> bool {
-        self.compiled
-            .get_or_init(|| {
-                regex::Regex::new(self.source).expect("the generator compiled this pattern")
-            })
-            .is_match(text)
+        let mut state = self.start;
+        for &byte in text.as_bytes() {
+            state = self.next(state, self.table[7 + byte as usize] as usize);
+            // A match ending before `byte`, which must not be inside a character.
+            if state >= self.first_match && !is_continuation(byte) {
+                return true;
+            }
+            if state == 0 {
+                return false;
+            }
+        }
+        self.next(state, self.stride - 1) >= self.first_match
     }
 }
 
-/// A `&'static` [`Pattern`] for a regular expression literal, held by a `static` scoped to
-/// the expression, so no name leaks into the code around it:
-/// `issues.pattern(rule, field, value, mrds_runtime::pattern!("^[A-Z]{6}$"), reason)`.
+/// A byte in the middle of a UTF-8 character.
+fn is_continuation(byte: u8) -> bool {
+    byte & 0xC0 == 0x80
+}
+
+/// A `&'static` [`Pattern`] from the spec's text and the generator's table, held by a `static`
+/// scoped to the expression, so no name leaks into the code around it:
+/// `issues.pattern(rule, field, value, mrds_runtime::pattern!("^[A-Z]{6}$", b"..."), reason)`.
 #[macro_export]
 macro_rules! pattern {
-    ($regex:literal) => {{
-        static PATTERN: $crate::Pattern = $crate::Pattern::new($regex);
+    ($regex:literal, $table:expr) => {{
+        static PATTERN: $crate::Pattern = $crate::Pattern::new($regex, $table);
         &PATTERN
     }};
 }
@@ -55,15 +155,50 @@ impl fmt::Debug for Pattern {
 mod tests {
     use super::*;
 
-    static SIX: Pattern = Pattern::new("^[A-Z]{6}$");
+    /// A table by hand: `^a+$` over the classes `a` (0), anything else (1), end (2). States:
+    /// 0 dead, 1 start, 2 after one or more `a`, 3 match (seen at the end).
+    const A_PLUS: &[u8] = &{
+        let mut t = [0u8; HEADER + 4 * 3];
+        t[0] = 1;
+        t[1] = 3;
+        t[3] = 1;
+        t[5] = 3;
+        let mut b = 0;
+        while b < 256 {
+            t[7 + b] = if b == b'a' as usize { 0 } else { 1 };
+            b += 1;
+        }
+        // start: `a` → 2; else dead; end → dead.
+        t[HEADER + 3] = 2;
+        // after `a`: `a` → 2; else dead; end → match.
+        t[HEADER + 6] = 2;
+        t[HEADER + 8] = 3;
+        t
+    };
+
+    static SOME_A: Pattern = Pattern::new("^a+$", A_PLUS);
 
     #[test]
-    fn matches_whole_values() {
-        assert!(SIX.is_match("EURUSD"));
-        assert!(!SIX.is_match("EURUSD1"));
-        assert_eq!(SIX.as_str(), "^[A-Z]{6}$");
-        assert_eq!(format!("{SIX:?}"), "Pattern(\"^[A-Z]{6}$\")");
-        let first: &'static Pattern = crate::pattern!("^a+$");
-        assert!(first.is_match("aaa") && !first.is_match("ab"));
+    fn runs_the_table_over_the_whole_text() {
+        assert!(SOME_A.is_match("a") && SOME_A.is_match("aaa"));
+        assert!(!SOME_A.is_match("") && !SOME_A.is_match("ab") && !SOME_A.is_match("ba"));
+        assert_eq!(SOME_A.as_str(), "^a+$");
+        assert_eq!(format!("{SOME_A:?}"), "Pattern(\"^a+$\")");
+        let same: &'static Pattern = crate::pattern!("^a+$", A_PLUS);
+        assert!(same.is_match("aa") && !same.is_match("a\n"));
+    }
+
+    #[test]
+    #[should_panic(expected = "a transition leads to a state of the table")]
+    fn refuses_a_transition_out_of_range() {
+        let mut t = A_PLUS.to_vec();
+        t[HEADER + 3] = 9;
+        Pattern::new("^a+$", t.leak());
+    }
+
+    #[test]
+    #[should_panic(expected = "whole rows")]
+    fn refuses_a_short_row() {
+        Pattern::new("^a+$", &A_PLUS[..A_PLUS.len() - 1]);
     }
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::{Cx, Def};
 use crate::ast;
 use crate::diag::Span;
-use crate::naming;
+use crate::naming::{self, INIT_SUFFIX};
 
 /// Type names the generated model crate defines itself.
 const RESERVED_TYPES: &[&str] = &[
@@ -124,6 +124,18 @@ impl<'a> Cx<'a> {
             }))
             .collect();
         let mut claim = |cx: &mut Self, rust: String, what: String, at: Span| {
+            if let Some(base) = rust.strip_suffix(INIT_SUFFIX).filter(|b| !b.is_empty()) {
+                let d = cx.err(
+                    at,
+                    format!(
+                        "{what} becomes the Rust type `{rust}`; names ending in \
+                         `{INIT_SUFFIX}` are kept for the init structs the generator makes \
+                         (`{base}{INIT_SUFFIX}` builds a `{base}` with many required fields)"
+                    ),
+                );
+                Self::hint(d, format!("rename it in the spec, e.g. `{base}Initial`"));
+                return;
+            }
             if let Some(other) = taken.get(&rust) {
                 let d = cx.err(
                     at,
@@ -203,6 +215,12 @@ impl<'a> Cx<'a> {
                 self,
                 names.params_type.clone(),
                 format!("the parameter type of endpoint `{id}`"),
+                def.key_at(),
+            );
+            claim(
+                self,
+                naming::checks_type(&names.params_type),
+                format!("the checked values of endpoint `{id}`"),
                 def.key_at(),
             );
             let mut method_names = vec![(names.method.clone(), "method")];

@@ -284,7 +284,7 @@ impl Cx<'_> {
                     );
                     None
                 } else {
-                    Some(compiled)
+                    self.automaton(at, re).map(|()| compiled)
                 }
             }
             Err(e) => {
@@ -295,5 +295,23 @@ impl Cx<'_> {
                 None
             }
         }
+    }
+
+    /// The automaton the generated code checks a valid regular expression with
+    /// ([`crate::emit::matcher`]); a pattern without one is reported here, at its spec line,
+    /// rather than when the crates are generated.
+    pub(super) fn automaton(&mut self, at: Span, re: &str) -> Option<()> {
+        let Err(why) = crate::emit::matcher::table(re) else {
+            return Some(());
+        };
+        let d = self.err(
+            at,
+            format!(
+                "pattern `{re}` cannot be compiled to an automaton: {}",
+                why.reason
+            ),
+        );
+        Self::hint(d, why.hint);
+        None
     }
 }

@@ -354,6 +354,7 @@ impl Cx<'_> {
                     );
                     return None;
                 }
+                self.automaton(re.at(), re)?;
                 Some(Condition::Matches {
                     param: p.id,
                     pattern: re.to_string(),

@@ -2,7 +2,8 @@
 //! includes another.
 //!
 //! Patterns are compared exactly where the regular-expression engine can build a DFA for both
-//! (everything the spec uses except Unicode word boundaries): the two DFAs run side by side
+//! (every pattern the checker accepts has one: it refuses those without, such as Unicode word
+//! boundaries, see `emit::matcher`): the two DFAs run side by side
 //! over valid UTF-8 (a product construction, breadth first), with the runtime's semantics (a
 //! match anywhere, as `Regex::is_match` decides; the spec's patterns are anchored), so a
 //! difference comes with the shortest text that shows it. Integer ranges, booleans and value

@@ -10,23 +10,38 @@ use quote::{format_ident, quote};
 
 use super::endpoint_doc::{EndpointDoc, Style};
 use super::{
-    Emitted, cargo_toml, deprecation, docs, example_request, ident, inner_docs, prose, readme,
-    runtime_dependency, sibling_dependency,
+    Emitted, cargo_toml_with_features, deprecation, docs, example_request, ident, inner_docs,
+    prose, readme, runtime_dependency, sibling_dependency,
 };
 use crate::model::*;
 
 /// Crate directory, relative to the workspace root.
 pub const DIR: &str = "crates/mrds-client";
 
+/// The client's TLS features, forwarded to the runtime; the README's *TLS* section gives what
+/// each costs to build (measured by `bench/build-cost.sh`).
+const TLS_FEATURES: &str = "\
+# TLS, for `https://` base URLs (see the README for what each option costs to build). With
+# several on, native-tls is used, then rustls with aws-lc-rs, as reqwest prefers them.
+default = [\"rustls-ring\"]
+# rustls with the `ring` provider: no cmake, no system library.
+rustls-ring = [\"mrds-runtime/client-rustls-ring\"]
+# rustls with the `aws-lc-rs` provider (reqwest's default; its C library builds with cmake).
+rustls-aws-lc-rs = [\"mrds-runtime/client-rustls-aws-lc-rs\"]
+# The platform's TLS library (OpenSSL on Linux, which needs its development package).
+native-tls = [\"mrds-runtime/client-native-tls\"]
+";
+
 /// Adds the client crate's files to `out`.
 pub fn emit(api: &Api, out: &mut Emitted) {
-    let mut toml = cargo_toml(
+    let mut toml = cargo_toml_with_features(
         "mrds-client",
         "Typed async client of the Market and Reference Data Service",
         &[
             &sibling_dependency("mrds-model"),
             &runtime_dependency(&["client"]),
         ],
+        TLS_FEATURES,
     );
     toml.push_str(
         "\n# For the hand-written examples in `examples/`.\n[dev-dependencies]\n\
@@ -69,7 +84,7 @@ fn readme_md(api: &Api) -> String {
     }
     code.push_str("# Ok(())\n# }\n```");
     let body = format!(
-        "Typed async client of the {} (reqwest, rustls): one method per endpoint taking the \
+        "Typed async client of the {} (reqwest; TLS through rustls by default): one method per endpoint taking the \
          endpoint's parameter type from the model crate (`mrds-model`, re-exported as \
          `mrds_client::model`). Every call validates its parameters before sending, retries \
          what is worth retrying, and fails with one error type that tells invalid input, \
@@ -77,7 +92,20 @@ fn readme_md(api: &Api) -> String {
          endpoints that page with an offset also get a stream of all their records.\n\n{code}",
         prose(&api.title)
     );
-    let features = "## Features\n\n`jiff`: the model crate's typed time (see `mrds-model`).";
+    let features = "## Features\n\n\
+         - TLS, for `https://` base URLs: `rustls-ring` (the default: rustls with the `ring` \
+         provider, which builds without cmake or a system library, about 16 s of CPU over no \
+         TLS), `rustls-aws-lc-rs` \
+         (reqwest's own default provider, whose C library adds about 30 s of CPU to a cold \
+         build of about 50 s) or `native-tls` (the platform's library: OpenSSL on Linux, \
+         with its development package installed; about as cheap to build as `rustls-ring`). Choose another with \
+         `default-features = false, features = [\"native-tls\"]`; with none, the client \
+         speaks plain `http://` only and refuses an `https://` base URL when it is built.\n\
+         - `jiff`: the model crate's typed time (see `mrds-model`).\n\n\
+         Calls are `async`: run them on tokio (`tokio = { version = \"1\", features = \
+         [\"macros\", \"rt-multi-thread\"] }`). The paging streams are \
+         `futures_util::Stream`s; read them with `futures-util = \"0.3\"` (`StreamExt`, \
+         `TryStreamExt`).";
     readme("mrds-client", &body, features)
 }
 
@@ -90,7 +118,8 @@ fn lib_rs(api: &Api) -> TokenStream {
         "Every method validates its parameters before sending (an invalid call fails with \
          [`Error::InvalidInput`] and sends nothing), retries on 429, 502, 503, 504, failed or \
          reset connections and timeouts as the [`RetryPolicy`] says within the call's deadline \
-         ([`ClientBuilder`]), traces each call and attempt with `tracing` (never the key), and \
+         ([`ClientBuilder`]), traces each call and attempt with `tracing` (one INFO event per call, a warning per \
+         retry; never the key), and \
          separates the failures in [`Error`], which says how many attempts were made.\n\n\
          | method | endpoint | records |\n|---|---|---|",
     );

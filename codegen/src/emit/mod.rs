@@ -13,6 +13,7 @@ use crate::model::{Api, Provenance};
 
 pub mod client;
 pub mod endpoint_doc;
+pub mod matcher;
 pub mod mock;
 pub mod model;
 pub mod openapi;
@@ -116,6 +117,17 @@ pub fn rust_file(path: &str, tokens: TokenStream) -> Result<String, EmitError> {
 /// into the crate directory, so `cargo package` puts them into the `.crate`. Every crate that
 /// depends on the model crate forwards its `jiff` feature (typed time).
 pub fn cargo_toml(name: &str, description: &str, dependencies: &[&str]) -> String {
+    cargo_toml_with_features(name, description, dependencies, "")
+}
+
+/// [`cargo_toml`] with `features`, lines of the `[features]` table (comments included) before
+/// the `jiff` feature.
+pub fn cargo_toml_with_features(
+    name: &str,
+    description: &str,
+    dependencies: &[&str],
+    features: &str,
+) -> String {
     let (keywords, categories) = crate_metadata(name);
     let list = |items: &[&str]| {
         let quoted: Vec<String> = items.iter().map(|i| format!("\"{i}\"")).collect();
@@ -137,9 +149,13 @@ pub fn cargo_toml(name: &str, description: &str, dependencies: &[&str]) -> Strin
     } else {
         None
     };
+    if forwards.is_some() || !features.is_empty() {
+        text.push_str("[features]\n");
+        text.push_str(features);
+    }
     if let Some(forward) = forwards {
         text.push_str(&format!(
-            "[features]\n# Typed time: `jiff` types for the time parameters and the date and \
+            "# Typed time: `jiff` types for the time parameters and the date and \
              timestamp fields,\n# beside the plain types (see the README).\n\
              jiff = [\"{forward}\"]\n\n"
         ));
@@ -205,7 +221,8 @@ pub fn readme(name: &str, body: &str, features: &str) -> String {
     format!(
         "{MARKDOWN_HEADER}\n\n# {name}\n\n{}\n\n## Using it\n\n\
          The crates are not on crates.io; depend on them by path (or on the version of your \
-         own registry, if you publish them there):\n\n\
+         own registry, if you publish them there; the repository's `.ci/local-crates` makes \
+         the packaged crates usable by version before that):\n\n\
          ```toml\n[dependencies]\n{name} = {{ path = \"../mrds/crates/{name}\" }}\n```\n\n{}\
          ## License\n\nLicensed under either of the Apache License, Version 2.0 \
          (`LICENSE-APACHE`) or the MIT license (`LICENSE-MIT`), at your option.\n",

@@ -7,7 +7,7 @@
 //!
 //! Interface description version 1.0; every path below `/api`.
 //!
-//! Every method validates its parameters before sending (an invalid call fails with [`Error::InvalidInput`] and sends nothing), retries on 429, 502, 503, 504, failed or reset connections and timeouts as the [`RetryPolicy`] says within the call's deadline ([`ClientBuilder`]), traces each call and attempt with `tracing` (never the key), and separates the failures in [`Error`], which says how many attempts were made.
+//! Every method validates its parameters before sending (an invalid call fails with [`Error::InvalidInput`] and sends nothing), retries on 429, 502, 503, 504, failed or reset connections and timeouts as the [`RetryPolicy`] says within the call's deadline ([`ClientBuilder`]), traces each call and attempt with `tracing` (one INFO event per call, a warning per retry; never the key), and separates the failures in [`Error`], which says how many attempts were made.
 //!
 //! | method | endpoint | records |
 //! |---|---|---|

@@ -3,7 +3,7 @@
 //! The common response envelope, and the error object as the runtime builds it.
 /// The common response envelope of every endpoint.
 ///
-/// `T` is the record type of the endpoint; a failure envelope is `Envelope<ErrorObject>` (its `data` repeats the error object). Non-exhaustive: made with [`new`](Self::new) and the `with_` setters.
+/// `T` is the record type of the endpoint; a failure envelope is `Envelope<ErrorObject>` (its `data` repeats the error object). Non-exhaustive. Made with [`new`](Self::new) and the `with_` setters.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Envelope<T> {
@@ -16,10 +16,12 @@ pub struct Envelope<T> {
     /// Present on failure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<crate::records::ErrorObject>,
-    /// Content: not shown.
+    /// Content: not shown. Nothing generated from this spec reads it: the client hands it over as it came (`Response::metadata`), and the generated server does not send it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<serde_json::Value>,
-    /// Content: not shown.
+    /// Content: not shown. The client's paging streams read two keys of this object when it has them: `has_more` (a boolean; `false` ends the stream) and `total` (an integer; the stream ends once the next offset reaches it). Nothing else in it is read; the client hands the whole object over as it came (`Response::pagination`), and the generated server does not send it.
+    ///
+    /// *Assumed* (not stated by the interface description): The interface description does not show the object's content; the keys the client reads are the usual spellings of paging metadata. A service that sends neither loses nothing: the stream then ends after an empty page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pagination: Option<serde_json::Value>,
 }

@@ -19,7 +19,7 @@ use crate::value_sets::{
 ///
 /// - `company_detail.symbol_or_name`: At least one of symbol and name_kw is required. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CompanyDetailParams {
@@ -114,7 +114,10 @@ impl CompanyDetailParams {
                 "company_detail.symbol.pattern",
                 "symbol",
                 p_symbol,
-                mrds_runtime::pattern!("^[A-Z0-9]{1,10}([.-][A-Z0-9]{1,4})?$"),
+                mrds_runtime::pattern!(
+                    "^[A-Z0-9]{1,10}([.-][A-Z0-9]{1,4})?$",
+                    b"\x01\x04\0\x01\0\x11\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x01\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\0\0\x03\x04\x11\0\0\x05\0\0\x03\x06\x11\0\0\x07\x11\0\x03\x08\x11\0\0\t\x11\0\x03\n\x11\0\0\x0B\x11\0\x03\x0C\x11\0\0\0\x11\0\x03\r\x11\0\x03\x0E\x11\0\x03\x0F\x11\0\x03\x10\x11\0\x03\0\x11\0\0\0\0"
+                ),
                 "must be an uppercase stock symbol (pattern `^[A-Z0-9]{1,10}([.-][A-Z0-9]{1,4})?$`)",
             );
         issues
@@ -122,7 +125,10 @@ impl CompanyDetailParams {
                 "company_detail.name_kw.pattern",
                 "name_kw",
                 p_name_kw,
-                mrds_runtime::pattern!("^.*\\S.*$"),
+                mrds_runtime::pattern!(
+                    "^.*\\S.*$",
+                    b"\x01\x1A\0\x01\0\x11\0\0\0\0\0\0\0\0\0\0\x01\x02\x01\x01\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\x04\x05\x05\x05\x06\x05\x05\x05\x05\x05\x07\x07\x07\x07\x07\x08\x08\x08\x08\x08\x08\x08\x08\x08\x08\t\x08\x08\x08\x08\n\x0B\x0C\x0C\x0C\x0C\x0C\x0C\x0C\r\r\x0C\x0C\x0C\x0C\x0C\r\x0C\x0C\x0C\x0C\x0C\x0C\x0C\x0C\x0C\x0C\x0C\x0C\x0C\x0C\x0C\x0C\x02\x02\x0E\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x0F\x10\x11\x12\x13\x14\x14\x14\x14\x14\x14\x14\x14\x14\x15\x14\x14\x16\x17\x17\x17\x18\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\x01\0\0\0\0\0\0\0\0\0\0\0\0\x03\x04\x05\x06\x07\x08\t\n\x0B\x0C\r\0\x02\x02\0\0\0\0\0\0\0\0\0\0\0\0\x04\x04\x05\t\t\t\t\n\x0B\x0C\r\x11\0\0\0\x02\x02\x02\x01\x02\x02\x02\x02\x01\x02\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x04\x04\x04\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x04\x04\x04\x04\x04\x04\x0E\x04\x04\x04\x04\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x0F\x10\x04\x04\x04\x04\x04\x04\x04\x04\x04\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x0E\x04\x04\x04\x04\x04\x04\x04\x04\x04\x04\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x04\x04\x04\x04\x04\x04\x04\x04\x04\x04\x04\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x04\x04\x04\x04\x04\x04\x04\x04\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\t\t\t\t\t\t\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\t\t\t\t\t\t\t\t\t\t\t\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\t\t\t\t\t\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x01\x01\x01\x02\x02\x02\x02\x02\x02\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\x02\x02\x02\x02\x02\x02\x01\x02\x02\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+                ),
                 "must be a keyword with at least one non-space character (pattern `^.*\\S.*$`)",
             );
         issues
@@ -163,7 +169,7 @@ impl Request for CompanyDetailParams {
 ///
 /// The API key is required.
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct EquityOfferingParams {
@@ -295,7 +301,7 @@ impl mrds_runtime::Paged for EquityOfferingParams {
 ///
 /// - `etf_flow.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct EtfFlowParams {
@@ -399,7 +405,10 @@ impl EtfFlowParams {
                 "etf_flow.symbol.pattern",
                 "symbol",
                 p_symbol,
-                mrds_runtime::pattern!("^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$"),
+                mrds_runtime::pattern!(
+                    "^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$",
+                    b"\x01\x04\0\x01\0\x11\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x01\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\0\0\x03\x04\x11\0\0\x05\0\0\x03\x06\x11\0\0\x07\x11\0\x03\x08\x11\0\0\t\x11\0\x03\n\x11\0\0\x0B\x11\0\x03\x0C\x11\0\0\0\x11\0\x03\r\x11\0\x03\x0E\x11\0\x03\x0F\x11\0\x03\x10\x11\0\x03\0\x11\0\0\0\0"
+                ),
                 "must be an ETF symbol such as SPY (pattern `^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$`)",
             );
         issues
@@ -454,7 +463,7 @@ impl Request for EtfFlowParams {
 ///
 /// - `forex_historical.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ForexHistoricalParams {
@@ -579,7 +588,10 @@ impl ForexHistoricalParams {
                 "forex_historical.symbol.pattern",
                 "symbol",
                 p_symbol,
-                mrds_runtime::pattern!("^[A-Z]{6}$"),
+                mrds_runtime::pattern!(
+                    "^[A-Z]{6}$",
+                    b"\x01\x03\0\x01\0\x08\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\0\0\x03\0\0\x04\0\0\x05\0\0\x06\0\0\x07\0\0\0\x08\0\0\0"
+                ),
                 "must be a six-letter currency pair such as EURUSD (pattern `^[A-Z]{6}$`)",
             );
         issues
@@ -634,7 +646,7 @@ impl Request for ForexHistoricalParams {
 ///
 /// - `index_1min.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[deprecated(
     since = "0.10.43",
     note = "the endpoint was removed from the service by the provider's release v0.10.43 on 2026-07-29 (`since` names that release, not a version of this crate)"
@@ -761,7 +773,10 @@ impl Index1minParams {
                 "index_1min.symbol.pattern",
                 "symbol",
                 p_symbol,
-                mrds_runtime::pattern!("^\\^?[A-Za-z0-9.]{1,15}$"),
+                mrds_runtime::pattern!(
+                    "^\\^?[A-Za-z0-9.]{1,15}$",
+                    b"\x01\x04\0\x01\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\x02\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\x03\0\0\x04\0\x12\0\x02\0\0\0\x05\0\x12\0\x06\0\x12\0\x07\0\x12\0\x08\0\x12\0\t\0\x12\0\n\0\x12\0\x0B\0\x12\0\x0C\0\x12\0\r\0\x12\0\x0E\0\x12\0\x0F\0\x12\0\x10\0\x12\0\x11\0\x12\0\0\0\x12\0\0\0\0"
+                ),
                 "must be an index symbol with or without a leading caret (^GSPC, GSPC) (pattern `^\\^?[A-Za-z0-9.]{1,15}$`)",
             );
         issues.range("index_1min.limit.range", "limit", p_limit, Some(1), Some(500));
@@ -817,7 +832,7 @@ impl Request for Index1minParams {
 ///
 /// - `leverage_ratio.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct LeverageRatioParams {
@@ -981,7 +996,10 @@ impl LeverageRatioParams {
                 "leverage_ratio.symbol.pattern",
                 "symbol",
                 p_symbol,
-                mrds_runtime::pattern!("^BTC$"),
+                mrds_runtime::pattern!(
+                    "^BTC$",
+                    b"\x01\x05\0\x01\0\x05\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\0\0\0\0\0\0\x03\0\0\0\x04\0\0\0\0\0\0\x05\0\0\0\0\0"
+                ),
                 "must be BTC, the only supported token (pattern `^BTC$`)",
             );
         issues
@@ -1039,7 +1057,7 @@ impl Request for LeverageRatioParams {
 /// - `market_kline.future_daily_only`: Commodity future pairs support only the 1d interval.
 /// - `market_kline.fx_daily_only`: FX spot pairs support only the 1d interval.
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct MarketKlineParams {
@@ -1230,7 +1248,8 @@ impl MarketKlineParams {
                 "trading_pair",
                 p_trading_pair,
                 mrds_runtime::pattern!(
-                    "^[A-Z0-9]+_(SPOT|PERP|OPTION|FUTURE)_[A-Z0-9]+_[A-Z0-9]+$"
+                    "^[A-Z0-9]+_(SPOT|PERP|OPTION|FUTURE)_[A-Z0-9]+_[A-Z0-9]+$",
+                    b"\x01\x0E\0\x01\0\x19\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\0\0\0\x01\x01\x01\x01\x02\x03\x01\x01\x04\x01\x01\x01\x01\x05\x06\x07\x01\x08\t\n\x0B\x01\x01\x01\x01\x01\0\0\0\0\x0C\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x03\0\0\0\0\x04\0\0\x05\x06\0\x07\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x08\0\0\0\0\0\0\0\0\0\t\0\0\0\0\0\0\0\0\n\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x0B\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x0C\0\0\0\0\0\0\0\0\0\0\0\0\0\r\0\0\0\0\0\0\0\0\0\0\0\x0E\0\0\0\0\0\0\0\0\0\0\0\x0F\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x10\0\0\0\0\0\0\x11\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\x13\0\0\0\0\0\0\0\0\0\0\0\x14\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x15\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x12\0\0\0\0\0\0\0\0\0\x16\x16\x16\x16\x16\x16\x16\x16\x16\x16\x16\0\0\0\x16\x16\x16\x16\x16\x16\x16\x16\x16\x16\x16\x17\0\0\x18\x18\x18\x18\x18\x18\x18\x18\x18\x18\x18\0\0\0\x18\x18\x18\x18\x18\x18\x18\x18\x18\x18\x18\0\x19\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
                 ),
                 "must be <MARKET>_<INSTRUMENT_TYPE>_<SYMBOL>_<CURRENCY>, four parts of uppercase letters and digits, INSTRUMENT_TYPE one of SPOT, PERP, OPTION, FUTURE (pattern `^[A-Z0-9]+_(SPOT|PERP|OPTION|FUTURE)_[A-Z0-9]+_[A-Z0-9]+$`)",
             );
@@ -1257,7 +1276,13 @@ impl MarketKlineParams {
                 ("end_time", p_end_time),
             );
         if p_trading_pair
-            .is_some_and(|v| mrds_runtime::pattern!("^[A-Z0-9]+_OPTION_").is_match(v))
+            .is_some_and(|v| {
+                mrds_runtime::pattern!(
+                    "^[A-Z0-9]+_OPTION_",
+                    b"\x01\t\0\x01\0\x0B\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x02\x01\x01\x01\x01\x03\x04\x05\x01\x01\x01\x06\x01\x01\x01\x01\x01\x01\0\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\x02\x02\x02\x02\x02\0\0\0\x02\x02\x02\x02\x02\x02\x03\0\0\0\0\0\x04\0\0\0\0\0\0\0\0\0\x05\0\0\0\0\0\0\0\0\0\x06\0\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\x08\0\0\0\0\0\0\0\t\0\0\0\0\0\0\0\0\0\0\0\0\n\0\x0B\x0B\x0B\x0B\x0B\x0B\x0B\x0B\x0B\0\0\0\0\0\0\0\0\0"
+                )
+                    .is_match(v)
+            })
         {
             issues
                 .pattern(
@@ -1265,13 +1290,20 @@ impl MarketKlineParams {
                     "trading_pair",
                     p_trading_pair,
                     mrds_runtime::pattern!(
-                        "^[A-Z0-9]+_OPTION_[A-Z]{1,6}[0-9]{6}[CP][0-9]{8}_[A-Z0-9]+$"
+                        "^[A-Z0-9]+_OPTION_[A-Z]{1,6}[0-9]{6}[CP][0-9]{8}_[A-Z0-9]+$",
+                        b"\x01\x0B\0\x01\0\"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\0\0\0\x02\x02\x03\x02\x02\x02\x02\x02\x04\x02\x02\x02\x02\x05\x06\x07\x02\x02\x02\x08\x02\x02\x02\x02\x02\x02\0\0\0\0\t\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\x02\x02\x02\x02\x02\x02\x02\x02\x03\0\0\0\0\0\0\0\x04\0\0\0\0\0\0\0\0\0\0\0\x05\0\0\0\0\0\0\0\0\0\0\0\x06\0\0\0\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\0\x08\0\0\0\0\0\0\0\0\0\t\0\0\0\0\0\0\0\0\0\0\0\0\0\0\n\0\0\0\x0B\x0B\x0B\x0B\x0B\x0B\x0B\0\0\0\x0C\r\r\r\r\r\r\r\0\0\0\x0E\0\0\0\0\0\0\0\0\0\0\x0C\x0F\x0F\x0F\x0F\x0F\x0F\x0F\0\0\0\x10\0\0\0\0\0\0\0\0\0\0\x0C\x11\x11\x11\x11\x11\x11\x11\0\0\0\x12\0\0\0\0\0\0\0\0\0\0\x0C\x13\x13\x13\x13\x13\x13\x13\0\0\0\x14\0\0\0\0\0\0\0\0\0\0\x0C\x15\x15\x15\x15\x15\x15\x15\0\0\0\x16\0\0\0\0\0\0\0\0\0\0\x0C\0\0\0\0\0\0\0\0\0\0\0\0\x17\0\0\0\x17\0\0\0\0\x18\0\0\0\0\0\0\0\0\0\0\x19\0\0\0\0\0\0\0\0\0\0\x1A\0\0\0\0\0\0\0\0\0\0\x1B\0\0\0\0\0\0\0\0\0\0\x1C\0\0\0\0\0\0\0\0\0\0\x1D\0\0\0\0\0\0\0\0\0\0\x1E\0\0\0\0\0\0\0\0\0\0\x1F\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0 \0\0!!!!!!!!\0\0\0!!!!!!!!\0\"\0\0\0\0\0\0\0\0\0\0\0"
                     ),
                     "An OPTION pair's symbol is an option symbol: underlying (1 to 6 uppercase letters), six-digit expiry YYMMDD, C or P, eight-digit strike (AAPL251219C00200000)",
                 );
         }
         if p_trading_pair
-            .is_some_and(|v| mrds_runtime::pattern!("^[A-Z0-9]+_FUTURE_").is_match(v))
+            .is_some_and(|v| {
+                mrds_runtime::pattern!(
+                    "^[A-Z0-9]+_FUTURE_",
+                    b"\x01\t\0\x01\0\x0B\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\0\0\0\x01\x01\x01\x01\x02\x03\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x04\x01\x05\x06\x01\x01\x01\x01\x01\0\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\x02\x02\x02\x02\x02\0\0\0\x02\x02\x02\x02\x02\x02\x03\0\0\0\0\x04\0\0\0\0\0\0\0\0\0\0\0\x05\0\0\0\0\0\0\0\x06\0\0\0\0\0\0\0\0\0\x07\0\0\0\0\0\0\x08\0\0\0\0\0\0\t\0\0\0\0\0\0\0\0\0\0\0\0\0\n\0\x0B\x0B\x0B\x0B\x0B\x0B\x0B\x0B\x0B\0\0\0\0\0\0\0\0\0"
+                )
+                    .is_match(v)
+            })
         {
             issues
                 .allowed(
@@ -1283,7 +1315,13 @@ impl MarketKlineParams {
                 );
         }
         if p_trading_pair
-            .is_some_and(|v| mrds_runtime::pattern!("^FX_SPOT_").is_match(v))
+            .is_some_and(|v| {
+                mrds_runtime::pattern!(
+                    "^FX_SPOT_",
+                    b"\x01\t\0\x01\0\n\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\0\0\0\0\0\0\0\x02\x03\0\0\x04\x05\0\0\0\x06\0\0\0\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\0\0\0\0\0\0\0\0\x04\0\0\0\0\0\x05\0\0\0\0\0\0\0\x06\0\0\0\0\0\0\0\x07\0\0\0\0\0\0\0\0\0\0\0\x08\0\0\0\0\0\0\0\0\0\0\t\0\n\n\n\n\n\n\n\n\n\0\0\0\0\0\0\0\0\0"
+                )
+                    .is_match(v)
+            })
         {
             issues
                 .allowed(
@@ -1335,7 +1373,7 @@ impl Request for MarketKlineParams {
 ///
 /// - `nand_flash_spot_price.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct NandFlashSpotPriceParams {
@@ -1468,7 +1506,7 @@ impl Request for NandFlashSpotPriceParams {
 ///
 /// - `non_us_kline.range_order`: end_time must be greater than start_time.
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct NonUsKlineParams {
@@ -1618,7 +1656,10 @@ impl NonUsKlineParams {
                 "non_us_kline.symbol.pattern",
                 "symbol",
                 p_symbol,
-                mrds_runtime::pattern!("^[A-Za-z0-9]{1,12}\\.[A-Z]{1,4}$"),
+                mrds_runtime::pattern!(
+                    "^[A-Za-z0-9]{1,12}\\.[A-Z]{1,4}$",
+                    b"\x01\x05\0\x01\0\x13\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\0\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\x03\0\0\0\0\0\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\x02\0\0\x03\x04\x04\0\0\0\0\x05\0\0\x03\x06\x06\0\0\0\0\x07\x13\0\x03\x08\x08\0\0\0\0\t\x13\0\x03\n\n\0\0\0\0\x0B\x13\0\x03\x0C\x0C\0\0\0\0\0\x13\0\x03\r\r\0\0\x03\x0E\x0E\0\0\x03\x0F\x0F\0\0\x03\x10\x10\0\0\x03\x11\x11\0\0\x03\x12\x12\0\0\x03\0\0\0\0\0\0\0\0"
+                ),
                 "must be a ticker in dotted form <code>.<EXCHANGE_SUFFIX>, e.g. 0700.HK (pattern `^[A-Za-z0-9]{1,12}\\.[A-Z]{1,4}$`)",
             );
         issues.range("non_us_kline.limit.range", "limit", p_limit, Some(1), Some(10000));
@@ -1672,7 +1713,7 @@ impl Request for NonUsKlineParams {
 ///
 /// - `perp_kline.range_order`: end_time must be greater than start_time.
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 ///
 /// *Assumed* (not stated by the interface description): `<perp_venue>` is a fixed literal the description does not name; the spec uses `hyperliquid`.
 #[derive(Clone, Debug, PartialEq)]
@@ -1820,7 +1861,10 @@ impl PerpKlineParams {
                 "perp_kline.symbol.pattern",
                 "symbol",
                 p_symbol,
-                mrds_runtime::pattern!("^[A-Za-z0-9]{1,20}$"),
+                mrds_runtime::pattern!(
+                    "^[A-Za-z0-9]{1,20}$",
+                    b"\x01\x03\0\x01\0\x16\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\0\0\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\0\0\x03\x16\0\x04\x16\0\x05\x16\0\x06\x16\0\x07\x16\0\x08\x16\0\t\x16\0\n\x16\0\x0B\x16\0\x0C\x16\0\r\x16\0\x0E\x16\0\x0F\x16\0\x10\x16\0\x11\x16\0\x12\x16\0\x13\x16\0\x14\x16\0\x15\x16\0\0\x16\0\0\0"
+                ),
                 "must be a base token or equity ticker such as BTC (pattern `^[A-Za-z0-9]{1,20}$`)",
             );
         issues.range("perp_kline.limit.range", "limit", p_limit, Some(1), Some(10000));
@@ -1878,7 +1922,7 @@ impl Request for PerpKlineParams {
 ///
 /// - `person_commentary.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct PersonCommentaryParams {
@@ -2112,7 +2156,7 @@ impl mrds_runtime::Paged for PersonCommentaryParams {
 ///
 /// - `research_units.idx_requires_kind`: idx requires kind.
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ResearchUnitsParams {
@@ -2277,7 +2321,7 @@ impl Request for ResearchUnitsParams {
 /// - `screener_events.range_order`: start_time must be before end_time. (assumed)
 /// - `screener_events.max_span`: For Split Date and Earnings Date, the range may not exceed one year (366 days).
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ScreenerEventsParams {
@@ -2446,7 +2490,7 @@ impl Request for ScreenerEventsParams {
 ///
 /// - `ssr.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SsrParams {
@@ -2606,7 +2650,10 @@ impl SsrParams {
                 "ssr.symbol.pattern",
                 "symbol",
                 p_symbol,
-                mrds_runtime::pattern!("^BTC$"),
+                mrds_runtime::pattern!(
+                    "^BTC$",
+                    b"\x01\x05\0\x01\0\x05\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x03\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\0\0\0\0\0\0\x03\0\0\0\x04\0\0\0\0\0\0\x05\0\0\0\0\0"
+                ),
                 "must be BTC, the only supported token (pattern `^BTC$`)",
             );
         issues.range("ssr.limit.range", "limit", p_limit, Some(1), Some(1000));
@@ -2660,7 +2707,7 @@ impl Request for SsrParams {
 ///
 /// - `stock_dividends.range_order`: start_time must be before end_time.
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct StockDividendsParams {
@@ -2800,7 +2847,10 @@ impl StockDividendsParams {
                 "stock_dividends.symbol.pattern",
                 "symbol",
                 p_symbol,
-                mrds_runtime::pattern!("^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$"),
+                mrds_runtime::pattern!(
+                    "^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$",
+                    b"\x01\x04\0\x01\0\x11\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x01\x01\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\x02\0\0\x03\x04\x11\0\0\x05\0\0\x03\x06\x11\0\0\x07\x11\0\x03\x08\x11\0\0\t\x11\0\x03\n\x11\0\0\x0B\x11\0\x03\x0C\x11\0\0\0\x11\0\x03\r\x11\0\x03\x0E\x11\0\x03\x0F\x11\0\x03\x10\x11\0\x03\0\x11\0\0\0\0"
+                ),
                 "must be a stock symbol such as AAPL; US share classes take a dot or a hyphen (BRK.B, BRK-B) (pattern `^[A-Za-z0-9]{1,10}([.-][A-Za-z0-9]{1,4})?$`)",
             );
         issues
@@ -2860,7 +2910,7 @@ impl Request for StockDividendsParams {
 /// - `treasury_rates.end_requires_start`: end_time alone is invalid; give start_time too. (assumed)
 /// - `treasury_rates.range_order`: start_time must be before end_time. (assumed)
 ///
-/// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TreasuryRatesParams {

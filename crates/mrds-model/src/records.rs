@@ -3,11 +3,12 @@
 //! The records of the service: the elements of `data`, and the error object.
 //!
 //! Decoding ignores fields the server adds later; value-set fields keep values the
-//! spec does not know. Records are non-exhaustive: `new` takes the required fields,
-//! `with_` setters the optional ones.
+//! spec does not know. Records are non-exhaustive: `new` takes the required fields (a
+//! record with more than six has an init struct naming them instead), `with_` setters
+//! the optional ones.
 /// An OHLCV candle (perpetual kline and unified kline).
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made from [`CandleInit`] (the required fields, by name: `Candle::from(CandleInit { .. })`) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Candle {
@@ -30,28 +31,41 @@ pub struct Candle {
     /// Format: ISO 8601 timestamp.
     pub time_close: String,
 }
-impl Candle {
-    /// A `Candle` with the required fields given.
-    pub fn new(
-        price_open: f64,
-        price_high: f64,
-        price_low: f64,
-        price_close: f64,
-        volume: f64,
-        time_open: impl Into<String>,
-        time_close: impl Into<String>,
-    ) -> Self {
+/// The required fields of a [`Candle`], by name: `Candle::from(CandleInit { .. })` makes the record with every optional field empty, for its `with_` setters.
+///
+/// Exhaustive on purpose, so a struct literal names every value: it holds only the required fields, and a field the record gains as optional later does not change it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CandleInit {
+    /// Open price.
+    pub price_open: f64,
+    /// High price.
+    pub price_high: f64,
+    /// Low price.
+    pub price_low: f64,
+    /// Close price.
+    pub price_close: f64,
+    /// Volume.
+    pub volume: f64,
+    /// Open time.
+    pub time_open: String,
+    /// Close time.
+    pub time_close: String,
+}
+impl From<CandleInit> for Candle {
+    /// The `Candle` with these required fields and no optional one.
+    fn from(init: CandleInit) -> Self {
         Self {
-            price_open,
-            price_high,
-            price_low,
-            price_close,
-            volume,
-            time_open: time_open.into(),
-            time_close: time_close.into(),
+            price_open: init.price_open,
+            price_high: init.price_high,
+            price_low: init.price_low,
+            price_close: init.price_close,
+            volume: init.volume,
+            time_open: init.time_open,
+            time_close: init.time_close,
         }
     }
 }
+impl Candle {}
 #[cfg(feature = "jiff")]
 impl Candle {
     /// `time_open` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 timestamp).
@@ -69,7 +83,7 @@ impl Candle {
 }
 /// Company profile. Valuation and financial metrics are not part of this record (they are served by `/v1/stocks/market-metrics` and `/v1/stocks/financial-metrics`).
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made from [`CompanyProfileInit`] (the required fields, by name: `CompanyProfile::from(CompanyProfileInit { .. })`) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct CompanyProfile {
@@ -118,53 +132,77 @@ pub struct CompanyProfile {
     /// Social-platform search terms for the company: stable-identity terms first (cashtag, public name, key products, chief executive, brands), then at most 5 news-driven terms refreshed weekly. Empty for symbols outside the covered US universe.
     pub keywords: Vec<String>,
 }
-impl CompanyProfile {
-    /// A `CompanyProfile` with the required fields given.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        symbol: impl Into<String>,
-        name: impl Into<String>,
-        exchange: impl Into<String>,
-        exchange_short_name: impl Into<String>,
-        industry: impl Into<String>,
-        sector: impl Into<String>,
-        cik: impl Into<String>,
-        country: impl Into<String>,
-        ceo: impl Into<String>,
-        company_description: impl Into<String>,
-        employees: i64,
-        ipo_date: impl Into<String>,
-        website: impl Into<String>,
-        logo: impl Into<String>,
-        is_adr: bool,
-        is_etf: bool,
-        is_fund: bool,
-        is_listed: bool,
-        keywords: Vec<String>,
-    ) -> Self {
+/// The required fields of a [`CompanyProfile`], by name: `CompanyProfile::from(CompanyProfileInit { .. })` makes the record with every optional field empty, for its `with_` setters.
+///
+/// Exhaustive on purpose, so a struct literal names every value: it holds only the required fields, and a field the record gains as optional later does not change it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompanyProfileInit {
+    /// Stock symbol.
+    pub symbol: String,
+    /// Company name.
+    pub name: String,
+    /// Exchange.
+    pub exchange: String,
+    /// Short exchange name.
+    pub exchange_short_name: String,
+    /// Industry classification.
+    pub industry: String,
+    /// Sector classification.
+    pub sector: String,
+    /// Registry identifier, a ten-digit zero-padded string.
+    pub cik: String,
+    /// Country.
+    pub country: String,
+    /// Chief executive name.
+    pub ceo: String,
+    /// Description.
+    pub company_description: String,
+    /// Employee count.
+    pub employees: i64,
+    /// IPO date.
+    pub ipo_date: String,
+    /// Website URL.
+    pub website: String,
+    /// Logo URL.
+    pub logo: String,
+    /// Listing flag.
+    pub is_adr: bool,
+    /// Listing flag.
+    pub is_etf: bool,
+    /// Listing flag.
+    pub is_fund: bool,
+    /// Listing flag.
+    pub is_listed: bool,
+    /// Social-platform search terms for the company: stable-identity terms first (cashtag, public name, key products, chief executive, brands), then at most 5 news-driven terms refreshed weekly. Empty for symbols outside the covered US universe.
+    pub keywords: Vec<String>,
+}
+impl From<CompanyProfileInit> for CompanyProfile {
+    /// The `CompanyProfile` with these required fields and no optional one.
+    fn from(init: CompanyProfileInit) -> Self {
         Self {
-            symbol: symbol.into(),
-            name: name.into(),
-            exchange: exchange.into(),
-            exchange_short_name: exchange_short_name.into(),
-            industry: industry.into(),
-            sector: sector.into(),
-            cik: cik.into(),
-            country: country.into(),
-            ceo: ceo.into(),
-            company_description: company_description.into(),
-            employees,
-            ipo_date: ipo_date.into(),
-            website: website.into(),
-            logo: logo.into(),
-            is_adr,
-            is_etf,
-            is_fund,
-            is_listed,
-            keywords,
+            symbol: init.symbol,
+            name: init.name,
+            exchange: init.exchange,
+            exchange_short_name: init.exchange_short_name,
+            industry: init.industry,
+            sector: init.sector,
+            cik: init.cik,
+            country: init.country,
+            ceo: init.ceo,
+            company_description: init.company_description,
+            employees: init.employees,
+            ipo_date: init.ipo_date,
+            website: init.website,
+            logo: init.logo,
+            is_adr: init.is_adr,
+            is_etf: init.is_etf,
+            is_fund: init.is_fund,
+            is_listed: init.is_listed,
+            keywords: init.keywords,
         }
     }
 }
+impl CompanyProfile {}
 #[cfg(feature = "jiff")]
 impl CompanyProfile {
     /// `ipo_date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
@@ -178,7 +216,7 @@ impl CompanyProfile {
 ///
 /// `ETFFlow` in the interface description.
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made from [`EtfFlowInit`] (the required fields, by name: `EtfFlow::from(EtfFlowInit { .. })`) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EtfFlow {
@@ -207,31 +245,44 @@ pub struct EtfFlow {
     /// Day of a rate-committee meeting.
     pub is_fomc: bool,
 }
-impl EtfFlow {
-    /// A `EtfFlow` with the required fields given.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        symbol: impl Into<String>,
-        date: impl Into<String>,
-        close: impl Into<String>,
-        net_flow: impl Into<String>,
-        net_flow_in_shares: f64,
-        volume: f64,
-        expiration_cycle: impl Into<String>,
-        is_fomc: bool,
-    ) -> Self {
+/// The required fields of a [`EtfFlow`], by name: `EtfFlow::from(EtfFlowInit { .. })` makes the record with every optional field empty, for its `with_` setters.
+///
+/// Exhaustive on purpose, so a struct literal names every value: it holds only the required fields, and a field the record gains as optional later does not change it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EtfFlowInit {
+    /// ETF symbol.
+    pub symbol: String,
+    /// Day of the flow.
+    pub date: String,
+    /// Daily close.
+    pub close: String,
+    /// Net flow.
+    pub net_flow: String,
+    /// Net flow in shares.
+    pub net_flow_in_shares: f64,
+    /// Volume.
+    pub volume: f64,
+    /// Expiration cycle.
+    pub expiration_cycle: String,
+    /// Day of a rate-committee meeting.
+    pub is_fomc: bool,
+}
+impl From<EtfFlowInit> for EtfFlow {
+    /// The `EtfFlow` with these required fields and no optional one.
+    fn from(init: EtfFlowInit) -> Self {
         Self {
-            symbol: symbol.into(),
-            date: date.into(),
-            close: close.into(),
-            net_flow: net_flow.into(),
-            net_flow_in_shares,
-            volume,
-            expiration_cycle: expiration_cycle.into(),
-            is_fomc,
+            symbol: init.symbol,
+            date: init.date,
+            close: init.close,
+            net_flow: init.net_flow,
+            net_flow_in_shares: init.net_flow_in_shares,
+            volume: init.volume,
+            expiration_cycle: init.expiration_cycle,
+            is_fomc: init.is_fomc,
         }
     }
 }
+impl EtfFlow {}
 #[cfg(feature = "jiff")]
 impl EtfFlow {
     /// `date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
@@ -243,7 +294,7 @@ impl EtfFlow {
 }
 /// An equity offering filing (new shares, exempt offerings and amendments); units and currency of amounts not shown.
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made from [`EquityOfferingInit`] (the required fields, by name: `EquityOffering::from(EquityOfferingInit { .. })`) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EquityOffering {
@@ -338,103 +389,154 @@ pub struct EquityOffering {
     /// Number of investors who already invested.
     pub total_number_already_invested: f64,
 }
-impl EquityOffering {
-    /// A `EquityOffering` with the required fields given.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        cik: impl Into<String>,
-        company_name: impl Into<String>,
-        entity_name: impl Into<String>,
-        entity_type: impl Into<String>,
-        date: impl Into<String>,
-        filing_date: impl Into<String>,
-        acceptance_time: impl Into<String>,
-        date_of_first_sale: impl Into<String>,
-        form_type: impl Into<String>,
-        form_signification: impl Into<String>,
-        federal_exemptions_exclusions: impl Into<String>,
-        industry_group_type: impl Into<String>,
-        revenue_range: impl Into<String>,
-        jurisdiction_of_incorporation: impl Into<String>,
-        year_of_incorporation: impl Into<String>,
-        incorporated_within_five_years: bool,
-        is_amendment: bool,
-        is_business_combination_transaction: bool,
-        duration_of_offering_is_more_than_year: bool,
-        has_non_accredited_investors: bool,
-        securities_offered_are_of_equity_type: bool,
-        issuer_street: impl Into<String>,
-        issuer_city: impl Into<String>,
-        issuer_state_or_country: impl Into<String>,
-        issuer_state_or_country_description: impl Into<String>,
-        issuer_zip_code: impl Into<String>,
-        issuer_phone_number: impl Into<String>,
-        related_person_first_name: impl Into<String>,
-        related_person_last_name: impl Into<String>,
-        related_person_relationship: impl Into<String>,
-        related_person_street: impl Into<String>,
-        related_person_city: impl Into<String>,
-        related_person_state_or_country: impl Into<String>,
-        related_person_state_or_country_description: impl Into<String>,
-        related_person_zip_code: impl Into<String>,
-        total_offering_amount: f64,
-        total_amount_sold: f64,
-        total_amount_remaining: f64,
-        minimum_investment_accepted: f64,
-        gross_proceeds_used: f64,
-        sales_commissions: f64,
-        finders_fees: f64,
-        total_number_already_invested: f64,
-    ) -> Self {
+/// The required fields of a [`EquityOffering`], by name: `EquityOffering::from(EquityOfferingInit { .. })` makes the record with every optional field empty, for its `with_` setters.
+///
+/// Exhaustive on purpose, so a struct literal names every value: it holds only the required fields, and a field the record gains as optional later does not change it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EquityOfferingInit {
+    /// Registry identifier.
+    pub cik: String,
+    /// Company name.
+    pub company_name: String,
+    /// Entity name.
+    pub entity_name: String,
+    /// Entity type.
+    pub entity_type: String,
+    /// ISO 8601 timestamp with milliseconds and Z suffix.
+    pub date: String,
+    /// Filing date, YYYY-MM-DD HH:MM:SS.
+    pub filing_date: String,
+    /// Acceptance time.
+    pub acceptance_time: String,
+    /// Date of first sale.
+    pub date_of_first_sale: String,
+    /// Form type.
+    pub form_type: String,
+    /// What the form signifies.
+    pub form_signification: String,
+    /// Federal exemptions and exclusions.
+    pub federal_exemptions_exclusions: String,
+    /// Industry group type.
+    pub industry_group_type: String,
+    /// Revenue range.
+    pub revenue_range: String,
+    /// Jurisdiction of incorporation.
+    pub jurisdiction_of_incorporation: String,
+    /// Year of incorporation.
+    pub year_of_incorporation: String,
+    /// Incorporated within five years.
+    pub incorporated_within_five_years: bool,
+    /// The filing is an amendment.
+    pub is_amendment: bool,
+    /// Business combination transaction.
+    pub is_business_combination_transaction: bool,
+    /// The offering lasts more than a year.
+    pub duration_of_offering_is_more_than_year: bool,
+    /// Non-accredited investors took part.
+    pub has_non_accredited_investors: bool,
+    /// The securities are equity.
+    pub securities_offered_are_of_equity_type: bool,
+    /// Issuer street.
+    pub issuer_street: String,
+    /// Issuer city.
+    pub issuer_city: String,
+    /// Issuer state or country.
+    pub issuer_state_or_country: String,
+    /// Issuer state or country, spelled out.
+    pub issuer_state_or_country_description: String,
+    /// Issuer zip code.
+    pub issuer_zip_code: String,
+    /// Issuer phone number.
+    pub issuer_phone_number: String,
+    /// Related person's first name.
+    pub related_person_first_name: String,
+    /// Related person's last name.
+    pub related_person_last_name: String,
+    /// Related person's relationship.
+    pub related_person_relationship: String,
+    /// Related person's street.
+    pub related_person_street: String,
+    /// Related person's city.
+    pub related_person_city: String,
+    /// Related person's state or country.
+    pub related_person_state_or_country: String,
+    /// Related person's state or country, spelled out.
+    pub related_person_state_or_country_description: String,
+    /// Related person's zip code.
+    pub related_person_zip_code: String,
+    /// Total offering amount.
+    pub total_offering_amount: f64,
+    /// Total amount sold.
+    pub total_amount_sold: f64,
+    /// Total amount remaining.
+    pub total_amount_remaining: f64,
+    /// Minimum investment accepted.
+    pub minimum_investment_accepted: f64,
+    /// Gross proceeds used.
+    pub gross_proceeds_used: f64,
+    /// Sales commissions.
+    pub sales_commissions: f64,
+    /// Finders' fees.
+    pub finders_fees: f64,
+    /// Number of investors who already invested.
+    pub total_number_already_invested: f64,
+}
+impl From<EquityOfferingInit> for EquityOffering {
+    /// The `EquityOffering` with these required fields and no optional one.
+    fn from(init: EquityOfferingInit) -> Self {
         Self {
-            cik: cik.into(),
-            company_name: company_name.into(),
-            entity_name: entity_name.into(),
-            entity_type: entity_type.into(),
-            date: date.into(),
-            filing_date: filing_date.into(),
-            acceptance_time: acceptance_time.into(),
-            date_of_first_sale: date_of_first_sale.into(),
-            form_type: form_type.into(),
-            form_signification: form_signification.into(),
-            federal_exemptions_exclusions: federal_exemptions_exclusions.into(),
-            industry_group_type: industry_group_type.into(),
-            revenue_range: revenue_range.into(),
-            jurisdiction_of_incorporation: jurisdiction_of_incorporation.into(),
-            year_of_incorporation: year_of_incorporation.into(),
-            incorporated_within_five_years,
-            is_amendment,
-            is_business_combination_transaction,
-            duration_of_offering_is_more_than_year,
-            has_non_accredited_investors,
-            securities_offered_are_of_equity_type,
-            issuer_street: issuer_street.into(),
-            issuer_city: issuer_city.into(),
-            issuer_state_or_country: issuer_state_or_country.into(),
-            issuer_state_or_country_description: issuer_state_or_country_description
-                .into(),
-            issuer_zip_code: issuer_zip_code.into(),
-            issuer_phone_number: issuer_phone_number.into(),
-            related_person_first_name: related_person_first_name.into(),
-            related_person_last_name: related_person_last_name.into(),
-            related_person_relationship: related_person_relationship.into(),
-            related_person_street: related_person_street.into(),
-            related_person_city: related_person_city.into(),
-            related_person_state_or_country: related_person_state_or_country.into(),
-            related_person_state_or_country_description: related_person_state_or_country_description
-                .into(),
-            related_person_zip_code: related_person_zip_code.into(),
-            total_offering_amount,
-            total_amount_sold,
-            total_amount_remaining,
-            minimum_investment_accepted,
-            gross_proceeds_used,
-            sales_commissions,
-            finders_fees,
-            total_number_already_invested,
+            cik: init.cik,
+            company_name: init.company_name,
+            entity_name: init.entity_name,
+            entity_type: init.entity_type,
+            date: init.date,
+            filing_date: init.filing_date,
+            acceptance_time: init.acceptance_time,
+            date_of_first_sale: init.date_of_first_sale,
+            form_type: init.form_type,
+            form_signification: init.form_signification,
+            federal_exemptions_exclusions: init.federal_exemptions_exclusions,
+            industry_group_type: init.industry_group_type,
+            revenue_range: init.revenue_range,
+            jurisdiction_of_incorporation: init.jurisdiction_of_incorporation,
+            year_of_incorporation: init.year_of_incorporation,
+            incorporated_within_five_years: init.incorporated_within_five_years,
+            is_amendment: init.is_amendment,
+            is_business_combination_transaction: init
+                .is_business_combination_transaction,
+            duration_of_offering_is_more_than_year: init
+                .duration_of_offering_is_more_than_year,
+            has_non_accredited_investors: init.has_non_accredited_investors,
+            securities_offered_are_of_equity_type: init
+                .securities_offered_are_of_equity_type,
+            issuer_street: init.issuer_street,
+            issuer_city: init.issuer_city,
+            issuer_state_or_country: init.issuer_state_or_country,
+            issuer_state_or_country_description: init
+                .issuer_state_or_country_description,
+            issuer_zip_code: init.issuer_zip_code,
+            issuer_phone_number: init.issuer_phone_number,
+            related_person_first_name: init.related_person_first_name,
+            related_person_last_name: init.related_person_last_name,
+            related_person_relationship: init.related_person_relationship,
+            related_person_street: init.related_person_street,
+            related_person_city: init.related_person_city,
+            related_person_state_or_country: init.related_person_state_or_country,
+            related_person_state_or_country_description: init
+                .related_person_state_or_country_description,
+            related_person_zip_code: init.related_person_zip_code,
+            total_offering_amount: init.total_offering_amount,
+            total_amount_sold: init.total_amount_sold,
+            total_amount_remaining: init.total_amount_remaining,
+            minimum_investment_accepted: init.minimum_investment_accepted,
+            gross_proceeds_used: init.gross_proceeds_used,
+            sales_commissions: init.sales_commissions,
+            finders_fees: init.finders_fees,
+            total_number_already_invested: init.total_number_already_invested,
         }
     }
 }
+impl EquityOffering {}
 #[cfg(feature = "jiff")]
 impl EquityOffering {
     /// `date` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 UTC timestamp with milliseconds and `Z`).
@@ -452,7 +554,7 @@ impl EquityOffering {
 }
 /// One problem with one request field.
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ErrorDetail {
@@ -479,7 +581,7 @@ impl ErrorDetail {
 }
 /// The error object of a failed request.
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ErrorObject {
@@ -563,7 +665,7 @@ impl ErrorObject {
 }
 /// A daily bar of one currency pair.
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made from [`ForexBarInit`] (the required fields, by name: `ForexBar::from(ForexBarInit { .. })`) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ForexBar {
@@ -590,35 +692,50 @@ pub struct ForexBar {
     /// Volume-weighted average price.
     pub vwap: f64,
 }
-impl ForexBar {
-    /// A `ForexBar` with the required fields given.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        symbol: impl Into<String>,
-        date: impl Into<String>,
-        open: f64,
-        high: f64,
-        low: f64,
-        close: f64,
-        change: f64,
-        change_percent: f64,
-        volume: f64,
-        vwap: f64,
-    ) -> Self {
+/// The required fields of a [`ForexBar`], by name: `ForexBar::from(ForexBarInit { .. })` makes the record with every optional field empty, for its `with_` setters.
+///
+/// Exhaustive on purpose, so a struct literal names every value: it holds only the required fields, and a field the record gains as optional later does not change it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForexBarInit {
+    /// Currency pair.
+    pub symbol: String,
+    /// Day of the bar.
+    pub date: String,
+    /// Open.
+    pub open: f64,
+    /// High.
+    pub high: f64,
+    /// Low.
+    pub low: f64,
+    /// Close.
+    pub close: f64,
+    /// Change.
+    pub change: f64,
+    /// Change in percent.
+    pub change_percent: f64,
+    /// Volume.
+    pub volume: f64,
+    /// Volume-weighted average price.
+    pub vwap: f64,
+}
+impl From<ForexBarInit> for ForexBar {
+    /// The `ForexBar` with these required fields and no optional one.
+    fn from(init: ForexBarInit) -> Self {
         Self {
-            symbol: symbol.into(),
-            date: date.into(),
-            open,
-            high,
-            low,
-            close,
-            change,
-            change_percent,
-            volume,
-            vwap,
+            symbol: init.symbol,
+            date: init.date,
+            open: init.open,
+            high: init.high,
+            low: init.low,
+            close: init.close,
+            change: init.change,
+            change_percent: init.change_percent,
+            volume: init.volume,
+            vwap: init.vwap,
         }
     }
 }
+impl ForexBar {}
 #[cfg(feature = "jiff")]
 impl ForexBar {
     /// `date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
@@ -630,7 +747,7 @@ impl ForexBar {
 }
 /// A one-minute bar of an index.
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made from [`IndexBar1MinInit`] (the required fields, by name: `IndexBar1Min::from(IndexBar1MinInit { .. })`) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct IndexBar1Min {
@@ -651,34 +768,47 @@ pub struct IndexBar1Min {
     /// Volume.
     pub volume: f64,
 }
-impl IndexBar1Min {
-    /// A `IndexBar1Min` with the required fields given.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        symbol: impl Into<String>,
-        data_type: impl Into<String>,
-        timestamp: f64,
-        open: f64,
-        high: f64,
-        low: f64,
-        close: f64,
-        volume: f64,
-    ) -> Self {
+/// The required fields of a [`IndexBar1Min`], by name: `IndexBar1Min::from(IndexBar1MinInit { .. })` makes the record with every optional field empty, for its `with_` setters.
+///
+/// Exhaustive on purpose, so a struct literal names every value: it holds only the required fields, and a field the record gains as optional later does not change it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexBar1MinInit {
+    /// Index symbol.
+    pub symbol: String,
+    /// Data type.
+    pub data_type: String,
+    /// Bar time.
+    pub timestamp: f64,
+    /// Open.
+    pub open: f64,
+    /// High.
+    pub high: f64,
+    /// Low.
+    pub low: f64,
+    /// Close.
+    pub close: f64,
+    /// Volume.
+    pub volume: f64,
+}
+impl From<IndexBar1MinInit> for IndexBar1Min {
+    /// The `IndexBar1Min` with these required fields and no optional one.
+    fn from(init: IndexBar1MinInit) -> Self {
         Self {
-            symbol: symbol.into(),
-            data_type: data_type.into(),
-            timestamp,
-            open,
-            high,
-            low,
-            close,
-            volume,
+            symbol: init.symbol,
+            data_type: init.data_type,
+            timestamp: init.timestamp,
+            open: init.open,
+            high: init.high,
+            low: init.low,
+            close: init.close,
+            volume: init.volume,
         }
     }
 }
+impl IndexBar1Min {}
 /// Estimated leverage ratio of a crypto token.
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct LeverageRatio {
@@ -709,7 +839,7 @@ impl LeverageRatio {
 }
 /// NAND flash spot price of one item on one day.
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct NandSpotPrice {
@@ -759,7 +889,7 @@ impl NandSpotPrice {
 ///
 /// `NonUSBar` in the interface description.
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made from [`NonUsBarInit`] (the required fields, by name: `NonUsBar::from(NonUsBarInit { .. })`) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct NonUsBar {
@@ -788,35 +918,50 @@ pub struct NonUsBar {
     /// Format: ISO 8601 timestamp.
     pub time_period_end: String,
 }
-impl NonUsBar {
-    /// A `NonUsBar` with the required fields given.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        price_open: f64,
-        price_high: f64,
-        price_low: f64,
-        price_close: f64,
-        volume_traded: f64,
-        quote_currency: impl Into<String>,
-        time_open: f64,
-        time_close: f64,
-        time_period_start: impl Into<String>,
-        time_period_end: impl Into<String>,
-    ) -> Self {
+/// The required fields of a [`NonUsBar`], by name: `NonUsBar::from(NonUsBarInit { .. })` makes the record with every optional field empty, for its `with_` setters.
+///
+/// Exhaustive on purpose, so a struct literal names every value: it holds only the required fields, and a field the record gains as optional later does not change it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NonUsBarInit {
+    /// Open price.
+    pub price_open: f64,
+    /// High price.
+    pub price_high: f64,
+    /// Low price.
+    pub price_low: f64,
+    /// Close price.
+    pub price_close: f64,
+    /// Volume traded.
+    pub volume_traded: f64,
+    /// Quote currency.
+    pub quote_currency: String,
+    /// Open time (unit not shown).
+    pub time_open: f64,
+    /// Close time (unit not shown).
+    pub time_close: f64,
+    /// Period start.
+    pub time_period_start: String,
+    /// Period end.
+    pub time_period_end: String,
+}
+impl From<NonUsBarInit> for NonUsBar {
+    /// The `NonUsBar` with these required fields and no optional one.
+    fn from(init: NonUsBarInit) -> Self {
         Self {
-            price_open,
-            price_high,
-            price_low,
-            price_close,
-            volume_traded,
-            quote_currency: quote_currency.into(),
-            time_open,
-            time_close,
-            time_period_start: time_period_start.into(),
-            time_period_end: time_period_end.into(),
+            price_open: init.price_open,
+            price_high: init.price_high,
+            price_low: init.price_low,
+            price_close: init.price_close,
+            volume_traded: init.volume_traded,
+            quote_currency: init.quote_currency,
+            time_open: init.time_open,
+            time_close: init.time_close,
+            time_period_start: init.time_period_start,
+            time_period_end: init.time_period_end,
         }
     }
 }
+impl NonUsBar {}
 #[cfg(feature = "jiff")]
 impl NonUsBar {
     /// `time_period_start` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 timestamp).
@@ -836,7 +981,7 @@ impl NonUsBar {
 ///
 /// `PITDividend` in the interface description.
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made from [`PitDividendInit`] (the required fields, by name: `PitDividend::from(PitDividendInit { .. })`) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PitDividend {
@@ -867,33 +1012,47 @@ pub struct PitDividend {
     /// Dividend frequency, for instance Quarterly or Monthly.
     pub frequency: String,
 }
-impl PitDividend {
-    /// A `PitDividend` with the required fields given.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        symbol: impl Into<String>,
-        date: impl Into<String>,
-        record_date: impl Into<String>,
-        payment_date: impl Into<String>,
-        declaration_date: impl Into<String>,
-        adj_dividend: f64,
-        dividend: f64,
-        r#yield: f64,
-        frequency: impl Into<String>,
-    ) -> Self {
+/// The required fields of a [`PitDividend`], by name: `PitDividend::from(PitDividendInit { .. })` makes the record with every optional field empty, for its `with_` setters.
+///
+/// Exhaustive on purpose, so a struct literal names every value: it holds only the required fields, and a field the record gains as optional later does not change it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PitDividendInit {
+    /// Stock symbol; when the request gave a symbol, it is echoed in the request's spelling.
+    pub symbol: String,
+    /// Ex-dividend date.
+    pub date: String,
+    /// Record date.
+    pub record_date: String,
+    /// Payment date.
+    pub payment_date: String,
+    /// Declaration date.
+    pub declaration_date: String,
+    /// Adjusted dividend amount.
+    pub adj_dividend: f64,
+    /// Dividend amount.
+    pub dividend: f64,
+    /// Dividend yield, as a percentage.
+    pub r#yield: f64,
+    /// Dividend frequency, for instance Quarterly or Monthly.
+    pub frequency: String,
+}
+impl From<PitDividendInit> for PitDividend {
+    /// The `PitDividend` with these required fields and no optional one.
+    fn from(init: PitDividendInit) -> Self {
         Self {
-            symbol: symbol.into(),
-            date: date.into(),
-            record_date: record_date.into(),
-            payment_date: payment_date.into(),
-            declaration_date: declaration_date.into(),
-            adj_dividend,
-            dividend,
-            r#yield,
-            frequency: frequency.into(),
+            symbol: init.symbol,
+            date: init.date,
+            record_date: init.record_date,
+            payment_date: init.payment_date,
+            declaration_date: init.declaration_date,
+            adj_dividend: init.adj_dividend,
+            dividend: init.dividend,
+            r#yield: init.r#yield,
+            frequency: init.frequency,
         }
     }
 }
+impl PitDividend {}
 #[cfg(feature = "jiff")]
 impl PitDividend {
     /// `date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
@@ -923,7 +1082,7 @@ impl PitDividend {
 }
 /// One remark of a person, one row per source document. A row is always the place where the remark was made (own post, the venue's own transcript, or the outlet that interviewed the person); a site merely reporting what was said elsewhere is not stored.
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made from [`PersonCommentaryInit`] (the required fields, by name: `PersonCommentary::from(PersonCommentaryInit { .. })`) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PersonCommentary {
@@ -961,39 +1120,57 @@ pub struct PersonCommentary {
     /// Rows carrying the same remark share it; a remark in one place carries its own URL here.
     pub cluster_id: String,
 }
-impl PersonCommentary {
-    /// A `PersonCommentary` with the required fields given and every optional one empty.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        person_id: impl Into<String>,
-        quote: impl Into<String>,
-        url: impl Into<String>,
-        page_title: impl Into<String>,
-        venue: impl Into<String>,
-        author: impl Into<String>,
-        lang: impl Into<String>,
-        said_on: impl Into<String>,
-        published_at: i64,
-        published_at_source: crate::value_sets::PublishedAtSource,
-        source_kind: crate::value_sets::SourceKind,
-        cluster_id: impl Into<String>,
-    ) -> Self {
+/// The required fields of a [`PersonCommentary`], by name: `PersonCommentary::from(PersonCommentaryInit { .. })` makes the record with every optional field empty, for its `with_` setters.
+///
+/// Exhaustive on purpose, so a struct literal names every value: it holds only the required fields, and a field the record gains as optional later does not change it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PersonCommentaryInit {
+    /// The person registry's id.
+    pub person_id: String,
+    /// One sentence, character for character as the page prints it.
+    pub quote: String,
+    /// Address the text was read from, after redirects were resolved.
+    pub url: String,
+    /// Title of the page where it was said.
+    pub page_title: String,
+    /// Program, publication or platform.
+    pub venue: String,
+    /// What the page said about who wrote it; empty when it said nothing.
+    pub author: String,
+    /// Language (exact format not shown).
+    pub lang: String,
+    /// The UTC day the row belongs to (exact format not shown).
+    pub said_on: String,
+    /// Unix seconds.
+    pub published_at: i64,
+    /// `page` when the page stated the time; `fetch` when it stated none and the retrieval time stands in.
+    pub published_at_source: crate::value_sets::PublishedAtSource,
+    /// `own`, `transcript` or `interview`.
+    pub source_kind: crate::value_sets::SourceKind,
+    /// Rows carrying the same remark share it; a remark in one place carries its own URL here.
+    pub cluster_id: String,
+}
+impl From<PersonCommentaryInit> for PersonCommentary {
+    /// The `PersonCommentary` with these required fields and no optional one.
+    fn from(init: PersonCommentaryInit) -> Self {
         Self {
-            person_id: person_id.into(),
-            quote: quote.into(),
-            url: url.into(),
-            page_title: page_title.into(),
-            venue: venue.into(),
-            author: author.into(),
-            lang: lang.into(),
-            said_on: said_on.into(),
-            published_at,
-            published_at_source,
-            source_kind,
+            person_id: init.person_id,
+            quote: init.quote,
+            url: init.url,
+            page_title: init.page_title,
+            venue: init.venue,
+            author: init.author,
+            lang: init.lang,
+            said_on: init.said_on,
+            published_at: init.published_at,
+            published_at_source: init.published_at_source,
+            source_kind: init.source_kind,
             own_channel_verified: None,
-            cluster_id: cluster_id.into(),
+            cluster_id: init.cluster_id,
         }
     }
+}
+impl PersonCommentary {
     /// Sets `own_channel_verified`.
     #[must_use]
     pub fn with_own_channel_verified(
@@ -1015,7 +1192,7 @@ impl PersonCommentary {
 }
 /// One section or exhibit of a research document.
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made from [`ResearchUnitInit`] (the required fields, by name: `ResearchUnit::from(ResearchUnitInit { .. })`) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ResearchUnit {
@@ -1059,45 +1236,66 @@ pub struct ResearchUnit {
     /// Document title.
     pub title: String,
 }
-impl ResearchUnit {
-    /// A `ResearchUnit` with the required fields given and every optional one empty.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        doc_id: impl Into<String>,
-        file_url: impl Into<String>,
-        heading: impl Into<String>,
-        idx: i64,
-        kind: crate::value_sets::UnitKind,
-        page_from: i64,
-        page_to: i64,
-        published_at: impl Into<String>,
-        publisher: impl Into<String>,
-        region: impl Into<String>,
-        scope: impl Into<String>,
-        sector: impl Into<String>,
-        summary: impl Into<String>,
-        symbols: Vec<String>,
-        title: impl Into<String>,
-    ) -> Self {
+/// The required fields of a [`ResearchUnit`], by name: `ResearchUnit::from(ResearchUnitInit { .. })` makes the record with every optional field empty, for its `with_` setters.
+///
+/// Exhaustive on purpose, so a struct literal names every value: it holds only the required fields, and a field the record gains as optional later does not change it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResearchUnitInit {
+    /// Document id, 16 hexadecimal characters.
+    pub doc_id: String,
+    /// URL of the document file, may carry a page anchor.
+    pub file_url: String,
+    /// Heading of the unit.
+    pub heading: String,
+    /// Index of the unit in the document.
+    pub idx: i64,
+    /// `section` or `exhibit`.
+    pub kind: crate::value_sets::UnitKind,
+    /// First page.
+    pub page_from: i64,
+    /// Last page.
+    pub page_to: i64,
+    /// ISO 8601 UTC timestamp.
+    pub published_at: String,
+    /// Publisher name.
+    pub publisher: String,
+    /// Region code (allowed values not shown).
+    pub region: String,
+    /// Scope label (allowed values not shown).
+    pub scope: String,
+    /// Sector label (allowed values not shown).
+    pub sector: String,
+    /// Summary text.
+    pub summary: String,
+    /// Related symbols.
+    pub symbols: Vec<String>,
+    /// Document title.
+    pub title: String,
+}
+impl From<ResearchUnitInit> for ResearchUnit {
+    /// The `ResearchUnit` with these required fields and no optional one.
+    fn from(init: ResearchUnitInit) -> Self {
         Self {
-            doc_id: doc_id.into(),
-            file_url: file_url.into(),
-            heading: heading.into(),
-            idx,
-            kind,
-            page_from,
-            page_to,
-            published_at: published_at.into(),
-            publisher: publisher.into(),
-            region: region.into(),
-            scope: scope.into(),
-            sector: sector.into(),
+            doc_id: init.doc_id,
+            file_url: init.file_url,
+            heading: init.heading,
+            idx: init.idx,
+            kind: init.kind,
+            page_from: init.page_from,
+            page_to: init.page_to,
+            published_at: init.published_at,
+            publisher: init.publisher,
+            region: init.region,
+            scope: init.scope,
+            sector: init.sector,
             score: None,
-            summary: summary.into(),
-            symbols,
-            title: title.into(),
+            summary: init.summary,
+            symbols: init.symbols,
+            title: init.title,
         }
     }
+}
+impl ResearchUnit {
     /// Sets `score`.
     #[must_use]
     pub fn with_score(mut self, value: f64) -> Self {
@@ -1118,7 +1316,7 @@ impl ResearchUnit {
 ///
 /// `SSR` in the interface description.
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Ssr {
@@ -1149,7 +1347,7 @@ impl Ssr {
 }
 /// One stock event of the screener.
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ScreenerEvent {
@@ -1178,7 +1376,7 @@ impl ScreenerEvent {
 }
 /// US treasury rates of one day, by maturity (units not shown).
 ///
-/// Non-exhaustive: made with [`new`](Self::new) (the required fields) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
+/// Non-exhaustive. Made from [`TreasuryRateInit`] (the required fields, by name: `TreasuryRate::from(TreasuryRateInit { .. })`) and the `with_` setters (the optional ones), so a field added to the record later is not a breaking change; every field stays public to read and assign.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct TreasuryRate {
@@ -1211,41 +1409,59 @@ pub struct TreasuryRate {
     /// 30-year rate.
     pub year30: f64,
 }
-impl TreasuryRate {
-    /// A `TreasuryRate` with the required fields given.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        date: impl Into<String>,
-        month1: f64,
-        month2: f64,
-        month3: f64,
-        month6: f64,
-        year1: f64,
-        year2: f64,
-        year3: f64,
-        year5: f64,
-        year7: f64,
-        year10: f64,
-        year20: f64,
-        year30: f64,
-    ) -> Self {
+/// The required fields of a [`TreasuryRate`], by name: `TreasuryRate::from(TreasuryRateInit { .. })` makes the record with every optional field empty, for its `with_` setters.
+///
+/// Exhaustive on purpose, so a struct literal names every value: it holds only the required fields, and a field the record gains as optional later does not change it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TreasuryRateInit {
+    /// Day of the rates.
+    pub date: String,
+    /// 1-month rate.
+    pub month1: f64,
+    /// 2-month rate.
+    pub month2: f64,
+    /// 3-month rate.
+    pub month3: f64,
+    /// 6-month rate.
+    pub month6: f64,
+    /// 1-year rate.
+    pub year1: f64,
+    /// 2-year rate.
+    pub year2: f64,
+    /// 3-year rate.
+    pub year3: f64,
+    /// 5-year rate.
+    pub year5: f64,
+    /// 7-year rate.
+    pub year7: f64,
+    /// 10-year rate.
+    pub year10: f64,
+    /// 20-year rate.
+    pub year20: f64,
+    /// 30-year rate.
+    pub year30: f64,
+}
+impl From<TreasuryRateInit> for TreasuryRate {
+    /// The `TreasuryRate` with these required fields and no optional one.
+    fn from(init: TreasuryRateInit) -> Self {
         Self {
-            date: date.into(),
-            month1,
-            month2,
-            month3,
-            month6,
-            year1,
-            year2,
-            year3,
-            year5,
-            year7,
-            year10,
-            year20,
-            year30,
+            date: init.date,
+            month1: init.month1,
+            month2: init.month2,
+            month3: init.month3,
+            month6: init.month6,
+            year1: init.year1,
+            year2: init.year2,
+            year3: init.year3,
+            year5: init.year5,
+            year7: init.year7,
+            year10: init.year10,
+            year20: init.year20,
+            year30: init.year30,
         }
     }
 }
+impl TreasuryRate {}
 #[cfg(feature = "jiff")]
 impl TreasuryRate {
     /// `date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).

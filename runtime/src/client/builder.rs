@@ -208,10 +208,15 @@ impl<C: From<Transport>> ClientBuilder<C> {
             .map_err(|_| BuildError::InvalidUserAgent(self.user_agent.clone()))?;
         let http = match self.http {
             Some(client) => client,
-            None => reqwest::Client::builder()
-                .redirect(same_origin_redirects())
-                .build()
-                .map_err(BuildError::Http)?,
+            None => {
+                refuse_https_without_tls(&base, TLS).map_err(|reason| {
+                    BuildError::InvalidBaseUrl {
+                        url: self.base_url.clone(),
+                        reason,
+                    }
+                })?;
+                http_client()?
+            }
         };
         let auth_header = HeaderName::from_bytes(self.protocol.auth_header.as_bytes())
             .expect("the generator checked the key header name");
@@ -227,6 +232,67 @@ impl<C: From<Transport>> ClientBuilder<C> {
             retry_timeouts: self.retry_timeouts,
         })))
     }
+}
+
+/// Whether this build can speak `https`: one of the TLS features is on.
+const TLS: bool = cfg!(any(
+    feature = "client-rustls-ring",
+    feature = "client-rustls-aws-lc-rs",
+    feature = "client-native-tls"
+));
+
+/// Why an `https` base URL is refused by a build without TLS.
+const NO_TLS: &str = "this build has no TLS: enable a TLS feature of mrds-client (`rustls-ring`, \
+                      the default, `rustls-aws-lc-rs` or `native-tls`), or give a reqwest client \
+                      of your own with `http_client`";
+
+/// An `https` base URL needs TLS, which a build without a TLS feature does not have (reqwest
+/// would only say "scheme is not http" on the first call).
+fn refuse_https_without_tls(base: &Url, tls: bool) -> Result<(), String> {
+    if base.scheme() == "https" && !tls {
+        Err(NO_TLS.to_string())
+    } else {
+        Ok(())
+    }
+}
+
+/// The `reqwest::Client` built when the caller gives none: redirects within one origin, and
+/// TLS from the feature that is on (native-tls, then rustls with aws-lc-rs, as reqwest
+/// prefers them; rustls with `ring` is configured here, since reqwest has no provider of
+/// its own for it).
+fn http_client() -> Result<reqwest::Client, BuildError> {
+    let builder = reqwest::Client::builder().redirect(same_origin_redirects());
+    #[cfg(all(
+        feature = "client-rustls-ring",
+        not(feature = "client-rustls-aws-lc-rs"),
+        not(feature = "client-native-tls")
+    ))]
+    let builder = builder.tls_backend_preconfigured(ring_tls()?);
+    builder.build().map_err(BuildError::Http)
+}
+
+/// rustls with the `ring` provider (or the process's default provider, when the application
+/// installed one) and the platform's certificate verifier, as reqwest configures rustls with
+/// its own provider.
+#[cfg(all(
+    feature = "client-rustls-ring",
+    not(feature = "client-rustls-aws-lc-rs"),
+    not(feature = "client-native-tls")
+))]
+fn ring_tls() -> Result<rustls::ClientConfig, BuildError> {
+    use rustls_platform_verifier::BuilderVerifierExt;
+    use std::sync::Arc;
+
+    let provider = rustls::crypto::CryptoProvider::get_default()
+        .cloned()
+        .unwrap_or_else(|| Arc::new(rustls::crypto::ring::default_provider()));
+    let tls = |e: rustls::Error| BuildError::Tls(Box::new(e));
+    Ok(rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(tls)?
+        .with_platform_verifier()
+        .map_err(tls)?
+        .with_no_client_auth())
 }
 
 /// Follows at most [`MAX_REDIRECTS`] redirects, and only within one origin (scheme, host
@@ -293,6 +359,9 @@ pub enum BuildError {
     InvalidUserAgent(String),
     /// reqwest could not build its client (for instance, no TLS backend could start).
     Http(reqwest::Error),
+    /// The TLS configuration could not be made (the platform's certificate store could not be
+    /// read, or the crypto provider offers no safe protocol version).
+    Tls(Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl fmt::Display for BuildError {
@@ -310,6 +379,7 @@ impl fmt::Display for BuildError {
                 "invalid user agent `{ua}`: it holds characters an HTTP header cannot carry"
             ),
             BuildError::Http(_) => write!(f, "cannot build the HTTP client"),
+            BuildError::Tls(_) => write!(f, "cannot configure TLS"),
         }
     }
 }
@@ -318,7 +388,26 @@ impl std::error::Error for BuildError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             BuildError::Http(e) => Some(e),
+            BuildError::Tls(e) => Some(e.as_ref()),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn https_needs_a_tls_feature() {
+        let https = Url::parse("https://host/api").unwrap();
+        let http = Url::parse("http://host/api").unwrap();
+        let refused = refuse_https_without_tls(&https, false).unwrap_err();
+        assert!(
+            refused.contains("enable a TLS feature of mrds-client"),
+            "{refused}"
+        );
+        assert!(refuse_https_without_tls(&https, true).is_ok());
+        assert!(refuse_https_without_tls(&http, false).is_ok());
     }
 }

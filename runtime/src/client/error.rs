@@ -17,9 +17,13 @@ pub struct Response<T> {
     pub data: Vec<T>,
     /// The service's identifier of the request, for support requests and logs.
     pub request_id: String,
-    /// The envelope's `metadata`, as sent.
+    /// The envelope's `metadata`, as sent; nothing in the runtime reads it (the interface
+    /// description does not show its content).
     pub metadata: Option<serde_json::Value>,
-    /// The envelope's `pagination`, as sent.
+    /// The envelope's `pagination`, as sent. The paging streams read its `has_more` (`false`
+    /// ends the stream) and `total` (the stream ends once the next offset reaches it) when
+    /// present; the interface description does not show its content, so these two keys are
+    /// the project's assumption, and nothing else in it is read.
     pub pagination: Option<serde_json::Value>,
 }
 

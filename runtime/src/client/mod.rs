@@ -17,7 +17,7 @@ pub use error::{
     UndecodableError,
 };
 pub use futures_util::Stream;
-pub use paging::RecordStream;
+pub use paging::{PAGINATION_KEYS, RecordStream};
 pub use reqwest;
 pub use retry::{RETRY_STATUSES, RetryPolicy};
 pub use transport::Transport;

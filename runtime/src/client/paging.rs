@@ -69,7 +69,8 @@ impl<T: Send + 'static, E: ErrorBody> RecordStream<T, E> {
     where
         P: Paged + Request<Record = T>,
     {
-        let span = tracing::info_span!("mrds.stream", endpoint = P::ENDPOINT.id);
+        // No fields: its page calls name the endpoint (in their spans and events).
+        let span = tracing::info_span!("mrds.stream");
         let state = State {
             transport,
             params,
@@ -135,9 +136,14 @@ async fn next_page<P: Paged, E: ErrorBody>(
     Ok(Some((page.data, next)))
 }
 
+/// The keys of the envelope's `pagination` object the paging streams read: `has_more` (a
+/// boolean) and `total` (an integer). The interface description does not show the object's
+/// content, so these are the project's assumption; the spec's doc of the field names them.
+pub const PAGINATION_KEYS: [&str; 2] = ["has_more", "total"];
+
 /// Whether the envelope's `pagination` says the page just received was the last:
-/// `has_more: false`, or a `total` that `next_offset` reaches. The spec does not show the
-/// object's content, so anything else says nothing.
+/// `has_more: false`, or a `total` that `next_offset` reaches ([`PAGINATION_KEYS`]). The spec
+/// does not show the object's content, so anything else says nothing.
 pub(crate) fn pagination_says_last(
     pagination: Option<&serde_json::Value>,
     next_offset: i64,
@@ -146,13 +152,13 @@ pub(crate) fn pagination_says_last(
         return false;
     };
     if let Some(more) = pagination
-        .get("has_more")
+        .get(PAGINATION_KEYS[0])
         .and_then(serde_json::Value::as_bool)
     {
         return !more;
     }
     pagination
-        .get("total")
+        .get(PAGINATION_KEYS[1])
         .and_then(serde_json::Value::as_i64)
         .is_some_and(|total| next_offset >= total)
 }

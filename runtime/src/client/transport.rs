@@ -142,11 +142,18 @@ impl Transport {
     /// with [`Error::InvalidInput`] and nothing is sent), then sends it, retrying as the
     /// [`RetryPolicy`] says within the call's deadline, and decodes the envelope.
     ///
-    /// Traced: a span `mrds.call` (INFO; the endpoint id, method and path template, then the
-    /// number of attempts, the last status and request id, and the error kind) holding one
-    /// span `mrds.attempt` (DEBUG; attempt number, status, request id, error kind) per
-    /// attempt, and an INFO event before each retry (the wait and why). Neither the key nor
-    /// the query is recorded.
+    /// Traced (neither the key, the headers nor the query is ever recorded):
+    ///
+    /// - a span `mrds.call` (INFO: `endpoint`, `method`, `path` template) around the call,
+    ///   holding a span `mrds.attempt` (DEBUG: `attempt`, then the attempt's `status`,
+    ///   `request_id` and `error` kind) per attempt; no field appears in two of them;
+    /// - a WARN event `retrying` before each retry, in the call's span: the failed `attempt`,
+    ///   its `status` and `request_id` when there was an answer, the `reason` (error kind) and
+    ///   `wait_ms`;
+    /// - one INFO event when the call is over, after its span closes (so it reads alone on a
+    ///   line): `call finished` (`endpoint`, `status`, `attempts`, `request_id`, `elapsed_ms`)
+    ///   or `call failed` (the same, as far as known, and `error`, the error kind; `attempts`
+    ///   is 0 when invalid input stopped the call before sending).
     pub async fn send<P, E>(&self, params: &P) -> Result<Response<P::Record>, Error<E>>
     where
         P: Request + Sync,
@@ -241,40 +248,39 @@ impl Transport {
             endpoint = endpoint.id,
             method = endpoint.method,
             path = endpoint.path,
-            attempts = Empty,
-            status = Empty,
-            request_id = Empty,
-            error = Empty,
         );
-        async {
-            let span = tracing::Span::current();
-            let outcome = match validation {
+        let started = Instant::now();
+        let outcome = async {
+            match validation {
                 Ok(()) => self.send_valid(params, &payload).await,
                 Err(e) => Err((Error::InvalidInput(e), 0)),
-            };
-            match &outcome {
-                Ok((response, status, attempts)) => {
-                    span.record("attempts", attempts);
-                    span.record("status", status);
-                    span.record("request_id", response.request_id.as_str());
-                }
-                Err((error, attempts)) => {
-                    span.record("attempts", attempts);
-                    if let Some(status) = error.status() {
-                        span.record("status", status);
-                    }
-                    if let Some(id) = error.request_id() {
-                        span.record("request_id", id);
-                    }
-                    span.record("error", error_kind(error));
-                }
             }
-            outcome
-                .map(|(response, _, attempts)| (response, attempts))
-                .map_err(|(error, _)| error)
         }
         .instrument(span)
-        .await
+        .await;
+        let elapsed_ms = millis(started.elapsed());
+        match &outcome {
+            Ok((response, status, attempts)) => tracing::info!(
+                endpoint = endpoint.id,
+                status,
+                attempts,
+                request_id = response.request_id.as_str(),
+                elapsed_ms,
+                "call finished"
+            ),
+            Err((error, attempts)) => tracing::info!(
+                endpoint = endpoint.id,
+                status = error.status(),
+                attempts,
+                request_id = error.request_id(),
+                elapsed_ms,
+                error = error_kind(error),
+                "call failed"
+            ),
+        }
+        outcome
+            .map(|(response, _, attempts)| (response, attempts))
+            .map_err(|(error, _)| error)
     }
 
     /// The attempts of one validated call, until one stands, the retries run out or the
@@ -338,10 +344,12 @@ impl Transport {
                 );
                 return Err((error, attempt));
             }
-            tracing::info!(
+            tracing::warn!(
                 attempt,
-                wait_ms = millis(wait),
+                status = error.status(),
+                request_id = error.request_id(),
                 reason = error_kind(&error),
+                wait_ms = millis(wait),
                 "retrying"
             );
             tokio::time::sleep(wait).await;

@@ -297,3 +297,37 @@ async fn paging_ends_after_the_first_error() {
     assert_eq!(items[0].as_ref().unwrap_err().attempts(), 0);
     assert_eq!(server.count(), 0);
 }
+
+/// The envelope's `pagination` is documented with what the paging streams read of it (the
+/// runtime's keys), marked as the spec's assumption: the interface description shows no
+/// content.
+#[test]
+fn the_envelope_docs_say_which_pagination_keys_the_client_reads_as_assumed() {
+    let api = mrds_codegen::load_spec(&mrds_tests::workspace_root().join("spec")).unwrap();
+    let field = api
+        .envelope
+        .fields
+        .iter()
+        .find(|f| f.wire == "pagination")
+        .expect("the envelope has a pagination field");
+    for key in mrds_runtime::client::PAGINATION_KEYS {
+        assert!(
+            field.doc.contains(&format!("`{key}`")),
+            "the doc names `{key}`: {}",
+            field.doc
+        );
+    }
+    assert!(
+        matches!(&field.provenance, mrds_codegen::model::Provenance::Assumed(why) if why.contains("does not show")),
+        "{:?}",
+        field.provenance
+    );
+    // And the generated model crate carries it into the field's docs.
+    let envelope = std::fs::read_to_string(
+        mrds_tests::workspace_root().join("crates/mrds-model/src/envelope.rs"),
+    )
+    .unwrap();
+    for key in mrds_runtime::client::PAGINATION_KEYS {
+        assert!(envelope.contains(&format!("`{key}`")), "{envelope}");
+    }
+}

@@ -1,6 +1,7 @@
 //! What the client tells `tracing`, seen by a recording subscriber: a `mrds.call` span per
-//! call, a `mrds.attempt` span per attempt inside it, an event per retry, the attempt count,
-//! statuses and request ids, and never the API key or the query.
+//! call, a `mrds.attempt` span per attempt inside it, no field in two nested spans, a WARN
+//! event per retry, one INFO event per finished call (endpoint, status, attempts, request id,
+//! elapsed time), and never the API key or the query.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -18,11 +19,12 @@ use super::client::{
     KEY, PERSON, Reply, commentary_row, dividend, dividends, failure, http, serve, success,
 };
 
-/// A span or an event as recorded: its name (an event's is its message), the index of its
-/// parent span, and its fields as text.
-#[derive(Clone, Debug, Default)]
+/// A span or an event as recorded: its name (an event's is its message), level, the index of
+/// its parent span, and its fields as text.
+#[derive(Clone, Debug)]
 struct Recorded {
     name: String,
+    level: tracing::Level,
     parent: Option<usize>,
     fields: BTreeMap<String, String>,
 }
@@ -52,6 +54,37 @@ impl Recording {
 
     fn events(&self) -> Vec<Recorded> {
         self.events.lock().unwrap().clone()
+    }
+
+    /// The events with this message.
+    fn events_named(&self, name: &str) -> Vec<Recorded> {
+        self.events()
+            .into_iter()
+            .filter(|e| e.name == name)
+            .collect()
+    }
+
+    /// Fails when a span records a field one of its ancestors records too (a subscriber
+    /// printing the span context would show it twice).
+    fn assert_no_field_in_two_nested_spans(&self) {
+        let spans = self.spans.lock().unwrap();
+        for span in spans.iter() {
+            let mut parent = span.parent;
+            while let Some(p) = parent {
+                let shared: Vec<_> = span
+                    .fields
+                    .keys()
+                    .filter(|k| spans[p].fields.contains_key(*k))
+                    .collect();
+                assert!(
+                    shared.is_empty(),
+                    "{} and its ancestor {} both record {shared:?}",
+                    span.name,
+                    spans[p].name
+                );
+                parent = spans[p].parent;
+            }
+        }
     }
 
     /// Every name and value recorded, as one text.
@@ -102,6 +135,7 @@ impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Router {
             let mut spans = recording.spans.lock().unwrap();
             spans.push(Recorded {
                 name: attrs.metadata().name().to_string(),
+                level: *attrs.metadata().level(),
                 parent,
                 fields,
             });
@@ -131,6 +165,7 @@ impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Router {
             .and_then(|s| s.extensions().get::<Slot>().map(|slot| slot.1));
         recording.events.lock().unwrap().push(Recorded {
             name: fields.get("message").cloned().unwrap_or_default(),
+            level: *event.metadata().level(),
             parent,
             fields,
         });
@@ -164,7 +199,7 @@ fn record() -> (Recording, RecordingGuard) {
 }
 
 #[tokio::test]
-async fn calls_and_attempts_are_spans_with_counts_statuses_and_request_ids() {
+async fn a_call_is_a_span_of_attempts_warnings_per_retry_and_one_event_at_the_end() {
     let server = serve(|n, _| match n {
         0 => http(
             503,
@@ -185,13 +220,20 @@ async fn calls_and_attempts_are_spans_with_counts_statuses_and_request_ids() {
     let calls = recording.spans("mrds.call");
     assert_eq!(calls.len(), 1, "{calls:?}");
     let (call_index, call) = &calls[0];
-    assert_eq!(call.field("endpoint"), Some("stock_dividends"));
-    assert_eq!(call.field("method"), Some("GET"));
-    assert_eq!(call.field("path"), Some("/v1/stocks/dividends"));
-    assert_eq!(call.field("attempts"), Some("3"));
-    assert_eq!(call.field("status"), Some("200"));
-    assert_eq!(call.field("request_id"), Some("req-ok-1"));
-    assert_eq!(call.field("error"), None);
+    assert_eq!(call.level, tracing::Level::INFO);
+    let fields: Vec<_> = call
+        .fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            ("endpoint", "stock_dividends"),
+            ("method", "GET"),
+            ("path", "/v1/stocks/dividends")
+        ]
+    );
 
     let attempts = recording.spans("mrds.attempt");
     assert_eq!(attempts.len(), 3, "{attempts:?}");
@@ -201,6 +243,7 @@ async fn calls_and_attempts_are_spans_with_counts_statuses_and_request_ids() {
             Some(*call_index),
             "attempts are inside the call"
         );
+        assert_eq!(attempt.level, tracing::Level::DEBUG);
         assert_eq!(attempt.field("attempt"), Some((n + 1).to_string().as_str()));
     }
     let field = |n: usize, name| attempts[n].1.field(name).map(str::to_string);
@@ -211,17 +254,47 @@ async fn calls_and_attempts_are_spans_with_counts_statuses_and_request_ids() {
     assert_eq!(field(1, "error").as_deref(), Some("reset"));
     assert_eq!(field(2, "status").as_deref(), Some("200"));
     assert_eq!(field(2, "request_id").as_deref(), Some("req-ok-1"));
+    recording.assert_no_field_in_two_nested_spans();
 
-    let retries: Vec<_> = recording
-        .events()
-        .into_iter()
-        .filter(|e| e.name == "retrying")
-        .collect();
+    // A warning per retry, in the call's span, saying what failed.
+    let retries = recording.events_named("retrying");
     assert_eq!(retries.len(), 2, "{retries:?}");
-    assert_eq!(retries[0].field("reason"), Some("api"));
-    assert_eq!(retries[1].field("reason"), Some("reset"));
+    assert!(retries.iter().all(|e| e.level == tracing::Level::WARN));
     assert!(retries.iter().all(|e| e.parent == Some(*call_index)));
     assert!(retries.iter().all(|e| e.field("wait_ms").is_some()));
+    let retry = |n: usize, name| retries[n].field(name);
+    assert_eq!(
+        (retry(0, "attempt"), retry(0, "reason"), retry(0, "status")),
+        (Some("1"), Some("api"), Some("503"))
+    );
+    assert_eq!(retry(0, "request_id"), Some("req-err-1"));
+    assert_eq!(
+        (retry(1, "attempt"), retry(1, "reason"), retry(1, "status")),
+        (Some("2"), Some("reset"), None)
+    );
+
+    // One event for the whole call, at INFO, outside the call's span.
+    let finished = recording.events_named("call finished");
+    assert_eq!(finished.len(), 1, "{:?}", recording.events());
+    let done = &finished[0];
+    assert_eq!(done.level, tracing::Level::INFO);
+    assert_eq!(done.parent, None);
+    assert_eq!(done.field("endpoint"), Some("stock_dividends"));
+    assert_eq!(done.field("status"), Some("200"));
+    assert_eq!(done.field("attempts"), Some("3"));
+    assert_eq!(done.field("request_id"), Some("req-ok-1"));
+    assert!(
+        done.field("elapsed_ms")
+            .is_some_and(|ms| ms.parse::<u64>().is_ok())
+    );
+    assert_eq!(done.field("error"), None);
+    // Nothing else is said at INFO or above.
+    let loud: Vec<_> = recording
+        .events()
+        .into_iter()
+        .filter(|e| e.level <= tracing::Level::INFO && e.name != "retrying")
+        .collect();
+    assert_eq!(loud.len(), 1, "{loud:?}");
 
     let everything = recording.everything();
     assert!(!everything.contains(KEY), "the key is never traced");
@@ -229,7 +302,7 @@ async fn calls_and_attempts_are_spans_with_counts_statuses_and_request_ids() {
 }
 
 #[tokio::test]
-async fn failed_calls_record_the_error_kind_and_attempts() {
+async fn a_failed_call_ends_with_one_event_naming_the_error() {
     let server =
         serve(|_, _| http(503, &[], &failure("INTERNAL_ERROR", "try later", json!([])))).await;
     let (recording, _guard) = record();
@@ -239,21 +312,29 @@ async fn failed_calls_record_the_error_kind_and_attempts() {
         .await
         .unwrap_err();
     assert_eq!(err.attempts(), 4);
-    let calls = recording.spans("mrds.call");
-    let call = &calls[0].1;
-    assert_eq!(call.field("attempts"), Some("4"));
-    assert_eq!(call.field("status"), Some("503"));
-    assert_eq!(call.field("error"), Some("api"));
-    assert_eq!(call.field("request_id"), Some("req-err-1"));
+    let failed = recording.events_named("call failed");
+    assert_eq!(failed.len(), 1, "{:?}", recording.events());
+    let done = &failed[0];
+    assert_eq!(done.level, tracing::Level::INFO);
+    assert_eq!(done.field("endpoint"), Some("stock_dividends"));
+    assert_eq!(done.field("attempts"), Some("4"));
+    assert_eq!(done.field("status"), Some("503"));
+    assert_eq!(done.field("error"), Some("api"));
+    assert_eq!(done.field("request_id"), Some("req-err-1"));
     assert_eq!(recording.spans("mrds.attempt").len(), 4);
+    assert_eq!(recording.events_named("retrying").len(), 3);
+    recording.assert_no_field_in_two_nested_spans();
 
-    // Invalid input: a call span with no attempt.
+    // Invalid input: a call span with no attempt, and its event says so.
     let params = dividends().with_limit(0);
     let err = server.client().stock_dividends(&params).await.unwrap_err();
     assert_eq!(err.attempts(), 0);
-    let calls = recording.spans("mrds.call");
-    assert_eq!(calls[1].1.field("attempts"), Some("0"));
-    assert_eq!(calls[1].1.field("error"), Some("invalid_input"));
+    assert_eq!(recording.spans("mrds.call").len(), 2);
+    let failed = recording.events_named("call failed");
+    assert_eq!(failed.len(), 2);
+    assert_eq!(failed[1].field("attempts"), Some("0"));
+    assert_eq!(failed[1].field("error"), Some("invalid_input"));
+    assert_eq!(failed[1].field("status"), None);
     assert_eq!(recording.spans("mrds.attempt").len(), 4);
     assert!(!recording.everything().contains(KEY));
 }
@@ -284,10 +365,18 @@ async fn a_stream_is_a_span_holding_one_call_per_page() {
     assert_eq!(rows.len(), 2);
     let streams = recording.spans("mrds.stream");
     assert_eq!(streams.len(), 1);
-    assert_eq!(streams[0].1.field("endpoint"), Some("person_commentary"));
+    assert!(streams[0].1.fields.is_empty(), "{streams:?}");
     let calls = recording.spans("mrds.call");
     assert_eq!(calls.len(), 2);
     assert!(calls.iter().all(|(_, c)| c.parent == Some(streams[0].0)));
-    let ids: Vec<_> = calls.iter().map(|(_, c)| c.field("request_id")).collect();
+    assert!(
+        calls
+            .iter()
+            .all(|(_, c)| c.field("endpoint") == Some("person_commentary"))
+    );
+    let finished = recording.events_named("call finished");
+    assert!(finished.iter().all(|e| e.parent == Some(streams[0].0)));
+    let ids: Vec<_> = finished.iter().map(|e| e.field("request_id")).collect();
     assert_eq!(ids, [Some("page-0"), Some("page-1")]);
+    recording.assert_no_field_in_two_nested_spans();
 }

@@ -4,15 +4,20 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::records::{constructors, struct_fields, typed_time};
+use super::MAX_ARGS;
+use super::records::{constructors, init_docs, struct_fields, typed_time};
 use crate::emit::{docs, ident, prose};
 use crate::model::*;
 
 pub(super) fn file(api: &Api) -> TokenStream {
+    let made = if api.envelope.fields.iter().filter(|f| !f.optional).count() > MAX_ARGS {
+        init_docs("Envelope", "fields")
+    } else {
+        "Made with [`new`](Self::new) and the `with_` setters".into()
+    };
     let docs = docs(&format!(
         "{}\n\n`T` is the record type of the endpoint; a failure envelope is \
-         `Envelope<ErrorObject>` (its `data` repeats the error object). Non-exhaustive: made \
-         with [`new`](Self::new) and the `with_` setters.",
+         `Envelope<ErrorObject>` (its `data` repeats the error object). Non-exhaustive. {made}.",
         prose(&api.envelope.doc)
     ));
     let fields = struct_fields(api, &api.envelope.fields);

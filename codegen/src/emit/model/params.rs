@@ -4,15 +4,18 @@
 //! Hygiene: spec-derived names appear only as struct fields, methods and argument names of
 //! `new`; every local holding a parameter's value is `p_<name>`, so it can collide neither with
 //! another parameter nor with the few fixed locals (`raw`, `issues`, `query`); patterns are
-//! statics scoped to the expression that uses them (`mrds_runtime::pattern!`).
+//! statics scoped to the expression that uses them (`mrds_runtime::pattern!`, holding the
+//! automaton [`matcher`] compiled).
 
 use std::collections::BTreeSet;
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::MAX_ARGS;
+use super::records::{init_docs, init_name};
 use crate::emit::endpoint_doc::{EndpointDoc, Style};
-use crate::emit::{deprecation, docs, ident, prose, with_provenance};
+use crate::emit::{deprecation, docs, ident, matcher, prose, with_provenance};
 use crate::model::*;
 
 pub(super) fn file(api: &Api) -> TokenStream {
@@ -73,13 +76,80 @@ fn base_type(p: &Param) -> TokenStream {
 
 /// How the check function sees a parameter: `Option<&str>`, `Option<i64>`, ...
 fn check_type(p: &Param) -> TokenStream {
+    check_type_for(p, &quote!())
+}
+
+/// [`check_type`] with the references' `lifetime` (`'a`, or nothing where it is elided).
+fn check_type_for(p: &Param, lifetime: &TokenStream) -> TokenStream {
     match &p.ty {
-        ParamType::String(_) => quote!(Option<&str>),
+        ParamType::String(_) => quote!(Option<&#lifetime str>),
         ParamType::Integer(_) => quote!(Option<i64>),
         ParamType::Boolean => quote!(Option<bool>),
         ParamType::Enum(_) => {
             let t = base_type(p);
-            quote!(Option<&#t>)
+            quote!(Option<&#lifetime #t>)
+        }
+    }
+}
+
+/// How the values a parameter type checks reach its `check` function: one argument each
+/// after `issues` while that makes at most [`MAX_ARGS`], otherwise one private struct,
+/// `<Type>Checks` (a name the checker reserves), naming each.
+struct CheckValues {
+    /// The struct, or nothing.
+    definition: TokenStream,
+    /// The check function's parameters after `issues`.
+    params: TokenStream,
+    /// The struct's name, when there is one.
+    view: Option<proc_macro2::Ident>,
+}
+
+impl CheckValues {
+    fn new(e: &Endpoint, checked: &[&Param]) -> CheckValues {
+        let locals: Vec<_> = checked.iter().map(|p| local(p)).collect();
+        if checked.len() < MAX_ARGS {
+            let types = checked.iter().map(|p| check_type(p));
+            return CheckValues {
+                definition: TokenStream::new(),
+                params: quote!(#(#locals: #types),*),
+                view: None,
+            };
+        }
+        let view = format_ident!("{}", crate::naming::checks_type(&e.names.params_type));
+        let types = checked.iter().map(|p| check_type_for(p, &quote!('a)));
+        let doc = docs(&format!(
+            "The values [`{}`] checks, by name (more than a function takes one by one).",
+            e.names.params_type
+        ));
+        CheckValues {
+            definition: quote! {
+                #doc
+                struct #view<'a> {
+                    #(#locals: #types,)*
+                }
+            },
+            params: quote!(#view { #(#locals),* }: #view<'_>),
+            view: Some(view),
+        }
+    }
+
+    /// The arguments after `issues` of a call, each parameter's value made by `value`.
+    fn args(&self, checked: &[&Param], value: impl Fn(&Param) -> TokenStream) -> TokenStream {
+        let values = checked.iter().map(|p| value(p));
+        match &self.view {
+            None => quote!(#(#values),*),
+            Some(view) => {
+                let fields = checked.iter().zip(values).map(|(p, value)| {
+                    let x = local(p);
+                    // The local itself: the shorthand, as clippy wants it.
+                    if x == value.to_string() {
+                        quote!(#x)
+                    } else {
+                        quote!(#x: #value)
+                    }
+                });
+                quote!(#view { #(#fields),* })
+            }
         }
     }
 }
@@ -202,9 +272,8 @@ pub(super) fn value_checks(rule: impl Fn(ParamCheck) -> String, v: &Var<'_>) -> 
                     Some(d) => format!("must be {} (pattern `{re}`)", d.trim()),
                     None => format!("must match the pattern `{re}`"),
                 };
-                out.push(quote! {
-                    issues.pattern(#rule, #wire, #x, mrds_runtime::pattern!(#re), #reason);
-                });
+                let matcher = matcher::pattern(re);
+                out.push(quote!(issues.pattern(#rule, #wire, #x, #matcher, #reason);));
             }
             if let Some(format) = t.format {
                 let rule = rule(ParamCheck::Format);
@@ -231,7 +300,8 @@ fn condition<'v, P: Copy>(c: &Condition<P>, var: &dyn Fn(P) -> Var<'v>) -> Token
             quote!(matches!(#x, Some(#(#pats)|*)))
         }
         Condition::Matches { pattern, .. } => {
-            quote!(#x.is_some_and(|v| mrds_runtime::pattern!(#pattern).is_match(v)))
+            let matcher = matcher::pattern(pattern);
+            quote!(#x.is_some_and(|v| #matcher.is_match(v)))
         }
     }
 }
@@ -276,7 +346,8 @@ pub(super) fn rule_check<'v, P: Copy>(rule: &Rule<P>, var: &dyn Fn(P) -> Var<'v>
         }
         Check::Matches { param, pattern } => {
             let Var { wire, local: x, .. } = var(*param);
-            quote!(issues.pattern(#id, #wire, #x, mrds_runtime::pattern!(#pattern), #reason);)
+            let matcher = matcher::pattern(pattern);
+            quote!(issues.pattern(#id, #wire, #x, #matcher, #reason);)
         }
     };
     match &rule.when {
@@ -338,11 +409,15 @@ fn struct_doc(api: &Api, e: &Endpoint) -> String {
         api.returns(e).name,
         described.body()
     );
-    doc.push_str(
-        "\n\nNon-exhaustive: made with `new` (the required parameters) and the `with_` \
-         setters, so a parameter added later is not a breaking change; every field stays public \
-         to read and assign.",
-    );
+    let made = if e.params.iter().filter(|p| p.required).count() > MAX_ARGS {
+        init_docs(&e.names.params_type, "parameters")
+    } else {
+        "Made with `new` (the required parameters) and the `with_` setters".into()
+    };
+    doc.push_str(&format!(
+        "\n\nNon-exhaustive. {made}, so a parameter added later is not a breaking change; every \
+         field stays public to read and assign."
+    ));
     with_provenance(doc, &e.provenance)
 }
 
@@ -383,7 +458,9 @@ fn time_writer(p: &Param) -> Option<(TokenStream, TokenStream)> {
 fn typed_time(e: &Endpoint) -> TokenStream {
     let (_, allow) = deprecation(e.removed.as_ref());
     let required: Vec<&Param> = e.params.iter().filter(|p| p.required).collect();
-    let new_jiff = required.iter().any(|p| time_writer(p).is_some()).then(|| {
+    // With an init struct there is no `new` to type: its time fields are plain values.
+    let typed_new = required.len() <= MAX_ARGS && required.iter().any(|p| time_writer(p).is_some());
+    let new_jiff = typed_new.then(|| {
         let args = required.iter().map(|p| {
             let x = ident(&p.ident);
             match (time_writer(p), &p.ty) {
@@ -411,10 +488,8 @@ fn typed_time(e: &Endpoint) -> TokenStream {
             "As [`new`](Self::new), with {} as `jiff` values (feature `jiff`).",
             typed.join(", ")
         ));
-        let allow_args = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
         quote! {
             #doc
-            #allow_args
             pub fn new_jiff(#(#args),*) -> Self {
                 Self::new(#(#values),*)
             }
@@ -475,30 +550,89 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
         quote! { #docs pub #x: #ty, }
     });
 
-    // new(): the required parameters; defaults fill the rest.
+    // new(): the required parameters (or, past MAX_ARGS of them, the init struct naming them);
+    // defaults fill the rest.
     let required: Vec<&Param> = e.params.iter().filter(|p| p.required).collect();
-    let new_args = required.iter().map(|p| {
-        let x = ident(&p.ident);
-        match p.ty {
-            ParamType::String(_) => quote!(#x: impl Into<String>),
-            _ => {
-                let t = base_type(p);
-                quote!(#x: #t)
+    let with_init = required.len() > MAX_ARGS;
+    // `required_field` makes a required parameter's field (`x: init.x`, `x: x.into()`, `x`).
+    let new_fields = |required_field: &dyn Fn(&Param) -> TokenStream| -> Vec<TokenStream> {
+        e.params
+            .iter()
+            .map(|p| {
+                let x = ident(&p.ident);
+                match (&p.default, p.required) {
+                    (_, true) => required_field(p),
+                    (Some(d), false) => {
+                        let v = literal(d);
+                        quote!(#x: #v)
+                    }
+                    (None, false) => quote!(#x: None),
+                }
+            })
+            .collect()
+    };
+    let (init, new_fn) = if with_init {
+        let init = init_name(&e.names.params_type);
+        let members = required.iter().map(|p| {
+            let (x, t) = (ident(&p.ident), base_type(p));
+            let docs = docs(&prose(&p.doc));
+            quote! { #docs pub #x: #t, }
+        });
+        let fields = new_fields(&|p| {
+            let x = ident(&p.ident);
+            quote!(#x: init.#x)
+        });
+        let doc = docs(&format!(
+            "The required parameters of [`{0}`], by name: `{0}::from({0}Init {{ .. }})` makes \
+             the parameters with defaults for the rest, for its `with_` setters.\n\n\
+             Exhaustive on purpose, so a struct literal names every value: it holds only the \
+             required parameters, and a parameter added later as optional does not change it.",
+            e.names.params_type
+        ));
+        let from_doc = docs("These required parameters, with defaults for the rest.");
+        let items = quote! {
+            #doc
+            #deprecated
+            #[derive(Clone, Debug, PartialEq)]
+            pub struct #init {
+                #(#members)*
             }
-        }
-    });
-    let new_fields = e.params.iter().map(|p| {
-        let x = ident(&p.ident);
-        match (&p.default, p.required, &p.ty) {
-            (_, true, ParamType::String(_)) => quote!(#x: #x.into()),
-            (_, true, _) => quote!(#x),
-            (Some(d), false, _) => {
-                let v = literal(d);
-                quote!(#x: #v)
+
+            #allow
+            impl From<#init> for #name {
+                #from_doc
+                fn from(init: #init) -> Self {
+                    Self { #(#fields),* }
+                }
             }
-            (None, false, _) => quote!(#x: None),
-        }
-    });
+        };
+        (items, None)
+    } else {
+        let args = required.iter().map(|p| {
+            let x = ident(&p.ident);
+            match p.ty {
+                ParamType::String(_) => quote!(#x: impl Into<String>),
+                _ => {
+                    let t = base_type(p);
+                    quote!(#x: #t)
+                }
+            }
+        });
+        let fields = new_fields(&|p| {
+            let x = ident(&p.ident);
+            match p.ty {
+                ParamType::String(_) => quote!(#x: #x.into()),
+                _ => quote!(#x),
+            }
+        });
+        let new = quote! {
+            /// The parameters with every required one given and defaults for the rest.
+            pub fn new(#(#args),*) -> Self {
+                Self { #(#fields),* }
+            }
+        };
+        (TokenStream::new(), Some(new))
+    };
     let setters = e.params.iter().filter(|p| !p.required).map(|p| {
         let x = ident(&p.ident);
         let setter = format_ident!("with_{}", p.bare_ident());
@@ -541,32 +675,28 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
         .collect();
     let checked: Vec<&Param> = e.params.iter().filter(|p| used.contains(&p.id)).collect();
     let has_checks = !per_param.is_empty() || !rules.is_empty();
+    let values = CheckValues::new(e, &checked);
     let check_fn = has_checks.then(|| {
-        let args = checked.iter().map(|p| {
-            let (x, t) = (local(p), check_type(p));
-            quote!(#x: #t)
-        });
-        // Clippy's limit is seven arguments; `issues` is one.
-        let allow = (checked.len() >= 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+        let params = &values.params;
         quote! {
-            #allow
-            fn check(issues: &mut mrds_runtime::Issues, #(#args),*) {
+            fn check(issues: &mut mrds_runtime::Issues, #params) {
                 #(#per_param)*
                 #(#rules)*
             }
         }
     });
+    let check_values = has_checks.then(|| values.definition.clone());
     let validate_body = if has_checks {
-        let args = checked.iter().map(|p| from_self(p));
+        let args = values.args(&checked, from_self);
         quote! {
             let mut issues = mrds_runtime::Issues::new();
-            Self::check(&mut issues, #(#args),*);
+            Self::check(&mut issues, #args);
             issues.finish()
         }
     } else {
         quote!(Ok(()))
     };
-    let from_raw_body = from_raw_body(e, &checked, has_checks);
+    let from_raw_body = from_raw_body(e, &checked, has_checks.then_some(&values));
     let (to_query, path) = (to_query_body(e), path_body(e));
     let default_impl = required.is_empty().then(|| {
         quote! {
@@ -609,12 +739,12 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
             #(#fields)*
         }
 
+        #init
+        #check_values
+
         #allow
         impl #name {
-            /// The parameters with every required one given and defaults for the rest.
-            pub fn new(#(#new_args),*) -> Self {
-                Self { #(#new_fields),* }
-            }
+            #new_fn
 
             #(#setters)*
 
@@ -724,7 +854,7 @@ fn body_impl(api: &Api, e: &Endpoint, body: &Body) -> TokenStream {
 }
 
 /// `from_raw`: read each parameter, run the same checks, build the value.
-fn from_raw_body(e: &Endpoint, checked: &[&Param], has_checks: bool) -> TokenStream {
+fn from_raw_body(e: &Endpoint, checked: &[&Param], values: Option<&CheckValues>) -> TokenStream {
     if e.params.is_empty() {
         return quote! {
             let _ = raw;
@@ -749,9 +879,9 @@ fn from_raw_body(e: &Endpoint, checked: &[&Param], has_checks: bool) -> TokenStr
             None => quote!(let #x: Option<#t> = #read;),
         }
     });
-    let check = has_checks.then(|| {
-        let args = checked.iter().map(|p| from_local(p));
-        quote!(Self::check(&mut issues, #(#args),*);)
+    let check = values.map(|values| {
+        let args = values.args(checked, from_local);
+        quote!(Self::check(&mut issues, #args);)
     });
     // Presence rules: a parameter that was sent but did not parse counts as given.
     let forgive = e.rules.iter().filter_map(|r| {

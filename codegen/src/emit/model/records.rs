@@ -3,6 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::MAX_ARGS;
 use crate::emit::{docs, ident, prose, with_provenance};
 use crate::model::*;
 
@@ -16,11 +17,15 @@ pub(super) fn file(api: &Api) -> TokenStream {
                 r.spec_name
             ));
         }
-        text.push_str(
-            "\n\nNon-exhaustive: made with [`new`](Self::new) (the required fields) and the \
-             `with_` setters (the optional ones), so a field added to the record later is not a \
-             breaking change; every field stays public to read and assign.",
-        );
+        let made = if r.fields.iter().filter(|f| !f.optional).count() > MAX_ARGS {
+            init_docs(&r.name, "fields")
+        } else {
+            "Made with [`new`](Self::new) (the required fields) and the `with_` setters".into()
+        };
+        text.push_str(&format!(
+            "\n\nNon-exhaustive. {made} (the optional ones), so a field added to the record \
+             later is not a breaking change; every field stays public to read and assign."
+        ));
         let docs = docs(&with_provenance(text, &r.provenance));
         let fields = struct_fields(api, &r.fields);
         let construction = constructors(api, &r.name, &TokenStream::new(), &r.fields);
@@ -56,8 +61,9 @@ pub(super) fn file(api: &Api) -> TokenStream {
         //! The records of the service: the elements of `data`, and the error object.
         //!
         //! Decoding ignores fields the server adds later; value-set fields keep values the
-        //! spec does not know. Records are non-exhaustive: `new` takes the required fields,
-        //! `with_` setters the optional ones.
+        //! spec does not know. Records are non-exhaustive: `new` takes the required fields (a
+        //! record with more than six has an init struct naming them instead), `with_` setters
+        //! the optional ones.
 
         #uses
 
@@ -209,9 +215,10 @@ fn field_argument(api: &Api, f: &Field, x: &proc_macro2::Ident) -> (TokenStream,
     }
 }
 
-/// `new` (the fields that are neither optional nor arrays that may be absent, in wire order)
-/// and one `with_<field>` setter per optional field, for the record or envelope `name` with
-/// `generics` (`<T>` or nothing).
+/// How a record or envelope `name` with `generics` (`<T>` or nothing) is made, and one
+/// `with_<field>` setter per optional field: `new` taking the required fields in wire order
+/// when there are at most [`MAX_ARGS`] of them, otherwise the init struct `<name>Init` holding
+/// them by name, which converts into the record ([`init_struct`]).
 pub(super) fn constructors(
     api: &Api,
     name: &str,
@@ -220,27 +227,6 @@ pub(super) fn constructors(
 ) -> TokenStream {
     let ty = ident(name);
     let required: Vec<&Field> = fields.iter().filter(|f| !f.optional).collect();
-    let args = required.iter().map(|f| {
-        let x = ident(&f.ident);
-        let (arg, _) = field_argument(api, f, &x);
-        quote!(#x: #arg)
-    });
-    let values = fields.iter().map(|f| {
-        let x = ident(&f.ident);
-        if f.optional {
-            if f.array {
-                quote!(#x: Vec::new())
-            } else {
-                quote!(#x: None)
-            }
-        } else if f.array || (f.ty != TypeRef::String && !f.boxed) {
-            // The argument is the field's value.
-            quote!(#x)
-        } else {
-            let (_, value) = field_argument(api, f, &x);
-            quote!(#x: #value)
-        }
-    });
     let setters = fields.iter().filter(|f| f.optional).map(|f| {
         let x = ident(&f.ident);
         let setter = format_ident!("with_{}", crate::naming::bare(&f.ident));
@@ -256,8 +242,6 @@ pub(super) fn constructors(
             }
         }
     });
-    // Clippy's limit is seven arguments.
-    let allow = (required.len() > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     let default = required.is_empty().then(|| {
         quote! {
             impl #generics ::std::default::Default for #ty #generics {
@@ -267,7 +251,57 @@ pub(super) fn constructors(
             }
         }
     });
-    let new_doc = docs(&format!(
+    let (init, new) = if required.len() > MAX_ARGS {
+        (init_struct(api, name, generics, fields), None)
+    } else {
+        (TokenStream::new(), Some(new_fn(api, name, fields)))
+    };
+    quote! {
+        #init
+
+        impl #generics #ty #generics {
+            #new
+
+            #(#setters)*
+        }
+
+        #default
+    }
+}
+
+/// The init struct of the record or parameter type `name` ([`crate::naming::init_type`]).
+pub(super) fn init_name(name: &str) -> proc_macro2::Ident {
+    format_ident!("{}", crate::naming::init_type(name))
+}
+
+/// The docs of a type made from its init struct, holding its required `what` (`fields`).
+pub(super) fn init_docs(name: &str, what: &str) -> String {
+    format!(
+        "Made from [`{name}Init`] (the required {what}, by name: \
+         `{name}::from({name}Init {{ .. }})`) and the `with_` setters"
+    )
+}
+
+/// `new`: the required fields in wire order, each optional one empty.
+fn new_fn(api: &Api, name: &str, fields: &[Field]) -> TokenStream {
+    let args = fields.iter().filter(|f| !f.optional).map(|f| {
+        let x = ident(&f.ident);
+        let (arg, _) = field_argument(api, f, &x);
+        quote!(#x: #arg)
+    });
+    let values = fields.iter().map(|f| {
+        let x = ident(&f.ident);
+        if f.optional {
+            empty(f)
+        } else if f.array || (f.ty != TypeRef::String && !f.boxed) {
+            // The argument is the field's value.
+            quote!(#x)
+        } else {
+            let (_, value) = field_argument(api, f, &x);
+            quote!(#x: #value)
+        }
+    });
+    let doc = docs(&format!(
         "A `{name}` with the required fields given{}.",
         if fields.iter().any(|f| f.optional) {
             " and every optional one empty"
@@ -276,17 +310,78 @@ pub(super) fn constructors(
         }
     ));
     quote! {
-        impl #generics #ty #generics {
-            #new_doc
-            #allow
-            pub fn new(#(#args),*) -> Self {
-                Self { #(#values),* }
-            }
+        #doc
+        pub fn new(#(#args),*) -> Self {
+            Self { #(#values),* }
+        }
+    }
+}
 
-            #(#setters)*
+/// An optional field left empty.
+fn empty(f: &Field) -> TokenStream {
+    let x = ident(&f.ident);
+    if f.array {
+        quote!(#x: Vec::new())
+    } else {
+        quote!(#x: None)
+    }
+}
+
+/// `<name>Init`: the required fields of a record with more than [`MAX_ARGS`] of them, by name,
+/// and its conversion into the record with every optional field empty. Exhaustive on purpose,
+/// so a struct literal names them all: it holds no optional field, so a field added later as
+/// optional leaves it alone, and a new required field breaks the record's users anyway.
+fn init_struct(api: &Api, name: &str, generics: &TokenStream, fields: &[Field]) -> TokenStream {
+    let (ty, init) = (ident(name), init_name(name));
+    let required: Vec<&Field> = fields.iter().filter(|f| !f.optional).collect();
+    let members = required.iter().map(|f| {
+        let x = ident(&f.ident);
+        let value = format_ident!("value");
+        let (arg, _) = field_argument(api, f, &value);
+        // `impl Into<String>` is an argument's type, not a field's.
+        let t = if f.ty == TypeRef::String && !f.array {
+            quote!(String)
+        } else {
+            arg
+        };
+        let docs = docs(&prose(&f.doc));
+        quote! {
+            #docs
+            pub #x: #t,
+        }
+    });
+    let values = fields.iter().map(|f| {
+        let x = ident(&f.ident);
+        if f.optional {
+            empty(f)
+        } else if f.boxed && !f.array {
+            quote!(#x: Box::new(init.#x))
+        } else {
+            quote!(#x: init.#x)
+        }
+    });
+    let doc = docs(&format!(
+        "The required fields of a [`{name}`], by name: `{name}::from({name}Init {{ .. }})` \
+         makes the record with every optional field empty, for its `with_` setters.\n\n\
+         Exhaustive on purpose, so a struct literal names every value: it holds only the \
+         required fields, and a field the record gains as optional later does not change it."
+    ));
+    let from_doc = docs(&format!(
+        "The `{name}` with these required fields and no optional one."
+    ));
+    quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct #init #generics {
+            #(#members)*
         }
 
-        #default
+        impl #generics From<#init #generics> for #ty #generics {
+            #from_doc
+            fn from(init: #init #generics) -> Self {
+                Self { #(#values),* }
+            }
+        }
     }
 }
 
