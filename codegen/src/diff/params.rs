@@ -6,6 +6,7 @@
 //! pattern) is compared as the language of texts it accepts ([`super::lang`]): old clients
 //! break when they may send a text new servers reject, old servers when new clients may.
 
+use super::Check;
 use super::impact::*;
 use super::lang::{Inclusion, Lang, format_name};
 use super::{Diff, Impact, changed_parts};
@@ -71,7 +72,7 @@ impl Diff<'_> {
             let hint = rename_hint(p, &fresh, true);
             if p.required {
                 self.push(
-                    "param.removed_required",
+                    Check::ParamRemovedRequired,
                     subject,
                     SERVERS_BREAK,
                     format!(
@@ -84,7 +85,7 @@ impl Diff<'_> {
                 );
             } else {
                 self.push(
-                    "param.removed_optional",
+                    Check::ParamRemovedOptional,
                     subject,
                     COMPATIBLE,
                     format!(
@@ -101,7 +102,7 @@ impl Diff<'_> {
             let hint = rename_hint(q, &gone, false);
             if q.required {
                 self.push(
-                    "param.added_required",
+                    Check::ParamAddedRequired,
                     subject,
                     CLIENTS_BREAK,
                     format!(
@@ -121,7 +122,7 @@ impl Diff<'_> {
                         format!("with default `{}`", d.wire())
                     });
                 self.push(
-                    "param.added_optional",
+                    Check::ParamAddedOptional,
                     subject,
                     COMPATIBLE,
                     format!(
@@ -142,7 +143,7 @@ impl Diff<'_> {
         let at = (Some(&o.at), Some(&q.at));
         if o.location != q.location {
             self.push(
-                "param.location_changed",
+                Check::ParamLocationChanged,
                 &subject,
                 BOTH_BREAK,
                 format!(
@@ -156,7 +157,7 @@ impl Diff<'_> {
             );
         } else if o.wire != q.wire {
             self.push(
-                "param.path_renamed",
+                Check::ParamPathRenamed,
                 &subject,
                 DOCS,
                 format!(
@@ -169,7 +170,7 @@ impl Diff<'_> {
         }
         match (o.required, q.required) {
             (false, true) => self.push(
-                "param.now_required",
+                Check::ParamNowRequired,
                 &subject,
                 CLIENTS_BREAK,
                 format!(
@@ -181,7 +182,7 @@ impl Diff<'_> {
                 at.1,
             ),
             (true, false) => self.push(
-                "param.now_optional",
+                Check::ParamNowOptional,
                 &subject,
                 SERVERS_BREAK,
                 format!(
@@ -198,7 +199,7 @@ impl Diff<'_> {
                         .map_or("none".to_owned(), |d| format!("`{}`", d.wire()))
                 };
                 self.push(
-                    "param.default_changed",
+                    Check::ParamDefaultChanged,
                     &subject,
                     BOTH_BREAK,
                     format!(
@@ -220,7 +221,7 @@ impl Diff<'_> {
             ("pattern doc", pattern_doc(o) != pattern_doc(q)),
         ]) {
             self.push(
-                "param.doc_changed",
+                Check::ParamDocChanged,
                 &subject,
                 DOCS,
                 format!("the {parts} of `{}` changed", q.wire),
@@ -240,9 +241,9 @@ impl Diff<'_> {
                     let (old, new) = (Lang::of_param(&o.ty), Lang::of_param(&q.ty));
                     let (clients, servers) = (old.included_in(&new), new.included_in(&old));
                     let check = match (clients.holds(), servers.holds()) {
-                        (true, _) => "param.range_widened",
-                        (false, true) => "param.range_narrowed",
-                        (false, false) => "param.range_changed",
+                        (true, _) => Check::ParamRangeWidened,
+                        (false, true) => Check::ParamRangeNarrowed,
+                        (false, false) => Check::ParamRangeChanged,
                     };
                     let what = format!("range of `{}` {} became {}", q.wire, old.what, new.what);
                     self.languages(
@@ -256,7 +257,7 @@ impl Diff<'_> {
                 }
                 if a.format != b.format {
                     self.push(
-                        "param.format_changed",
+                        Check::ParamFormatChanged,
                         subject,
                         DOCS,
                         format!(
@@ -287,7 +288,7 @@ impl Diff<'_> {
                         show(b.format)
                     );
                     self.languages(
-                        "param.format_changed",
+                        Check::ParamFormatChanged,
                         subject,
                         what,
                         (&old.included_in(&mid), &mid.included_in(&old)),
@@ -307,7 +308,7 @@ impl Diff<'_> {
                         show(regex(b))
                     );
                     self.languages(
-                        "param.pattern_changed",
+                        Check::ParamPatternChanged,
                         subject,
                         what,
                         (&mid.included_in(&new), &new.included_in(&mid)),
@@ -328,7 +329,7 @@ impl Diff<'_> {
                     ParamCheck::Type
                 };
                 self.languages(
-                    "param.type_changed",
+                    Check::ParamTypeChanged,
                     subject,
                     what,
                     (&old.included_in(&new), &new.included_in(&old)),
@@ -344,7 +345,7 @@ impl Diff<'_> {
     /// accepted by old servers.
     fn languages(
         &mut self,
-        check: &'static str,
+        check: Check,
         subject: &str,
         what: String,
         (clients, servers): (&Inclusion, &Inclusion),

@@ -14,6 +14,7 @@
 
 use std::collections::BTreeSet;
 
+use super::Check;
 use super::endpoints::route;
 use super::service::major;
 use super::{Changes, Finding, Impact};
@@ -202,17 +203,19 @@ pub fn endpoint_rows(f: &Finding, old: &Api, new: &Api) -> Vec<(ChangeAction, St
             .map(route)
     };
     let rows = match f.check {
-        "endpoint.added" | "endpoint.restored" => vec![(ChangeAction::Added, on_new())],
+        Check::EndpointAdded | Check::EndpointRestored => vec![(ChangeAction::Added, on_new())],
         // Gone from the spec after an earlier release marked it removed: listed back then.
-        "endpoint.removed"
+        Check::EndpointRemoved
             if old
                 .endpoint(&f.subject)
                 .is_some_and(|e| e.removed.is_some()) =>
         {
             Vec::new()
         }
-        "endpoint.removed" | "endpoint.marked_removed" => vec![(ChangeAction::Removed, on_old())],
-        "endpoint.path_changed" | "endpoint.method_changed" => vec![
+        Check::EndpointRemoved | Check::EndpointMarkedRemoved => {
+            vec![(ChangeAction::Removed, on_old())]
+        }
+        Check::EndpointPathChanged | Check::EndpointMethodChanged => vec![
             (ChangeAction::Removed, on_old()),
             (ChangeAction::Added, on_new()),
         ],
@@ -272,7 +275,7 @@ pub fn assess(changes: &Changes, old: &Api, new: &Api, gate: Gate) -> Assessment
         let mut by_name = None;
         for (i, a) in acks.iter().enumerate() {
             if let Ack::Name(name) = &a.ack
-                && (name == f.check || *name == f.subject)
+                && (name == f.check.id() || *name == f.subject)
             {
                 used.insert(i);
                 by_name.get_or_insert_with(|| a.entry.clone());

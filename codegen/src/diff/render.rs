@@ -146,7 +146,7 @@ fn location_json(l: &Option<Location>) -> Value {
 
 fn finding_json(f: &Finding, status: Option<&Status>) -> Value {
     let mut v = json!({
-        "check": f.check,
+        "check": f.check.id(),
         "subject": f.subject,
         "clients": f.clients.as_str(),
         "servers": f.servers.as_str(),

@@ -6,6 +6,7 @@
 //! servers reject. It is *relaxed* the other way round: new clients may send what old servers
 //! reject. A rule changed both ways, or in a way that cannot be decided, breaks both.
 
+use super::Check as Kind;
 use super::impact::*;
 use super::lang::{Inclusion, Lang};
 use super::{Diff, changed_parts, list};
@@ -207,7 +208,7 @@ impl Diff<'_> {
             Some(i) => {
                 let s = fresh.remove(i);
                 self.push(
-                    "rule.renamed",
+                    Kind::RuleRenamed,
                     &s.id,
                     DOCS,
                     format!(
@@ -244,7 +245,7 @@ impl Diff<'_> {
                 )
             };
             self.push(
-                "rule.removed",
+                Kind::RuleRemoved,
                 &r.id,
                 (COMPATIBLE.0, servers),
                 format!(
@@ -277,7 +278,7 @@ impl Diff<'_> {
                 )
             };
             self.push(
-                "rule.added",
+                Kind::RuleAdded,
                 &s.id,
                 (clients, COMPATIBLE.1),
                 format!(
@@ -318,7 +319,7 @@ impl Diff<'_> {
         let what = what.join(", ");
         match (tightened, relaxed) {
             (true, true) if describe(r) != describe(s) => self.push(
-                "rule.doc_changed",
+                Kind::RuleDocChanged,
                 &s.id,
                 DOCS,
                 format!(
@@ -332,7 +333,7 @@ impl Diff<'_> {
             ),
             (true, true) => {}
             (true, false) => self.push(
-                "rule.tightened",
+                Kind::RuleTightened,
                 &s.id,
                 CLIENTS_BREAK,
                 format!(
@@ -343,7 +344,7 @@ impl Diff<'_> {
                 at.1,
             ),
             (false, true) => self.push(
-                "rule.relaxed",
+                Kind::RuleRelaxed,
                 &s.id,
                 SERVERS_BREAK,
                 format!(
@@ -354,7 +355,7 @@ impl Diff<'_> {
                 at.1,
             ),
             (false, false) => self.push(
-                "rule.changed",
+                Kind::RuleChanged,
                 &s.id,
                 BOTH_BREAK,
                 format!(
@@ -367,7 +368,7 @@ impl Diff<'_> {
         }
         if r.id != s.id && (tightened && relaxed) {
             self.push(
-                "rule.renamed",
+                Kind::RuleRenamed,
                 &s.id,
                 DOCS,
                 format!("rule `{}` is now `{}` with the same check", r.id, s.id),
@@ -380,7 +381,7 @@ impl Diff<'_> {
             ("provenance", r.provenance != s.provenance),
         ]) {
             self.push(
-                "rule.doc_changed",
+                Kind::RuleDocChanged,
                 &s.id,
                 DOCS,
                 format!(

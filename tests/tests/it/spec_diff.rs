@@ -251,7 +251,7 @@ fn the_corpus_covers_every_kind_of_change() {
         .collect();
     let missing: Vec<&str> = CHECKS
         .iter()
-        .map(|(id, _)| *id)
+        .map(|c| c.id())
         .filter(|id| !expected.contains(*id) && !UNREACHABLE.iter().any(|(u, _)| u == id))
         .collect();
     assert!(
@@ -261,7 +261,7 @@ fn the_corpus_covers_every_kind_of_change() {
     );
     let unknown: Vec<&String> = expected
         .iter()
-        .filter(|e| !CHECKS.iter().any(|(id, _)| id == e))
+        .filter(|e| !CHECKS.iter().any(|c| c.id() == e.as_str()))
         .collect();
     assert!(
         unknown.is_empty(),
@@ -347,7 +347,7 @@ fn the_json_report_is_stable() {
         .iter()
         .map(|f| f["check"].as_str().unwrap())
         .collect();
-    let expected: Vec<&str> = changes.contract.iter().map(|f| f.check).collect();
+    let expected: Vec<&str> = changes.contract.iter().map(|f| f.check.id()).collect();
     assert_eq!(checks, expected);
     assert_eq!(value["summary"]["passed"], serde_json::Value::Bool(false));
     insta::assert_snapshot!("json_report", json);
