@@ -115,17 +115,21 @@ pub enum ErrorKind {
     RateLimited,
     /// `INTERNAL_ERROR`: anything unexpected on the server.
     InternalError,
+    /// `NOT_IMPLEMENTED` (501): the server's implementation does not serve the endpoint (a
+    /// method of the generated server trait left to its default).
+    NotImplemented,
 }
 
 impl ErrorKind {
     /// Every kind.
-    pub const ALL: [ErrorKind; 6] = [
+    pub const ALL: [ErrorKind; 7] = [
         ErrorKind::InvalidParameter,
         ErrorKind::Unauthorized,
         ErrorKind::ResourceNotFound,
         ErrorKind::EndpointRemoved,
         ErrorKind::RateLimited,
         ErrorKind::InternalError,
+        ErrorKind::NotImplemented,
     ];
 
     /// The wire spelling of the code.
@@ -137,6 +141,7 @@ impl ErrorKind {
             ErrorKind::EndpointRemoved => "ENDPOINT_REMOVED",
             ErrorKind::RateLimited => "RATE_LIMITED",
             ErrorKind::InternalError => "INTERNAL_ERROR",
+            ErrorKind::NotImplemented => "NOT_IMPLEMENTED",
         }
     }
 }

@@ -45,6 +45,22 @@ pub fn scratch_manifest(dir: &Path, members: &[&str], deps: &[(&str, &str)]) -> 
     manifest
 }
 
+/// Makes `dir/runtime` a link to this workspace's runtime, replacing a link to another one
+/// (a target directory copied from another checkout holds scratch workspaces whose links point
+/// into that checkout).
+pub fn link_runtime(dir: &Path) -> std::io::Result<()> {
+    let link = dir.join("runtime");
+    let real = workspace_root().join("runtime").canonicalize()?;
+    if std::fs::read_link(&link).is_ok_and(|to| to == real) {
+        return Ok(());
+    }
+    if link.symlink_metadata().is_ok() {
+        std::fs::remove_file(&link)?;
+    }
+    std::fs::create_dir_all(dir)?;
+    std::os::unix::fs::symlink(real, &link)
+}
+
 const ROUTER_CHECK_TOML: &str = r#"[package]
 name = "router-check"
 version = "0.0.0"
@@ -103,11 +119,7 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
     write_if_changed(&dir.join("router-check/Cargo.toml"), ROUTER_CHECK_TOML).map_err(io)?;
     write_if_changed(&dir.join("router-check/src/lib.rs"), ROUTER_CHECK_LIB).map_err(io)?;
     // The generated crates depend on the runtime by path (`../../runtime`).
-    let runtime = dir.join("runtime");
-    if !runtime.exists() {
-        let real = root.join("runtime").canonicalize().map_err(io)?;
-        std::os::unix::fs::symlink(real, &runtime).map_err(io)?;
-    }
+    link_runtime(dir).map_err(io)?;
     for (path, text) in files.iter() {
         write_if_changed(&dir.join(path), text).map_err(io)?;
     }
@@ -185,21 +197,3 @@ fn scratch_version(dir: &Path) -> String {
 
 pub mod overlay;
 pub mod spec_gen;
-
-/// Implements methods of `mrds_server::Api` by forwarding to the implementation in field `0`:
-/// `delegate! { stock_dividends: StockDividendsParams => PitDividend, ... }` inside an
-/// `impl Api for Wrapper`, for tests that change a few endpoints of the sample server.
-#[macro_export]
-macro_rules! delegate {
-    ($($name:ident: $params:ident => $record:ident),* $(,)?) => {$(
-        fn $name(
-            &self,
-            ctx: mrds_server::RequestContext,
-            params: mrds_model::params::$params,
-        ) -> impl std::future::Future<
-            Output = Result<Vec<mrds_model::records::$record>, mrds_server::ApiError>,
-        > + Send {
-            mrds_server::Api::$name(&self.0, ctx, params)
-        }
-    )*};
-}

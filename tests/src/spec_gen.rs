@@ -214,6 +214,7 @@ error_codes:
   - { code: ENDPOINT_REMOVED, status: 410, doc: Removed. }
   - { code: RATE_LIMITED, status: 429, doc: Too many requests. }
   - { code: INTERNAL_ERROR, status: 500, doc: Server failure. }
+  - { code: NOT_IMPLEMENTED, status: 501, doc: The server does not serve the endpoint. }
 records:
   ErrorObject:
     doc: Error.

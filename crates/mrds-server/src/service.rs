@@ -7,49 +7,291 @@ use crate::{ApiError, RequestContext};
 /// The service: one method per endpoint. Each receives parameters that already passed
 /// every rule of the spec, and returns the records of `data` or an [`ApiError`].
 ///
+/// Every method has a default: an implementation writes the endpoints it serves, and
+/// the others go to [`Api::fallback`], by default [`NotImplemented`], which answers
+/// 501 `NOT_IMPLEMENTED` in the envelope (410 `ENDPOINT_REMOVED` for an endpoint the
+/// change history lists as removed); the router logs an unimplemented endpoint once,
+/// at WARN. So an endpoint added to the spec is an addition for implementations, not a
+/// compile error.
+///
 /// Methods may be written as `async fn`; the futures must be `Send`.
 pub trait Api: Send + Sync + 'static {
+    /// The implementation answering the endpoints this one leaves out: [`NotImplemented`]
+    /// unless overridden. An implementation that changes a few endpoints of another
+    /// (a wrapper around the sample server, say) returns the other one here and writes
+    /// only the methods it changes.
+    fn fallback(&self) -> &impl Api {
+        &NotImplemented
+    }
     /// `GET /api/v1/stocks/company/detail`: Company profile by symbol (exact) or name keyword (fuzzy).
     ///
     /// When both are given, symbol takes priority.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn company_detail(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::CompanyDetailParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::CompanyProfile>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().company_detail(ctx, params)
+    }
     /// `GET /api/v1/stocks/equity-offering`: The latest equity offerings, refreshed daily.
     ///
     /// New shares issued by companies, exempt offerings and amendments.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn equity_offering(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::EquityOfferingParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::EquityOffering>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().equity_offering(ctx, params)
+    }
     /// `GET /api/v1/etf/flow`: Daily in/outflow of one ETF.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn etf_flow(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::EtfFlowParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::EtfFlow>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().etf_flow(ctx, params)
+    }
     /// `GET /api/v1/macro/forex/historical`: Daily series of one currency pair.
     ///
     /// Order: By date; newest first unless sort_order=asc.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn forex_historical(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::ForexHistoricalParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::ForexBar>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().forex_historical(ctx, params)
+    }
     /// `GET /api/v1/macro/index/1min`: One-minute bars of an index.
     ///
-    /// Removed from the service on 2026-07-29 (v0.10.43): answers 410 `ENDPOINT_REMOVED` unless overridden.
+    /// Removed from the service on 2026-07-29 (the service's release v0.10.43): unless overridden, answered by [`Api::fallback`], which by default answers 410 `ENDPOINT_REMOVED`.
+    fn index_1min(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::Index1minParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::IndexBar1Min>, ApiError>,
+    > + Send {
+        self.fallback().index_1min(ctx, params)
+    }
+    /// `GET /api/v1/crypto/metrics/leverage-ratio`: Estimated leverage ratio.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
+    fn leverage_ratio(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::LeverageRatioParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::LeverageRatio>, ApiError>,
+    > + Send {
+        self.fallback().leverage_ratio(ctx, params)
+    }
+    /// `GET /api/v1/market/kline`: Unified OHLCV candles for any supported asset type.
+    ///
+    /// Index spot pairs have the same shape as stock spot pairs, so the shape cannot tell them apart: an implementation that knows a symbol is an index rejects intervals other than `1d` itself. `session` is accepted for every pair but only changes stock and option results.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
+    fn market_kline(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::MarketKlineParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
+    > + Send {
+        self.fallback().market_kline(ctx, params)
+    }
+    /// `GET /api/v1/other/semiconductor/nand-flash-spot-price`: NAND flash spot prices of one item.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
+    fn nand_flash_spot_price(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::NandFlashSpotPriceParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::NandSpotPrice>, ApiError>,
+    > + Send {
+        self.fallback().nand_flash_spot_price(ctx, params)
+    }
+    /// `GET /api/v1/stocks/non-us/kline`: Split-adjusted candles for non-US tickers.
+    ///
+    /// Intraday intervals (5min to 4h) exist only for symbols in the 1-minute polling pool; other symbols get an empty data array. 1d, 1w and 1m cover all non-US symbols.
+    ///
+    /// Order: Newest first (descending by time).
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
+    fn non_us_kline(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::NonUsKlineParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::NonUsBar>, ApiError>,
+    > + Send {
+        self.fallback().non_us_kline(ctx, params)
+    }
+    /// `GET /api/v1/crypto/hyperliquid/perp/usdc/kline`: Perpetual-contract candles quoted in USDC; incomplete candles are excluded.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
+    ///
+    /// *Assumed* (not stated by the interface description): `<perp_venue>` is a fixed literal the description does not name; the spec uses `hyperliquid`.
+    fn perp_kline(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::PerpKlineParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
+    > + Send {
+        self.fallback().perp_kline(ctx, params)
+    }
+    /// `GET /api/v1/persons/{person_id}/commentary`: Commentary rows of one person within a time range.
+    ///
+    /// A name is resolved to a person_id by the person registry endpoint `GET /v1/persons` with a `name` query parameter.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
+    fn person_commentary(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::PersonCommentaryParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::PersonCommentary>, ApiError>,
+    > + Send {
+        self.fallback().person_commentary(ctx, params)
+    }
+    /// `GET /api/v1/stocks/research/units`: All sections and exhibits of one research document, in order, optionally narrowed.
+    ///
+    /// Same element shape as the research search endpoint, without scores.
+    ///
+    /// Order: In document order.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
+    fn research_units(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::ResearchUnitsParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::ResearchUnit>, ApiError>,
+    > + Send {
+        self.fallback().research_units(ctx, params)
+    }
+    /// `GET /api/v1/stocks/screener/events`: Stock events of one kind in a date range.
+    ///
+    /// ETF behavior: `IPO Date` returns ETF inception dates; `Split Date` returns ETF splits; `Earnings Date` returns no ETFs.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
+    fn screener_events(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::ScreenerEventsParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::ScreenerEvent>, ApiError>,
+    > + Send {
+        self.fallback().screener_events(ctx, params)
+    }
+    /// `GET /api/v1/crypto/metrics/ssr`: Stablecoin supply ratio.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
+    fn ssr(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::SsrParams,
+    ) -> impl Future<Output = Result<Vec<mrds_model::records::Ssr>, ApiError>> + Send {
+        self.fallback().ssr(ctx, params)
+    }
+    /// `GET /api/v1/stocks/dividends`: Point-in-time dividends for one symbol.
+    ///
+    /// Order: Results are ordered by the chosen date field, typically descending.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
+    fn stock_dividends(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::StockDividendsParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::PitDividend>, ApiError>,
+    > + Send {
+        self.fallback().stock_dividends(ctx, params)
+    }
+    /// `GET /api/v1/macro/treasury-rates`: US treasury rates.
+    ///
+    /// With no range: the latest rates. With only start_time: rates from that date. With both: rates in the range.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
+    fn treasury_rates(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::TreasuryRatesParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::TreasuryRate>, ApiError>,
+    > + Send {
+        self.fallback().treasury_rates(ctx, params)
+    }
+}
+/// The implementation of no endpoint: every method answers 501 `NOT_IMPLEMENTED`
+/// ([`ApiError::not_implemented`]), the endpoints the change history lists as removed
+/// 410 `ENDPOINT_REMOVED`. The default [`Api::fallback`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NotImplemented;
+impl Api for NotImplemented {
+    fn company_detail(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::CompanyDetailParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::CompanyProfile>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::COMPANY_DETAIL)),
+        )
+    }
+    fn equity_offering(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::EquityOfferingParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::EquityOffering>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::EQUITY_OFFERING)),
+        )
+    }
+    fn etf_flow(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::EtfFlowParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::EtfFlow>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(Err(ApiError::not_implemented(&mrds_model::api::ETF_FLOW)))
+    }
+    fn forex_historical(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::ForexHistoricalParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::ForexBar>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::FOREX_HISTORICAL)),
+        )
+    }
     fn index_1min(
         &self,
         ctx: RequestContext,
@@ -60,106 +302,130 @@ pub trait Api: Send + Sync + 'static {
         let _ = (ctx, params);
         std::future::ready(Err(ApiError::removed(&mrds_model::api::INDEX_1MIN)))
     }
-    /// `GET /api/v1/crypto/metrics/leverage-ratio`: Estimated leverage ratio.
     fn leverage_ratio(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::LeverageRatioParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::LeverageRatio>, ApiError>,
-    > + Send;
-    /// `GET /api/v1/market/kline`: Unified OHLCV candles for any supported asset type.
-    ///
-    /// Index spot pairs have the same shape as stock spot pairs, so the shape cannot tell them apart: an implementation that knows a symbol is an index rejects intervals other than `1d` itself. `session` is accepted for every pair but only changes stock and option results.
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::LEVERAGE_RATIO)),
+        )
+    }
     fn market_kline(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::MarketKlineParams,
-    ) -> impl Future<Output = Result<Vec<mrds_model::records::Candle>, ApiError>> + Send;
-    /// `GET /api/v1/other/semiconductor/nand-flash-spot-price`: NAND flash spot prices of one item.
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::MARKET_KLINE)),
+        )
+    }
     fn nand_flash_spot_price(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::NandFlashSpotPriceParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::NandSpotPrice>, ApiError>,
-    > + Send;
-    /// `GET /api/v1/stocks/non-us/kline`: Split-adjusted candles for non-US tickers.
-    ///
-    /// Intraday intervals (5min to 4h) exist only for symbols in the 1-minute polling pool; other symbols get an empty data array. 1d, 1w and 1m cover all non-US symbols.
-    ///
-    /// Order: Newest first (descending by time).
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::NAND_FLASH_SPOT_PRICE)),
+        )
+    }
     fn non_us_kline(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::NonUsKlineParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::NonUsBar>, ApiError>,
-    > + Send;
-    /// `GET /api/v1/crypto/hyperliquid/perp/usdc/kline`: Perpetual-contract candles quoted in USDC; incomplete candles are excluded.
-    ///
-    /// *Assumed* (not stated by the interface description): `<perp_venue>` is a fixed literal the description does not name; the spec uses `hyperliquid`.
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::NON_US_KLINE)),
+        )
+    }
     fn perp_kline(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::PerpKlineParams,
-    ) -> impl Future<Output = Result<Vec<mrds_model::records::Candle>, ApiError>> + Send;
-    /// `GET /api/v1/persons/{person_id}/commentary`: Commentary rows of one person within a time range.
-    ///
-    /// A name is resolved to a person_id by the person registry endpoint `GET /v1/persons` with a `name` query parameter.
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(Err(ApiError::not_implemented(&mrds_model::api::PERP_KLINE)))
+    }
     fn person_commentary(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::PersonCommentaryParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::PersonCommentary>, ApiError>,
-    > + Send;
-    /// `GET /api/v1/stocks/research/units`: All sections and exhibits of one research document, in order, optionally narrowed.
-    ///
-    /// Same element shape as the research search endpoint, without scores.
-    ///
-    /// Order: In document order.
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::PERSON_COMMENTARY)),
+        )
+    }
     fn research_units(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::ResearchUnitsParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::ResearchUnit>, ApiError>,
-    > + Send;
-    /// `GET /api/v1/stocks/screener/events`: Stock events of one kind in a date range.
-    ///
-    /// ETF behavior: `IPO Date` returns ETF inception dates; `Split Date` returns ETF splits; `Earnings Date` returns no ETFs.
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::RESEARCH_UNITS)),
+        )
+    }
     fn screener_events(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::ScreenerEventsParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::ScreenerEvent>, ApiError>,
-    > + Send;
-    /// `GET /api/v1/crypto/metrics/ssr`: Stablecoin supply ratio.
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::SCREENER_EVENTS)),
+        )
+    }
     fn ssr(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::SsrParams,
-    ) -> impl Future<Output = Result<Vec<mrds_model::records::Ssr>, ApiError>> + Send;
-    /// `GET /api/v1/stocks/dividends`: Point-in-time dividends for one symbol.
-    ///
-    /// Order: Results are ordered by the chosen date field, typically descending.
+    ) -> impl Future<Output = Result<Vec<mrds_model::records::Ssr>, ApiError>> + Send {
+        let _ = (ctx, params);
+        std::future::ready(Err(ApiError::not_implemented(&mrds_model::api::SSR)))
+    }
     fn stock_dividends(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::StockDividendsParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::PitDividend>, ApiError>,
-    > + Send;
-    /// `GET /api/v1/macro/treasury-rates`: US treasury rates.
-    ///
-    /// With no range: the latest rates. With only start_time: rates from that date. With both: rates in the range.
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::STOCK_DIVIDENDS)),
+        )
+    }
     fn treasury_rates(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::TreasuryRatesParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::TreasuryRate>, ApiError>,
-    > + Send;
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::TREASURY_RATES)),
+        )
+    }
 }

@@ -245,20 +245,8 @@ async fn the_runner_passes_the_sample_server_over_http_and_never_prints_the_key(
 struct Broken(mrds_mock::Mock);
 
 impl mrds_server::Api for Broken {
-    mrds_tests::delegate! {
-        company_detail: CompanyDetailParams => CompanyProfile,
-        equity_offering: EquityOfferingParams => EquityOffering,
-        etf_flow: EtfFlowParams => EtfFlow,
-        leverage_ratio: LeverageRatioParams => LeverageRatio,
-        market_kline: MarketKlineParams => Candle,
-        nand_flash_spot_price: NandFlashSpotPriceParams => NandSpotPrice,
-        non_us_kline: NonUsKlineParams => NonUsBar,
-        perp_kline: PerpKlineParams => Candle,
-        research_units: ResearchUnitsParams => ResearchUnit,
-        screener_events: ScreenerEventsParams => ScreenerEvent,
-        ssr: SsrParams => Ssr,
-        stock_dividends: StockDividendsParams => PitDividend,
-        treasury_rates: TreasuryRatesParams => TreasuryRate,
+    fn fallback(&self) -> &impl mrds_server::Api {
+        &self.0
     }
 
     /// Wrong ordering: the records come in the other direction.

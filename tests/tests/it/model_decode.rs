@@ -629,7 +629,8 @@ fn error_code_http_status() {
             Some(404),
             Some(410),
             Some(429),
-            Some(500)
+            Some(500),
+            Some(501)
         ]
     );
 }
@@ -725,6 +726,7 @@ fn every_value_set_round_trips_through_its_wire_names() {
             "ENDPOINT_REMOVED",
             "RATE_LIMITED",
             "INTERNAL_ERROR",
+            "NOT_IMPLEMENTED",
         ],
         bad: ["QUOTA_EXCEEDED", "invalid_parameter", "NOT_FOUND"]
     );

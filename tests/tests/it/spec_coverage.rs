@@ -655,6 +655,7 @@ fn the_error_codes() {
             ("ENDPOINT_REMOVED", 410),
             ("RATE_LIMITED", 429),
             ("INTERNAL_ERROR", 500),
+            ("NOT_IMPLEMENTED", 501),
         ]
     );
     // Only "not found" is documented; the rest of the table is assumed.

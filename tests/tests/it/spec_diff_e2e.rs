@@ -390,10 +390,7 @@ fn run(name: &str, mode: Mode, pairs: &[(&str, &str)]) {
     .unwrap();
     let lock = std::fs::read_to_string(repo.join("Cargo.lock")).unwrap();
     write_if_changed(&root.join("Cargo.lock"), &lock).unwrap();
-    let runtime = root.join("runtime");
-    if !runtime.exists() {
-        std::os::unix::fs::symlink(repo.join("runtime").canonicalize().unwrap(), &runtime).unwrap();
-    }
+    mrds_tests::link_runtime(&root).unwrap();
     if let Ok(entries) = std::fs::read_dir(root.join("variants")) {
         for entry in entries {
             let path = entry.unwrap().path();
