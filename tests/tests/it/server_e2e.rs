@@ -5,7 +5,7 @@
 use std::net::SocketAddr;
 
 use mrds_model::ErrorCode;
-use mrds_model::api::{Auth, ENDPOINTS};
+use mrds_model::api::{Auth, ENDPOINTS, RequestVisitor};
 use mrds_model::records::*;
 use mrds_server::{Api, ApiError, RequestContext, StaticKeys};
 use serde_json::Value;
@@ -31,26 +31,31 @@ async fn get(addr: SocketAddr, target: &str, key: Option<&str>) -> Answer {
     http::get(addr, &format!("/api{target}"), key).await
 }
 
-/// Decodes the answer of endpoint `id` into its record type; the number of records.
+/// Decodes the answer of endpoint `id` into its record type (found through
+/// `mrds_model::api::visit_requests`); the number of records.
 fn decode(id: &str, answer: &Answer) -> usize {
-    match id {
-        "company_detail" => answer.records::<CompanyProfile>().len(),
-        "equity_offering" => answer.records::<EquityOffering>().len(),
-        "etf_flow" => answer.records::<EtfFlow>().len(),
-        "forex_historical" => answer.records::<ForexBar>().len(),
-        "index_1min" => answer.records::<IndexBar1Min>().len(),
-        "leverage_ratio" => answer.records::<LeverageRatio>().len(),
-        "market_kline" | "perp_kline" => answer.records::<Candle>().len(),
-        "nand_flash_spot_price" => answer.records::<NandSpotPrice>().len(),
-        "non_us_kline" => answer.records::<NonUsBar>().len(),
-        "person_commentary" => answer.records::<PersonCommentary>().len(),
-        "research_units" => answer.records::<ResearchUnit>().len(),
-        "screener_events" => answer.records::<ScreenerEvent>().len(),
-        "ssr" => answer.records::<Ssr>().len(),
-        "stock_dividends" => answer.records::<PitDividend>().len(),
-        "treasury_rates" => answer.records::<TreasuryRate>().len(),
-        other => panic!("no record type known for endpoint {other}"),
+    struct Decode<'a> {
+        id: &'a str,
+        answer: &'a Answer,
+        records: Option<usize>,
     }
+    impl RequestVisitor for Decode<'_> {
+        fn visit<P>(&mut self)
+        where
+            P: mrds_model::Request + Clone + std::fmt::Debug + Send + Sync + 'static,
+        {
+            if P::ENDPOINT.id == self.id {
+                self.records = Some(self.answer.records::<P::Record>().len());
+            }
+        }
+    }
+    let mut decode = Decode {
+        id,
+        answer,
+        records: None,
+    };
+    mrds_model::api::visit_requests(&mut decode);
+    decode.records.unwrap_or_else(|| panic!("no endpoint {id}"))
 }
 
 fn example(id: &str) -> &'static str {
@@ -243,7 +248,7 @@ async fn keys_are_required_where_the_spec_says_and_checked_everywhere() {
         .iter()
         .filter(|e| e.auth == Auth::Required)
         .collect();
-    assert!(required.len() >= 12);
+    assert!(!required.is_empty());
     for endpoint in required {
         let target = match mrds_mock::EXAMPLES.iter().find(|(e, _)| *e == endpoint.id) {
             Some((_, example)) => example.to_string(),
