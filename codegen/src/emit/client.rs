@@ -269,7 +269,7 @@ fn endpoints_rs(api: &Api) -> TokenStream {
         );
         if let Some(r) = &e.removed {
             doc.push_str(&format!(
-                "\n\nRemoved from the service on {} ({}): the service answers 410 `ENDPOINT_REMOVED`.",
+                "\n\nRemoved from the service on {} (the service's release {}): the service answers 410 `ENDPOINT_REMOVED`.",
                 r.date, r.version
             ));
         }

@@ -311,7 +311,7 @@ fn description(e: &Endpoint) -> String {
     }
     if let Some(r) = &e.removed {
         text.push_str(&format!(
-            "\n\nRemoved from the service on {} ({}); answers 410 `ENDPOINT_REMOVED`.",
+            "\n\nRemoved from the service on {} (the service's release {}); answers 410 `ENDPOINT_REMOVED`.",
             r.date, r.version
         ));
     }

@@ -65,10 +65,9 @@ impl Client {
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     ///
-    /// Removed from the service on 2026-07-29 (v0.10.43): the service answers 410 `ENDPOINT_REMOVED`.
+    /// Removed from the service on 2026-07-29 (the service's release v0.10.43): the service answers 410 `ENDPOINT_REMOVED`.
     #[deprecated(
-        since = "0.10.43",
-        note = "the endpoint was removed from the service on 2026-07-29 (v0.10.43)"
+        note = "the endpoint was removed from the service on 2026-07-29 in the service's release v0.10.43 (the provider's version, not this crate's)"
     )]
     #[allow(deprecated)]
     pub async fn index_1min(

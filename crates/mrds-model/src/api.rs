@@ -56,8 +56,7 @@ pub const FOREX_HISTORICAL: Endpoint = Endpoint {
 };
 /// `GET /v1/macro/index/1min`: One-minute bars of an index. Parameters: [`crate::params::Index1minParams`].
 #[deprecated(
-    since = "0.10.43",
-    note = "the endpoint was removed from the service on 2026-07-29 (v0.10.43)"
+    note = "the endpoint was removed from the service on 2026-07-29 in the service's release v0.10.43 (the provider's version, not this crate's)"
 )]
 pub const INDEX_1MIN: Endpoint = Endpoint {
     id: "index_1min",

@@ -620,8 +620,7 @@ impl Request for ForexHistoricalParams {
 ///
 /// Non-exhaustive: made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[deprecated(
-    since = "0.10.43",
-    note = "the endpoint was removed from the service on 2026-07-29 (v0.10.43)"
+    note = "the endpoint was removed from the service on 2026-07-29 in the service's release v0.10.43 (the provider's version, not this crate's)"
 )]
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]

@@ -372,6 +372,7 @@ fn the_command_exits_by_the_policy() {
                 format: Format::Text,
                 changelog: false,
                 breaking_for,
+                release: false,
             },
         )
     };
@@ -398,6 +399,127 @@ fn the_command_exits_by_the_policy() {
     );
 }
 
+/// A side of a case written as a workspace: its spec and a root manifest with `version`.
+fn write_workspace(dir: &Path, sources: &[(String, String)], version: &str) {
+    write_sources(dir, sources);
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!("[workspace]\nmembers = []\n\n[workspace.package]\nversion = \"{version}\"\n"),
+    )
+    .unwrap();
+}
+
+/// The semver step of the changes against the workspace versions of both sides: a version
+/// that changed must step at least as far as the changes need; an unchanged one passes (the
+/// change is not a release) unless `--release` says the base is the last release.
+#[test]
+fn the_workspace_version_must_step_as_far_as_the_changes_need() {
+    let scratch = scratch("versions");
+    let run_case = |name: &str, old: &str, new: &str, release: bool| -> Outcome {
+        let c = case(name);
+        let root = scratch.join(format!("{name}-{old}-{new}-{release}"));
+        write_workspace(&root.join("base"), &c.old, old);
+        write_workspace(&root.join("head"), &c.new, new);
+        xtask::spec_diff::run(
+            &root.join("head"),
+            &Args {
+                base: Some(root.join("base").display().to_string()),
+                format: Format::Text,
+                changelog: false,
+                breaking_for: Direction::Both,
+                release,
+            },
+        )
+    };
+    // An acknowledged addition: every crate needs a minor step.
+    let added = "policy_endpoint_added_in_history";
+    let out = run_case(added, "0.1.0", "0.1.0", false);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains(
+            "semver step needed: mrds-model minor, mrds-server minor, mrds-client minor\n\
+             workspace version 0.1.0 -> 0.1.0: unchanged (not a release); the next release needs 0.1.1 or later\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.stderr, "");
+    assert_eq!(run_case(added, "0.1.0", "0.1.0", true).code, 1);
+    assert_eq!(run_case(added, "0.1.0", "0.1.1", true).code, 0);
+    assert_eq!(run_case(added, "0.1.0", "0.2.0", false).code, 0);
+    assert_eq!(
+        run_case(added, "1.4.2", "1.4.3", false).code,
+        1,
+        "1.x: a patch is not a minor step"
+    );
+    assert_eq!(run_case(added, "1.4.2", "1.5.0", false).code, 0);
+    let lower = run_case(added, "0.2.0", "0.1.9", false);
+    assert_eq!(lower.code, 1);
+    assert!(
+        lower.stdout.contains("the version went DOWN"),
+        "{}",
+        lower.stdout
+    );
+    // A breaking change acknowledged in the history still needs a major step.
+    let major = "policy_acknowledged_by_subject";
+    let out = run_case(major, "0.1.0", "0.1.1", false);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout.contains(
+            "workspace version 0.1.0 -> 0.1.1: NOT ENOUGH: a minor step; the changes need 0.2.0 or later"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .ends_with("; the workspace version does not step far enough\n")
+    );
+    assert_eq!(run_case(major, "0.1.0", "0.2.0", false).code, 0);
+    // Documentation only: a patch step.
+    let docs = run_case("param_doc_changed", "1.0.0", "1.0.1", true);
+    assert_eq!(docs.code, 0, "{}", docs.stdout);
+    assert_eq!(run_case("no_change", "1.0.0", "1.0.0", true).code, 0);
+}
+
+/// The history agrees with a spec catching up with it: `--changelog` exits 0 for an endpoint
+/// an existing entry already lists, and 1 for one no row lists.
+#[test]
+fn the_changelog_accepts_the_spec_catching_up() {
+    let scratch = scratch("catching_up");
+    for (name, code) in [
+        ("policy_endpoint_added_catches_up_with_history", 0),
+        ("policy_catching_up_needs_the_newest_row", 1),
+        ("endpoint_added", 1),
+    ] {
+        let c = case(name);
+        let root = scratch.join(name);
+        write_workspace(&root.join("base"), &c.old, "0.1.0");
+        write_workspace(&root.join("head"), &c.new, "0.1.0");
+        let out = xtask::spec_diff::run(
+            &root.join("head"),
+            &Args {
+                base: Some(root.join("base").display().to_string()),
+                format: Format::Text,
+                changelog: true,
+                breaking_for: Direction::Both,
+                release: false,
+            },
+        );
+        assert_eq!(out.code, code, "{name}:\n{}", out.stdout);
+        if code == 0 {
+            assert!(
+                out.stdout.contains(
+                    "- added `GET /v1/trades` (endpoint.added `trades`): listed by history 2026-09-10 (v0.11.0)"
+                ),
+                "{}",
+                out.stdout
+            );
+            assert!(out.stdout.contains("history agrees with the changes"));
+        }
+    }
+}
+
 /// `--changelog` on the real spec against itself: the history as a table, and a history that
 /// agrees with (no) changes.
 #[test]
@@ -410,6 +532,7 @@ fn the_changelog_of_the_real_spec() {
             format: Format::Text,
             changelog: true,
             breaking_for: Direction::Both,
+            release: false,
         },
     );
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
@@ -468,6 +591,7 @@ fn run(root: &Path, base: Option<&str>) -> Outcome {
             format: Format::Text,
             changelog: false,
             breaking_for: Direction::Both,
+            release: false,
         },
     )
 }
@@ -612,7 +736,11 @@ fn the_default_base_of_an_unchanged_clone_passes() {
     let c = case("no_change");
     let dir = scratch("clean_clone");
     git(&dir, &["init", "-q", "-b", "main"]);
-    std::fs::write(dir.join("Cargo.toml"), "[workspace]\n").unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[workspace]\n\n[workspace.package]\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
     write_sources(&dir, &c.new);
     git(&dir, &["add", "-A"]);
     git(&dir, &["commit", "-q", "-m", "base"]);
