@@ -25,8 +25,8 @@ pub fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
 }
 
 /// The manifest of a scratch workspace in `dir` with `members`: the package settings of this
-/// workspace, a version of its own ([`scratch_version`]), and `deps` (name, path) as workspace
-/// dependencies pinned to that version, the runtime first.
+/// workspace, a version of its own ([`scratch_version`]), `deps` (name, path) as workspace
+/// dependencies pinned to that version, the runtime first, and this workspace's profiles.
 pub fn scratch_manifest(dir: &Path, members: &[&str], deps: &[(&str, &str)]) -> String {
     let version = scratch_version(dir);
     let members: Vec<String> = members.iter().map(|m| format!("{m:?}")).collect();
@@ -41,6 +41,11 @@ pub fn scratch_manifest(dir: &Path, members: &[&str], deps: &[(&str, &str)]) -> 
         manifest.push_str(&format!(
             "{name} = {{ version = \"={version}\", path = \"{path}\" }}\n"
         ));
+    }
+    // This workspace's profiles, so the dependencies built for it are shared.
+    let own = std::fs::read_to_string(workspace_root().join("Cargo.toml")).unwrap_or_default();
+    if let Some(at) = own.find("\n[profile") {
+        manifest.push_str(&own[at..]);
     }
     manifest
 }
@@ -96,62 +101,18 @@ pub struct Checks {
 /// runs offline with this workspace's `Cargo.lock` and target directory, so the dependencies
 /// are the ones already built. Returns what failed, with cargo's output.
 pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<(), String> {
-    let root = workspace_root();
-    let io =
-        |e: std::io::Error| format!("cannot write the scratch workspace {}: {e}", dir.display());
-    // A file a previous spec generated and this one does not would be compiled too.
-    if dir.join("crates").exists() {
-        std::fs::remove_dir_all(dir.join("crates")).map_err(io)?;
-    }
     // Every generated crate, the runtime (linked in), and a test that builds the sample
     // server's router (axum checks routes when the router is built).
-    let manifest = scratch_manifest(
+    write_workspace(
         dir,
-        &["crates/*", "runtime", "router-check"],
+        files,
+        "router-check",
         &[
-            ("mrds-model", "crates/mrds-model"),
-            ("mrds-server", "crates/mrds-server"),
+            ("router-check/Cargo.toml", ROUTER_CHECK_TOML),
+            ("router-check/src/lib.rs", ROUTER_CHECK_LIB),
         ],
-    );
-    write_if_changed(&dir.join("Cargo.toml"), &manifest).map_err(io)?;
-    let lock = std::fs::read_to_string(root.join("Cargo.lock")).map_err(io)?;
-    write_if_changed(&dir.join("Cargo.lock"), &lock).map_err(io)?;
-    write_if_changed(&dir.join("router-check/Cargo.toml"), ROUTER_CHECK_TOML).map_err(io)?;
-    write_if_changed(&dir.join("router-check/src/lib.rs"), ROUTER_CHECK_LIB).map_err(io)?;
-    // The generated crates depend on the runtime by path (`../../runtime`).
-    link_runtime(dir).map_err(io)?;
-    for (path, text) in files.iter() {
-        write_if_changed(&dir.join(path), text).map_err(io)?;
-    }
-
-    let cargo = |args: &[&str]| {
-        let output = Command::new(env!("CARGO"))
-            .args(args)
-            .args(["--offline", "--message-format", "short"])
-            .current_dir(dir)
-            .env("CARGO_TARGET_DIR", root.join("target"))
-            .env_remove("RUSTFLAGS")
-            .output()
-            .map_err(|e| format!("cargo does not run: {e}"))?;
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-        // Short messages of the generated crates: `crates/mrds-model/src/params.rs:3:5: warning: ...`.
-        let warnings: Vec<&str> = stderr
-            .lines()
-            .filter(|l| {
-                l.starts_with("crates/") && (l.contains(": warning") || l.contains(": error"))
-            })
-            .collect();
-        if !output.status.success() || !warnings.is_empty() {
-            return Err(format!(
-                "`cargo {}` in {} failed:\n{}\n{stdout}",
-                args.join(" "),
-                dir.display(),
-                stderr
-            ));
-        }
-        Ok(())
-    };
+    )?;
+    let cargo = |args: &[&str]| cargo_in(dir, args, &[]).map(drop);
     cargo(&["check", "--workspace", "--all-targets"])?;
     cargo(&["check", "--workspace", "--all-targets", "--all-features"])?;
     if checks.doctests {
@@ -174,6 +135,79 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
         cargo(&["test", "-q", "-p", "router-check"])?;
     }
     Ok(())
+}
+
+/// Writes the scratch workspace `dir`: the generated `files` (replacing what an earlier run
+/// generated), the runtime (a link to this workspace's), and the crate `member` made of
+/// `extra` files (path relative to `dir`, content); the manifest pins the crates to a version
+/// of the directory's own ([`scratch_manifest`]) and this workspace's `Cargo.lock`.
+pub fn write_workspace(
+    dir: &Path,
+    files: &FileSet,
+    member: &str,
+    extra: &[(&str, &str)],
+) -> Result<(), String> {
+    let root = workspace_root();
+    let io =
+        |e: std::io::Error| format!("cannot write the scratch workspace {}: {e}", dir.display());
+    // A file a previous spec generated and this one does not would be compiled too.
+    if dir.join("crates").exists() {
+        std::fs::remove_dir_all(dir.join("crates")).map_err(io)?;
+    }
+    let manifest = scratch_manifest(
+        dir,
+        &["crates/*", "runtime", member],
+        &[
+            ("mrds-model", "crates/mrds-model"),
+            ("mrds-server", "crates/mrds-server"),
+        ],
+    );
+    write_if_changed(&dir.join("Cargo.toml"), &manifest).map_err(io)?;
+    let lock = std::fs::read_to_string(root.join("Cargo.lock")).map_err(io)?;
+    write_if_changed(&dir.join("Cargo.lock"), &lock).map_err(io)?;
+    for (path, text) in extra {
+        write_if_changed(&dir.join(path), text).map_err(io)?;
+    }
+    // The generated crates depend on the runtime by path (`../../runtime`).
+    link_runtime(dir).map_err(io)?;
+    for (path, text) in files.iter() {
+        write_if_changed(&dir.join(path), text).map_err(io)?;
+    }
+    Ok(())
+}
+
+/// Runs cargo with `args` in the scratch workspace `dir`, offline, with this workspace's
+/// target directory and the environment `envs`: its standard output, or an error with cargo's
+/// output when it fails or warns about the generated code.
+pub fn cargo_in(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Result<String, String> {
+    // Cargo's own options right after the subcommand, before a `--` and the test's arguments.
+    let (command, rest) = args.split_first().ok_or("no cargo command")?;
+    let output = Command::new(env!("CARGO"))
+        .arg(command)
+        .args(["--offline", "--message-format", "short"])
+        .args(rest)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", workspace_root().join("target"))
+        .env_remove("RUSTFLAGS")
+        .envs(envs.iter().copied())
+        .output()
+        .map_err(|e| format!("cargo does not run: {e}"))?;
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    // Short messages of the generated crates: `crates/mrds-model/src/params.rs:3:5: warning: ...`.
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("crates/") && (l.contains(": warning") || l.contains(": error")))
+        .collect();
+    if !output.status.success() || !warnings.is_empty() {
+        return Err(format!(
+            "`cargo {}` in {} failed:\n{}\n{stdout}",
+            args.join(" "),
+            dir.display(),
+            stderr
+        ));
+    }
+    Ok(stdout)
 }
 
 /// The version of the crates of the scratch workspace `dir`, distinct per directory.

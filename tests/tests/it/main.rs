@@ -18,6 +18,7 @@
 //! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]).
 
 mod broken_specs;
+mod catalog;
 mod client;
 mod client_e2e;
 mod client_paging;
@@ -25,6 +26,7 @@ mod client_tracing;
 mod contract;
 mod drift;
 mod fixtures_compile;
+mod follow;
 mod generated;
 mod generated_specs;
 mod http;
