@@ -148,10 +148,23 @@ pub(crate) fn cases() -> Vec<Case> {
         .collect()
 }
 
-/// One side of a case, loaded; the error names the case and the side.
+/// One side of a case, loaded; the error names the case and the side. Each distinct set of
+/// sources is loaded once for all the tests of the corpus (most cases share the base as one
+/// side).
 fn try_load(case: &Case, side: &str) -> Result<Api, String> {
+    type Loaded = BTreeMap<Vec<(String, String)>, Result<Api, String>>;
+    static LOADED: std::sync::Mutex<Loaded> = std::sync::Mutex::new(BTreeMap::new());
     let sources = if side == "old" { &case.old } else { &case.new };
-    load_sources(sources).map_err(|d| {
+    let known = LOADED.lock().unwrap().get(sources).cloned();
+    let loaded = known.unwrap_or_else(|| {
+        let loaded = load_sources(sources).map_err(|d| d.to_string());
+        LOADED
+            .lock()
+            .unwrap()
+            .insert(sources.clone(), loaded.clone());
+        loaded
+    });
+    loaded.map_err(|d| {
         format!(
             "tests/diff/{}.yaml: the {side} side does not load:\n{d}",
             case.name
