@@ -86,6 +86,18 @@ fn the_routers_build() {
 }
 "#;
 
+/// The generated crates' packages.
+pub const GENERATED_CRATES: [&str; 4] = ["mrds-model", "mrds-server", "mrds-mock", "mrds-client"];
+
+/// `command` followed by `-p <crate>` for each generated crate.
+pub fn for_generated_crates<'a>(command: &[&'a str]) -> Vec<&'a str> {
+    let mut args = command.to_vec();
+    for krate in GENERATED_CRATES {
+        args.extend(["-p", krate]);
+    }
+    args
+}
+
 /// What to run on the generated crates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Checks {
@@ -116,18 +128,7 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
     cargo(&["check", "--workspace", "--all-targets"])?;
     cargo(&["check", "--workspace", "--all-targets", "--all-features"])?;
     if checks.doctests {
-        cargo(&[
-            "test",
-            "--doc",
-            "-p",
-            "mrds-model",
-            "-p",
-            "mrds-server",
-            "-p",
-            "mrds-mock",
-            "-p",
-            "mrds-client",
-        ])?;
+        cargo(&for_generated_crates(&["test", "--doc"]))?;
     }
     if checks.router {
         // A test, not a binary: test executables have hashed names, so two scratch

@@ -15,7 +15,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use mrds_tests::{cargo_in, workspace_root, write_workspace};
+use mrds_tests::{cargo_in, for_generated_crates, workspace_root, write_workspace};
 
 /// The crate that serves the generated sample server and runs the contract suite against it.
 fn catalog_check_toml() -> String {
@@ -136,18 +136,7 @@ fn catalog(scale: usize) {
         std::fs::write(path, text).unwrap();
     }
 
-    let crates = [
-        "build",
-        "--lib",
-        "-p",
-        "mrds-model",
-        "-p",
-        "mrds-server",
-        "-p",
-        "mrds-mock",
-        "-p",
-        "mrds-client",
-    ];
+    let crates = for_generated_crates(&["build", "--lib"]);
     // A full build of the four crates each time, their dependencies (the runtime included)
     // already built: their sources newer than any earlier build, no incremental cache.
     touch_all(&dir.join("crates"));

@@ -373,20 +373,11 @@ fn the_json_report_is_stable() {
 fn the_command_exits_by_the_policy() {
     let scratch = scratch("exit_policy");
     let run_case = |name: &str, breaking_for: Direction| -> Outcome {
-        let c = case(name);
-        let root = scratch.join(name);
-        write_sources(&root.join("base"), &c.old);
-        write_sources(&root.join("head"), &c.new);
-        std::fs::write(root.join("head/Cargo.toml"), "[workspace]\n").unwrap();
-        xtask::spec_diff::run(
-            &root.join("head"),
-            &Args {
-                base: Some(root.join("base").display().to_string()),
-                format: Format::Text,
-                changelog: false,
-                breaking_for,
-                release: false,
-            },
+        run_case_in(
+            &scratch.join(name),
+            name,
+            None,
+            args(false, breaking_for, false),
         )
     };
     let code = |name: &str, d: Direction| run_case(name, d).code;
@@ -412,14 +403,35 @@ fn the_command_exits_by_the_policy() {
     );
 }
 
-/// A side of a case written as a workspace: its spec and a root manifest with `version`.
-fn write_workspace(dir: &Path, sources: &[(String, String)], version: &str) {
-    write_sources(dir, sources);
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!("[workspace]\nmembers = []\n\n[workspace.package]\nversion = \"{version}\"\n"),
-    )
-    .unwrap();
+/// The arguments of a run (its base is set by [`run_case_in`]).
+fn args(changelog: bool, breaking_for: Direction, release: bool) -> Args {
+    Args {
+        base: None,
+        format: Format::Text,
+        changelog,
+        breaking_for,
+        release,
+    }
+}
+
+/// Runs `spec-diff` on case `name` written under `root`: its old side in `base/`, its new side
+/// in `head/`, each with a root manifest, with the workspace versions `versions` (old, new)
+/// when given.
+fn run_case_in(root: &Path, name: &str, versions: Option<(&str, &str)>, args: Args) -> Outcome {
+    let c = case(name);
+    let manifest = |version: Option<&str>| match version {
+        Some(v) => format!("[workspace]\nmembers = []\n\n[workspace.package]\nversion = \"{v}\"\n"),
+        None => "[workspace]\n".to_owned(),
+    };
+    for (side, sources, version) in [
+        ("base", &c.old, versions.map(|v| v.0)),
+        ("head", &c.new, versions.map(|v| v.1)),
+    ] {
+        write_sources(&root.join(side), sources);
+        std::fs::write(root.join(side).join("Cargo.toml"), manifest(version)).unwrap();
+    }
+    let base = Some(root.join("base").display().to_string());
+    xtask::spec_diff::run(&root.join("head"), &Args { base, ..args })
 }
 
 /// The semver step of the changes against the workspace versions of both sides: a version
@@ -429,19 +441,12 @@ fn write_workspace(dir: &Path, sources: &[(String, String)], version: &str) {
 fn the_workspace_version_must_step_as_far_as_the_changes_need() {
     let scratch = scratch("versions");
     let run_case = |name: &str, old: &str, new: &str, release: bool| -> Outcome {
-        let c = case(name);
         let root = scratch.join(format!("{name}-{old}-{new}-{release}"));
-        write_workspace(&root.join("base"), &c.old, old);
-        write_workspace(&root.join("head"), &c.new, new);
-        xtask::spec_diff::run(
-            &root.join("head"),
-            &Args {
-                base: Some(root.join("base").display().to_string()),
-                format: Format::Text,
-                changelog: false,
-                breaking_for: Direction::Both,
-                release,
-            },
+        run_case_in(
+            &root,
+            name,
+            Some((old, new)),
+            args(false, Direction::Both, release),
         )
     };
     // An acknowledged addition: every crate needs a minor step.
@@ -505,19 +510,12 @@ fn the_changelog_accepts_the_spec_catching_up() {
         ("policy_catching_up_needs_the_newest_row", 1),
         ("endpoint_added", 1),
     ] {
-        let c = case(name);
-        let root = scratch.join(name);
-        write_workspace(&root.join("base"), &c.old, "0.1.0");
-        write_workspace(&root.join("head"), &c.new, "0.1.0");
-        let out = xtask::spec_diff::run(
-            &root.join("head"),
-            &Args {
-                base: Some(root.join("base").display().to_string()),
-                format: Format::Text,
-                changelog: true,
-                breaking_for: Direction::Both,
-                release: false,
-            },
+        let versions = Some(("0.1.0", "0.1.0"));
+        let out = run_case_in(
+            &scratch.join(name),
+            name,
+            versions,
+            args(true, Direction::Both, false),
         );
         assert_eq!(out.code, code, "{name}:\n{}", out.stdout);
         if code == 0 {
