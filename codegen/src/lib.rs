@@ -44,6 +44,14 @@ pub fn load_sources(sources: &[(String, String)]) -> Result<Api, Diagnostics> {
     check::check(&files)
 }
 
+/// Loads and checks named YAML texts to compare them with another spec (a `spec-diff` base):
+/// as [`load_sources`], but what only the generated code needs is not required
+/// ([`check::Purpose::Compare`]).
+pub fn load_sources_to_compare(sources: &[(String, String)]) -> Result<Api, Diagnostics> {
+    let files = load::parse_all(sources)?;
+    check::check_with(&files, check::Purpose::Compare)
+}
+
 /// Everything the generator produces for `api`, by path relative to the workspace root.
 pub fn generate(api: &Api) -> Result<FileSet, emit::EmitError> {
     emit::all(api)

@@ -320,7 +320,8 @@ fn load_base(root: &Path, base: &Base, label: &str) -> Result<Api, String> {
             .map_err(|d| spec_errors(label, "the base spec", &d))?,
         Base::Rev { commit } => read_rev(root, commit).map_err(|e| format!("{label}: {e}\n"))?,
     };
-    mrds_codegen::load_sources(&sources).map_err(|d| spec_errors(label, "the base spec", &d))
+    mrds_codegen::load_sources_to_compare(&sources)
+        .map_err(|d| spec_errors(label, "the base spec", &d))
 }
 
 /// The spec files of `commit` (every `.yaml` below `spec/`, a `generated` folder aside), named

@@ -345,7 +345,9 @@ impl<'a> Cx<'a> {
                 });
             }
         }
-        if self.files.iter().any(|f| f.ast.service.is_some()) {
+        if self.purpose == super::Purpose::Generate
+            && self.files.iter().any(|f| f.ast.service.is_some())
+        {
             let missing: Vec<&str> = mrds_runtime::ErrorKind::ALL
                 .iter()
                 .map(|k| k.code())

@@ -33,7 +33,7 @@ use std::process::Command;
 
 use mrds_codegen::diff::render::Labels;
 use mrds_codegen::diff::{self, CHECKS, Gate};
-use mrds_codegen::{Api, load, load_sources, load_spec};
+use mrds_codegen::{Api, load, load_sources, load_sources_to_compare, load_spec};
 use mrds_tests::overlay::{self, RawStep};
 use xtask::spec_diff::{Args, Direction, Format, Outcome};
 
@@ -157,7 +157,7 @@ fn try_load(case: &Case, side: &str) -> Result<Api, String> {
     let sources = if side == "old" { &case.old } else { &case.new };
     let known = LOADED.lock().unwrap().get(sources).cloned();
     let loaded = known.unwrap_or_else(|| {
-        let loaded = load_sources(sources).map_err(|d| d.to_string());
+        let loaded = load_sources_to_compare(sources).map_err(|d| d.to_string());
         LOADED
             .lock()
             .unwrap()
