@@ -2,8 +2,6 @@
 //! generated server (or through a hand-written axum handler, for comparison) so `bench/server.sh`
 //! can load it with wrk; `benches/decode.rs` measures decoding a large candle response.
 
-use std::future::Future;
-
 use mrds_model::params::*;
 use mrds_model::records::*;
 use mrds_server::axum::Router;
@@ -76,48 +74,19 @@ pub fn generated() -> Router {
         Fixed {
             dividends: dividends(),
             candles: std::sync::Arc::new(candles(10_000)),
-            samples: mrds_mock::Mock::new(),
         },
         StaticKeys::new([KEY]),
     )
 }
 
-/// Fixed dividends and candles; every other endpoint answers with the sample data.
+/// Fixed dividends and candles: the two endpoints the benchmarks request (every other one
+/// answers 501 `NOT_IMPLEMENTED`, the trait's default).
 struct Fixed {
     dividends: Vec<PitDividend>,
     candles: std::sync::Arc<Vec<Candle>>,
-    samples: mrds_mock::Mock,
-}
-
-macro_rules! delegate {
-    ($($name:ident: $params:ident => $record:ty),* $(,)?) => {$(
-        fn $name(
-            &self,
-            ctx: RequestContext,
-            params: $params,
-        ) -> impl Future<Output = Result<Vec<$record>, ApiError>> + Send {
-            self.samples.$name(ctx, params)
-        }
-    )*};
 }
 
 impl Api for Fixed {
-    delegate! {
-        company_detail: CompanyDetailParams => CompanyProfile,
-        equity_offering: EquityOfferingParams => EquityOffering,
-        etf_flow: EtfFlowParams => EtfFlow,
-        forex_historical: ForexHistoricalParams => ForexBar,
-        leverage_ratio: LeverageRatioParams => LeverageRatio,
-        nand_flash_spot_price: NandFlashSpotPriceParams => NandSpotPrice,
-        non_us_kline: NonUsKlineParams => NonUsBar,
-        perp_kline: PerpKlineParams => Candle,
-        person_commentary: PersonCommentaryParams => PersonCommentary,
-        research_units: ResearchUnitsParams => ResearchUnit,
-        screener_events: ScreenerEventsParams => ScreenerEvent,
-        ssr: SsrParams => Ssr,
-        treasury_rates: TreasuryRatesParams => TreasuryRate,
-    }
-
     async fn market_kline(
         &self,
         _ctx: RequestContext,

@@ -144,11 +144,14 @@ pub enum ErrorKind {
     PayloadTooLarge,
     /// `UNSUPPORTED_MEDIA_TYPE`: a request body that is not declared as JSON (415).
     UnsupportedMediaType,
+    /// `NOT_IMPLEMENTED` (501): the server's implementation does not serve the endpoint (a
+    /// method of the generated server trait left to its default).
+    NotImplemented,
 }
 
 impl ErrorKind {
     /// Every kind.
-    pub const ALL: [ErrorKind; 8] = [
+    pub const ALL: [ErrorKind; 9] = [
         ErrorKind::InvalidParameter,
         ErrorKind::Unauthorized,
         ErrorKind::ResourceNotFound,
@@ -157,6 +160,7 @@ impl ErrorKind {
         ErrorKind::InternalError,
         ErrorKind::PayloadTooLarge,
         ErrorKind::UnsupportedMediaType,
+        ErrorKind::NotImplemented,
     ];
 
     /// True for the kinds only a request with a body meets: a spec without one need not
@@ -179,6 +183,7 @@ impl ErrorKind {
             ErrorKind::InternalError => "INTERNAL_ERROR",
             ErrorKind::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
             ErrorKind::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
+            ErrorKind::NotImplemented => "NOT_IMPLEMENTED",
         }
     }
 }

@@ -48,22 +48,9 @@ pub fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::write(path, text)
 }
 
-/// Links `dir/runtime` to this checkout's runtime, which the generated crates of a scratch
-/// workspace depend on by path (`../../runtime`); a link to another checkout's (a `target/`
-/// copied from elsewhere) is replaced.
-pub fn link_runtime(dir: &Path) -> std::io::Result<()> {
-    let link = dir.join("runtime");
-    let real = workspace_root().join("runtime").canonicalize()?;
-    if std::fs::read_link(&link).ok().as_deref() != Some(real.as_path()) {
-        let _ = std::fs::remove_file(&link);
-        std::os::unix::fs::symlink(real, &link)?;
-    }
-    Ok(())
-}
-
 /// The manifest of a scratch workspace in `dir` with `members`: the package settings of this
-/// workspace, a version of its own ([`scratch_version`]), and `deps` (name, path) as workspace
-/// dependencies pinned to that version, the runtime first.
+/// workspace, a version of its own ([`scratch_version`]), `deps` (name, path) as workspace
+/// dependencies pinned to that version, the runtime first, and this workspace's profiles.
 pub fn scratch_manifest(dir: &Path, members: &[&str], deps: &[(&str, &str)]) -> String {
     let version = scratch_version(dir);
     let members: Vec<String> = members.iter().map(|m| format!("{m:?}")).collect();
@@ -79,7 +66,28 @@ pub fn scratch_manifest(dir: &Path, members: &[&str], deps: &[(&str, &str)]) -> 
             "{name} = {{ version = \"={version}\", path = \"{path}\" }}\n"
         ));
     }
+    // This workspace's profiles, so the dependencies built for it are shared.
+    let own = std::fs::read_to_string(workspace_root().join("Cargo.toml")).unwrap_or_default();
+    if let Some(at) = own.find("\n[profile") {
+        manifest.push_str(&own[at..]);
+    }
     manifest
+}
+
+/// Makes `dir/runtime` a link to this workspace's runtime, replacing a link to another one
+/// (a target directory copied from another checkout holds scratch workspaces whose links point
+/// into that checkout).
+pub fn link_runtime(dir: &Path) -> std::io::Result<()> {
+    let link = dir.join("runtime");
+    let real = workspace_root().join("runtime").canonicalize()?;
+    if std::fs::read_link(&link).is_ok_and(|to| to == real) {
+        return Ok(());
+    }
+    if link.symlink_metadata().is_ok() {
+        std::fs::remove_file(&link)?;
+    }
+    std::fs::create_dir_all(dir)?;
+    std::os::unix::fs::symlink(real, &link)
 }
 
 const ROUTER_CHECK_TOML: &str = r#"[package]
@@ -102,6 +110,18 @@ fn the_routers_build() {
 }
 "#;
 
+/// The generated crates' packages.
+pub const GENERATED_CRATES: [&str; 4] = ["mrds-model", "mrds-server", "mrds-mock", "mrds-client"];
+
+/// `command` followed by `-p <crate>` for each generated crate.
+pub fn for_generated_crates<'a>(command: &[&'a str]) -> Vec<&'a str> {
+    let mut args = command.to_vec();
+    for krate in GENERATED_CRATES {
+        args.extend(["-p", krate]);
+    }
+    args
+}
+
 /// What to run on the generated crates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Checks {
@@ -117,8 +137,18 @@ pub struct Checks {
 /// runs offline with this workspace's `Cargo.lock` and target directory, so the dependencies
 /// are the ones already built. Returns what failed, with cargo's output.
 pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<(), String> {
-    write_scratch(dir, files, &[])?;
-    let cargo = |args: &[&str]| scratch_cargo(dir, args);
+    // Every generated crate, the runtime (linked in), and a test that builds the sample
+    // server's router (axum checks routes when the router is built).
+    write_workspace(
+        dir,
+        files,
+        "router-check",
+        &[
+            ("router-check/Cargo.toml", ROUTER_CHECK_TOML),
+            ("router-check/src/lib.rs", ROUTER_CHECK_LIB),
+        ],
+    )?;
+    let cargo = |args: &[&str]| cargo_in(dir, args, &[]).map(drop);
     cargo(&["check", "--workspace", "--all-targets"])?;
     // Every feature but the client's other TLS options, which only choose reqwest's backend
     // (and would build aws-lc's and OpenSSL's C code for nothing the generated code decides).
@@ -130,18 +160,7 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
         "mrds-model/jiff,mrds-server/jiff,mrds-mock/jiff,mrds-client/jiff",
     ])?;
     if checks.doctests {
-        cargo(&[
-            "test",
-            "--doc",
-            "-p",
-            "mrds-model",
-            "-p",
-            "mrds-server",
-            "-p",
-            "mrds-mock",
-            "-p",
-            "mrds-client",
-        ])?;
+        cargo(&for_generated_crates(&["test", "--doc"]))?;
     }
     if checks.router {
         // A test, not a binary: test executables have hashed names, so two scratch
@@ -152,9 +171,9 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
 }
 
 /// Runs the tests of the crate `tests/<crate_dir>` against the crates generated from `spec`
-/// (named YAML texts, written to the scratch workspace's `spec/`): the crate is a member of the
-/// scratch workspace `dir` named `e2e`, depending on the generated crates, the runtime (server
-/// and client), the generator and `xtask` (the contract runner).
+/// (named YAML texts, written to the scratch workspace's `spec/`): the crate is the member
+/// `e2e` of the scratch workspace `dir`, depending on the generated crates, the runtime (server
+/// and client), the generator and the contract runner.
 pub fn run_generated_tests(
     dir: &Path,
     spec: &[(String, String)],
@@ -163,7 +182,6 @@ pub fn run_generated_tests(
     let root = workspace_root();
     let api = mrds_codegen::load_sources(spec).map_err(|d| d.to_string())?;
     let files = mrds_codegen::generate(&api).map_err(|e| e.to_string())?;
-    let io = |e: std::io::Error| format!("cannot write {}: {e}", dir.display());
     let root_path = root.display().to_string();
     let manifest = format!(
         "[package]\nname = \"e2e\"\nversion = \"0.0.0\"\nedition.workspace = true\npublish = false\n\n\
@@ -171,28 +189,37 @@ pub fn run_generated_tests(
          mrds-mock = {{ path = \"../crates/mrds-mock\" }}\nmrds-model = {{ path = \"../crates/mrds-model\" }}\n\
          mrds-server = {{ path = \"../crates/mrds-server\" }}\n\
          mrds-runtime = {{ workspace = true, features = [\"server\", \"client\"] }}\n\
-         mrds-codegen = {{ path = \"{root_path}/codegen\" }}\nxtask = {{ path = \"{root_path}/xtask\" }}\n\
+         mrds-codegen = {{ path = \"{root_path}/codegen\" }}\nmrds-contract = {{ path = \"{root_path}/contract\" }}\n\
          serde_json = \"1\"\ntokio = {{ version = \"1\", features = [\"macros\", \"net\", \"rt\", \"time\"] }}\n"
     );
-    write_scratch(dir, &files, &["e2e"])?;
-    write_if_changed(&dir.join("e2e/Cargo.toml"), &manifest).map_err(io)?;
     let source = std::fs::read_to_string(root.join("tests").join(crate_dir).join("src/lib.rs"))
         .map_err(|e| format!("cannot read tests/{crate_dir}/src/lib.rs: {e}"))?;
-    write_if_changed(&dir.join("e2e/src/lib.rs"), &source).map_err(io)?;
+    write_workspace(
+        dir,
+        &files,
+        "e2e",
+        &[("e2e/Cargo.toml", &manifest), ("e2e/src/lib.rs", &source)],
+    )?;
+    let io = |e: std::io::Error| format!("cannot write {}: {e}", dir.display());
     if dir.join("spec").exists() {
         std::fs::remove_dir_all(dir.join("spec")).map_err(io)?;
     }
     for (name, text) in spec {
         write_if_changed(&dir.join("spec").join(name), text).map_err(io)?;
     }
-    scratch_cargo(dir, &["test", "-q", "-p", "e2e"])
+    cargo_in(dir, &["test", "-q", "-p", "e2e"], &[]).map(drop)
 }
 
-/// Writes the scratch workspace `dir`: the generated `files` (a file a previous spec
-/// generated and this one does not would be compiled too, so the crates are written anew),
-/// the runtime (linked in), a test that builds the sample server's router (axum checks routes
-/// when the router is built), and `members` beyond those.
-fn write_scratch(dir: &Path, files: &FileSet, members: &[&str]) -> Result<(), String> {
+/// Writes the scratch workspace `dir`: the generated `files` (replacing what an earlier run
+/// generated), the runtime (a link to this workspace's), and the crate `member` made of
+/// `extra` files (path relative to `dir`, content); the manifest pins the crates to a version
+/// of the directory's own ([`scratch_manifest`]) and this workspace's `Cargo.lock`.
+pub fn write_workspace(
+    dir: &Path,
+    files: &FileSet,
+    member: &str,
+    extra: &[(&str, &str)],
+) -> Result<(), String> {
     let root = workspace_root();
     let io =
         |e: std::io::Error| format!("cannot write the scratch workspace {}: {e}", dir.display());
@@ -200,13 +227,9 @@ fn write_scratch(dir: &Path, files: &FileSet, members: &[&str]) -> Result<(), St
     if dir.join("crates").exists() {
         std::fs::remove_dir_all(dir.join("crates")).map_err(io)?;
     }
-    let all: Vec<&str> = ["crates/*", "runtime", "router-check"]
-        .into_iter()
-        .chain(members.iter().copied())
-        .collect();
     let manifest = scratch_manifest(
         dir,
-        &all,
+        &["crates/*", "runtime", member],
         &[
             ("mrds-model", "crates/mrds-model"),
             ("mrds-server", "crates/mrds-server"),
@@ -215,8 +238,10 @@ fn write_scratch(dir: &Path, files: &FileSet, members: &[&str]) -> Result<(), St
     write_if_changed(&dir.join("Cargo.toml"), &manifest).map_err(io)?;
     let lock = std::fs::read_to_string(root.join("Cargo.lock")).map_err(io)?;
     write_if_changed(&dir.join("Cargo.lock"), &lock).map_err(io)?;
-    write_if_changed(&dir.join("router-check/Cargo.toml"), ROUTER_CHECK_TOML).map_err(io)?;
-    write_if_changed(&dir.join("router-check/src/lib.rs"), ROUTER_CHECK_LIB).map_err(io)?;
+    for (path, text) in extra {
+        write_if_changed(&dir.join(path), text).map_err(io)?;
+    }
+    // The generated crates depend on the runtime by path (`../../runtime`).
     link_runtime(dir).map_err(io)?;
     for (path, text) in files.iter() {
         write_if_changed(&dir.join(path), text).map_err(io)?;
@@ -224,16 +249,20 @@ fn write_scratch(dir: &Path, files: &FileSet, members: &[&str]) -> Result<(), St
     Ok(())
 }
 
-/// Runs `cargo args` in the scratch workspace `dir`, offline, with this workspace's target
-/// directory; fails on an error or on a warning in the generated crates.
-fn scratch_cargo(dir: &Path, args: &[&str]) -> Result<(), String> {
-    let root = workspace_root();
+/// Runs cargo with `args` in the scratch workspace `dir`, offline, with this workspace's
+/// target directory and the environment `envs`: its standard output, or an error with cargo's
+/// output when it fails or warns about the generated code.
+pub fn cargo_in(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Result<String, String> {
+    // Cargo's own options right after the subcommand, before a `--` and the test's arguments.
+    let (command, rest) = args.split_first().ok_or("no cargo command")?;
     let output = Command::new(env!("CARGO"))
-        .args(args)
+        .arg(command)
         .args(["--offline", "--message-format", "short"])
+        .args(rest)
         .current_dir(dir)
-        .env("CARGO_TARGET_DIR", root.join("target"))
+        .env("CARGO_TARGET_DIR", workspace_root().join("target"))
         .env_remove("RUSTFLAGS")
+        .envs(envs.iter().copied())
         .output()
         .map_err(|e| format!("cargo does not run: {e}"))?;
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -251,7 +280,7 @@ fn scratch_cargo(dir: &Path, args: &[&str]) -> Result<(), String> {
             stderr
         ));
     }
-    Ok(())
+    Ok(stdout)
 }
 
 /// The version of the crates of the scratch workspace `dir`, distinct per directory.
@@ -275,21 +304,3 @@ fn scratch_version(dir: &Path) -> String {
 
 pub mod overlay;
 pub mod spec_gen;
-
-/// Implements methods of `mrds_server::Api` by forwarding to the implementation in field `0`:
-/// `delegate! { stock_dividends: StockDividendsParams => PitDividend, ... }` inside an
-/// `impl Api for Wrapper`, for tests that change a few endpoints of the sample server.
-#[macro_export]
-macro_rules! delegate {
-    ($($name:ident: $params:ident => $record:ident),* $(,)?) => {$(
-        fn $name(
-            &self,
-            ctx: mrds_server::RequestContext,
-            params: mrds_model::params::$params,
-        ) -> impl std::future::Future<
-            Output = Result<Vec<mrds_model::records::$record>, mrds_server::ApiError>,
-        > + Send {
-            mrds_server::Api::$name(&self.0, ctx, params)
-        }
-    )*};
-}

@@ -116,8 +116,26 @@ const STRING_FIELD_FORMATS: &[&str] = &[
 
 /// Endpoint ids that must compile, named like the generated code's own items among them.
 const IDS: &[&str] = &[
-    "bars", "points", "notes", "check", "new", "validate", "path", "router", "handle", "openapi",
-    "issues", "query", "shared", "run", "mock", "app", "samples", "get",
+    "bars",
+    "points",
+    "notes",
+    "check",
+    "new",
+    "validate",
+    "path",
+    "router",
+    "handle",
+    "openapi",
+    "issues",
+    "query",
+    "shared",
+    "run",
+    "mock",
+    "app",
+    "samples",
+    "get",
+    "visit_requests",
+    "not_implemented",
 ];
 
 /// Type names that must compile.
@@ -130,6 +148,8 @@ const TYPES: &[&str] = &[
     "Ssr",
     "PITDividend",
     "Bar2",
+    "NotImplemented",
+    "RequestVisitor",
 ];
 
 /// Values of value sets that must compile (`1min` takes a `rust:` name).
@@ -166,6 +186,7 @@ const BAD_IDS: &[&str] = &[
     "Bars",
     "bars_stream",
     "raw",
+    "fallback",
 ];
 const BAD_TYPES: &[&str] = &[
     "Into",
@@ -214,6 +235,7 @@ error_codes:
   - { code: ENDPOINT_REMOVED, status: 410, doc: Removed. }
   - { code: RATE_LIMITED, status: 429, doc: Too many requests. }
   - { code: INTERNAL_ERROR, status: 500, doc: Server failure. }
+  - { code: NOT_IMPLEMENTED, status: 501, doc: The server does not serve the endpoint. }
 records:
   ErrorObject:
     doc: Error.

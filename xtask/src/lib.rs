@@ -1,6 +1,5 @@
-//! Project automation: the library half of `cargo xtask` (the contract suite's runner and
-//! reports, the spec-diff command, synthetic specs for benchmarks).
+//! Project automation: the library half of `cargo xtask` (the spec-diff command, synthetic
+//! specs for benchmarks). The contract suite's runner is the `mrds-contract` package.
 
-pub mod contract;
 pub mod spec_diff;
 pub mod synth;

@@ -1,7 +1,8 @@
 //! Project automation. `cargo xtask codegen` regenerates every generated file from `spec/`;
 //! `cargo xtask codegen --check` only compares, and fails with a diff when anything is stale.
 //! `cargo xtask contract --base-url URL` runs the contract suite derived from the spec against a
-//! server.
+//! server (the `mrds-contract` package, run through cargo: its HTTP stack is not part of this
+//! package's build).
 //! `cargo xtask synth --scale N --out DIR` writes a synthetic spec N times the real one (for
 //! measuring how the generator scales). `cargo xtask spec-diff [BASE]` compares `spec/` with a
 //! base revision or directory and reports every change, breaking or not (see
@@ -22,16 +23,6 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum ReportFormat {
-    /// A line per check; failures with a curl line and what came back.
-    Text,
-    /// JSON: a summary and every check.
-    Json,
-    /// JUnit XML, for CI.
-    Junit,
-}
-
 #[derive(Subcommand)]
 enum Command {
     /// Regenerate crates/ (and other generated files) from spec/.
@@ -40,37 +31,13 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
-    /// Run the contract suite derived from spec/ against a server of the API; exits non-zero
-    /// when a check fails. The key comes from --api-key or MRDS_API_KEY and is never printed.
+    /// Run the contract suite derived from spec/ against a server of the API (`cargo xtask
+    /// contract --help` lists its options); builds and runs the `mrds-contract` package.
+    #[command(disable_help_flag = true)]
     Contract {
-        /// The service root, e.g. `http://127.0.0.1:8080/api` (the base path is appended
-        /// when missing).
-        #[arg(long)]
-        base_url: String,
-        /// The API key (default: the MRDS_API_KEY environment variable).
-        #[arg(long)]
-        api_key: Option<String>,
-        /// Run only the checks matching this id, id prefix or `*` pattern (repeatable).
-        #[arg(long)]
-        only: Vec<String>,
-        /// Skip the checks matching this id, id prefix or `*` pattern (repeatable).
-        #[arg(long)]
-        skip: Vec<String>,
-        /// At most this many requests per second, to be polite to a production service.
-        #[arg(long)]
-        rate: Option<f64>,
-        /// Seconds allowed for one request.
-        #[arg(long, default_value_t = 30)]
-        timeout: u64,
-        /// The report's format.
-        #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
-        format: ReportFormat,
-        /// Write the report to this file instead of standard output.
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// List the selected checks without sending anything.
-        #[arg(long)]
-        list: bool,
+        /// The suite's arguments (`--base-url URL`, `--require-all`, ...).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
     },
     /// Write a synthetic spec: the real one with every record, value set, endpoint and
     /// samples section copied N times under new names.
@@ -121,27 +88,7 @@ fn main() -> ExitCode {
     match command {
         Command::Codegen { check } => codegen(&root, check),
         Command::Synth { scale, out } => synth(&root, usize::from(scale), &out),
-        Command::Contract {
-            base_url,
-            api_key,
-            only,
-            skip,
-            rate,
-            timeout,
-            format,
-            out,
-            list,
-        } => {
-            let options = xtask::contract::Options {
-                base_url,
-                api_key: api_key.or_else(|| std::env::var("MRDS_API_KEY").ok()),
-                only,
-                skip,
-                rate,
-                timeout: std::time::Duration::from_secs(timeout),
-            };
-            contract(&root, &options, format, out.as_deref(), list)
-        }
+        Command::Contract { args } => contract(&root, &args),
         Command::SpecDiff(args) => {
             let outcome = xtask::spec_diff::run(&root, &args);
             print!("{}", outcome.stdout);
@@ -151,68 +98,32 @@ fn main() -> ExitCode {
     }
 }
 
-fn contract(
-    root: &Path,
-    options: &xtask::contract::Options,
-    format: ReportFormat,
-    out: Option<&Path>,
-    list: bool,
-) -> ExitCode {
-    let api = match mrds_codegen::load_spec(&root.join("spec")) {
-        Ok(api) => api,
-        Err(d) => {
-            eprintln!("{d}");
-            return ExitCode::FAILURE;
-        }
-    };
-    if options.api_key.is_none() {
-        eprintln!(
-            "contract: no API key (--api-key or MRDS_API_KEY): the checks that send one will fail"
-        );
-    }
-    if list {
-        for check in xtask::contract::selected(&api, options) {
-            println!("{}  GET {}", check.id, check.request.target());
-        }
-        return ExitCode::SUCCESS;
-    }
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
+/// Runs the contract suite's binary through cargo with `args` (the spec of this workspace
+/// unless `--spec` is given), and exits as it does.
+fn contract(root: &Path, args: &[String]) -> ExitCode {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = std::process::Command::new(cargo);
+    command
+        .arg("run")
+        .arg("--quiet")
+        .arg("--manifest-path")
+        .arg(root.join("Cargo.toml"))
+        .args(["--package", "mrds-contract", "--"]);
+    if !args
+        .iter()
+        .any(|a| a == "--spec" || a.starts_with("--spec="))
     {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("contract: cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let outcomes = match runtime.block_on(xtask::contract::run(&api, options)) {
-        Ok(outcomes) => outcomes,
-        Err(e) => {
-            eprintln!("contract: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let report = match format {
-        ReportFormat::Text => xtask::contract::text_report(&api, &outcomes),
-        ReportFormat::Json => xtask::contract::json_report(&api, &outcomes),
-        ReportFormat::Junit => xtask::contract::junit_report(&api, &outcomes),
-    };
-    match out {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, &report) {
-                eprintln!("contract: cannot write {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
-            // The summary on the terminal too.
-            print!("{}", xtask::contract::summary(&outcomes));
-        }
-        None => print!("{report}"),
+        command.arg("--spec").arg(root.join("spec"));
     }
-    if outcomes.iter().any(|o| o.failure.is_some()) {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
+    match command.args(args).status() {
+        Ok(status) => match status.code() {
+            Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+            None => ExitCode::FAILURE,
+        },
+        Err(e) => {
+            eprintln!("xtask: cannot run cargo for the contract suite: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

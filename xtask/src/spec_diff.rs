@@ -6,8 +6,15 @@
 //! YAML files themselves). Without one, it is the merge base of `HEAD` and `main` (`origin/main`
 //! when there is no local `main`; `HEAD` itself when there is neither).
 //!
-//! Exit status: 0 when no breaking change is unacknowledged (and, with `--changelog`, the
-//! history agrees with the changes), 1 when one is, 2 when a side cannot be read or loaded.
+//! The report states the semver step each generated crate needs, and checks the workspace
+//! version (`[workspace.package] version` in the root `Cargo.toml`) of the work tree against
+//! the base's (its revision's root `Cargo.toml`, or the base directory's): a version that
+//! changed must step at least that far; an unchanged one passes (the change is not a release)
+//! unless `--release` says the base is the last release.
+//!
+//! Exit status: 0 when no breaking change is unacknowledged and the version steps far enough
+//! (and, with `--changelog`, the history agrees with the changes), 1 when not, 2 when a side
+//! cannot be read or loaded.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,6 +38,10 @@ pub struct Args {
     /// Which direction's breaking changes fail the check.
     #[arg(long, value_enum, default_value_t = Direction::Both)]
     pub breaking_for: Direction,
+    /// The base is the last release: the workspace version must step at least as far as the
+    /// changes need (without it, an unchanged version passes: the change is not a release).
+    #[arg(long)]
+    pub release: bool,
 }
 
 /// Output format.
@@ -78,8 +89,13 @@ impl Outcome {
 /// Where the base spec comes from.
 #[derive(Clone, Debug)]
 enum Base {
-    /// A directory of YAML files.
-    Dir(PathBuf),
+    /// A directory of YAML files, and the workspace manifest beside it when there is one.
+    Dir {
+        /// The spec.
+        spec: PathBuf,
+        /// The `Cargo.toml` of the workspace holding it.
+        manifest: Option<PathBuf>,
+    },
     /// A commit of the repository.
     Rev { commit: String },
 }
@@ -112,7 +128,26 @@ pub fn run(root: &Path, args: &Args) -> Outcome {
         Direction::Both => Gate::Both,
     };
     let changes = diff::compare(&old, &new);
-    let assessment = diff::assess(&changes, &old, &new, gate);
+    let mut assessment = diff::assess(&changes, &old, &new, gate);
+    let versions = (
+        base_version(root, &base),
+        manifest_version(&root.join("Cargo.toml")),
+    );
+    match versions {
+        (Ok(Some(old)), Ok(Some(new))) => {
+            assessment = assessment.with_versions(&old, &new, args.release);
+        }
+        (old, new) => {
+            let why = match (old, new) {
+                (Err(e), _) | (_, Err(e)) => e,
+                (Ok(None), _) => "the base has no `[workspace.package] version`".to_owned(),
+                (_, Ok(_)) => "the work tree has no `[workspace.package] version`".to_owned(),
+            };
+            notes.push_str(&format!(
+                "spec-diff: note: {why}; the workspace version step is not checked\n"
+            ));
+        }
+    }
     let labels = Labels { base: label, head };
     let (stdout, passed) = if args.changelog {
         diff::changelog::changelog(&changes, &assessment, &old, &new, &labels)
@@ -128,6 +163,59 @@ pub fn run(root: &Path, args: &Args) -> Outcome {
         stdout,
         stderr: notes,
     }
+}
+
+/// The base's workspace version: from its revision's root `Cargo.toml`, or the manifest beside
+/// its directory; `None` when it has none.
+fn base_version(root: &Path, base: &Base) -> Result<Option<String>, String> {
+    match base {
+        Base::Dir { manifest, .. } => match manifest {
+            Some(path) => manifest_version(path),
+            None => Ok(None),
+        },
+        Base::Rev { commit } => {
+            let prefix = git(root, &["rev-parse", "--show-prefix"])?;
+            match git(root, &["show", &format!("{commit}:{prefix}Cargo.toml")]) {
+                Ok(text) => Ok(workspace_version(&text)),
+                // The revision has no manifest there.
+                Err(_) => Ok(None),
+            }
+        }
+    }
+}
+
+/// The workspace version of the manifest at `path`.
+fn manifest_version(path: &Path) -> Result<Option<String>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(workspace_version(&text))
+}
+
+/// `version` of the `[workspace.package]` table of a `Cargo.toml` (a `version = "..."` line
+/// inside the table, as cargo writes and this workspace keeps it).
+pub fn workspace_version(manifest: &str) -> Option<String> {
+    let mut in_table = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_table = line == "[workspace.package]";
+            continue;
+        }
+        if !in_table {
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        if key.trim() == "version" {
+            let value = value.split('#').next().unwrap_or_default().trim();
+            return value
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .map(str::to_owned);
+        }
+    }
+    None
 }
 
 /// Every diagnostic of a side that does not load, each line naming the side.
@@ -167,13 +255,20 @@ fn resolve_base(
             ));
         }
         if path.is_dir() {
-            let dir = if path.join("spec").is_dir() {
-                path.join("spec")
+            let (dir, manifest) = if path.join("spec").is_dir() {
+                (path.join("spec"), path.join("Cargo.toml"))
             } else {
-                path.to_path_buf()
+                (path.to_path_buf(), path.join("../Cargo.toml"))
             };
             let label = format!("base (directory {})", dir.display());
-            return Ok((Base::Dir(dir), label));
+            let manifest = manifest.is_file().then_some(manifest);
+            return Ok((
+                Base::Dir {
+                    spec: dir,
+                    manifest,
+                },
+                label,
+            ));
         }
         let commit = rev.map_err(|e| {
                 format!(
@@ -221,11 +316,12 @@ fn short(commit: &str) -> &str {
 /// Loads the base spec; errors name the base.
 fn load_base(root: &Path, base: &Base, label: &str) -> Result<Api, String> {
     let sources = match base {
-        Base::Dir(dir) => mrds_codegen::load::read_dir(dir)
+        Base::Dir { spec: dir, .. } => mrds_codegen::load::read_dir(dir)
             .map_err(|d| spec_errors(label, "the base spec", &d))?,
         Base::Rev { commit } => read_rev(root, commit).map_err(|e| format!("{label}: {e}\n"))?,
     };
-    mrds_codegen::load_sources(&sources).map_err(|d| spec_errors(label, "the base spec", &d))
+    mrds_codegen::load_sources_to_compare(&sources)
+        .map_err(|d| spec_errors(label, "the base spec", &d))
 }
 
 /// The spec files of `commit` (every `.yaml` below `spec/`, a `generated` folder aside), named
@@ -322,5 +418,24 @@ fn git_bytes(root: &Path, args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8>
         } else {
             format!("`git {}` failed: {err}", args.join(" "))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_workspace_version_is_read_from_its_table() {
+        let manifest = "[workspace]\nmembers = []\n\n[package]\nversion = \"9.9.9\"\n\n\
+                        [workspace.package]\nedition = \"2024\"\nversion = \"0.3.1\" # bump\n\n\
+                        [workspace.dependencies]\nx = { version = \"=0.3.1\" }\n";
+        assert_eq!(workspace_version(manifest).as_deref(), Some("0.3.1"));
+        assert_eq!(workspace_version("[workspace]\n"), None);
+        let own = std::fs::read_to_string("../Cargo.toml").unwrap();
+        assert!(
+            workspace_version(&own).is_some(),
+            "this workspace has a version"
+        );
     }
 }

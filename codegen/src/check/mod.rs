@@ -25,9 +25,26 @@ mod types;
 
 /// Checks the loaded files and builds the resolved model.
 pub fn check(files: &[LoadedFile]) -> Result<Api, Diagnostics> {
+    check_with(files, Purpose::Generate)
+}
+
+/// What a resolved model is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Generating crates: everything the generated code needs is required.
+    Generate,
+    /// Comparing with another spec only (a `spec-diff` base): the error codes the current
+    /// runtime answers with are not required, so a base written before the runtime answered
+    /// one of them still loads (the comparison reports the code as added).
+    Compare,
+}
+
+/// [`check`] for `purpose`.
+pub fn check_with(files: &[LoadedFile], purpose: Purpose) -> Result<Api, Diagnostics> {
     let mut cx = Cx {
         files,
         errors: Vec::new(),
+        purpose,
     };
     let api = cx.run();
     let mut errors = Diagnostics(cx.errors);
@@ -45,6 +62,7 @@ type Def<'a, T> = &'a Spanned<T>;
 struct Cx<'a> {
     files: &'a [LoadedFile],
     errors: Vec<Diagnostic>,
+    purpose: Purpose,
 }
 
 /// The resolved types: what endpoints and samples are checked against.

@@ -88,6 +88,9 @@ const CLIENT_METHODS: &[&str] = &[
     "url_for",
 ];
 
+/// Methods the generated server trait defines besides one per endpoint.
+const SERVER_METHODS: &[&str] = &["fallback"];
+
 /// Constants the generated crates define beside the endpoints' (the model's `api` module, the
 /// sample server's `samples` module).
 const CONSTANTS: &[&str] = &[
@@ -170,12 +173,13 @@ impl<'a> Cx<'a> {
         // Endpoints: the parameter type is a type; methods and constants have scopes of their own.
         let mut methods: BTreeMap<String, String> = CLIENT_METHODS
             .iter()
-            .map(|m| {
-                (
-                    m.to_string(),
-                    "a method of the generated client".to_string(),
-                )
-            })
+            .map(|m| (m, "a method of the generated client"))
+            .chain(
+                SERVER_METHODS
+                    .iter()
+                    .map(|m| (m, "a method of the generated server trait `Api`")),
+            )
+            .map(|(m, what)| (m.to_string(), what.to_string()))
             .collect();
         let mut constants: BTreeMap<String, String> = CONSTANTS
             .iter()
@@ -223,7 +227,7 @@ impl<'a> Cx<'a> {
                 format!("the checked values of endpoint `{id}`"),
                 def.key_at(),
             );
-            let mut method_names = vec![(names.method.clone(), "method")];
+            let mut method_names = vec![(names.method.clone(), "and server method")];
             if def.paging.as_ref().is_some_and(|p| p.offset.is_some()) {
                 method_names.push((names.stream.clone(), "paging stream"));
             }

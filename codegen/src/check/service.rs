@@ -295,7 +295,9 @@ impl<'a> Cx<'a> {
                 });
             }
         }
-        if self.files.iter().any(|f| f.ast.service.is_some()) {
+        if self.purpose == super::Purpose::Generate
+            && self.files.iter().any(|f| f.ast.service.is_some())
+        {
             let bodies =
                 (self.files.iter()).any(|f| f.ast.endpoints.values().any(|e| e.body.is_some()));
             let missing: Vec<&str> = mrds_runtime::ErrorKind::ALL

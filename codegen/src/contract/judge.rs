@@ -114,6 +114,17 @@ pub fn judge(api: &Api, check: &Check, status: u16, body: &[u8]) -> Result<(), S
     }
 }
 
+/// True when an answer says the server does not implement the endpoint: 501 with the
+/// runtime's `NOT_IMPLEMENTED` code in the envelope (what the generated server trait's default
+/// methods answer). Runners count such an endpoint once, as not implemented, and send none of
+/// its other checks.
+pub fn not_implemented(status: u16, body: &[u8]) -> bool {
+    status == 501
+        && serde_json::from_slice::<Value>(body).is_ok_and(|doc| {
+            doc["error"]["code"].as_str() == Some(mrds_runtime::ErrorKind::NotImplemented.code())
+        })
+}
+
 /// `(field, reason)` of every `details` entry.
 fn details(doc: &Value) -> Vec<(String, String)> {
     doc["error"]["details"]

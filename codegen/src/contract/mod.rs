@@ -15,7 +15,8 @@
 //!   nothing, 410 for a removed endpoint, unknown parameters ignored.
 //!
 //! A new parameter, bound, rule or paging declaration in the spec yields new checks with no
-//! code written. [`judge`] decides whether an answer is the predicted one; runners (the tests,
+//! code written. [`judge`] decides whether an answer is the predicted one, [`not_implemented`]
+//! whether it says the server does not serve the endpoint; runners (the tests,
 //! `cargo xtask contract`) only send requests.
 
 use mrds_runtime::text::percent_encode;
@@ -29,7 +30,7 @@ pub mod params;
 mod rules;
 pub mod values;
 
-pub use judge::{judge, record_problems};
+pub use judge::{judge, not_implemented, record_problems};
 
 /// One request and what the spec says the answer is.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,11 +1,13 @@
 //! `cargo xtask spec-diff --changelog`: the spec's change history as the interface
 //! description's change-history table (date, version, the endpoints added and removed, and the
 //! breaking changes each release acknowledges), then the history checked against what changed
-//! since the base: every endpoint added or removed must be listed by a new history entry, every
-//! new history row must match a change, and every breaking change must be allowed.
+//! since the base: every endpoint added or removed must be listed by the history (a new entry,
+//! or the newest row of its path when the spec catches up with it), every new history row must
+//! match a change, every breaking change must be allowed, and the workspace version (when
+//! known) must step far enough.
 
-use super::policy::{Assessment, Status, endpoint_rows};
-use super::render::{Labels, verdict};
+use super::policy::{Assessment, Status, endpoint_rows, row_acknowledgment};
+use super::render::{Labels, steps_line, verdict};
 use super::{Changes, list};
 use crate::model::{Api, ChangeAction, HistoryEntry};
 
@@ -36,23 +38,20 @@ pub fn changelog(
     for (f, s) in changes.contract.iter().zip(&a.statuses) {
         let rows = endpoint_rows(f, old, new);
         for (action, route) in &rows {
+            let listed = row_acknowledgment(&a.acks, new, *action, route);
             let action = match action {
                 ChangeAction::Added => "added",
                 ChangeAction::Removed => "removed",
             };
-            let listed = a
-                .acks
-                .iter()
-                .find(|s| s.ack.to_string() == format!("{action} `{route}`"));
             match listed {
-                Some(src) => lines.push(format!(
-                    "- {action} `{route}` ({} `{}`): listed by {}",
-                    f.check, f.subject, src.entry
+                Some(entry) => lines.push(format!(
+                    "- {action} `{route}` ({} `{}`): listed by {entry}",
+                    f.check, f.subject
                 )),
                 None => {
                     missing += 1;
                     lines.push(format!(
-                        "- MISSING: {action} `{route}` ({} `{}`) is not listed by a new history entry",
+                        "- MISSING: {action} `{route}` ({} `{}`) is not listed by the history (a new entry, or the newest row of that path)",
                         f.check, f.subject
                     ));
                 }
@@ -77,6 +76,10 @@ pub fn changelog(
         out.push('\n');
     }
     let agrees = missing == 0 && a.unused.is_empty();
+    out.push_str(&format!("\n{}\n", steps_line(a)));
+    if let Some(v) = &a.version {
+        out.push_str(&format!("{}\n", v.describe()));
+    }
     out.push_str(&format!(
         "\nhistory {}; {}\n",
         if agrees {

@@ -1,6 +1,7 @@
 //! Endpoints: added, removed, marked removed, renamed, moved; their key requirement, the
 //! record they return, paging and documentation; and their sample data (reported apart).
 
+use super::Check;
 use super::impact::*;
 use super::types::{decodes, type_name};
 use super::{Diff, changed_parts};
@@ -68,13 +69,13 @@ fn sample_text(record: &Record, e: &Endpoint, s: &Samples) -> (Vec<String>, Stri
     (sets, selection)
 }
 
-/// `GET /v1/bars`.
 /// The Rust names of an endpoint's generated items (a source change for Rust users, nothing on
 /// the wire).
 fn rust_names(e: &Endpoint) -> [&str; 3] {
     [&e.names.method, &e.names.params_type, &e.names.constant]
 }
 
+/// `GET /v1/bars`.
 pub(super) fn route(e: &Endpoint) -> String {
     format!("{} {}", e.method.as_str(), e.path)
 }
@@ -104,7 +105,7 @@ impl Diff<'_> {
                 Some(i) => {
                     let n = fresh.remove(i);
                     self.push(
-                        "endpoint.renamed",
+                        Check::EndpointRenamed,
                         &n.id,
                         DOCS,
                         format!(
@@ -135,7 +136,7 @@ impl Diff<'_> {
                 )
             };
             self.push(
-                "endpoint.removed",
+                Check::EndpointRemoved,
                 &o.id,
                 impacts,
                 format!("endpoint `{}` ({}) is gone: {why}", o.id, route(o)),
@@ -144,7 +145,7 @@ impl Diff<'_> {
             );
             if let Some(s) = &o.samples {
                 self.push_sample(
-                    "samples.removed",
+                    Check::SamplesRemoved,
                     &o.id,
                     format!("the sample data of `{}` is gone with it", o.id),
                     Some(&s.at),
@@ -165,7 +166,7 @@ impl Diff<'_> {
                 )
             };
             self.push(
-                "endpoint.added",
+                Check::EndpointAdded,
                 &n.id,
                 impacts,
                 format!("new endpoint `{}` ({}): {why}", n.id, route(n)),
@@ -174,7 +175,7 @@ impl Diff<'_> {
             );
             if let Some(s) = &n.samples {
                 self.push_sample(
-                    "samples.added",
+                    Check::SamplesAdded,
                     &n.id,
                     format!("sample data for the new endpoint `{}`", n.id),
                     None,
@@ -192,7 +193,7 @@ impl Diff<'_> {
         let at = (Some(&o.at), Some(&n.at));
         if o.method != n.method {
             self.push(
-                "endpoint.method_changed",
+                Check::EndpointMethodChanged,
                 &id,
                 BOTH_BREAK,
                 format!(
@@ -206,7 +207,7 @@ impl Diff<'_> {
         }
         if shape(&o.path) != shape(&n.path) {
             self.push(
-                "endpoint.path_changed",
+                Check::EndpointPathChanged,
                 &id,
                 BOTH_BREAK,
                 format!(
@@ -219,7 +220,7 @@ impl Diff<'_> {
         }
         match (&o.removed, &n.removed) {
             (None, Some(r)) => self.push(
-                "endpoint.marked_removed",
+                Check::EndpointMarkedRemoved,
                 &id,
                 CLIENTS_BREAK,
                 format!(
@@ -232,7 +233,7 @@ impl Diff<'_> {
                 at.1,
             ),
             (Some(_), None) => self.push(
-                "endpoint.restored",
+                Check::EndpointRestored,
                 &id,
                 SERVERS_BREAK,
                 format!(
@@ -246,7 +247,7 @@ impl Diff<'_> {
         }
         match (o.auth, n.auth) {
             (AuthMode::Optional, AuthMode::Required) => self.push(
-                "endpoint.auth_required",
+                Check::EndpointAuthRequired,
                 &id,
                 CLIENTS_BREAK,
                 "a key is now required: old clients may call without one and new servers answer 401 UNAUTHORIZED; new clients always send one",
@@ -254,7 +255,7 @@ impl Diff<'_> {
                 at.1,
             ),
             (AuthMode::Required, AuthMode::Optional) => self.push(
-                "endpoint.auth_optional",
+                Check::EndpointAuthOptional,
                 &id,
                 SERVERS_BREAK,
                 "a key is no longer required: old clients still send one; new clients may call without one and old servers answer 401 UNAUTHORIZED",
@@ -273,7 +274,7 @@ impl Diff<'_> {
                 Err(e) => format!("{who} fail to decode records of {from} ({e})"),
             };
             self.push(
-                "endpoint.returns_changed",
+                Check::EndpointReturnsChanged,
                 &id,
                 (breaks(clients.is_err()), breaks(servers.is_err())),
                 format!(
@@ -300,7 +301,7 @@ impl Diff<'_> {
                 Some((limit, Some(offset))) => format!("limit `{limit}`, offset `{offset}`"),
             };
             self.push(
-                "endpoint.paging_changed",
+                Check::EndpointPagingChanged,
                 &id,
                 DOCS,
                 format!(
@@ -325,21 +326,23 @@ impl Diff<'_> {
             ("ordering", o.ordering != n.ordering),
             ("provenance", o.provenance != n.provenance),
             ("key provenance", o.auth_provenance != n.auth_provenance),
-            // A renamed endpoint's names follow its id; `endpoint.renamed` says so.
-            ("Rust names", o.id == n.id && rust_names(o) != rust_names(n)),
             (
                 "removal date",
                 o.removed.is_some() && n.removed.is_some() && removal(o) != removal(n),
             ),
         ]) {
             self.push(
-                "endpoint.doc_changed",
+                Check::EndpointDocChanged,
                 &id,
                 DOCS,
                 format!("the {parts} of `{id}` changed"),
                 at.0,
                 at.1,
             );
+        }
+        // A renamed endpoint's names follow its id; `endpoint.renamed` says so.
+        if o.id == n.id && rust_names(o) != rust_names(n) {
+            self.rust_renamed(&id, (&o.names.method, &n.names.method), at);
         }
         self.params(o, n);
         self.rules(o, n);
@@ -384,7 +387,7 @@ impl Diff<'_> {
             ),
         };
         self.push(
-            "endpoint.order_changed",
+            Check::EndpointOrderChanged,
             &n.id,
             impact,
             format!(
@@ -423,7 +426,7 @@ impl Diff<'_> {
             Some(p) => format!("`{p}`"),
         };
         self.push(
-            "endpoint.lookup_changed",
+            Check::EndpointLookupChanged,
             &n.id,
             impact,
             format!(
@@ -440,14 +443,14 @@ impl Diff<'_> {
         match (&o.samples, &n.samples) {
             (None, None) => {}
             (Some(s), None) => self.push_sample(
-                "samples.removed",
+                Check::SamplesRemoved,
                 &n.id,
                 format!("`{}` has no sample data any more", n.id),
                 Some(&s.at),
                 None,
             ),
             (None, Some(s)) => self.push_sample(
-                "samples.added",
+                Check::SamplesAdded,
                 &n.id,
                 format!("`{}` has sample data now", n.id),
                 None,
@@ -464,7 +467,7 @@ impl Diff<'_> {
                     ("selection", old_text.1 != new_text.1),
                 ]) {
                     self.push_sample(
-                        "samples.changed",
+                        Check::SamplesChanged,
                         &n.id,
                         format!("the sample data of `{}` changed: {parts}", n.id),
                         Some(&a.at),

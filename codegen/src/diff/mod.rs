@@ -21,14 +21,16 @@
 //! [`changelog`] prints the change history and checks it against what changed.
 //!
 //! The classification of each kind of change, per direction, is in `README.md` (*Checking
-//! spec changes*) and in [`CHECKS`].
+//! spec changes*, generated from [`Check`]).
 
+pub mod checks;
 mod endpoints;
 pub mod lang;
 mod params;
 pub mod policy;
 pub mod render;
 mod rules;
+pub mod semver;
 mod service;
 mod types;
 
@@ -39,6 +41,7 @@ use std::fmt;
 use crate::diag::Location;
 use crate::model::Api;
 
+pub use checks::{Check, CheckInfo, Steps};
 pub use policy::{Assessment, Gate, Status, assess};
 
 /// How a change lands in one direction.
@@ -72,8 +75,8 @@ impl fmt::Display for Impact {
 /// One change between the two specs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
-    /// Stable id of the kind of change (`param.added_required`); see [`CHECKS`].
-    pub check: &'static str,
+    /// The kind of change, with its stable id (`param.added_required`).
+    pub check: Check,
     /// What changed: `endpoint`, `endpoint.param`, a rule id, `Record`, `Record.field`,
     /// `ValueSet`, `ValueSet.value`, `ErrorCode.CODE`, `envelope.field`, `service`, `auth`,
     /// `history.DATE`.
@@ -102,7 +105,7 @@ impl Finding {
     }
 
     fn sort_key(&self) -> (&str, &str, &str) {
-        (&self.subject, self.check, &self.explanation)
+        (&self.subject, self.check.id(), &self.explanation)
     }
 }
 
@@ -122,127 +125,8 @@ impl Changes {
     }
 }
 
-/// Every check id [`compare`] reports, with what it means. Sorted.
-pub const CHECKS: &[(&str, &str)] = &[
-    ("auth.doc_changed", "the key header's documentation"),
-    ("auth.header_changed", "the header carrying the API key"),
-    ("endpoint.added", "a new endpoint"),
-    ("endpoint.auth_optional", "a key is no longer required"),
-    ("endpoint.auth_required", "a key is now required"),
-    (
-        "endpoint.doc_changed",
-        "summary, doc, ordering prose, provenance or Rust names",
-    ),
-    (
-        "endpoint.lookup_changed",
-        "the parameter a 404 NOT_FOUND looks up by",
-    ),
-    (
-        "endpoint.marked_removed",
-        "the endpoint is marked removed (410)",
-    ),
-    ("endpoint.method_changed", "the HTTP method"),
-    (
-        "endpoint.order_changed",
-        "the documented order of the records",
-    ),
-    (
-        "endpoint.paging_changed",
-        "which parameters page the records",
-    ),
-    ("endpoint.path_changed", "the path"),
-    ("endpoint.removed", "the endpoint is gone from the spec"),
-    (
-        "endpoint.renamed",
-        "the endpoint id, at the same method and path",
-    ),
-    (
-        "endpoint.restored",
-        "the endpoint is no longer marked removed",
-    ),
-    ("endpoint.returns_changed", "the record in `data`"),
-    ("envelope.doc_changed", "the envelope's documentation"),
-    ("error_code.added", "a new error code"),
-    ("error_code.doc_changed", "an error code's documentation"),
-    ("error_code.removed", "an error code is gone"),
-    (
-        "error_code.status_changed",
-        "the HTTP status of an error code",
-    ),
-    ("field.added_optional", "a new optional field"),
-    ("field.added_required", "a new required field"),
-    ("field.doc_changed", "a field's documentation or Rust name"),
-    ("field.format_changed", "a field's documented format"),
-    ("field.now_optional", "a required field became optional"),
-    ("field.now_required", "an optional field became required"),
-    ("field.removed_optional", "an optional field is gone"),
-    ("field.removed_required", "a required field is gone"),
-    ("field.type_changed", "a field's type or array flag"),
-    ("history.entry_added", "a new row of the change history"),
-    (
-        "history.entry_changed",
-        "a row of the change history changed",
-    ),
-    (
-        "history.entry_removed",
-        "a row of the change history is gone",
-    ),
-    ("param.added_optional", "a new optional parameter"),
-    ("param.added_required", "a new required parameter"),
-    (
-        "param.default_changed",
-        "a parameter's default added, removed or changed",
-    ),
-    ("param.doc_changed", "a parameter's documentation"),
-    ("param.format_changed", "a parameter's format"),
-    ("param.location_changed", "query or path"),
-    ("param.now_optional", "a required parameter became optional"),
-    (
-        "param.now_required",
-        "an optional parameter became required",
-    ),
-    (
-        "param.path_renamed",
-        "a path parameter's name (not on the wire)",
-    ),
-    (
-        "param.pattern_changed",
-        "a parameter's pattern added, removed or changed",
-    ),
-    ("param.range_changed", "an integer range moved"),
-    ("param.range_narrowed", "an integer range narrowed"),
-    ("param.range_widened", "an integer range widened"),
-    ("param.removed_optional", "an optional parameter is gone"),
-    ("param.removed_required", "a required parameter is gone"),
-    ("param.type_changed", "a parameter's type (or value set)"),
-    ("record.added", "a new record"),
-    ("record.doc_changed", "a record's documentation"),
-    ("record.removed", "a record is gone"),
-    ("rule.added", "a new rule across parameters"),
-    ("rule.changed", "a rule changed both ways (or undecidably)"),
-    ("rule.doc_changed", "a rule's documentation"),
-    ("rule.relaxed", "a rule accepts more requests"),
-    ("rule.removed", "a rule is gone"),
-    ("rule.renamed", "a rule's id, with the same check"),
-    ("rule.tightened", "a rule accepts fewer requests"),
-    ("samples.added", "sample data for an endpoint"),
-    ("samples.changed", "an endpoint's sample data"),
-    ("samples.removed", "an endpoint's sample data is gone"),
-    ("service.base_path_changed", "the base path"),
-    ("service.doc_changed", "the service's title or description"),
-    (
-        "service.version_changed",
-        "the interface description's version",
-    ),
-    ("value_set.added", "a new value set"),
-    (
-        "value_set.doc_changed",
-        "a value set's documentation or Rust names",
-    ),
-    ("value_set.removed", "a value set is gone"),
-    ("value_set.value_added", "a new value of a value set"),
-    ("value_set.value_removed", "a value of a value set is gone"),
-];
+/// Every check [`compare`] reports, sorted by id.
+pub const CHECKS: &[Check] = Check::ALL;
 
 /// Compares two resolved specs: every change, classified for clients and servers.
 pub fn compare(old: &Api, new: &Api) -> Changes {
@@ -263,14 +147,6 @@ pub fn compare(old: &Api, new: &Api) -> Changes {
     d.out
         .samples
         .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    debug_assert!(
-        d.out
-            .contract
-            .iter()
-            .chain(&d.out.samples)
-            .all(|f| CHECKS.iter().any(|(id, _)| *id == f.check)),
-        "every check id is listed in CHECKS"
-    );
     d.out
 }
 
@@ -306,7 +182,7 @@ impl Diff<'_> {
     /// Records a contract change.
     fn push(
         &mut self,
-        check: &'static str,
+        check: Check,
         subject: impl Into<String>,
         (clients, servers): (Impact, Impact),
         explanation: impl Into<String>,
@@ -324,10 +200,32 @@ impl Diff<'_> {
         });
     }
 
+    /// Records a generated Rust name that changed (`old` → `new`) while the wire stays the
+    /// same: nothing for the wire, a major step for the crates.
+    fn rust_renamed(
+        &mut self,
+        subject: &str,
+        (old, new): (&str, &str),
+        (old_at, new_at): (Option<&Location>, Option<&Location>),
+    ) {
+        if old != new {
+            self.push(
+                Check::RustRenamed,
+                subject,
+                impact::DOCS,
+                format!(
+                    "the Rust name `{old}` of `{subject}` became `{new}`; the wire does not change"
+                ),
+                old_at,
+                new_at,
+            );
+        }
+    }
+
     /// Records a change of the sample data.
     fn push_sample(
         &mut self,
-        check: &'static str,
+        check: Check,
         subject: impl Into<String>,
         explanation: impl Into<String>,
         old: Option<&Location>,

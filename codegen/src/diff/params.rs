@@ -6,6 +6,7 @@
 //! pattern) is compared as the language of texts it accepts ([`super::lang`]): old clients
 //! break when they may send a text new servers reject, old servers when new clients may.
 
+use super::Check;
 use super::impact::*;
 use super::lang::{Inclusion, Lang, format_name};
 use super::{Diff, Impact, changed_parts};
@@ -74,7 +75,7 @@ impl Diff<'_> {
             let hint = rename_hint(p, &fresh, true);
             if p.required {
                 self.push(
-                    "param.removed_required",
+                    Check::ParamRemovedRequired,
                     subject,
                     SERVERS_BREAK,
                     format!(
@@ -87,7 +88,7 @@ impl Diff<'_> {
                 );
             } else {
                 self.push(
-                    "param.removed_optional",
+                    Check::ParamRemovedOptional,
                     subject,
                     COMPATIBLE,
                     format!(
@@ -104,7 +105,7 @@ impl Diff<'_> {
             let hint = rename_hint(q, &gone, false);
             if q.required {
                 self.push(
-                    "param.added_required",
+                    Check::ParamAddedRequired,
                     subject,
                     CLIENTS_BREAK,
                     format!(
@@ -124,7 +125,7 @@ impl Diff<'_> {
                         format!("with default `{}`", d.wire())
                     });
                 self.push(
-                    "param.added_optional",
+                    Check::ParamAddedOptional,
                     subject,
                     COMPATIBLE,
                     format!(
@@ -145,7 +146,7 @@ impl Diff<'_> {
         let at = (Some(&o.at), Some(&q.at));
         if o.location != q.location {
             self.push(
-                "param.location_changed",
+                Check::ParamLocationChanged,
                 &subject,
                 BOTH_BREAK,
                 format!(
@@ -159,7 +160,7 @@ impl Diff<'_> {
             );
         } else if o.wire != q.wire {
             self.push(
-                "param.path_renamed",
+                Check::ParamPathRenamed,
                 &subject,
                 DOCS,
                 format!(
@@ -172,7 +173,7 @@ impl Diff<'_> {
         }
         match (o.required, q.required) {
             (false, true) => self.push(
-                "param.now_required",
+                Check::ParamNowRequired,
                 &subject,
                 CLIENTS_BREAK,
                 format!(
@@ -184,7 +185,7 @@ impl Diff<'_> {
                 at.1,
             ),
             (true, false) => self.push(
-                "param.now_optional",
+                Check::ParamNowOptional,
                 &subject,
                 SERVERS_BREAK,
                 format!(
@@ -201,7 +202,7 @@ impl Diff<'_> {
                         .map_or("none".to_owned(), |d| format!("`{}`", d.wire()))
                 };
                 self.push(
-                    "param.default_changed",
+                    Check::ParamDefaultChanged,
                     &subject,
                     BOTH_BREAK,
                     format!(
@@ -223,7 +224,7 @@ impl Diff<'_> {
             ("pattern doc", pattern_doc(o) != pattern_doc(q)),
         ]) {
             self.push(
-                "param.doc_changed",
+                Check::ParamDocChanged,
                 &subject,
                 DOCS,
                 format!("the {parts} of `{}` changed", q.wire),
@@ -243,9 +244,9 @@ impl Diff<'_> {
                     let (old, new) = (Lang::of_param(&o.ty), Lang::of_param(&q.ty));
                     let (clients, servers) = (old.included_in(&new), new.included_in(&old));
                     let check = match (clients.holds(), servers.holds()) {
-                        (true, _) => "param.range_widened",
-                        (false, true) => "param.range_narrowed",
-                        (false, false) => "param.range_changed",
+                        (true, _) => Check::ParamRangeWidened,
+                        (false, true) => Check::ParamRangeNarrowed,
+                        (false, false) => Check::ParamRangeChanged,
                     };
                     let what = format!("range of `{}` {} became {}", q.wire, old.what, new.what);
                     self.languages(
@@ -259,7 +260,7 @@ impl Diff<'_> {
                 }
                 if a.format != b.format {
                     self.push(
-                        "param.format_changed",
+                        Check::ParamFormatChanged,
                         subject,
                         DOCS,
                         format!(
@@ -290,7 +291,7 @@ impl Diff<'_> {
                         show(b.format)
                     );
                     self.languages(
-                        "param.format_changed",
+                        Check::ParamFormatChanged,
                         subject,
                         what,
                         (&old.included_in(&mid), &mid.included_in(&old)),
@@ -310,7 +311,7 @@ impl Diff<'_> {
                         show(regex(b))
                     );
                     self.languages(
-                        "param.pattern_changed",
+                        Check::ParamPatternChanged,
                         subject,
                         what,
                         (&mid.included_in(&new), &new.included_in(&mid)),
@@ -331,7 +332,7 @@ impl Diff<'_> {
                     ParamCheck::Type
                 };
                 self.languages(
-                    "param.type_changed",
+                    Check::ParamTypeChanged,
                     subject,
                     what,
                     (&old.included_in(&new), &new.included_in(&old)),
@@ -347,7 +348,7 @@ impl Diff<'_> {
     /// accepted by old servers.
     fn languages(
         &mut self,
-        check: &'static str,
+        check: Check,
         subject: &str,
         what: String,
         (clients, servers): (&Inclusion, &Inclusion),

@@ -6,17 +6,26 @@
 //!   grew (`1.4` → `2.0`); every breaking change passes; or
 //! - a history entry new in this change acknowledges it: its `changes` list the endpoint added,
 //!   removed (or marked removed) at that method and path, or its `breaking` list names the
-//!   finding's check id (`param.added_required`) or its subject (`bars.venue`).
+//!   finding's check id (`param.added_required`) or its subject (`bars.venue`); or
+//! - for an endpoint added or removed, the history already says so: the newest row of the
+//!   history for that method and path is that addition or removal. The spec is catching up with
+//!   the provider, whose release the entry records.
 //!
-//! Only what the new spec's history adds counts (an entry with a date the old history does not
-//! have, or rows and names added to an existing entry): an acknowledgment covers the change it
-//! was written for, not every later change of the same subject.
+//! Otherwise only what the new spec's history adds counts (an entry with a date the old history
+//! does not have, or rows and names added to an existing entry): an acknowledgment covers the
+//! change it was written for, not every later change of the same subject.
+//!
+//! Apart from the breaking changes, the assessment says which semver step each generated crate
+//! needs ([`super::semver`]) and, when the workspace versions of both sides are known, whether
+//! the workspace version steps that far ([`Assessment::with_versions`]).
 
 use std::collections::BTreeSet;
 
+use super::Check;
 use super::endpoints::route;
+use super::semver::{self, VersionCheck};
 use super::service::major;
-use super::{Changes, Finding, Impact};
+use super::{Changes, Finding, Impact, Steps};
 use crate::model::{Api, ChangeAction, HistoryEntry};
 
 /// Which direction's breaking changes the check fails on.
@@ -128,12 +137,28 @@ pub struct Assessment {
     pub unused: Vec<String>,
     /// The gate the statuses were decided with.
     pub gate: Gate,
+    /// The semver step each generated crate needs.
+    pub steps: Steps,
+    /// The workspace version on each side and the verdict, when both are known.
+    pub version: Option<VersionCheck>,
 }
 
 impl Assessment {
-    /// True when no breaking change is unacknowledged.
+    /// True when no breaking change is unacknowledged and the workspace version (when known)
+    /// steps far enough.
     pub fn passed(&self) -> bool {
         !self.statuses.contains(&Status::Unacknowledged)
+            && self.version.as_ref().is_none_or(VersionCheck::passes)
+    }
+
+    /// Checks the workspace version of the base (`old`) and of the change (`new`) against the
+    /// step the changes need. With `release`, the base is the last release, so a version left
+    /// unchanged fails when a step is needed; otherwise an unchanged version is a change that
+    /// is not a release yet, and passes.
+    #[must_use]
+    pub fn with_versions(mut self, old: &str, new: &str, release: bool) -> Self {
+        self.version = Some(VersionCheck::new(old, new, self.steps.largest(), release));
+        self
     }
 
     /// How many findings have each status: (breaking, acknowledged, major step, unacknowledged).
@@ -202,17 +227,19 @@ pub fn endpoint_rows(f: &Finding, old: &Api, new: &Api) -> Vec<(ChangeAction, St
             .map(route)
     };
     let rows = match f.check {
-        "endpoint.added" | "endpoint.restored" => vec![(ChangeAction::Added, on_new())],
+        Check::EndpointAdded | Check::EndpointRestored => vec![(ChangeAction::Added, on_new())],
         // Gone from the spec after an earlier release marked it removed: listed back then.
-        "endpoint.removed"
+        Check::EndpointRemoved
             if old
                 .endpoint_named(&f.subject)
                 .is_some_and(|e| e.removed.is_some()) =>
         {
             Vec::new()
         }
-        "endpoint.removed" | "endpoint.marked_removed" => vec![(ChangeAction::Removed, on_old())],
-        "endpoint.path_changed" | "endpoint.method_changed" => vec![
+        Check::EndpointRemoved | Check::EndpointMarkedRemoved => {
+            vec![(ChangeAction::Removed, on_old())]
+        }
+        Check::EndpointPathChanged | Check::EndpointMethodChanged => vec![
             (ChangeAction::Removed, on_old()),
             (ChangeAction::Added, on_new()),
         ],
@@ -223,14 +250,31 @@ pub fn endpoint_rows(f: &Finding, old: &Api, new: &Api) -> Vec<(ChangeAction, St
         .collect()
 }
 
-fn row_acked(acks: &[AckSource], action: ChangeAction, route: &str) -> Option<String> {
-    acks.iter().find_map(|a| match &a.ack {
+/// The history entry acknowledging the endpoint row (`action`, `route`): a new one listing it,
+/// or else the newest entry of `new`'s history naming the route, when it lists that action (the
+/// spec catching up with a release the history already records).
+pub fn row_acknowledgment(
+    acks: &[AckSource],
+    new: &Api,
+    action: ChangeAction,
+    route: &str,
+) -> Option<String> {
+    let fresh = acks.iter().find_map(|a| match &a.ack {
         Ack::Endpoint {
             action: b,
             method,
             path,
         } if *b == action && format!("{method} {path}") == route => Some(a.entry.clone()),
         _ => None,
+    });
+    fresh.or_else(|| {
+        new.history.iter().find_map(|h| {
+            let latest = h
+                .changes
+                .iter()
+                .find(|c| format!("{} {}", c.method, c.path) == route)?;
+            Some((latest.action == action).then(|| entry_label(h)))
+        })?
     })
 }
 
@@ -250,7 +294,7 @@ pub fn assess(changes: &Changes, old: &Api, new: &Api, gate: Gate) -> Assessment
         if !rows.is_empty() {
             let entries: Vec<Option<String>> = rows
                 .iter()
-                .map(|(action, route)| row_acked(&acks, *action, route))
+                .map(|(action, route)| row_acknowledgment(&acks, new, *action, route))
                 .collect();
             for (i, a) in acks.iter().enumerate() {
                 if let Ack::Endpoint {
@@ -272,7 +316,7 @@ pub fn assess(changes: &Changes, old: &Api, new: &Api, gate: Gate) -> Assessment
         let mut by_name = None;
         for (i, a) in acks.iter().enumerate() {
             if let Ack::Name(name) = &a.ack
-                && (name == f.check || *name == f.subject)
+                && (name == f.check.id() || *name == f.subject)
             {
                 used.insert(i);
                 by_name.get_or_insert_with(|| a.entry.clone());
@@ -302,5 +346,7 @@ pub fn assess(changes: &Changes, old: &Api, new: &Api, gate: Gate) -> Assessment
         acks,
         unused,
         gate,
+        steps: semver::needed(changes),
+        version: None,
     }
 }

@@ -30,12 +30,25 @@ fn gate_words(g: Gate) -> &'static str {
     }
 }
 
+/// `semver step needed: mrds-model minor, mrds-server minor, mrds-client minor`.
+pub fn steps_line(a: &Assessment) -> String {
+    let s = a.steps;
+    format!(
+        "semver step needed: mrds-model {}, mrds-server {}, mrds-client {}",
+        s.model, s.server, s.client
+    )
+}
+
 /// The one-line verdict.
 pub fn verdict(a: &Assessment) -> String {
     let (breaking, ack, major, unack) = a.counts();
     let head = if a.passed() { "PASS" } else { "FAIL" };
+    let version = match &a.version {
+        Some(v) if !v.passes() => "; the workspace version does not step far enough",
+        _ => "",
+    };
     if breaking == 0 {
-        return format!("{head}: no change is {}", gate_words(a.gate));
+        return format!("{head}: no change is {}{version}", gate_words(a.gate));
     }
     let mut parts = vec![format!(
         "{breaking} change{} {} {}",
@@ -55,7 +68,7 @@ pub fn verdict(a: &Assessment) -> String {
     if unack > 0 {
         parts.push(format!("{unack} not acknowledged"));
     }
-    format!("{head}: {}", parts.join(", "))
+    format!("{head}: {}{version}", parts.join(", "))
 }
 
 fn status_line(s: &Status) -> Option<String> {
@@ -64,7 +77,7 @@ fn status_line(s: &Status) -> Option<String> {
         Status::Acknowledged(entry) => Some(format!("acknowledged by {entry}")),
         Status::MajorStep => Some("allowed by the major version step".to_owned()),
         Status::Unacknowledged => Some(
-            "NOT ACKNOWLEDGED: raise api_version by a major step, or name it in a new history entry's `breaking` list"
+            "NOT ACKNOWLEDGED: list it in a new history entry (an endpoint in `changes`, anything else by check id or subject in `breaking`), or raise api_version by a major step if the provider did"
                 .to_owned(),
         ),
     }
@@ -92,13 +105,17 @@ fn finding_text(out: &mut String, f: &Finding, status: Option<&Status>) {
 /// The report as text.
 pub fn text(changes: &Changes, a: &Assessment, labels: &Labels) -> String {
     let mut out = format!(
-        "spec-diff: {} -> {}\napi_version {} -> {}{}\n",
+        "spec-diff: {} -> {}\napi_version {} -> {} (the provider's interface version{})\n{}\n",
         labels.base,
         labels.head,
         a.versions.0,
         a.versions.1,
-        if a.major_step { " (a major step)" } else { "" }
+        if a.major_step { "; a major step" } else { "" },
+        steps_line(a)
     );
+    if let Some(v) = &a.version {
+        out.push_str(&format!("{}\n", v.describe()));
+    }
     let count = |p: fn(&Finding) -> bool| changes.contract.iter().filter(|f| p(f)).count();
     let n = changes.contract.len();
     if n == 0 {
@@ -146,7 +163,7 @@ fn location_json(l: &Option<Location>) -> Value {
 
 fn finding_json(f: &Finding, status: Option<&Status>) -> Value {
     let mut v = json!({
-        "check": f.check,
+        "check": f.check.id(),
         "subject": f.subject,
         "clients": f.clients.as_str(),
         "servers": f.servers.as_str(),
@@ -181,6 +198,18 @@ pub fn json_value(changes: &Changes, a: &Assessment, labels: &Labels) -> Value {
         "head": labels.head,
         "api_version": { "old": a.versions.0, "new": a.versions.1, "major_step": a.major_step },
         "gate": match a.gate { Gate::Clients => "clients", Gate::Servers => "servers", Gate::Both => "both" },
+        "semver": {
+            "mrds-model": a.steps.model.as_str(),
+            "mrds-server": a.steps.server.as_str(),
+            "mrds-client": a.steps.client.as_str(),
+            "workspace": a.steps.largest().as_str(),
+        },
+        "workspace_version": a.version.as_ref().map_or(Value::Null, |v| json!({
+            "old": v.old,
+            "new": v.new,
+            "passes": v.passes(),
+            "verdict": v.describe(),
+        })),
         "changes": changes.contract.iter().zip(&a.statuses).map(|(f, s)| finding_json(f, Some(s))).collect::<Vec<_>>(),
         "sample_changes": changes.samples.iter().map(|f| finding_json(f, None)).collect::<Vec<_>>(),
         "notes": a.unused,

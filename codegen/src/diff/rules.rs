@@ -6,6 +6,7 @@
 //! servers reject. It is *relaxed* the other way round: new clients may send what old servers
 //! reject. A rule changed both ways, or in a way that cannot be decided, breaks both.
 
+use super::Check as Kind;
 use super::impact::*;
 use super::lang::{Inclusion, Lang};
 use super::{Diff, changed_parts, list};
@@ -227,7 +228,7 @@ impl Diff<'_> {
             Some(i) => {
                 let s = fresh.remove(i);
                 self.push(
-                    "rule.renamed",
+                    Kind::RuleRenamed,
                     &s.rule.id,
                     DOCS,
                     format!(
@@ -264,7 +265,7 @@ impl Diff<'_> {
                 )
             };
             self.push(
-                "rule.removed",
+                Kind::RuleRemoved,
                 &r.rule.id,
                 (COMPATIBLE.0, servers),
                 format!(
@@ -297,7 +298,7 @@ impl Diff<'_> {
                 )
             };
             self.push(
-                "rule.added",
+                Kind::RuleAdded,
                 &s.rule.id,
                 (clients, COMPATIBLE.1),
                 format!(
@@ -339,7 +340,7 @@ impl Diff<'_> {
         let what = what.join(", ");
         match (tightened, relaxed) {
             (true, true) if describe(named_r) != describe(named_s) => self.push(
-                "rule.doc_changed",
+                Kind::RuleDocChanged,
                 &s.id,
                 DOCS,
                 format!(
@@ -353,7 +354,7 @@ impl Diff<'_> {
             ),
             (true, true) => {}
             (true, false) => self.push(
-                "rule.tightened",
+                Kind::RuleTightened,
                 &s.id,
                 CLIENTS_BREAK,
                 format!(
@@ -364,7 +365,7 @@ impl Diff<'_> {
                 at.1,
             ),
             (false, true) => self.push(
-                "rule.relaxed",
+                Kind::RuleRelaxed,
                 &s.id,
                 SERVERS_BREAK,
                 format!(
@@ -375,7 +376,7 @@ impl Diff<'_> {
                 at.1,
             ),
             (false, false) => self.push(
-                "rule.changed",
+                Kind::RuleChanged,
                 &s.id,
                 BOTH_BREAK,
                 format!(
@@ -388,7 +389,7 @@ impl Diff<'_> {
         }
         if r.id != s.id && (tightened && relaxed) {
             self.push(
-                "rule.renamed",
+                Kind::RuleRenamed,
                 &s.id,
                 DOCS,
                 format!("rule `{}` is now `{}` with the same check", r.id, s.id),
@@ -401,7 +402,7 @@ impl Diff<'_> {
             ("provenance", r.provenance != s.provenance),
         ]) {
             self.push(
-                "rule.doc_changed",
+                Kind::RuleDocChanged,
                 &s.id,
                 DOCS,
                 format!(

@@ -1,6 +1,7 @@
 //! The service as a whole: version, base path, the key header, the envelope's documentation,
 //! error codes and the change history.
 
+use super::Check;
 use super::impact::*;
 use super::{Diff, changed_parts, list};
 use crate::model::HistoryEntry;
@@ -22,7 +23,7 @@ impl Diff<'_> {
                 _ => "no major version to compare",
             };
             self.push(
-                "service.version_changed",
+                Check::ServiceVersionChanged,
                 "service",
                 DOCS,
                 format!(
@@ -35,7 +36,7 @@ impl Diff<'_> {
         }
         if old.base_path != new.base_path {
             self.push(
-                "service.base_path_changed",
+                Check::ServiceBasePathChanged,
                 "service",
                 BOTH_BREAK,
                 format!(
@@ -51,7 +52,7 @@ impl Diff<'_> {
             ("doc", old.doc != new.doc),
         ]) {
             self.push(
-                "service.doc_changed",
+                Check::ServiceDocChanged,
                 "service",
                 DOCS,
                 format!("the service's {parts} changed"),
@@ -61,7 +62,7 @@ impl Diff<'_> {
         }
         if old.envelope.doc != new.envelope.doc {
             self.push(
-                "envelope.doc_changed",
+                Check::EnvelopeDocChanged,
                 "envelope",
                 DOCS,
                 "the envelope's doc changed",
@@ -72,7 +73,7 @@ impl Diff<'_> {
         let (oa, na) = (&old.auth, &new.auth);
         if oa.header != na.header {
             self.push(
-                "auth.header_changed",
+                Check::AuthHeaderChanged,
                 "auth",
                 BOTH_BREAK,
                 format!(
@@ -88,7 +89,7 @@ impl Diff<'_> {
             ("provenance", oa.provenance != na.provenance),
         ]) {
             self.push(
-                "auth.doc_changed",
+                Check::AuthDocChanged,
                 "auth",
                 DOCS,
                 format!("the key header's {parts} changed"),
@@ -111,7 +112,7 @@ impl Diff<'_> {
             let subject = format!("ErrorCode.{}", o.code);
             let Some(n) = new.error_codes.iter().find(|n| n.code == o.code) else {
                 self.push(
-                    "error_code.removed",
+                    Check::ErrorCodeRemoved,
                     subject,
                     COMPATIBLE,
                     format!(
@@ -125,7 +126,7 @@ impl Diff<'_> {
             };
             if o.status != n.status {
                 self.push(
-                    "error_code.status_changed",
+                    Check::ErrorCodeStatusChanged,
                     subject.clone(),
                     BOTH_BREAK,
                     format!(
@@ -139,22 +140,26 @@ impl Diff<'_> {
             if let Some(parts) = changed_parts(&[
                 ("doc", o.doc != n.doc),
                 ("provenance", o.provenance != n.provenance),
-                ("Rust name", o.variant != n.variant),
             ]) {
                 self.push(
-                    "error_code.doc_changed",
-                    subject,
+                    Check::ErrorCodeDocChanged,
+                    &subject,
                     DOCS,
                     format!("the {parts} of error code `{}` changed", o.code),
                     Some(&o.at),
                     Some(&n.at),
                 );
             }
+            self.rust_renamed(
+                &subject,
+                (&o.variant, &n.variant),
+                (Some(&o.at), Some(&n.at)),
+            );
         }
         for n in &new.error_codes {
             if !old.error_codes.iter().any(|o| o.code == n.code) {
                 self.push(
-                    "error_code.added",
+                    Check::ErrorCodeAdded,
                     format!("ErrorCode.{}", n.code),
                     COMPATIBLE,
                     format!(
@@ -174,7 +179,7 @@ impl Diff<'_> {
             let subject = format!("history.{}", o.date);
             match new.history.iter().find(|n| n.date == o.date) {
                 None => self.push(
-                    "history.entry_removed",
+                    Check::HistoryEntryRemoved,
                     subject,
                     DOCS,
                     format!(
@@ -186,7 +191,7 @@ impl Diff<'_> {
                     None,
                 ),
                 Some(n) if !same_entry(o, n) => self.push(
-                    "history.entry_changed",
+                    Check::HistoryEntryChanged,
                     subject,
                     DOCS,
                     format!("the history row of {} changed: {}", o.date, describe(n)),
@@ -199,7 +204,7 @@ impl Diff<'_> {
         for n in &new.history {
             if !old.history.iter().any(|o| o.date == n.date) {
                 self.push(
-                    "history.entry_added",
+                    Check::HistoryEntryAdded,
                     format!("history.{}", n.date),
                     DOCS,
                     format!("new history row: {}", describe(n)),

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use super::Check;
 use super::impact::*;
 use super::{Diff, changed_parts, list};
 use crate::diag::Location;
@@ -14,7 +15,7 @@ impl Diff<'_> {
         for o in &old.value_sets {
             let Some(n) = new.value_sets.iter().find(|n| n.spec_name == o.spec_name) else {
                 self.push(
-                    "value_set.removed",
+                    Check::ValueSetRemoved,
                     &o.spec_name,
                     COMPATIBLE,
                     format!(
@@ -31,7 +32,7 @@ impl Diff<'_> {
         for n in &new.value_sets {
             if !old.value_sets.iter().any(|o| o.spec_name == n.spec_name) {
                 self.push(
-                    "value_set.added",
+                    Check::ValueSetAdded,
                     &n.spec_name,
                     COMPATIBLE,
                     format!(
@@ -78,7 +79,7 @@ impl Diff<'_> {
                     why.push("nothing sends or reads it".to_owned());
                 }
                 self.push(
-                    "value_set.value_removed",
+                    Check::ValueSetValueRemoved,
                     subject,
                     (breaks(!requests.is_empty()), COMPATIBLE.1),
                     format!(
@@ -95,11 +96,10 @@ impl Diff<'_> {
             if let Some(parts) = changed_parts(&[
                 ("doc", ov.doc != nv.doc),
                 ("provenance", ov.provenance != nv.provenance),
-                ("Rust name", ov.ident != nv.ident),
             ]) {
                 self.push(
-                    "value_set.doc_changed",
-                    subject,
+                    Check::ValueSetDocChanged,
+                    &subject,
                     DOCS,
                     format!(
                         "the {parts} of value `{}` of `{}` changed",
@@ -109,6 +109,11 @@ impl Diff<'_> {
                     Some(&nv.at),
                 );
             }
+            self.rust_renamed(
+                &subject,
+                (&ov.ident, &nv.ident),
+                (Some(&ov.at), Some(&nv.at)),
+            );
         }
         for nv in &n.values {
             if o.values.iter().any(|ov| ov.wire == nv.wire) {
@@ -131,7 +136,7 @@ impl Diff<'_> {
                 why.push("nothing sends or reads it".to_owned());
             }
             self.push(
-                "value_set.value_added",
+                Check::ValueSetValueAdded,
                 format!("{}.{}", n.spec_name, nv.wire),
                 (COMPATIBLE.0, breaks(!requests.is_empty())),
                 format!(
@@ -147,10 +152,9 @@ impl Diff<'_> {
         if let Some(parts) = changed_parts(&[
             ("doc", o.doc != n.doc),
             ("provenance", o.provenance != n.provenance),
-            ("Rust name", o.name != n.name),
         ]) {
             self.push(
-                "value_set.doc_changed",
+                Check::ValueSetDocChanged,
                 &o.spec_name,
                 DOCS,
                 format!("the {parts} of value set `{}` changed", o.spec_name),
@@ -158,6 +162,7 @@ impl Diff<'_> {
                 Some(&n.at),
             );
         }
+        self.rust_renamed(&o.spec_name, (&o.name, &n.name), (Some(&o.at), Some(&n.at)));
     }
 
     /// The parameters (`endpoint.param`) of value set `o`/`n` on both sides.
@@ -184,7 +189,7 @@ impl Diff<'_> {
         for o in &old.records {
             let Some(n) = new.records.iter().find(|n| n.spec_name == o.spec_name) else {
                 self.push(
-                    "record.removed",
+                    Check::RecordRemoved,
                     &o.spec_name,
                     COMPATIBLE,
                     format!(
@@ -199,10 +204,9 @@ impl Diff<'_> {
             if let Some(parts) = changed_parts(&[
                 ("doc", o.doc != n.doc),
                 ("provenance", o.provenance != n.provenance),
-                ("Rust name", o.name != n.name),
             ]) {
                 self.push(
-                    "record.doc_changed",
+                    Check::RecordDocChanged,
                     &o.spec_name,
                     DOCS,
                     format!("the {parts} of record `{}` changed", o.spec_name),
@@ -210,12 +214,13 @@ impl Diff<'_> {
                     Some(&n.at),
                 );
             }
+            self.rust_renamed(&o.spec_name, (&o.name, &n.name), (Some(&o.at), Some(&n.at)));
             self.fields(&o.spec_name, &o.fields, &n.fields, Some(&o.at), Some(&n.at));
         }
         for n in &new.records {
             if !old.records.iter().any(|o| o.spec_name == n.spec_name) {
                 self.push(
-                    "record.added",
+                    Check::RecordAdded,
                     &n.spec_name,
                     COMPATIBLE,
                     format!(
@@ -243,7 +248,7 @@ impl Diff<'_> {
             let Some(n) = new.iter().find(|n| n.wire == o.wire) else {
                 if o.optional {
                     self.push(
-                        "field.removed_optional",
+                        Check::FieldRemovedOptional,
                         subject,
                         COMPATIBLE,
                         format!(
@@ -255,7 +260,7 @@ impl Diff<'_> {
                     );
                 } else {
                     self.push(
-                        "field.removed_required",
+                        Check::FieldRemovedRequired,
                         subject,
                         CLIENTS_BREAK,
                         format!(
@@ -277,7 +282,7 @@ impl Diff<'_> {
             let subject = format!("{owner}.{}", n.wire);
             if n.optional {
                 self.push(
-                    "field.added_optional",
+                    Check::FieldAddedOptional,
                     subject,
                     COMPATIBLE,
                     format!(
@@ -289,7 +294,7 @@ impl Diff<'_> {
                 );
             } else {
                 self.push(
-                    "field.added_required",
+                    Check::FieldAddedRequired,
                     subject,
                     SERVERS_BREAK,
                     format!(
@@ -307,7 +312,7 @@ impl Diff<'_> {
         let at = (Some(&o.at), Some(&n.at));
         match (o.optional, n.optional) {
             (false, true) => self.push(
-                "field.now_optional",
+                Check::FieldNowOptional,
                 subject,
                 CLIENTS_BREAK,
                 format!(
@@ -318,7 +323,7 @@ impl Diff<'_> {
                 at.1,
             ),
             (true, false) => self.push(
-                "field.now_required",
+                Check::FieldNowRequired,
                 subject,
                 SERVERS_BREAK,
                 format!(
@@ -348,7 +353,7 @@ impl Diff<'_> {
                 )),
             }
             self.push(
-                "field.type_changed",
+                Check::FieldTypeChanged,
                 subject,
                 (breaks(clients.is_err()), breaks(servers.is_err())),
                 format!(
@@ -375,7 +380,7 @@ impl Diff<'_> {
                 ),
             };
             self.push(
-                "field.format_changed",
+                Check::FieldFormatChanged,
                 subject,
                 impacts,
                 format!(
@@ -391,10 +396,9 @@ impl Diff<'_> {
         if let Some(parts) = changed_parts(&[
             ("doc", o.doc != n.doc),
             ("provenance", o.provenance != n.provenance),
-            ("Rust name", o.ident != n.ident),
         ]) {
             self.push(
-                "field.doc_changed",
+                Check::FieldDocChanged,
                 subject,
                 DOCS,
                 format!("the {parts} of field `{}` changed", o.wire),
@@ -402,6 +406,7 @@ impl Diff<'_> {
                 at.1,
             );
         }
+        self.rust_renamed(subject, (&o.ident, &n.ident), at);
     }
 }
 

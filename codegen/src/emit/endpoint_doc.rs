@@ -64,9 +64,9 @@ impl<'a> EndpointDoc<'a> {
         });
         if let Some(r) = &e.removed {
             out.push_str(&format!(
-                "\n\nRemoved from the service by the provider's release {} on {}: the service \
+                "\n\nRemoved from the service on {} (the service's release {}): the service \
                  answers 410 `ENDPOINT_REMOVED`.",
-                r.version, r.date
+                r.date, r.version
             ));
         }
         // The rules over parameters, then those reading the body (`body.<field>`).

@@ -394,19 +394,18 @@ pub fn with_provenance(mut text: String, provenance: &Provenance) -> String {
 }
 
 /// `#[deprecated]` naming a removal, and the `#[allow(deprecated)]` the generated code
-/// using the item needs; both empty when the endpoint is not removed.
+/// using the item needs; both empty when the endpoint is not removed. The note names the
+/// service's release that removed the endpoint and says so: it is the provider's release tag,
+/// not a version of the generated crates (rustdoc would read a `since` as the crate's).
 pub fn deprecation(removed: Option<&crate::model::Removal>) -> (TokenStream, TokenStream) {
     match removed {
         Some(r) => {
-            // `since` names the provider's release that removed the endpoint, not a version
-            // of the generated crates; the note says so.
-            let since = r.version.trim_start_matches('v');
             let note = format!(
-                "the endpoint was removed from the service by the provider's release {} on {} (`since` names that release, not a version of this crate)",
-                r.version, r.date
+                "the endpoint was removed from the service on {} in the service's release {} (the provider's version, not this crate's)",
+                r.date, r.version
             );
             (
-                quote!(#[deprecated(since = #since, note = #note)]),
+                quote!(#[deprecated(note = #note)]),
                 quote!(#[allow(deprecated)]),
             )
         }

@@ -54,8 +54,10 @@ fn readme_md(api: &Api) -> String {
          with the model crate (`mrds-model`, re-exported) and answers in the common envelope \
          with a request id, so an implementation only returns records or an `ApiError`. It \
          also serves the OpenAPI document of the same spec at `{}/openapi.json`.\n\n\
-         Implement `Api` (the sample-data server `mrds-mock` is a complete implementation) and \
-         serve the router with `serve`, which adds the connection cap, timeouts, graceful \
+         Implement `Api` and serve the router with `serve`. Every method has a default: write \
+         the endpoints you serve, and the others answer 501 `NOT_IMPLEMENTED` in the envelope \
+         (logged once per endpoint), so a new endpoint in the spec does not break your build \
+         (the sample-data server `mrds-mock` implements every endpoint). `serve` adds the connection cap, timeouts, graceful \
          shutdown on SIGINT and SIGTERM, compression and an optional rate limit, with \
          production defaults (`ServeConfig` lists each and why):\n\n\
          ```no_run\n\
@@ -105,7 +107,7 @@ fn lib_rs(api: &Api) -> TokenStream {
         };
         pub use mrds_runtime::server::{RateLimit, ServeConfig, Server, ShutdownHandle, serve};
         pub use router::{OPENAPI_JSON, router};
-        pub use service::Api;
+        pub use service::{Api, NotImplemented};
 
         /// A failure an implementation answers with; it becomes the error envelope with the
         /// HTTP status of its code.
@@ -114,15 +116,36 @@ fn lib_rs(api: &Api) -> TokenStream {
 }
 
 fn service_rs(api: &Api) -> TokenStream {
-    let methods = api.endpoints.iter().map(|e| {
+    let mut methods = Vec::new();
+    let mut answers = Vec::new();
+    for e in &api.endpoints {
         let name = ident(&e.names.method);
         let record = ident(&api.returns(e).name);
         let params = ident(&e.names.params_type);
+        let constant = format_ident!("{}", e.names.constant);
         let mut text = EndpointDoc::new(e, Style::Rustdoc).full();
         let body = e.body.as_ref().map(|b| {
             let body = ident(&api.record(b.record).name);
             quote!(body: mrds_model::records::#body,)
         });
+        let (default, answer) = match &e.removed {
+            Some(_) => (
+                "Unless overridden, answered by [`Api::fallback`], which by default answers 410 \
+                 `ENDPOINT_REMOVED`.",
+                quote!(ApiError::removed(&mrds_model::api::#constant)),
+            ),
+            None => (
+                "Unless overridden, answered by [`Api::fallback`], which by default answers 501 \
+                 `NOT_IMPLEMENTED`.",
+                quote!(ApiError::not_implemented(&mrds_model::api::#constant)),
+            ),
+        };
+        text.push_str(&format!("\n\n{default}"));
+        let docs = docs(&with_provenance(text, &e.provenance));
+        let args = match &e.body {
+            Some(_) => quote!(ctx, params, body),
+            None => quote!(ctx, params),
+        };
         let signature = quote! {
             fn #name(
                 &self,
@@ -131,35 +154,19 @@ fn service_rs(api: &Api) -> TokenStream {
                 #body
             ) -> impl Future<Output = Result<Vec<mrds_model::records::#record>, ApiError>> + Send
         };
-        match &e.removed {
-            Some(_) => {
-                text.push_str(
-                    "\n\nThe default answers 410 `ENDPOINT_REMOVED`; an implementation that still \
-                     serves the endpoint overrides it.",
-                );
-                let docs = docs(&with_provenance(text, &e.provenance));
-                let constant = format_ident!("{}", e.names.constant);
-                let unused = match &e.body {
-                    Some(_) => quote!((ctx, params, body)),
-                    None => quote!((ctx, params)),
-                };
-                quote! {
-                    #docs
-                    #signature {
-                        let _ = #unused;
-                        std::future::ready(Err(ApiError::removed(&mrds_model::api::#constant)))
-                    }
-                }
+        methods.push(quote! {
+            #docs
+            #signature {
+                self.fallback().#name(#args)
             }
-            None => {
-                let docs = docs(&with_provenance(text, &e.provenance));
-                quote! {
-                    #docs
-                    #signature;
-                }
+        });
+        answers.push(quote! {
+            #signature {
+                let _ = (#args);
+                std::future::ready(Err(#answer))
             }
-        }
-    });
+        });
+    }
     quote! {
         //! The trait an implementation of the service fills in.
         #![allow(deprecated)]
@@ -171,9 +178,34 @@ fn service_rs(api: &Api) -> TokenStream {
         /// The service: one method per endpoint. Each receives parameters that already passed
         /// every rule of the spec, and returns the records of `data` or an [`ApiError`].
         ///
+        /// Every method has a default: an implementation writes the endpoints it serves, and
+        /// the others go to [`Api::fallback`], by default [`NotImplemented`], which answers
+        /// 501 `NOT_IMPLEMENTED` in the envelope (410 `ENDPOINT_REMOVED` for an endpoint the
+        /// change history lists as removed); the router logs an unimplemented endpoint once,
+        /// at WARN. So an endpoint added to the spec is an addition for implementations, not a
+        /// compile error.
+        ///
         /// Methods may be written as `async fn`; the futures must be `Send`.
         pub trait Api: Send + Sync + 'static {
+            /// The implementation answering the endpoints this one leaves out: [`NotImplemented`]
+            /// unless overridden. An implementation that changes a few endpoints of another
+            /// (a wrapper around the sample server, say) returns the other one here and writes
+            /// only the methods it changes.
+            fn fallback(&self) -> &impl Api {
+                &NotImplemented
+            }
+
             #(#methods)*
+        }
+
+        /// The implementation of no endpoint: every method answers 501 `NOT_IMPLEMENTED`
+        /// ([`ApiError::not_implemented`]), the endpoints the change history lists as removed
+        /// 410 `ENDPOINT_REMOVED`. The default [`Api::fallback`].
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct NotImplemented;
+
+        impl Api for NotImplemented {
+            #(#answers)*
         }
     }
 }

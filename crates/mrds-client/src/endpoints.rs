@@ -89,7 +89,7 @@ impl Client {
     ///
     /// The API key is required.
     ///
-    /// Removed from the service by the provider's release v0.10.43 on 2026-07-29: the service answers 410 `ENDPOINT_REMOVED`.
+    /// Removed from the service on 2026-07-29 (the service's release v0.10.43): the service answers 410 `ENDPOINT_REMOVED`.
     ///
     /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
     ///
@@ -97,8 +97,7 @@ impl Client {
     ///
     /// The parameters are validated first: an invalid call fails with [`Error::InvalidInput`] and sends nothing.
     #[deprecated(
-        since = "0.10.43",
-        note = "the endpoint was removed from the service by the provider's release v0.10.43 on 2026-07-29 (`since` names that release, not a version of this crate)"
+        note = "the endpoint was removed from the service on 2026-07-29 in the service's release v0.10.43 (the provider's version, not this crate's)"
     )]
     #[allow(deprecated)]
     pub async fn index_1min(

@@ -4,7 +4,8 @@
 pub use mrds_runtime::{
     Auth, Change, ChangeAction, Endpoint, HistoryEntry, Protocol, Removal,
 };
-/// Version of the interface description.
+/// Version of the interface description: the provider's version of the service's
+/// interface (`api_version` in the spec), not this crate's version.
 pub const API_VERSION: &str = "1.0";
 /// The path every endpoint path is appended to.
 pub const BASE_PATH: &str = "/api";
@@ -59,8 +60,7 @@ pub const FOREX_HISTORICAL: Endpoint = Endpoint {
 };
 /// `GET /v1/macro/index/1min`: One-minute bars of an index. Parameters: [`crate::params::Index1minParams`].
 #[deprecated(
-    since = "0.10.43",
-    note = "the endpoint was removed from the service by the provider's release v0.10.43 on 2026-07-29 (`since` names that release, not a version of this crate)"
+    note = "the endpoint was removed from the service on 2026-07-29 in the service's release v0.10.43 (the provider's version, not this crate's)"
 )]
 pub const INDEX_1MIN: Endpoint = Endpoint {
     id: "index_1min",
@@ -457,3 +457,36 @@ pub const HISTORY: &[HistoryEntry] = &[
         ],
     },
 ];
+/// Something done with the parameter type of every endpoint: [`visit_requests`] calls
+/// [`RequestVisitor::visit`] once per endpoint. Code that reaches every endpoint
+/// through its types (calling each one with a client, decoding each one's records)
+/// uses it instead of a list of its own, so an endpoint added to the spec is reached
+/// with no change.
+pub trait RequestVisitor {
+    /// Called with the parameter type `P` of one endpoint (`P::ENDPOINT` says which;
+    /// `P::Record` is its record).
+    fn visit<P>(&mut self)
+    where
+        P: mrds_runtime::Request + Clone + std::fmt::Debug + Send + Sync + 'static;
+}
+/// Calls `visitor` with the parameter type of every endpoint, in the order of
+/// [`ENDPOINTS`].
+#[allow(deprecated)]
+pub fn visit_requests(visitor: &mut impl RequestVisitor) {
+    visitor.visit::<crate::params::CompanyDetailParams>();
+    visitor.visit::<crate::params::EquityOfferingParams>();
+    visitor.visit::<crate::params::EtfFlowParams>();
+    visitor.visit::<crate::params::ForexHistoricalParams>();
+    visitor.visit::<crate::params::Index1minParams>();
+    visitor.visit::<crate::params::LeverageRatioParams>();
+    visitor.visit::<crate::params::MarketKlineParams>();
+    visitor.visit::<crate::params::NandFlashSpotPriceParams>();
+    visitor.visit::<crate::params::NonUsKlineParams>();
+    visitor.visit::<crate::params::PerpKlineParams>();
+    visitor.visit::<crate::params::PersonCommentaryParams>();
+    visitor.visit::<crate::params::ResearchUnitsParams>();
+    visitor.visit::<crate::params::ScreenerEventsParams>();
+    visitor.visit::<crate::params::SsrParams>();
+    visitor.visit::<crate::params::StockDividendsParams>();
+    visitor.visit::<crate::params::TreasuryRatesParams>();
+}

@@ -640,7 +640,7 @@ impl Request for ForexHistoricalParams {
 ///
 /// The API key is required.
 ///
-/// Removed from the service by the provider's release v0.10.43 on 2026-07-29: the service answers 410 `ENDPOINT_REMOVED`.
+/// Removed from the service on 2026-07-29 (the service's release v0.10.43): the service answers 410 `ENDPOINT_REMOVED`.
 ///
 /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
 ///
@@ -648,8 +648,7 @@ impl Request for ForexHistoricalParams {
 ///
 /// Non-exhaustive. Made with `new` (the required parameters) and the `with_` setters, so a parameter added later is not a breaking change; every field stays public to read and assign.
 #[deprecated(
-    since = "0.10.43",
-    note = "the endpoint was removed from the service by the provider's release v0.10.43 on 2026-07-29 (`since` names that release, not a version of this crate)"
+    note = "the endpoint was removed from the service on 2026-07-29 in the service's release v0.10.43 (the provider's version, not this crate's)"
 )]
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]

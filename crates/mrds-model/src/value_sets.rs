@@ -34,13 +34,18 @@ pub enum ErrorCode {
     ///
     /// *Assumed* (not stated by the interface description): The description names RESOURCE_NOT_FOUND only and shows the status of an invalid commentary request (400); the other codes and statuses are not shown, so the spec uses the common HTTP status of each situation.
     InternalError,
+    /// `NOT_IMPLEMENTED`: The server does not serve this endpoint (yet); the endpoint itself is part of the interface.
+    ///
+    /// *Assumed* (not stated by the interface description): The description does not name it. A server generated from this spec answers it for an endpoint its implementation does not serve yet, so an endpoint the provider adds is an addition for implementers rather than a compile error, as servers generated from other interface descriptions do (an unimplemented operation answers 501).
+    NotImplemented,
     /// A value the spec does not know, kept as received.
     Unknown(String),
 }
 mrds_runtime::value_set!(
     tolerant ErrorCode { InvalidParameter = "INVALID_PARAMETER", Unauthorized =
     "UNAUTHORIZED", ResourceNotFound = "RESOURCE_NOT_FOUND", EndpointRemoved =
-    "ENDPOINT_REMOVED", RateLimited = "RATE_LIMITED", InternalError = "INTERNAL_ERROR" }
+    "ENDPOINT_REMOVED", RateLimited = "RATE_LIMITED", InternalError = "INTERNAL_ERROR",
+    NotImplemented = "NOT_IMPLEMENTED" }
 );
 impl ErrorCode {
     /// The HTTP status the service answers this code with (`None` for an unknown code).
@@ -52,6 +57,7 @@ impl ErrorCode {
             ErrorCode::EndpointRemoved => Some(410u16),
             ErrorCode::RateLimited => Some(429u16),
             ErrorCode::InternalError => Some(500u16),
+            ErrorCode::NotImplemented => Some(501u16),
             ErrorCode::Unknown(_) => None,
         }
     }
@@ -65,6 +71,7 @@ impl From<mrds_runtime::ErrorKind> for ErrorCode {
             mrds_runtime::ErrorKind::EndpointRemoved => ErrorCode::EndpointRemoved,
             mrds_runtime::ErrorKind::RateLimited => ErrorCode::RateLimited,
             mrds_runtime::ErrorKind::InternalError => ErrorCode::InternalError,
+            mrds_runtime::ErrorKind::NotImplemented => ErrorCode::NotImplemented,
             other => ErrorCode::Unknown(other.code().to_string()),
         }
     }

@@ -7,8 +7,22 @@ use crate::{ApiError, RequestContext};
 /// The service: one method per endpoint. Each receives parameters that already passed
 /// every rule of the spec, and returns the records of `data` or an [`ApiError`].
 ///
+/// Every method has a default: an implementation writes the endpoints it serves, and
+/// the others go to [`Api::fallback`], by default [`NotImplemented`], which answers
+/// 501 `NOT_IMPLEMENTED` in the envelope (410 `ENDPOINT_REMOVED` for an endpoint the
+/// change history lists as removed); the router logs an unimplemented endpoint once,
+/// at WARN. So an endpoint added to the spec is an addition for implementations, not a
+/// compile error.
+///
 /// Methods may be written as `async fn`; the futures must be `Send`.
 pub trait Api: Send + Sync + 'static {
+    /// The implementation answering the endpoints this one leaves out: [`NotImplemented`]
+    /// unless overridden. An implementation that changes a few endpoints of another
+    /// (a wrapper around the sample server, say) returns the other one here and writes
+    /// only the methods it changes.
+    fn fallback(&self) -> &impl Api {
+        &NotImplemented
+    }
     /// `GET /v1/stocks/company/detail`: Company profile by symbol (exact) or name keyword (fuzzy).
     ///
     /// When both are given, symbol takes priority.
@@ -18,25 +32,33 @@ pub trait Api: Send + Sync + 'static {
     /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
     ///
     /// - `company_detail.symbol_or_name`: At least one of symbol and name_kw is required. (assumed)
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn company_detail(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::CompanyDetailParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::CompanyProfile>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().company_detail(ctx, params)
+    }
     /// `GET /v1/stocks/equity-offering`: The latest equity offerings, refreshed daily.
     ///
     /// New shares issued by companies, exempt offerings and amendments.
     ///
     /// The API key is required.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn equity_offering(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::EquityOfferingParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::EquityOffering>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().equity_offering(ctx, params)
+    }
     /// `GET /v1/etf/flow`: Daily in/outflow of one ETF.
     ///
     /// The API key is required.
@@ -44,13 +66,17 @@ pub trait Api: Send + Sync + 'static {
     /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
     ///
     /// - `etf_flow.range_order`: start_time must be before end_time. (assumed)
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn etf_flow(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::EtfFlowParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::EtfFlow>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().etf_flow(ctx, params)
+    }
     /// `GET /v1/macro/forex/historical`: Daily series of one currency pair.
     ///
     /// Ordering: By date; newest first unless sort_order=asc.
@@ -60,24 +86,28 @@ pub trait Api: Send + Sync + 'static {
     /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
     ///
     /// - `forex_historical.range_order`: start_time must be before end_time. (assumed)
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn forex_historical(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::ForexHistoricalParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::ForexBar>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().forex_historical(ctx, params)
+    }
     /// `GET /v1/macro/index/1min`: One-minute bars of an index.
     ///
     /// The API key is required.
     ///
-    /// Removed from the service by the provider's release v0.10.43 on 2026-07-29: the service answers 410 `ENDPOINT_REMOVED`.
+    /// Removed from the service on 2026-07-29 (the service's release v0.10.43): the service answers 410 `ENDPOINT_REMOVED`.
     ///
     /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
     ///
     /// - `index_1min.range_order`: start_time must be before end_time. (assumed)
     ///
-    /// The default answers 410 `ENDPOINT_REMOVED`; an implementation that still serves the endpoint overrides it.
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 410 `ENDPOINT_REMOVED`.
     fn index_1min(
         &self,
         ctx: RequestContext,
@@ -85,8 +115,7 @@ pub trait Api: Send + Sync + 'static {
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::IndexBar1Min>, ApiError>,
     > + Send {
-        let _ = (ctx, params);
-        std::future::ready(Err(ApiError::removed(&mrds_model::api::INDEX_1MIN)))
+        self.fallback().index_1min(ctx, params)
     }
     /// `GET /v1/crypto/metrics/leverage-ratio`: Estimated leverage ratio.
     ///
@@ -95,13 +124,17 @@ pub trait Api: Send + Sync + 'static {
     /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
     ///
     /// - `leverage_ratio.range_order`: start_time must be before end_time. (assumed)
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn leverage_ratio(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::LeverageRatioParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::LeverageRatio>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().leverage_ratio(ctx, params)
+    }
     /// `GET /v1/market/kline`: Unified OHLCV candles for any supported asset type.
     ///
     /// Index spot pairs have the same shape as stock spot pairs, so the shape cannot tell them apart: an implementation that knows a symbol is an index rejects intervals other than `1d` itself. `session` is accepted for every pair but only changes stock and option results.
@@ -114,11 +147,17 @@ pub trait Api: Send + Sync + 'static {
     /// - `market_kline.option_symbol`: An OPTION pair's symbol is an option symbol: underlying (1 to 6 uppercase letters), six-digit expiry YYMMDD, C or P, eight-digit strike (AAPL251219C00200000). (assumed)
     /// - `market_kline.future_daily_only`: Commodity future pairs support only the 1d interval.
     /// - `market_kline.fx_daily_only`: FX spot pairs support only the 1d interval.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn market_kline(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::MarketKlineParams,
-    ) -> impl Future<Output = Result<Vec<mrds_model::records::Candle>, ApiError>> + Send;
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
+    > + Send {
+        self.fallback().market_kline(ctx, params)
+    }
     /// `GET /v1/other/semiconductor/nand-flash-spot-price`: NAND flash spot prices of one item.
     ///
     /// The API key is required.
@@ -126,13 +165,17 @@ pub trait Api: Send + Sync + 'static {
     /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
     ///
     /// - `nand_flash_spot_price.range_order`: start_time must be before end_time. (assumed)
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn nand_flash_spot_price(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::NandFlashSpotPriceParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::NandSpotPrice>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().nand_flash_spot_price(ctx, params)
+    }
     /// `GET /v1/stocks/non-us/kline`: Split-adjusted candles for non-US tickers.
     ///
     /// Intraday intervals (5min to 4h) exist only for symbols in the 1-minute polling pool; other symbols get an empty data array. 1d, 1w and 1m cover all non-US symbols.
@@ -144,13 +187,17 @@ pub trait Api: Send + Sync + 'static {
     /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
     ///
     /// - `non_us_kline.range_order`: end_time must be greater than start_time.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn non_us_kline(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::NonUsKlineParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::NonUsBar>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().non_us_kline(ctx, params)
+    }
     /// `GET /v1/crypto/hyperliquid/perp/usdc/kline`: Perpetual-contract candles quoted in USDC; incomplete candles are excluded.
     ///
     /// The API key is required.
@@ -159,12 +206,18 @@ pub trait Api: Send + Sync + 'static {
     ///
     /// - `perp_kline.range_order`: end_time must be greater than start_time.
     ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
+    ///
     /// *Assumed* (not stated by the interface description): `<perp_venue>` is a fixed literal the description does not name; the spec uses `hyperliquid`.
     fn perp_kline(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::PerpKlineParams,
-    ) -> impl Future<Output = Result<Vec<mrds_model::records::Candle>, ApiError>> + Send;
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
+    > + Send {
+        self.fallback().perp_kline(ctx, params)
+    }
     /// `GET /v1/persons/{person_id}/commentary`: Commentary rows of one person within a time range.
     ///
     /// A name is resolved to a person_id by the person registry endpoint `GET /v1/persons` with a `name` query parameter.
@@ -174,13 +227,17 @@ pub trait Api: Send + Sync + 'static {
     /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
     ///
     /// - `person_commentary.range_order`: start_time must be before end_time. (assumed)
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn person_commentary(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::PersonCommentaryParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::PersonCommentary>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().person_commentary(ctx, params)
+    }
     /// `GET /v1/stocks/research/units`: All sections and exhibits of one research document, in order, optionally narrowed.
     ///
     /// Same element shape as the research search endpoint, without scores.
@@ -192,13 +249,17 @@ pub trait Api: Send + Sync + 'static {
     /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
     ///
     /// - `research_units.idx_requires_kind`: idx requires kind.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn research_units(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::ResearchUnitsParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::ResearchUnit>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().research_units(ctx, params)
+    }
     /// `GET /v1/stocks/screener/events`: Stock events of one kind in a date range.
     ///
     /// ETF behavior: `IPO Date` returns ETF inception dates; `Split Date` returns ETF splits; `Earnings Date` returns no ETFs.
@@ -209,13 +270,17 @@ pub trait Api: Send + Sync + 'static {
     ///
     /// - `screener_events.range_order`: start_time must be before end_time. (assumed)
     /// - `screener_events.max_span`: For Split Date and Earnings Date, the range may not exceed one year (366 days).
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn screener_events(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::ScreenerEventsParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::ScreenerEvent>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().screener_events(ctx, params)
+    }
     /// `GET /v1/crypto/metrics/ssr`: Stablecoin supply ratio.
     ///
     /// The API key is required.
@@ -223,11 +288,15 @@ pub trait Api: Send + Sync + 'static {
     /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
     ///
     /// - `ssr.range_order`: start_time must be before end_time. (assumed)
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn ssr(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::SsrParams,
-    ) -> impl Future<Output = Result<Vec<mrds_model::records::Ssr>, ApiError>> + Send;
+    ) -> impl Future<Output = Result<Vec<mrds_model::records::Ssr>, ApiError>> + Send {
+        self.fallback().ssr(ctx, params)
+    }
     /// `GET /v1/stocks/dividends`: Point-in-time dividends for one symbol.
     ///
     /// Ordering: Results are ordered by the chosen date field, typically descending.
@@ -237,13 +306,17 @@ pub trait Api: Send + Sync + 'static {
     /// Rules across parameters (a request breaking one is answered 400 `INVALID_PARAMETER`, with the rule id in the reason):
     ///
     /// - `stock_dividends.range_order`: start_time must be before end_time.
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn stock_dividends(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::StockDividendsParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::PitDividend>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().stock_dividends(ctx, params)
+    }
     /// `GET /v1/macro/treasury-rates`: US treasury rates.
     ///
     /// With no range: the latest rates. With only start_time: rates from that date. With both: rates in the range.
@@ -254,11 +327,204 @@ pub trait Api: Send + Sync + 'static {
     ///
     /// - `treasury_rates.end_requires_start`: end_time alone is invalid; give start_time too. (assumed)
     /// - `treasury_rates.range_order`: start_time must be before end_time. (assumed)
+    ///
+    /// Unless overridden, answered by [`Api::fallback`], which by default answers 501 `NOT_IMPLEMENTED`.
     fn treasury_rates(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::TreasuryRatesParams,
     ) -> impl Future<
         Output = Result<Vec<mrds_model::records::TreasuryRate>, ApiError>,
-    > + Send;
+    > + Send {
+        self.fallback().treasury_rates(ctx, params)
+    }
+}
+/// The implementation of no endpoint: every method answers 501 `NOT_IMPLEMENTED`
+/// ([`ApiError::not_implemented`]), the endpoints the change history lists as removed
+/// 410 `ENDPOINT_REMOVED`. The default [`Api::fallback`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NotImplemented;
+impl Api for NotImplemented {
+    fn company_detail(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::CompanyDetailParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::CompanyProfile>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::COMPANY_DETAIL)),
+        )
+    }
+    fn equity_offering(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::EquityOfferingParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::EquityOffering>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::EQUITY_OFFERING)),
+        )
+    }
+    fn etf_flow(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::EtfFlowParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::EtfFlow>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(Err(ApiError::not_implemented(&mrds_model::api::ETF_FLOW)))
+    }
+    fn forex_historical(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::ForexHistoricalParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::ForexBar>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::FOREX_HISTORICAL)),
+        )
+    }
+    fn index_1min(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::Index1minParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::IndexBar1Min>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(Err(ApiError::removed(&mrds_model::api::INDEX_1MIN)))
+    }
+    fn leverage_ratio(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::LeverageRatioParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::LeverageRatio>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::LEVERAGE_RATIO)),
+        )
+    }
+    fn market_kline(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::MarketKlineParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::MARKET_KLINE)),
+        )
+    }
+    fn nand_flash_spot_price(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::NandFlashSpotPriceParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::NandSpotPrice>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::NAND_FLASH_SPOT_PRICE)),
+        )
+    }
+    fn non_us_kline(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::NonUsKlineParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::NonUsBar>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::NON_US_KLINE)),
+        )
+    }
+    fn perp_kline(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::PerpKlineParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(Err(ApiError::not_implemented(&mrds_model::api::PERP_KLINE)))
+    }
+    fn person_commentary(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::PersonCommentaryParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::PersonCommentary>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::PERSON_COMMENTARY)),
+        )
+    }
+    fn research_units(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::ResearchUnitsParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::ResearchUnit>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::RESEARCH_UNITS)),
+        )
+    }
+    fn screener_events(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::ScreenerEventsParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::ScreenerEvent>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::SCREENER_EVENTS)),
+        )
+    }
+    fn ssr(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::SsrParams,
+    ) -> impl Future<Output = Result<Vec<mrds_model::records::Ssr>, ApiError>> + Send {
+        let _ = (ctx, params);
+        std::future::ready(Err(ApiError::not_implemented(&mrds_model::api::SSR)))
+    }
+    fn stock_dividends(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::StockDividendsParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::PitDividend>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::STOCK_DIVIDENDS)),
+        )
+    }
+    fn treasury_rates(
+        &self,
+        ctx: RequestContext,
+        params: mrds_model::params::TreasuryRatesParams,
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::TreasuryRate>, ApiError>,
+    > + Send {
+        let _ = (ctx, params);
+        std::future::ready(
+            Err(ApiError::not_implemented(&mrds_model::api::TREASURY_RATES)),
+        )
+    }
 }

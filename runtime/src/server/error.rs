@@ -13,6 +13,8 @@ use crate::{Endpoint, ErrorBody, ErrorKind, ValidationError};
 #[derive(Clone, Debug)]
 pub struct ApiError<E> {
     object: Box<E>,
+    /// The runtime's kind of the error, when it was made from one.
+    kind: Option<ErrorKind>,
     internal: Option<String>,
     /// The status when it is not the one of the code (405 answers with `RESOURCE_NOT_FOUND`).
     status: Option<StatusCode>,
@@ -27,13 +29,17 @@ impl<E: ErrorBody> ApiError<E> {
 
     /// An error with the code of `kind`.
     pub fn of_kind(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Self::from_object(E::from_kind(kind, message.into()))
+        Self {
+            kind: Some(kind),
+            ..Self::from_object(E::from_kind(kind, message.into()))
+        }
     }
 
     /// An error answering with this error object.
     pub fn from_object(object: E) -> Self {
         Self {
             object: Box::new(object),
+            kind: None,
             internal: None,
             status: None,
             headers: Vec::new(),
@@ -42,7 +48,10 @@ impl<E: ErrorBody> ApiError<E> {
 
     /// `INVALID_PARAMETER` with one detail per problem.
     pub fn invalid(error: &ValidationError) -> Self {
-        Self::from_object(error.to_error_object())
+        Self {
+            kind: Some(ErrorKind::InvalidParameter),
+            ..Self::from_object(error.to_error_object())
+        }
     }
 
     /// `RESOURCE_NOT_FOUND`: nothing matches where a single thing was asked for.
@@ -60,6 +69,20 @@ impl<E: ErrorBody> ApiError<E> {
             None => format!("{} {} was removed", endpoint.method, endpoint.path),
         };
         Self::of_kind(ErrorKind::EndpointRemoved, message)
+    }
+
+    /// `NOT_IMPLEMENTED` (501): this server does not serve `endpoint`. What the generated
+    /// server trait's methods answer when an implementation leaves them out; the router logs
+    /// it once per endpoint, at WARN.
+    pub fn not_implemented(endpoint: &Endpoint) -> Self {
+        Self::of_kind(
+            ErrorKind::NotImplemented,
+            format!(
+                "{} {} is not implemented by this server",
+                endpoint.method, endpoint.path
+            ),
+        )
+        .with_hint("the endpoint is part of the interface; this server does not serve it (yet)")
     }
 
     /// `RATE_LIMITED`.
@@ -113,6 +136,13 @@ impl<E: ErrorBody> ApiError<E> {
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.object.set_hint(hint.into());
         self
+    }
+
+    /// The runtime's kind of the error, when it was made with one ([`ApiError::of_kind`]
+    /// and the constructors naming a kind); `None` for an error object of the
+    /// implementation's own.
+    pub fn kind(&self) -> Option<ErrorKind> {
+        self.kind
     }
 
     /// The error code.

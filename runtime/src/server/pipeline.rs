@@ -327,7 +327,12 @@ where
         let request_id = std::mem::replace(this.request_id, HeaderValue::from_static(""));
         let response = match outcome {
             Ok(records) => success::<_, E>(request_id, &records),
-            Err(error) => failure(request_id, &error),
+            Err(error) => {
+                if error.kind() == Some(crate::ErrorKind::NotImplemented) {
+                    not_implemented_once(this.endpoint);
+                }
+                failure(request_id, &error)
+            }
         };
         log(&response, this.endpoint, None, *this.started);
         Poll::Ready(response)
@@ -633,6 +638,25 @@ fn json(status: StatusCode, request_id: HeaderValue, bytes: Vec<u8>) -> Response
     response
 }
 
+/// Logs, at WARN, that the implementation does not serve `endpoint`: the first time it
+/// answers `NOT_IMPLEMENTED` in this process, not on every request (each request still has
+/// its INFO line, with status 501). Returns whether it logged.
+fn not_implemented_once(endpoint: &'static str) -> bool {
+    static LOGGED: std::sync::Mutex<std::collections::BTreeSet<&'static str>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let first = LOGGED
+        .lock()
+        .map(|mut logged| logged.insert(endpoint))
+        .unwrap_or(false);
+    if first {
+        tracing::warn!(
+            endpoint,
+            "endpoint not implemented: the implementation leaves its method to the default, which answers 501 NOT_IMPLEMENTED (logged once per endpoint)"
+        );
+    }
+    first
+}
+
 fn log_enabled() -> bool {
     tracing::enabled!(tracing::Level::INFO)
 }
@@ -702,6 +726,13 @@ mod tests {
             1
         };
         assert_eq!(run(None, waited).await, Guarded::Answered(1));
+    }
+
+    #[test]
+    fn not_implemented_is_logged_once_per_endpoint() {
+        assert!(not_implemented_once("pipeline_test_a"));
+        assert!(!not_implemented_once("pipeline_test_a"));
+        assert!(not_implemented_once("pipeline_test_b"));
     }
 
     #[tokio::test]

@@ -6,28 +6,16 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use mrds_model::params::*;
-use mrds_model::records::*;
+use mrds_model::params::TreasuryRatesParams;
+use mrds_model::records::TreasuryRate;
 use mrds_server::{Api, ApiError, RequestContext};
 
+/// The sample data, with `treasury_rates` slowed down.
 struct Slow(mrds_mock::Mock);
 
 impl Api for Slow {
-    mrds_tests::delegate! {
-        company_detail: CompanyDetailParams => CompanyProfile,
-        equity_offering: EquityOfferingParams => EquityOffering,
-        etf_flow: EtfFlowParams => EtfFlow,
-        forex_historical: ForexHistoricalParams => ForexBar,
-        leverage_ratio: LeverageRatioParams => LeverageRatio,
-        market_kline: MarketKlineParams => Candle,
-        nand_flash_spot_price: NandFlashSpotPriceParams => NandSpotPrice,
-        non_us_kline: NonUsKlineParams => NonUsBar,
-        perp_kline: PerpKlineParams => Candle,
-        person_commentary: PersonCommentaryParams => PersonCommentary,
-        research_units: ResearchUnitsParams => ResearchUnit,
-        screener_events: ScreenerEventsParams => ScreenerEvent,
-        ssr: SsrParams => Ssr,
-        stock_dividends: StockDividendsParams => PitDividend,
+    fn fallback(&self) -> &impl Api {
+        &self.0
     }
 
     async fn treasury_rates(

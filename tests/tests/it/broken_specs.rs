@@ -467,65 +467,104 @@ fn char_floor(text: &str, mut i: usize) -> usize {
     i
 }
 
-#[test]
-fn mutilated_real_spec_never_panics() {
-    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
-    let sources = load::read_dir(&spec).expect("the real spec is readable");
-    assert!(sources.len() >= 2, "the real spec has several files");
-    load_without_panic("the real spec", &sources).expect("the real spec is fine");
-    assert!(load_sources(&sources).is_ok(), "the real spec loads");
-
-    let mut problems = Vec::new();
-    let mut runs = 0;
-
-    // Every file truncated every 97 bytes (on a char boundary), the others left whole.
-    for (i, (name, text)) in sources.iter().enumerate() {
+/// The mutations of the real spec: every file truncated every 97 bytes (on a char boundary,
+/// the others left whole), and each single line of the biggest file deleted in turn; with a
+/// `budget`, that many of them, spread evenly over the whole list.
+fn mutations(
+    sources: &[(String, String)],
+    budget: Option<usize>,
+) -> Vec<(String, Vec<(String, String)>)> {
+    // What each mutation does, made only for those picked (the list itself is cheap).
+    enum Cut {
+        Truncate { file: usize, at: usize },
+        DeleteLine { file: usize, line: usize },
+    }
+    let mut all = Vec::new();
+    for (i, (_, text)) in sources.iter().enumerate() {
         let mut cuts: Vec<usize> = (0..text.len())
             .step_by(97)
             .map(|at| char_floor(text, at))
             .collect();
         cuts.push(char_floor(text, text.len() - 1));
         cuts.dedup();
-        for cut in cuts {
-            let mut mutated = sources.clone();
-            mutated[i].1.truncate(cut);
-            runs += 1;
-            if let Err(p) = load_without_panic(&format!("{name} truncated at byte {cut}"), &mutated)
-            {
-                problems.push(p);
-            }
-        }
+        all.extend(cuts.into_iter().map(|at| Cut::Truncate { file: i, at }));
     }
-
-    // Each single line of the biggest file deleted in turn.
-    let (big, (big_name, big_text)) = sources
+    let (big, (_, big_text)) = sources
         .iter()
         .enumerate()
         .max_by_key(|(_, (_, text))| text.len())
         .expect("at least one file");
     let lines: Vec<&str> = big_text.split_inclusive('\n').collect();
-    for skip in 0..lines.len() {
-        let text: String = lines
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != skip)
-            .map(|(_, line)| *line)
-            .collect();
-        let mut mutated = sources.clone();
-        mutated[big].1 = text;
-        runs += 1;
-        if let Err(p) =
-            load_without_panic(&format!("{big_name} without line {}", skip + 1), &mutated)
-        {
-            problems.push(p);
-        }
-    }
+    all.extend((0..lines.len()).map(|line| Cut::DeleteLine { file: big, line }));
+    let picked: Vec<&Cut> = match budget {
+        Some(n) if n < all.len() => (0..n).map(|k| &all[k * all.len() / n]).collect(),
+        _ => all.iter().collect(),
+    };
+    picked
+        .into_iter()
+        .map(|cut| {
+            let mut mutated = sources.to_vec();
+            let what = match *cut {
+                Cut::Truncate { file, at } => {
+                    mutated[file].1.truncate(at);
+                    format!("{} truncated at byte {at}", sources[file].0)
+                }
+                Cut::DeleteLine { file, line } => {
+                    mutated[file].1 = lines
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| *i != line)
+                        .map(|(_, l)| *l)
+                        .collect();
+                    format!("{} without line {}", sources[file].0, line + 1)
+                }
+            };
+            (what, mutated)
+        })
+        .collect()
+}
 
-    assert!(runs > 400, "only {runs} mutations were tried");
+/// Loads every mutation of the real spec (see [`mutations`]); none may panic or point outside
+/// its file.
+fn mutilate(budget: Option<usize>) {
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+    let sources = load::read_dir(&spec).expect("the real spec is readable");
+    assert!(sources.len() >= 2, "the real spec has several files");
+    load_without_panic("the real spec", &sources).expect("the real spec is fine");
+    assert!(load_sources(&sources).is_ok(), "the real spec loads");
+
+    let mutations = mutations(&sources, budget);
+    let runs = mutations.len();
+    let problems: Vec<String> = mutations
+        .iter()
+        .filter_map(|(what, mutated)| load_without_panic(what, mutated).err())
+        .collect();
+    assert!(
+        runs >= budget.unwrap_or(400).min(400),
+        "only {runs} mutations were tried"
+    );
     assert!(
         problems.is_empty(),
         "{} of {runs} mutations misbehaved:\n{}",
         problems.len(),
         problems.join("\n")
     );
+}
+
+/// A fixed number of mutations spread over the real spec, so the test's cost grows with the
+/// spec's size (each load), not with its square.
+#[test]
+fn mutilated_real_spec_never_panics() {
+    mutilate(Some(MUTATIONS));
+}
+
+/// Mutations the default run tries.
+const MUTATIONS: usize = 60;
+
+/// Every mutation (their number grows with the spec, and each loads the whole spec): an
+/// explicit run, made by CI (`.ci/exhaustive`).
+#[test]
+#[ignore = "exhaustive: every mutation of the real spec; .ci/exhaustive runs it"]
+fn mutilated_real_spec_never_panics_exhaustive() {
+    mutilate(None);
 }

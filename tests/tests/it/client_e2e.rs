@@ -10,7 +10,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures_util::TryStreamExt;
+use futures_util::future::LocalBoxFuture;
 use mrds_client::{Client, Error, RetryPolicy};
+use mrds_model::api::RequestVisitor;
 use mrds_model::params::*;
 use mrds_model::{ErrorCode, RawParams, Request, TimeType};
 use mrds_server::StaticKeys;
@@ -84,42 +86,50 @@ fn example<P: Request>() -> P {
     P::from_raw(&raw).unwrap_or_else(|e| panic!("example of {id} is invalid: {e}"))
 }
 
+/// One call of each live endpoint through the client's typed path, collected by
+/// `mrds_model::api::visit_requests` (the spec's endpoints, not a list of this test's).
+struct EveryEndpoint {
+    client: Client,
+    calls: Vec<(&'static str, LocalBoxFuture<'static, Result<usize, String>>)>,
+}
+
+impl RequestVisitor for EveryEndpoint {
+    fn visit<P>(&mut self)
+    where
+        P: Request + Clone + std::fmt::Debug + Send + Sync + 'static,
+    {
+        if P::ENDPOINT.removed.is_some() {
+            return;
+        }
+        let client = self.client.clone();
+        let call = async move {
+            let page = client
+                .send(&example::<P>())
+                .await
+                .map_err(|e| e.to_string())?;
+            if !page.request_id.starts_with("req_") {
+                return Err(format!("request id {}", page.request_id));
+            }
+            Ok(page.data.len())
+        };
+        self.calls.push((P::ENDPOINT.id, Box::pin(call)));
+    }
+}
+
 #[tokio::test]
 async fn every_endpoint_returns_decoded_records() {
     let server = server(0).await;
-    let client = server.client(Some(KEY));
-    macro_rules! call {
-        ($($method:ident: $params:ty),* $(,)?) => {{
-            let mut called = Vec::new();
-            $(
-                let page = client
-                    .$method(&example::<$params>())
-                    .await
-                    .unwrap_or_else(|e| panic!("{}: {e}", stringify!($method)));
-                assert!(!page.data.is_empty(), "{} answered no records", stringify!($method));
-                assert!(page.request_id.starts_with("req_"));
-                called.push(stringify!($method));
-            )*
-            called
-        }};
-    }
-    let called = call! {
-        company_detail: CompanyDetailParams,
-        equity_offering: EquityOfferingParams,
-        etf_flow: EtfFlowParams,
-        forex_historical: ForexHistoricalParams,
-        leverage_ratio: LeverageRatioParams,
-        market_kline: MarketKlineParams,
-        nand_flash_spot_price: NandFlashSpotPriceParams,
-        non_us_kline: NonUsKlineParams,
-        perp_kline: PerpKlineParams,
-        person_commentary: PersonCommentaryParams,
-        research_units: ResearchUnitsParams,
-        screener_events: ScreenerEventsParams,
-        ssr: SsrParams,
-        stock_dividends: StockDividendsParams,
-        treasury_rates: TreasuryRatesParams,
+    let mut every = EveryEndpoint {
+        client: server.client(Some(KEY)),
+        calls: Vec::new(),
     };
+    mrds_model::api::visit_requests(&mut every);
+    let mut called = Vec::new();
+    for (id, call) in every.calls {
+        let records = call.await.unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert!(records > 0, "{id} answered no records");
+        called.push(id);
+    }
     let live: Vec<&str> = mrds_model::api::ENDPOINTS
         .iter()
         .filter(|e| e.removed.is_none())

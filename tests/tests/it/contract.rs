@@ -209,16 +209,25 @@ async fn serve(router: mrds_server::axum::Router) -> std::net::SocketAddr {
 }
 
 /// Runs the suite with `cargo xtask contract`'s runner against the server at `addr`.
-async fn run_suite(addr: std::net::SocketAddr, only: &[&str]) -> Vec<xtask::contract::Outcome> {
-    let options = xtask::contract::Options {
+async fn run_suite(addr: std::net::SocketAddr, only: &[&str]) -> Vec<mrds_contract::Outcome> {
+    run_suite_with(addr, only, KEY).await
+}
+
+async fn run_suite_with(
+    addr: std::net::SocketAddr,
+    only: &[&str],
+    key: &str,
+) -> Vec<mrds_contract::Outcome> {
+    let options = mrds_contract::Options {
         base_url: format!("http://{addr}"),
-        api_key: Some(KEY.into()),
+        api_key: Some(key.into()),
         only: only.iter().map(|s| s.to_string()).collect(),
         skip: Vec::new(),
         rate: None,
         timeout: std::time::Duration::from_secs(10),
+        require_all: true,
     };
-    xtask::contract::run(&api(), &options)
+    mrds_contract::run(&api(), &options)
         .await
         .expect("the suite runs")
 }
@@ -227,38 +236,33 @@ async fn run_suite(addr: std::net::SocketAddr, only: &[&str]) -> Vec<xtask::cont
 async fn the_runner_passes_the_sample_server_over_http_and_never_prints_the_key() {
     let addr = serve(mrds_mock::router(mrds_server::StaticKeys::new([KEY]))).await;
     let outcomes = run_suite(addr, &[]).await;
-    let failures: Vec<_> = outcomes.iter().filter(|o| o.failure.is_some()).collect();
+    let failures: Vec<_> = outcomes.iter().filter(|o| o.failure().is_some()).collect();
     assert!(failures.is_empty(), "{failures:#?}");
     assert_eq!(outcomes.len(), contract::derive(&api()).len());
     let api = api();
     for report in [
-        xtask::contract::text_report(&api, &outcomes),
-        xtask::contract::json_report(&api, &outcomes),
-        xtask::contract::junit_report(&api, &outcomes),
+        mrds_contract::text_report(&api, &outcomes),
+        mrds_contract::json_report(&api, &outcomes),
+        mrds_contract::junit_report(&api, &outcomes, true),
     ] {
         assert!(!report.contains(KEY), "a report shows the key");
     }
-    assert!(xtask::contract::summary(&outcomes).ends_with("passed, 0 failed\n"));
+    let totals = mrds_contract::Totals::of(&outcomes);
+    assert_eq!((totals.failed, totals.not_implemented), (0, 0));
+    assert!(totals.passed(true));
+    assert_eq!(
+        totals.endpoints_passed,
+        api.endpoints.len(),
+        "every endpoint passes"
+    );
 }
 
 /// The sample server, broken on purpose in five ways.
 struct Broken(mrds_mock::Mock);
 
 impl mrds_server::Api for Broken {
-    mrds_tests::delegate! {
-        company_detail: CompanyDetailParams => CompanyProfile,
-        equity_offering: EquityOfferingParams => EquityOffering,
-        etf_flow: EtfFlowParams => EtfFlow,
-        leverage_ratio: LeverageRatioParams => LeverageRatio,
-        market_kline: MarketKlineParams => Candle,
-        nand_flash_spot_price: NandFlashSpotPriceParams => NandSpotPrice,
-        non_us_kline: NonUsKlineParams => NonUsBar,
-        perp_kline: PerpKlineParams => Candle,
-        research_units: ResearchUnitsParams => ResearchUnit,
-        screener_events: ScreenerEventsParams => ScreenerEvent,
-        ssr: SsrParams => Ssr,
-        stock_dividends: StockDividendsParams => PitDividend,
-        treasury_rates: TreasuryRatesParams => TreasuryRate,
+    fn fallback(&self) -> &impl mrds_server::Api {
+        &self.0
     }
 
     /// Wrong ordering: the records come in the other direction.
@@ -330,7 +334,7 @@ async fn a_broken_implementation_fails_exactly_the_checks_of_what_it_breaks() {
     let outcomes = run_suite(addr, &[]).await;
     let failed: Vec<&str> = outcomes
         .iter()
-        .filter(|o| o.failure.is_some())
+        .filter(|o| o.failure().is_some())
         .map(|o| o.id.as_str())
         .collect();
 
@@ -345,25 +349,26 @@ async fn a_broken_implementation_fails_exactly_the_checks_of_what_it_breaks() {
         "person_commentary.limit.caps",
         // Skips a rule.
         "research_units.idx_requires_kind.broken",
-        // An error outside the envelope.
-        "person_commentary.lookup.not_found",
-        "research_units.lookup.not_found",
     ];
+    let live = || api.endpoints.iter().filter(|e| e.removed.is_none());
+    // An error outside the envelope: every lookup of nothing.
+    let lookups: Vec<String> = live()
+        .filter(|e| e.lookup.is_some())
+        .map(|e| format!("{}.lookup.not_found", e.id))
+        .collect();
     // Accepts a missing key: every endpoint that requires one.
-    let missing: Vec<String> = api
-        .endpoints
-        .iter()
-        .filter(|e| e.removed.is_none() && e.auth == mrds_codegen::model::AuthMode::Required)
+    let missing: Vec<String> = live()
+        .filter(|e| e.auth == mrds_codegen::model::AuthMode::Required)
         .map(|e| format!("{}.auth.missing_key", e.id))
         .collect();
-    expected.extend(missing.iter().map(String::as_str));
+    expected.extend(lookups.iter().chain(&missing).map(String::as_str));
     expected.sort();
     let mut failed_sorted = failed.clone();
     failed_sorted.sort();
     assert_eq!(failed_sorted, expected);
 
     // Each failure reads as what went wrong, with the request to repeat it.
-    let report = xtask::contract::text_report(&api, &outcomes);
+    let report = mrds_contract::text_report(&api, &outcomes);
     for line in [
         "FAIL forex_historical.order.asc: records 0 and 1 are not in ascending order of `date`",
         "FAIL person_commentary.limit.caps: ",
@@ -422,4 +427,134 @@ fn a_new_rule_in_a_spec_brings_its_checks() {
     ] {
         assert!(ids.iter().any(|i| i == id), "no check {id} in {ids:?}");
     }
+}
+
+/// Serves only `treasury_rates` (from the sample data); every other endpoint is left to the
+/// trait's default.
+struct OnlyTreasury(mrds_mock::Mock);
+
+impl mrds_server::Api for OnlyTreasury {
+    async fn treasury_rates(
+        &self,
+        ctx: mrds_server::RequestContext,
+        params: mrds_model::params::TreasuryRatesParams,
+    ) -> Result<Vec<mrds_model::records::TreasuryRate>, mrds_server::ApiError> {
+        mrds_server::Api::treasury_rates(&self.0, ctx, params).await
+    }
+}
+
+/// An endpoint the server does not implement is counted once, as not implemented, and the
+/// rest of its checks are not sent: no failures, one line per endpoint; `--require-all` makes
+/// it a failure.
+#[tokio::test]
+async fn an_unimplemented_endpoint_counts_once_as_not_implemented() {
+    let router = mrds_server::router(
+        OnlyTreasury(mrds_mock::Mock::new()),
+        mrds_server::StaticKeys::new([KEY]),
+    );
+    let addr = serve(router).await;
+    let outcomes = run_suite(addr, &[]).await;
+    let api = api();
+    let summaries = mrds_contract::endpoints(&outcomes);
+    for e in &api.endpoints {
+        let summary = summaries
+            .iter()
+            .find(|s| s.endpoint == e.id)
+            .unwrap_or_else(|| panic!("{} is not in the summary", e.id));
+        let not_implemented: Vec<usize> = outcomes
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| {
+                o.endpoint == e.id && o.verdict == mrds_contract::Verdict::NotImplemented
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if e.id == "treasury_rates" || e.removed.is_some() {
+            assert_eq!(summary.result(), "passed", "{}", e.id);
+            assert!(not_implemented.is_empty());
+            continue;
+        }
+        assert_eq!(summary.result(), "not implemented", "{}", e.id);
+        assert_eq!(summary.failed, 0, "{}", e.id);
+        // Once, and the last check sent for the endpoint.
+        assert_eq!(not_implemented.len(), 1, "{}", e.id);
+        assert!(
+            outcomes[not_implemented[0] + 1..]
+                .iter()
+                .all(|o| o.endpoint != e.id),
+            "{}: checks were sent after the 501",
+            e.id
+        );
+    }
+    let totals = mrds_contract::Totals::of(&outcomes);
+    let unimplemented = api
+        .endpoints
+        .iter()
+        .filter(|e| e.removed.is_none() && e.id != "treasury_rates")
+        .count();
+    assert_eq!((totals.failed, totals.not_implemented), (0, unimplemented));
+    assert!(totals.passed(false));
+    assert!(!totals.passed(true), "--require-all fails the run");
+    let report = mrds_contract::text_report(&api, &outcomes);
+    assert!(
+        report.contains(
+            "NOT IMPLEMENTED stock_dividends: answered 501 NOT_IMPLEMENTED to stock_dividends."
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!("{unimplemented} not implemented\n")),
+        "{report}"
+    );
+    let junit = mrds_contract::junit_report(&api, &outcomes, false);
+    assert!(junit.contains(&format!("failures=\"0\" skipped=\"{unimplemented}\"")));
+    let junit = mrds_contract::junit_report(&api, &outcomes, true);
+    assert!(junit.contains(&format!("failures=\"{unimplemented}\" skipped=\"0\"")));
+}
+
+/// The report's curl lines run as they are pasted into a shell: the key is expanded from
+/// `$MRDS_API_KEY` (double quotes), the URL is passed as it is (single quotes; it holds `&`).
+#[tokio::test]
+async fn curl_lines_expand_the_key_when_pasted_into_a_shell() {
+    // Against a server that accepts no key: every check sending one fails and shows its line.
+    let addr = serve(mrds_mock::router(mrds_server::StaticKeys::new([
+        "another-key",
+    ])))
+    .await;
+    let outcomes = run_suite_with(addr, &["stock_dividends.example"], "not-this-one").await;
+    let failed = outcomes
+        .iter()
+        .find(|o| o.failure().is_some())
+        .expect("the example fails with a key the server does not accept");
+    let line = failed.curl(mrds_model::api::AUTH_HEADER);
+    assert!(line.contains('&'), "{line}");
+    // `curl` on the PATH prints its arguments, one per line.
+    let bin = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fake-curl");
+    std::fs::create_dir_all(&bin).unwrap();
+    let curl = bin.join("curl");
+    std::fs::write(&curl, "#!/bin/sh\nprintf '%s\\n' \"$@\"\n").unwrap();
+    let mut permissions = std::fs::metadata(&curl).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&curl, permissions).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &line])
+        .env("PATH", path)
+        .env("MRDS_API_KEY", "pasted-secret")
+        .output()
+        .unwrap();
+    let args: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        args,
+        ["-sS", "-H", "X-API-Key: pasted-secret", failed.url.as_str()],
+        "{line}"
+    );
 }

@@ -3,6 +3,13 @@
 //! without a warning, their docs hold no failing doctest, and their router builds. The
 //! snapshots pin the text; this checks it is Rust that builds. Each fixture's crates are written
 //! into a scratch workspace (`mrds_tests::check_generated`).
+//!
+//! An explicit run (about a minute on two cores), which CI makes with the other exhaustive
+//! tests (`.ci/exhaustive`):
+//!
+//! ```sh
+//! cargo test -p mrds-tests --test it fixtures_compile -- --ignored
+//! ```
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +21,7 @@ fn read(path: &Path) -> (String, String) {
 }
 
 #[test]
+#[ignore = "exhaustive: compiles every fixture's crates in a scratch workspace; .ci/exhaustive runs it"]
 fn fixture_crates_compile_without_warnings() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let fixtures = root.join("fixtures");

@@ -19,6 +19,7 @@
 
 mod bodies;
 mod broken_specs;
+mod catalog;
 mod client;
 mod client_e2e;
 mod client_paging;
@@ -28,6 +29,7 @@ mod constructors;
 mod contract;
 mod drift;
 mod fixtures_compile;
+mod follow;
 mod generated;
 mod generated_specs;
 mod http;

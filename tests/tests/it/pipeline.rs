@@ -184,3 +184,32 @@ fn a_failed_write_names_the_path_and_leaves_the_tree_as_it_was() {
     assert_ne!(std::fs::read_to_string(&params).unwrap(), original);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The README's table of spec-diff checks is generated: a stale table is drift, and writing
+/// brings it back from `diff::Check`.
+#[test]
+fn the_readme_table_of_checks_is_generated() {
+    let dir = scratch("readme");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let row = "| `param.added_required` |";
+    assert!(readme.contains(row), "the README's table lists every check");
+    std::fs::write(
+        dir.join("README.md"),
+        readme.replace(row, "| `param.added_later` |"),
+    )
+    .unwrap();
+    match run(&dir, Mode::Check) {
+        Err(Failure::Drift(plan)) => {
+            let changed: Vec<&str> = plan.changed.iter().map(|(p, _, _)| p.as_str()).collect();
+            assert_eq!(changed, ["README.md"]);
+        }
+        other => panic!("expected drift, got {other:?}"),
+    }
+    run(&dir, Mode::Write).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dir.join("README.md")).unwrap(),
+        readme
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

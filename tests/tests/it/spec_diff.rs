@@ -33,7 +33,7 @@ use std::process::Command;
 
 use mrds_codegen::diff::render::Labels;
 use mrds_codegen::diff::{self, CHECKS, Gate};
-use mrds_codegen::{Api, load, load_sources, load_spec};
+use mrds_codegen::{Api, load, load_sources, load_sources_to_compare, load_spec};
 use mrds_tests::overlay::{self, RawStep};
 use xtask::spec_diff::{Args, Direction, Format, Outcome};
 
@@ -148,10 +148,23 @@ pub(crate) fn cases() -> Vec<Case> {
         .collect()
 }
 
-/// One side of a case, loaded; the error names the case and the side.
+/// One side of a case, loaded; the error names the case and the side. Each distinct set of
+/// sources is loaded once for all the tests of the corpus (most cases share the base as one
+/// side).
 fn try_load(case: &Case, side: &str) -> Result<Api, String> {
+    type Loaded = BTreeMap<Vec<(String, String)>, Result<Api, String>>;
+    static LOADED: std::sync::Mutex<Loaded> = std::sync::Mutex::new(BTreeMap::new());
     let sources = if side == "old" { &case.old } else { &case.new };
-    load_sources(sources).map_err(|d| {
+    let known = LOADED.lock().unwrap().get(sources).cloned();
+    let loaded = known.unwrap_or_else(|| {
+        let loaded = load_sources_to_compare(sources).map_err(|d| d.to_string());
+        LOADED
+            .lock()
+            .unwrap()
+            .insert(sources.clone(), loaded.clone());
+        loaded
+    });
+    loaded.map_err(|d| {
         format!(
             "tests/diff/{}.yaml: the {side} side does not load:\n{d}",
             case.name
@@ -251,7 +264,7 @@ fn the_corpus_covers_every_kind_of_change() {
         .collect();
     let missing: Vec<&str> = CHECKS
         .iter()
-        .map(|(id, _)| *id)
+        .map(|c| c.id())
         .filter(|id| !expected.contains(*id) && !UNREACHABLE.iter().any(|(u, _)| u == id))
         .collect();
     assert!(
@@ -261,7 +274,7 @@ fn the_corpus_covers_every_kind_of_change() {
     );
     let unknown: Vec<&String> = expected
         .iter()
-        .filter(|e| !CHECKS.iter().any(|(id, _)| id == e))
+        .filter(|e| !CHECKS.iter().any(|c| c.id() == e.as_str()))
         .collect();
     assert!(
         unknown.is_empty(),
@@ -347,7 +360,7 @@ fn the_json_report_is_stable() {
         .iter()
         .map(|f| f["check"].as_str().unwrap())
         .collect();
-    let expected: Vec<&str> = changes.contract.iter().map(|f| f.check).collect();
+    let expected: Vec<&str> = changes.contract.iter().map(|f| f.check.id()).collect();
     assert_eq!(checks, expected);
     assert_eq!(value["summary"]["passed"], serde_json::Value::Bool(false));
     insta::assert_snapshot!("json_report", json);
@@ -360,19 +373,11 @@ fn the_json_report_is_stable() {
 fn the_command_exits_by_the_policy() {
     let scratch = scratch("exit_policy");
     let run_case = |name: &str, breaking_for: Direction| -> Outcome {
-        let c = case(name);
-        let root = scratch.join(name);
-        write_sources(&root.join("base"), &c.old);
-        write_sources(&root.join("head"), &c.new);
-        std::fs::write(root.join("head/Cargo.toml"), "[workspace]\n").unwrap();
-        xtask::spec_diff::run(
-            &root.join("head"),
-            &Args {
-                base: Some(root.join("base").display().to_string()),
-                format: Format::Text,
-                changelog: false,
-                breaking_for,
-            },
+        run_case_in(
+            &scratch.join(name),
+            name,
+            None,
+            args(false, breaking_for, false),
         )
     };
     let code = |name: &str, d: Direction| run_case(name, d).code;
@@ -398,6 +403,134 @@ fn the_command_exits_by_the_policy() {
     );
 }
 
+/// The arguments of a run (its base is set by [`run_case_in`]).
+fn args(changelog: bool, breaking_for: Direction, release: bool) -> Args {
+    Args {
+        base: None,
+        format: Format::Text,
+        changelog,
+        breaking_for,
+        release,
+    }
+}
+
+/// Runs `spec-diff` on case `name` written under `root`: its old side in `base/`, its new side
+/// in `head/`, each with a root manifest, with the workspace versions `versions` (old, new)
+/// when given.
+fn run_case_in(root: &Path, name: &str, versions: Option<(&str, &str)>, args: Args) -> Outcome {
+    let c = case(name);
+    let manifest = |version: Option<&str>| match version {
+        Some(v) => format!("[workspace]\nmembers = []\n\n[workspace.package]\nversion = \"{v}\"\n"),
+        None => "[workspace]\n".to_owned(),
+    };
+    for (side, sources, version) in [
+        ("base", &c.old, versions.map(|v| v.0)),
+        ("head", &c.new, versions.map(|v| v.1)),
+    ] {
+        write_sources(&root.join(side), sources);
+        std::fs::write(root.join(side).join("Cargo.toml"), manifest(version)).unwrap();
+    }
+    let base = Some(root.join("base").display().to_string());
+    xtask::spec_diff::run(&root.join("head"), &Args { base, ..args })
+}
+
+/// The semver step of the changes against the workspace versions of both sides: a version
+/// that changed must step at least as far as the changes need; an unchanged one passes (the
+/// change is not a release) unless `--release` says the base is the last release.
+#[test]
+fn the_workspace_version_must_step_as_far_as_the_changes_need() {
+    let scratch = scratch("versions");
+    let run_case = |name: &str, old: &str, new: &str, release: bool| -> Outcome {
+        let root = scratch.join(format!("{name}-{old}-{new}-{release}"));
+        run_case_in(
+            &root,
+            name,
+            Some((old, new)),
+            args(false, Direction::Both, release),
+        )
+    };
+    // An acknowledged addition: every crate needs a minor step.
+    let added = "policy_endpoint_added_in_history";
+    let out = run_case(added, "0.1.0", "0.1.0", false);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains(
+            "semver step needed: mrds-model minor, mrds-server minor, mrds-client minor\n\
+             workspace version 0.1.0 -> 0.1.0: unchanged (not a release); the next release needs 0.1.1 or later\n"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.stderr, "");
+    assert_eq!(run_case(added, "0.1.0", "0.1.0", true).code, 1);
+    assert_eq!(run_case(added, "0.1.0", "0.1.1", true).code, 0);
+    assert_eq!(run_case(added, "0.1.0", "0.2.0", false).code, 0);
+    assert_eq!(
+        run_case(added, "1.4.2", "1.4.3", false).code,
+        1,
+        "1.x: a patch is not a minor step"
+    );
+    assert_eq!(run_case(added, "1.4.2", "1.5.0", false).code, 0);
+    let lower = run_case(added, "0.2.0", "0.1.9", false);
+    assert_eq!(lower.code, 1);
+    assert!(
+        lower.stdout.contains("the version went DOWN"),
+        "{}",
+        lower.stdout
+    );
+    // A breaking change acknowledged in the history still needs a major step.
+    let major = "policy_acknowledged_by_subject";
+    let out = run_case(major, "0.1.0", "0.1.1", false);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout.contains(
+            "workspace version 0.1.0 -> 0.1.1: NOT ENOUGH: a minor step; the changes need 0.2.0 or later"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .ends_with("; the workspace version does not step far enough\n")
+    );
+    assert_eq!(run_case(major, "0.1.0", "0.2.0", false).code, 0);
+    // Documentation only: a patch step.
+    let docs = run_case("param_doc_changed", "1.0.0", "1.0.1", true);
+    assert_eq!(docs.code, 0, "{}", docs.stdout);
+    assert_eq!(run_case("no_change", "1.0.0", "1.0.0", true).code, 0);
+}
+
+/// The history agrees with a spec catching up with it: `--changelog` exits 0 for an endpoint
+/// an existing entry already lists, and 1 for one no row lists.
+#[test]
+fn the_changelog_accepts_the_spec_catching_up() {
+    let scratch = scratch("catching_up");
+    for (name, code) in [
+        ("policy_endpoint_added_catches_up_with_history", 0),
+        ("policy_catching_up_needs_the_newest_row", 1),
+        ("endpoint_added", 1),
+    ] {
+        let versions = Some(("0.1.0", "0.1.0"));
+        let out = run_case_in(
+            &scratch.join(name),
+            name,
+            versions,
+            args(true, Direction::Both, false),
+        );
+        assert_eq!(out.code, code, "{name}:\n{}", out.stdout);
+        if code == 0 {
+            assert!(
+                out.stdout.contains(
+                    "- added `GET /v1/trades` (endpoint.added `trades`): listed by history 2026-09-10 (v0.11.0)"
+                ),
+                "{}",
+                out.stdout
+            );
+            assert!(out.stdout.contains("history agrees with the changes"));
+        }
+    }
+}
+
 /// `--changelog` on the real spec against itself: the history as a table, and a history that
 /// agrees with (no) changes.
 #[test]
@@ -410,15 +543,33 @@ fn the_changelog_of_the_real_spec() {
             format: Format::Text,
             changelog: true,
             breaking_for: Direction::Both,
+            release: false,
         },
     );
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
-    let rows = out.stdout.lines().filter(|l| l.starts_with("| 20")).count();
-    assert_eq!(rows, load_spec(&root.join("spec")).unwrap().history.len());
-    let stable = out
+    // One row per entry, in the history's order (the rows' format is pinned by the corpus's
+    // changelog snapshots; the real history is not restated here).
+    let history = load_spec(&root.join("spec")).unwrap().history;
+    let rows: Vec<&str> = out
         .stdout
-        .replace(&root.display().to_string(), "<workspace>");
-    insta::assert_snapshot!("changelog_real_spec", stable);
+        .lines()
+        .filter(|l| l.starts_with("| 20"))
+        .collect();
+    assert_eq!(rows.len(), history.len());
+    for (row, h) in rows.iter().zip(&history) {
+        let head = format!("| {} | {} | ", h.date, h.versions.join(", "));
+        assert!(row.starts_with(&head), "{row}");
+        for c in &h.changes {
+            assert!(row.contains(&format!("`{} {}`", c.method, c.path)), "{row}");
+        }
+    }
+    assert!(
+        out.stdout
+            .contains("- no endpoint added or removed, no breaking change\n"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("history agrees with the changes"));
 }
 
 /// `--changelog` finds an endpoint change the history does not list, and a history row that
@@ -468,6 +619,7 @@ fn run(root: &Path, base: Option<&str>) -> Outcome {
             format: Format::Text,
             changelog: false,
             breaking_for: Direction::Both,
+            release: false,
         },
     )
 }
@@ -612,7 +764,11 @@ fn the_default_base_of_an_unchanged_clone_passes() {
     let c = case("no_change");
     let dir = scratch("clean_clone");
     git(&dir, &["init", "-q", "-b", "main"]);
-    std::fs::write(dir.join("Cargo.toml"), "[workspace]\n").unwrap();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[workspace]\n\n[workspace.package]\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
     write_sources(&dir, &c.new);
     git(&dir, &["add", "-A"]);
     git(&dir, &["commit", "-q", "-m", "base"]);

@@ -28,10 +28,15 @@
 //!   cargo test -p mrds-tests --test it spec_diff_e2e::e2e_full -- --ignored
 //!   ```
 //!
-//! - [`Mode::Models`]: the generated model crates only (serde and regex, no web stack), so the
-//!   normal run stays fast: the server side is the answering side's `Params::from_raw` (what its
-//!   generated router runs on every request) and its sample records serialized through its own
-//!   record type. `e2e_models` runs six pairs this way; keys and routing are the router run's.
+//! - [`Mode::Models`]: the generated model crates only (serde and regex, no web stack): the
+//!   server side is the answering side's `Params::from_raw` (what its generated router runs on
+//!   every request) and its sample records serialized through its own record type. `e2e_models`
+//!   runs six pairs this way (keys and routing are the router run's); it builds a dozen crates
+//!   in a scratch workspace, so it is explicit too, and CI runs it (`.ci/exhaustive`):
+//!
+//!   ```sh
+//!   cargo test -p mrds-tests --test it spec_diff_e2e::e2e_models -- --ignored
+//!   ```
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -509,6 +514,7 @@ fn run(name: &str, mode: Mode, pairs: &[(&str, &str)]) {
 }
 
 #[test]
+#[ignore = "exhaustive: builds generated crates in a scratch workspace; .ci/exhaustive runs it"]
 fn e2e_models() {
     run("spec_diff_e2e_models", Mode::Models, MODELS);
 }

@@ -59,6 +59,10 @@ pub(super) fn file(api: &Api) -> TokenStream {
         .endpoints
         .iter()
         .map(|e| format_ident!("{}", e.names.constant));
+    let params = api.endpoints.iter().map(|e| {
+        let name = format_ident!("{}", e.names.params_type);
+        quote!(visitor.visit::<crate::params::#name>();)
+    });
     let history = api.history.iter().map(|h| {
         let date = &h.date;
         let versions = &h.versions;
@@ -77,7 +81,8 @@ pub(super) fn file(api: &Api) -> TokenStream {
 
         pub use mrds_runtime::{Auth, Change, ChangeAction, Endpoint, HistoryEntry, Protocol, Removal};
 
-        /// Version of the interface description.
+        /// Version of the interface description: the provider's version of the service's
+        /// interface (`api_version` in the spec), not this crate's version.
         pub const API_VERSION: &str = #version;
         /// The path every endpoint path is appended to.
         pub const BASE_PATH: &str = #base;
@@ -97,5 +102,25 @@ pub(super) fn file(api: &Api) -> TokenStream {
 
         /// The change history (endpoint additions and removals), newest first.
         pub const HISTORY: &[HistoryEntry] = &[#(#history),*];
+
+        /// Something done with the parameter type of every endpoint: [`visit_requests`] calls
+        /// [`RequestVisitor::visit`] once per endpoint. Code that reaches every endpoint
+        /// through its types (calling each one with a client, decoding each one's records)
+        /// uses it instead of a list of its own, so an endpoint added to the spec is reached
+        /// with no change.
+        pub trait RequestVisitor {
+            /// Called with the parameter type `P` of one endpoint (`P::ENDPOINT` says which;
+            /// `P::Record` is its record).
+            fn visit<P>(&mut self)
+            where
+                P: mrds_runtime::Request + Clone + std::fmt::Debug + Send + Sync + 'static;
+        }
+
+        /// Calls `visitor` with the parameter type of every endpoint, in the order of
+        /// [`ENDPOINTS`].
+        #[allow(deprecated)]
+        pub fn visit_requests(visitor: &mut impl RequestVisitor) {
+            #(#params)*
+        }
     }
 }

@@ -1,0 +1,580 @@
+//! The kinds of change `spec-diff` reports: one [`Check`] variant each, carrying its stable id,
+//! what it means, how it lands for old clients and old servers (as the README's table states
+//! it; each finding decides its own impacts, which these texts summarise), and the semver step
+//! each generated crate needs for it. The README's table of checks is generated from here
+//! ([`readme_table`]) and kept in step by `cargo xtask codegen --check`.
+
+use std::fmt;
+
+use super::semver::Step::{self, *};
+
+/// The semver step a kind of change needs in each generated crate, under the policy of the
+/// README (*Versions, publishing and semver*). The server and client crates re-export the
+/// model crate and take its types in their own API, so each needs at least the model's step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Steps {
+    /// `mrds-model`.
+    pub model: Step,
+    /// `mrds-server`.
+    pub server: Step,
+    /// `mrds-client`.
+    pub client: Step,
+}
+
+/// Everything a [`Check`] carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckInfo {
+    /// The stable id (`param.added_required`).
+    pub id: &'static str,
+    /// What changed, in a few words.
+    pub summary: &'static str,
+    /// How it lands for code generated from the old spec calling new servers.
+    pub clients: &'static str,
+    /// How it lands for old servers answering clients generated from the new spec.
+    pub servers: &'static str,
+    /// The semver step each generated crate needs.
+    pub steps: Steps,
+}
+
+macro_rules! checks {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident = $id:literal {
+            $summary:literal,
+            clients: $clients:literal,
+            servers: $servers:literal,
+            semver: ($model:ident, $server:ident, $client:ident) $(,)?
+        }
+    )*) => {
+        /// A kind of change between two specs, with a stable id; see [`CheckInfo`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Check {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Check {
+            /// Every check, sorted by id.
+            pub const ALL: &'static [Check] = &[$(Check::$variant),*];
+
+            /// The id, summary, impacts and semver steps of this check.
+            pub const fn info(self) -> CheckInfo {
+                match self {
+                    $(Check::$variant => CheckInfo {
+                        id: $id,
+                        summary: $summary,
+                        clients: $clients,
+                        servers: $servers,
+                        steps: Steps { model: $model, server: $server, client: $client },
+                    },)*
+                }
+            }
+        }
+    };
+}
+
+checks! {
+    /// The key header's documentation.
+    AuthDocChanged = "auth.doc_changed" {
+        "the key header's documentation",
+        clients: "documentation", servers: "documentation",
+        semver: (Patch, Patch, Patch),
+    }
+    /// The header carrying the API key.
+    AuthHeaderChanged = "auth.header_changed" {
+        "the header carrying the API key",
+        clients: "breaking", servers: "breaking",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A new endpoint.
+    EndpointAdded = "endpoint.added" {
+        "a new endpoint",
+        clients: "compatible", servers: "breaking: 404 from old servers (compatible when it is marked removed)",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A key is no longer required.
+    EndpointAuthOptional = "endpoint.auth_optional" {
+        "a key is no longer required",
+        clients: "compatible", servers: "breaking: 401 from old servers",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A key is now required.
+    EndpointAuthRequired = "endpoint.auth_required" {
+        "a key is now required",
+        clients: "breaking: 401 from new servers", servers: "compatible",
+        semver: (Minor, Minor, Minor),
+    }
+    /// Summary, doc, ordering prose, provenance or removal date.
+    EndpointDocChanged = "endpoint.doc_changed" {
+        "summary, doc, ordering prose, provenance or removal date",
+        clients: "documentation", servers: "documentation",
+        semver: (Patch, Patch, Patch),
+    }
+    /// The parameter a 404 looks up by.
+    EndpointLookupChanged = "endpoint.lookup_changed" {
+        "the parameter a 404 RESOURCE_NOT_FOUND looks up by (added / removed / changed)",
+        clients: "breaking / compatible / breaking", servers: "compatible / breaking / breaking",
+        semver: (Patch, Patch, Patch),
+    }
+    /// The endpoint is marked removed.
+    EndpointMarkedRemoved = "endpoint.marked_removed" {
+        "the endpoint is marked removed (410)",
+        clients: "breaking: 410 from new servers", servers: "compatible",
+        semver: (Minor, Minor, Minor),
+    }
+    /// The HTTP method.
+    EndpointMethodChanged = "endpoint.method_changed" {
+        "the HTTP method",
+        clients: "breaking", servers: "breaking",
+        semver: (Minor, Minor, Minor),
+    }
+    /// The documented order of the records.
+    EndpointOrderChanged = "endpoint.order_changed" {
+        "the documented order of the records (added / removed / changed)",
+        clients: "compatible / breaking / breaking", servers: "breaking / compatible / breaking",
+        semver: (Patch, Patch, Patch),
+    }
+    /// Which parameters page the records.
+    EndpointPagingChanged = "endpoint.paging_changed" {
+        "which parameters page the records",
+        clients: "documentation", servers: "documentation",
+        // The paging trait of the parameter type and the client's stream may go away.
+        semver: (Major, Major, Major),
+    }
+    /// The path.
+    EndpointPathChanged = "endpoint.path_changed" {
+        "the path",
+        clients: "breaking", servers: "breaking",
+        semver: (Minor, Minor, Minor),
+    }
+    /// The endpoint is gone from the spec.
+    EndpointRemoved = "endpoint.removed" {
+        "the endpoint is gone from the spec",
+        clients: "breaking: 404 (compatible when it was marked removed already)", servers: "compatible",
+        semver: (Major, Major, Major),
+    }
+    /// The endpoint id, at the same method and path.
+    EndpointRenamed = "endpoint.renamed" {
+        "the endpoint id, at the same method and path",
+        clients: "documentation", servers: "documentation",
+        semver: (Major, Major, Major),
+    }
+    /// The endpoint is no longer marked removed.
+    EndpointRestored = "endpoint.restored" {
+        "the endpoint is no longer marked removed",
+        clients: "compatible", servers: "breaking: 410 from old servers",
+        semver: (Minor, Minor, Minor),
+    }
+    /// The record in `data`.
+    EndpointReturnsChanged = "endpoint.returns_changed" {
+        "the record in `data`",
+        clients: "breaking unless the old record decodes the new one",
+        servers: "breaking unless the new record decodes the old one",
+        semver: (Major, Major, Major),
+    }
+    /// The envelope's documentation.
+    EnvelopeDocChanged = "envelope.doc_changed" {
+        "the envelope's documentation",
+        clients: "documentation", servers: "documentation",
+        semver: (Patch, Patch, Patch),
+    }
+    /// A new error code.
+    ErrorCodeAdded = "error_code.added" {
+        "a new error code",
+        clients: "compatible: decoded as an unknown code", servers: "compatible",
+        semver: (Minor, Minor, Minor),
+    }
+    /// An error code's documentation.
+    ErrorCodeDocChanged = "error_code.doc_changed" {
+        "an error code's documentation or provenance",
+        clients: "documentation", servers: "documentation",
+        semver: (Patch, Patch, Patch),
+    }
+    /// An error code is gone.
+    ErrorCodeRemoved = "error_code.removed" {
+        "an error code is gone",
+        clients: "compatible", servers: "compatible",
+        semver: (Major, Major, Major),
+    }
+    /// The HTTP status of an error code.
+    ErrorCodeStatusChanged = "error_code.status_changed" {
+        "the HTTP status of an error code",
+        clients: "breaking", servers: "breaking",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A new optional field.
+    FieldAddedOptional = "field.added_optional" {
+        "a new optional field",
+        clients: "compatible", servers: "compatible",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A new required field.
+    FieldAddedRequired = "field.added_required" {
+        "a new required field",
+        clients: "compatible", servers: "breaking: old servers leave it out",
+        semver: (Major, Major, Major),
+    }
+    /// A field's documentation.
+    FieldDocChanged = "field.doc_changed" {
+        "a field's documentation or provenance",
+        clients: "documentation", servers: "documentation",
+        semver: (Patch, Patch, Patch),
+    }
+    /// A field's documented format.
+    FieldFormatChanged = "field.format_changed" {
+        "a field's documented format (changed / only added or removed)",
+        clients: "breaking / documentation", servers: "breaking / documentation",
+        // The typed-time accessor of the field may change or go away.
+        semver: (Major, Major, Major),
+    }
+    /// A required field became optional.
+    FieldNowOptional = "field.now_optional" {
+        "a required field became optional",
+        clients: "breaking", servers: "compatible",
+        semver: (Major, Major, Major),
+    }
+    /// An optional field became required.
+    FieldNowRequired = "field.now_required" {
+        "an optional field became required",
+        clients: "compatible", servers: "breaking",
+        semver: (Major, Major, Major),
+    }
+    /// An optional field is gone.
+    FieldRemovedOptional = "field.removed_optional" {
+        "an optional field is gone",
+        clients: "compatible", servers: "compatible",
+        semver: (Major, Major, Major),
+    }
+    /// A required field is gone.
+    FieldRemovedRequired = "field.removed_required" {
+        "a required field is gone",
+        clients: "breaking", servers: "compatible",
+        semver: (Major, Major, Major),
+    }
+    /// A field's type or array flag.
+    FieldTypeChanged = "field.type_changed" {
+        "a field's type or array flag",
+        clients: "breaking unless the old type decodes the new values",
+        servers: "breaking unless the new type decodes the old values",
+        semver: (Major, Major, Major),
+    }
+    /// A new row of the change history.
+    HistoryEntryAdded = "history.entry_added" {
+        "a new row of the change history",
+        clients: "documentation", servers: "documentation",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A row of the change history changed.
+    HistoryEntryChanged = "history.entry_changed" {
+        "a row of the change history changed",
+        clients: "documentation", servers: "documentation",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A row of the change history is gone.
+    HistoryEntryRemoved = "history.entry_removed" {
+        "a row of the change history is gone",
+        clients: "documentation", servers: "documentation",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A new optional parameter.
+    ParamAddedOptional = "param.added_optional" {
+        "a new optional parameter (with or without default)",
+        clients: "compatible", servers: "compatible: old servers ignore it",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A new required parameter.
+    ParamAddedRequired = "param.added_required" {
+        "a new required parameter",
+        clients: "breaking", servers: "compatible: old servers ignore unknown parameters",
+        semver: (Major, Major, Major),
+    }
+    /// A parameter's default added, removed or changed.
+    ParamDefaultChanged = "param.default_changed" {
+        "a parameter's default added, removed or changed",
+        clients: "breaking",
+        servers: "breaking: a request leaving it out means something else (generated clients send their default)",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A parameter's documentation.
+    ParamDocChanged = "param.doc_changed" {
+        "a parameter's documentation, provenance or pattern doc",
+        clients: "documentation", servers: "documentation",
+        semver: (Patch, Patch, Patch),
+    }
+    /// A parameter's format.
+    ParamFormatChanged = "param.format_changed" {
+        "a parameter's format",
+        clients: "breaking when old clients may send a text new servers reject",
+        servers: "breaking when new clients may send a text old servers reject",
+        // The typed-time setters of the parameter may change or go away.
+        semver: (Major, Major, Major),
+    }
+    /// Query or path.
+    ParamLocationChanged = "param.location_changed" {
+        "query or path",
+        clients: "breaking", servers: "breaking",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A required parameter became optional.
+    ParamNowOptional = "param.now_optional" {
+        "a required parameter became optional",
+        clients: "compatible", servers: "breaking",
+        semver: (Major, Major, Major),
+    }
+    /// An optional parameter became required.
+    ParamNowRequired = "param.now_required" {
+        "an optional parameter became required",
+        clients: "breaking", servers: "compatible",
+        semver: (Major, Major, Major),
+    }
+    /// A path parameter's name.
+    ParamPathRenamed = "param.path_renamed" {
+        "a path parameter's name (not on the wire)",
+        clients: "documentation", servers: "documentation",
+        semver: (Major, Major, Major),
+    }
+    /// A parameter's pattern added, removed or changed.
+    ParamPatternChanged = "param.pattern_changed" {
+        "a parameter's pattern added, removed or changed",
+        clients: "breaking when old clients may send a text new servers reject",
+        servers: "breaking when new clients may send a text old servers reject",
+        semver: (Minor, Minor, Minor),
+    }
+    /// An integer range moved.
+    ParamRangeChanged = "param.range_changed" {
+        "an integer range moved",
+        clients: "breaking", servers: "breaking",
+        semver: (Minor, Minor, Minor),
+    }
+    /// An integer range narrowed.
+    ParamRangeNarrowed = "param.range_narrowed" {
+        "an integer range narrowed",
+        clients: "breaking", servers: "compatible",
+        semver: (Minor, Minor, Minor),
+    }
+    /// An integer range widened.
+    ParamRangeWidened = "param.range_widened" {
+        "an integer range widened",
+        clients: "compatible", servers: "breaking",
+        semver: (Minor, Minor, Minor),
+    }
+    /// An optional parameter is gone.
+    ParamRemovedOptional = "param.removed_optional" {
+        "an optional parameter is gone",
+        clients: "compatible: new servers ignore it", servers: "compatible",
+        semver: (Major, Major, Major),
+    }
+    /// A required parameter is gone.
+    ParamRemovedRequired = "param.removed_required" {
+        "a required parameter is gone",
+        clients: "compatible: new servers ignore it", servers: "breaking",
+        semver: (Major, Major, Major),
+    }
+    /// A parameter's type (or value set).
+    ParamTypeChanged = "param.type_changed" {
+        "a parameter's type (or value set)",
+        clients: "breaking when old clients may send a text new servers reject",
+        servers: "breaking when new clients may send a text old servers reject",
+        semver: (Major, Major, Major),
+    }
+    /// A new record.
+    RecordAdded = "record.added" {
+        "a new record",
+        clients: "compatible", servers: "compatible",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A record's documentation.
+    RecordDocChanged = "record.doc_changed" {
+        "a record's documentation or provenance",
+        clients: "documentation", servers: "documentation",
+        semver: (Patch, Patch, Patch),
+    }
+    /// A record is gone.
+    RecordRemoved = "record.removed" {
+        "a record is gone",
+        clients: "compatible", servers: "compatible",
+        semver: (Major, Major, Major),
+    }
+    /// A new rule across parameters.
+    RuleAdded = "rule.added" {
+        "a new rule across parameters",
+        clients: "breaking (compatible on parameters old clients never send)", servers: "compatible",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A rule changed both ways (or undecidably).
+    RuleChanged = "rule.changed" {
+        "a rule changed both ways (or undecidably)",
+        clients: "breaking", servers: "breaking",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A rule's documentation.
+    RuleDocChanged = "rule.doc_changed" {
+        "a rule's documentation",
+        clients: "documentation", servers: "documentation",
+        semver: (Patch, Patch, Patch),
+    }
+    /// A rule accepts more requests.
+    RuleRelaxed = "rule.relaxed" {
+        "a rule accepts more requests",
+        clients: "compatible", servers: "breaking",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A rule is gone.
+    RuleRemoved = "rule.removed" {
+        "a rule is gone",
+        clients: "compatible", servers: "breaking (compatible on parameters new clients never send)",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A rule's id, with the same check.
+    RuleRenamed = "rule.renamed" {
+        "a rule's id, with the same check",
+        clients: "documentation", servers: "documentation",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A rule accepts fewer requests.
+    RuleTightened = "rule.tightened" {
+        "a rule accepts fewer requests",
+        clients: "breaking", servers: "compatible",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A generated Rust name, with the same thing on the wire.
+    RustRenamed = "rust.renamed" {
+        "a generated Rust name (an endpoint's `rust:`, a value's `rust:`, a record's or field's name)",
+        clients: "documentation", servers: "documentation",
+        semver: (Major, Major, Major),
+    }
+    /// Sample data for an endpoint.
+    SamplesAdded = "samples.added" {
+        "sample data for an endpoint",
+        clients: "documentation", servers: "documentation",
+        semver: (Patch, Patch, Patch),
+    }
+    /// An endpoint's sample data.
+    SamplesChanged = "samples.changed" {
+        "an endpoint's sample data",
+        clients: "documentation", servers: "documentation",
+        semver: (Patch, Patch, Patch),
+    }
+    /// An endpoint's sample data is gone.
+    SamplesRemoved = "samples.removed" {
+        "an endpoint's sample data is gone",
+        clients: "documentation", servers: "documentation",
+        semver: (Patch, Patch, Patch),
+    }
+    /// The base path.
+    ServiceBasePathChanged = "service.base_path_changed" {
+        "the base path",
+        clients: "breaking", servers: "breaking",
+        semver: (Minor, Minor, Minor),
+    }
+    /// The service's title or description.
+    ServiceDocChanged = "service.doc_changed" {
+        "the service's title or description",
+        clients: "documentation", servers: "documentation",
+        semver: (Patch, Patch, Patch),
+    }
+    /// The interface description's version.
+    ServiceVersionChanged = "service.version_changed" {
+        "`api_version`, the interface description's version",
+        clients: "documentation", servers: "documentation",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A new value set.
+    ValueSetAdded = "value_set.added" {
+        "a new value set",
+        clients: "compatible", servers: "compatible",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A value set's documentation.
+    ValueSetDocChanged = "value_set.doc_changed" {
+        "a value set's or value's documentation or provenance",
+        clients: "documentation", servers: "documentation",
+        semver: (Patch, Patch, Patch),
+    }
+    /// A value set is gone.
+    ValueSetRemoved = "value_set.removed" {
+        "a value set is gone",
+        clients: "compatible", servers: "compatible",
+        semver: (Major, Major, Major),
+    }
+    /// A new value of a value set.
+    ValueSetValueAdded = "value_set.value_added" {
+        "a new value of a value set (parameters use it / only records do)",
+        clients: "compatible / compatible: decoded as `Unknown`", servers: "breaking / compatible",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A value of a value set is gone.
+    ValueSetValueRemoved = "value_set.value_removed" {
+        "a value of a value set is gone (parameters use it / only records do)",
+        clients: "breaking / compatible", servers: "compatible",
+        semver: (Major, Major, Major),
+    }
+}
+
+impl Check {
+    /// The stable id (`param.added_required`).
+    pub const fn id(self) -> &'static str {
+        self.info().id
+    }
+
+    /// What changed, in a few words.
+    pub const fn summary(self) -> &'static str {
+        self.info().summary
+    }
+
+    /// The semver step each generated crate needs for a change of this kind.
+    pub const fn steps(self) -> Steps {
+        self.info().steps
+    }
+
+    /// The check with this id.
+    pub fn from_id(id: &str) -> Option<Check> {
+        Check::ALL.iter().copied().find(|c| c.id() == id)
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// The README's table of checks (Markdown), one row per check.
+pub fn readme_table() -> String {
+    let mut out = String::from(
+        "| check id | change | old clients | old servers | model | server | client |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    for check in Check::ALL {
+        let i = check.info();
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | {} | {} |\n",
+            i.id, i.summary, i.clients, i.servers, i.steps.model, i.steps.server, i.steps.client
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_sorted_unique_and_well_formed() {
+        let ids: Vec<&str> = Check::ALL.iter().map(|c| c.id()).collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+        for id in ids {
+            let (kind, what) = id.split_once('.').expect("kind.what");
+            assert!(!kind.is_empty() && !what.is_empty(), "{id}");
+            assert_eq!(Check::from_id(id).map(Check::id), Some(id));
+        }
+    }
+
+    /// The server and client crates take the model's types in their API.
+    #[test]
+    fn server_and_client_step_at_least_as_far_as_the_model() {
+        for check in Check::ALL {
+            let s = check.steps();
+            assert!(s.server >= s.model && s.client >= s.model, "{check}");
+        }
+    }
+}
