@@ -599,4 +599,31 @@ mod tests {
         assert!(only_missing.passed(false));
         assert!(!only_missing.passed(true));
     }
+
+    #[test]
+    fn a_post_is_repeated_with_its_method_and_body() {
+        let mut o = outcome("orders", "body.window", Verdict::Passed);
+        o.method = "POST";
+        o.sent = Some(contract::SentBody {
+            text: r#"{"note":"it's"}"#.into(),
+            content_type: contract::JSON,
+        });
+        assert_eq!(
+            o.curl("X-API-Key"),
+            "curl -sS -X POST -H \"X-API-Key: $MRDS_API_KEY\" 'http://h/api/v1/orders?a=1&b=it'\\''s' \
+             -H 'Content-Type: application/json' --data-binary '{\"note\":\"it'\\''s\"}'"
+        );
+        // A body too long to paste is described, not printed.
+        o.sent = Some(contract::SentBody {
+            text: "x".repeat(600),
+            content_type: "text/plain",
+        });
+        assert!(
+            o.curl("X-API-Key").ends_with(
+                "-H 'Content-Type: text/plain' --data-binary @body.json  # body.json: 600 bytes"
+            ),
+            "{}",
+            o.curl("X-API-Key")
+        );
+    }
 }

@@ -85,6 +85,79 @@ checks! {
         clients: "breaking", servers: "breaking",
         semver: (Minor, Minor, Minor),
     }
+    /// The body record of an endpoint added, removed or replaced by another.
+    BodyChanged = "body.changed" {
+        "an endpoint's body record added, removed or replaced",
+        clients: "breaking", servers: "breaking",
+        semver: (Major, Major, Major),
+    }
+    /// A body field's constraint (range, pattern, format, type, values) moved both ways.
+    BodyConstraintChanged = "body.constraint_changed" {
+        "a body field's constraint changed both ways",
+        clients: "breaking", servers: "breaking",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A body field accepts more than it did.
+    BodyConstraintRelaxed = "body.constraint_relaxed" {
+        "a body field's constraint relaxed (wider range, looser pattern or format)",
+        clients: "compatible", servers: "breaking: new clients may send values old servers reject",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A body field accepts less than it did.
+    BodyConstraintTightened = "body.constraint_tightened" {
+        "a body field's constraint tightened (narrower range, stricter pattern or format)",
+        clients: "breaking: old clients may send values new servers reject", servers: "compatible",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A new optional field of a body.
+    BodyFieldAddedOptional = "body.field_added_optional" {
+        "a new optional body field",
+        clients: "compatible", servers: "compatible: old servers ignore it",
+        semver: (Minor, Minor, Minor),
+    }
+    /// A new required field of a body.
+    BodyFieldAddedRequired = "body.field_added_required" {
+        "a new required body field",
+        clients: "breaking: old clients do not send it", servers: "compatible: old servers ignore it",
+        semver: (Major, Major, Major),
+    }
+    /// A body field's documentation.
+    BodyFieldDocChanged = "body.field_doc_changed" {
+        "a body field's documentation, provenance or pattern doc (or a constraint accepting the same values)",
+        clients: "documentation", servers: "documentation",
+        semver: (Patch, Patch, Patch),
+    }
+    /// A required body field became optional.
+    BodyFieldNowOptional = "body.field_now_optional" {
+        "a required body field became optional",
+        clients: "compatible", servers: "breaking: new clients may leave it out",
+        semver: (Major, Major, Major),
+    }
+    /// An optional body field became required.
+    BodyFieldNowRequired = "body.field_now_required" {
+        "an optional body field became required",
+        clients: "breaking: old clients may leave it out", servers: "compatible",
+        semver: (Major, Major, Major),
+    }
+    /// An optional body field is gone.
+    BodyFieldRemovedOptional = "body.field_removed_optional" {
+        "an optional body field is gone",
+        clients: "compatible: new servers ignore it", servers: "compatible",
+        semver: (Major, Major, Major),
+    }
+    /// A required body field is gone.
+    BodyFieldRemovedRequired = "body.field_removed_required" {
+        "a required body field is gone",
+        clients: "compatible: new servers ignore it", servers: "breaking: new clients leave it out",
+        semver: (Major, Major, Major),
+    }
+    /// A body field's type (one without constraints, such as an array or a record).
+    BodyFieldTypeChanged = "body.field_type_changed" {
+        "a body field's type (an array, a record, a number)",
+        clients: "breaking when new servers cannot decode what old clients send",
+        servers: "breaking when old servers cannot decode what new clients send",
+        semver: (Major, Major, Major),
+    }
     /// A new endpoint.
     EndpointAdded = "endpoint.added" {
         "a new endpoint",

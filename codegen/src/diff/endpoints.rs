@@ -345,6 +345,7 @@ impl Diff<'_> {
             self.rust_renamed(&id, (&o.names.method, &n.names.method), at);
         }
         self.params(o, n);
+        self.body(o, n);
         self.rules(o, n);
         self.samples(o, n);
     }

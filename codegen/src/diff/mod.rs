@@ -23,6 +23,7 @@
 //! The classification of each kind of change, per direction, is in `README.md` (*Checking
 //! spec changes*, generated from [`Check`]).
 
+mod body;
 pub mod checks;
 mod endpoints;
 pub mod lang;

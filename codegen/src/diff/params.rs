@@ -234,10 +234,22 @@ impl Diff<'_> {
         }
     }
 
-    /// Type, range, format and pattern: the texts each side accepts.
-    fn param_values(&mut self, n: &Endpoint, subject: &str, o: &Param, q: &Param) {
+    /// Type, range, format and pattern: the texts each side accepts. A field of a body
+    /// (`body.<field>`) is compared alike and reported with the `body.*` checks.
+    pub(super) fn param_values(&mut self, n: &Endpoint, subject: &str, o: &Param, q: &Param) {
         let at = (Some(&o.at), Some(&q.at));
         let rule = |check: ParamCheck| n.param_rule(q, check);
+        let body = q.wire.starts_with("body.");
+        // The check reported, from whether each side accepts what the other sends.
+        let pick = |param: Check| {
+            move |clients: bool, servers: bool| {
+                if body {
+                    super::body::constraint_check(clients, servers)
+                } else {
+                    param
+                }
+            }
+        };
         match (&o.ty, &q.ty) {
             (ParamType::Integer(a), ParamType::Integer(b)) => {
                 if (a.min, a.max) != (b.min, b.max) {
@@ -250,7 +262,7 @@ impl Diff<'_> {
                     };
                     let what = format!("range of `{}` {} became {}", q.wire, old.what, new.what);
                     self.languages(
-                        check,
+                        pick(check),
                         subject,
                         what,
                         (&clients, &servers),
@@ -260,7 +272,11 @@ impl Diff<'_> {
                 }
                 if a.format != b.format {
                     self.push(
-                        Check::ParamFormatChanged,
+                        if body {
+                            Check::BodyFieldDocChanged
+                        } else {
+                            Check::ParamFormatChanged
+                        },
                         subject,
                         DOCS,
                         format!(
@@ -291,7 +307,7 @@ impl Diff<'_> {
                         show(b.format)
                     );
                     self.languages(
-                        Check::ParamFormatChanged,
+                        pick(Check::ParamFormatChanged),
                         subject,
                         what,
                         (&old.included_in(&mid), &mid.included_in(&old)),
@@ -311,7 +327,7 @@ impl Diff<'_> {
                         show(regex(b))
                     );
                     self.languages(
-                        Check::ParamPatternChanged,
+                        pick(Check::ParamPatternChanged),
                         subject,
                         what,
                         (&mid.included_in(&new), &new.included_in(&mid)),
@@ -332,7 +348,7 @@ impl Diff<'_> {
                     ParamCheck::Type
                 };
                 self.languages(
-                    Check::ParamTypeChanged,
+                    pick(Check::ParamTypeChanged),
                     subject,
                     what,
                     (&old.included_in(&new), &new.included_in(&old)),
@@ -345,10 +361,10 @@ impl Diff<'_> {
 
     /// A change of the texts a parameter accepts: `clients` says whether everything old clients
     /// send is accepted by new servers, `servers` whether everything new clients send is
-    /// accepted by old servers.
+    /// accepted by old servers; `check` picks the check reported from the two.
     fn languages(
         &mut self,
-        check: Check,
+        check: impl Fn(bool, bool) -> Check,
         subject: &str,
         what: String,
         (clients, servers): (&Inclusion, &Inclusion),
@@ -358,6 +374,7 @@ impl Diff<'_> {
             Option<&crate::diag::Location>,
         ),
     ) {
+        let check = check(clients.holds(), servers.holds());
         if clients.holds() && servers.holds() {
             self.push(
                 check,

@@ -165,16 +165,24 @@ impl Diff<'_> {
         self.rust_renamed(&o.spec_name, (&o.name, &n.name), (Some(&o.at), Some(&n.at)));
     }
 
-    /// The parameters (`endpoint.param`) of value set `o`/`n` on both sides.
+    /// The parameters and body fields (`endpoint.param`, `endpoint.body.field`) of value set
+    /// `o`/`n` on both sides.
     fn request_uses(&self, o: &ValueSet, n: &ValueSet) -> Vec<String> {
         let uses = |api: &Api, set: &str| -> BTreeSet<String> {
             api.endpoints
                 .iter()
                 .flat_map(|e| {
-                    e.params.iter().filter_map(move |p| match &p.ty {
-                        ParamType::Enum(t) if t.name == set => Some(format!("{}.{}", e.id, p.wire)),
-                        _ => None,
-                    })
+                    let body = (e.body.iter()).flat_map(|b| api.record(b.record).body_params(0));
+                    e.params
+                        .iter()
+                        .cloned()
+                        .chain(body)
+                        .filter_map(move |p| match &p.ty {
+                            ParamType::Enum(t) if t.name == set => {
+                                Some(format!("{}.{}", e.id, p.wire))
+                            }
+                            _ => None,
+                        })
                 })
                 .collect()
         };
@@ -215,7 +223,12 @@ impl Diff<'_> {
                 );
             }
             self.rust_renamed(&o.spec_name, (&o.name, &n.name), (Some(&o.at), Some(&n.at)));
-            self.fields(&o.spec_name, &o.fields, &n.fields, Some(&o.at), Some(&n.at));
+            // A body (and nothing answers hold) is compared with its endpoint, as a request.
+            let body_only =
+                |api, r| super::body::is_body(api, r) && !super::body::in_answers(api, r);
+            if !(body_only(old, o) && body_only(new, n)) {
+                self.fields(&o.spec_name, &o.fields, &n.fields, Some(&o.at), Some(&n.at));
+            }
         }
         for n in &new.records {
             if !old.records.iter().any(|o| o.spec_name == n.spec_name) {
