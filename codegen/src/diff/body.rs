@@ -43,8 +43,7 @@ impl Diff<'_> {
                         name(a),
                         name(b)
                     ),
-                    a.map(|(b, _)| &b.at),
-                    b.map(|(b, _)| &b.at),
+                    (a.map(|(b, _)| &b.at), b.map(|(b, _)| &b.at)),
                 );
             }
         }
@@ -80,8 +79,7 @@ impl Diff<'_> {
                     &subject,
                     impacts,
                     format!("body field `{}` is gone: {why}", f.wire),
-                    Some(&f.at),
-                    Some(&b.at),
+                    (Some(&f.at), Some(&b.at)),
                 );
                 continue;
             };
@@ -111,8 +109,7 @@ impl Diff<'_> {
                 &subject,
                 impacts,
                 format!("new {kind} body field `{}`: {why}", g.wire),
-                Some(&a.at),
-                Some(&g.at),
+                (Some(&a.at), Some(&g.at)),
             );
         }
     }
@@ -128,28 +125,14 @@ impl Diff<'_> {
     ) {
         let at = (Some(&f.at), Some(&g.at));
         match (f.optional, g.optional) {
-            (true, false) => self.push(
-                Check::BodyFieldNowRequired,
-                subject,
-                CLIENTS_BREAK,
-                format!(
+            (true, false) => self.push(Check::BodyFieldNowRequired, subject, CLIENTS_BREAK, format!(
                     "body field `{}` became required: old clients may leave it out and new servers refuse that ({shape_rule}); new clients always send it",
                     g.wire
-                ),
-                at.0,
-                at.1,
-            ),
-            (false, true) => self.push(
-                Check::BodyFieldNowOptional,
-                subject,
-                SERVERS_BREAK,
-                format!(
+                ), at),
+            (false, true) => self.push(Check::BodyFieldNowOptional, subject, SERVERS_BREAK, format!(
                     "body field `{}` became optional: old clients still send it; new clients may leave it out and old servers refuse that ({shape_rule})",
                     g.wire
-                ),
-                at.0,
-                at.1,
-            ),
+                ), at),
             _ => {}
         }
         // Values: as a parameter's when both sides check them, else by the types' shapes.
@@ -183,8 +166,7 @@ impl Diff<'_> {
                             side(&clients, "old clients", "new servers"),
                             side(&servers, "new clients", "old servers")
                         ),
-                        at.0,
-                        at.1,
+                        at,
                     );
                 }
             }
@@ -203,8 +185,7 @@ impl Diff<'_> {
                 subject,
                 DOCS,
                 format!("the {parts} of body field `{}` changed", g.wire),
-                at.0,
-                at.1,
+                at,
             );
         }
     }

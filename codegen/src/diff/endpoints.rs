@@ -104,19 +104,12 @@ impl Diff<'_> {
             match same {
                 Some(i) => {
                     let n = fresh.remove(i);
-                    self.push(
-                        Check::EndpointRenamed,
-                        &n.id,
-                        DOCS,
-                        format!(
+                    self.push(Check::EndpointRenamed, &n.id, DOCS, format!(
                             "endpoint `{}` is now called `{}` at the same `{}`: the generated Rust names change, the wire does not",
                             o.id,
                             n.id,
                             route(n)
-                        ),
-                        Some(&o.at),
-                        Some(&n.at),
-                    );
+                        ), (Some(&o.at), Some(&n.at)));
                     pairs.push((o, n));
                     false
                 }
@@ -140,16 +133,14 @@ impl Diff<'_> {
                 &o.id,
                 impacts,
                 format!("endpoint `{}` ({}) is gone: {why}", o.id, route(o)),
-                Some(&o.at),
-                None,
+                (Some(&o.at), None),
             );
             if let Some(s) = &o.samples {
                 self.push_sample(
                     Check::SamplesRemoved,
                     &o.id,
                     format!("the sample data of `{}` is gone with it", o.id),
-                    Some(&s.at),
-                    None,
+                    (Some(&s.at), None),
                 );
             }
         }
@@ -170,16 +161,14 @@ impl Diff<'_> {
                 &n.id,
                 impacts,
                 format!("new endpoint `{}` ({}): {why}", n.id, route(n)),
-                None,
-                Some(&n.at),
+                (None, Some(&n.at)),
             );
             if let Some(s) = &n.samples {
                 self.push_sample(
                     Check::SamplesAdded,
                     &n.id,
                     format!("sample data for the new endpoint `{}`", n.id),
-                    None,
-                    Some(&s.at),
+                    (None, Some(&s.at)),
                 );
             }
         }
@@ -192,76 +181,34 @@ impl Diff<'_> {
         let id = n.id.clone();
         let at = (Some(&o.at), Some(&n.at));
         if o.method != n.method {
-            self.push(
-                Check::EndpointMethodChanged,
-                &id,
-                BOTH_BREAK,
-                format!(
+            self.push(Check::EndpointMethodChanged, &id, BOTH_BREAK, format!(
                     "method {} became {}: each side calls the other with a method it does not serve",
                     o.method.as_str(),
                     n.method.as_str()
-                ),
-                at.0,
-                at.1,
-            );
+                ), at);
         }
         if shape(&o.path) != shape(&n.path) {
-            self.push(
-                Check::EndpointPathChanged,
-                &id,
-                BOTH_BREAK,
-                format!(
+            self.push(Check::EndpointPathChanged, &id, BOTH_BREAK, format!(
                     "path `{}` became `{}`: old clients get 404 from new servers, new clients get 404 from old servers",
                     o.path, n.path
-                ),
-                at.0,
-                at.1,
-            );
+                ), at);
         }
         match (&o.removed, &n.removed) {
-            (None, Some(r)) => self.push(
-                Check::EndpointMarkedRemoved,
-                &id,
-                CLIENTS_BREAK,
-                format!(
+            (None, Some(r)) => self.push(Check::EndpointMarkedRemoved, &id, CLIENTS_BREAK, format!(
                     "`{}` is marked removed ({}, {}): new servers answer old clients 410 ENDPOINT_REMOVED; new clients do not call it",
                     route(n),
                     r.date,
                     r.version
-                ),
-                at.0,
-                at.1,
-            ),
-            (Some(_), None) => self.push(
-                Check::EndpointRestored,
-                &id,
-                SERVERS_BREAK,
-                format!(
+                ), at),
+            (Some(_), None) => self.push(Check::EndpointRestored, &id, SERVERS_BREAK, format!(
                     "`{}` is no longer marked removed: old clients may call it again; old servers answer new clients 410 ENDPOINT_REMOVED",
                     route(n)
-                ),
-                at.0,
-                at.1,
-            ),
+                ), at),
             _ => {}
         }
         match (o.auth, n.auth) {
-            (AuthMode::Optional, AuthMode::Required) => self.push(
-                Check::EndpointAuthRequired,
-                &id,
-                CLIENTS_BREAK,
-                "a key is now required: old clients may call without one and new servers answer 401 UNAUTHORIZED; new clients always send one",
-                at.0,
-                at.1,
-            ),
-            (AuthMode::Required, AuthMode::Optional) => self.push(
-                Check::EndpointAuthOptional,
-                &id,
-                SERVERS_BREAK,
-                "a key is no longer required: old clients still send one; new clients may call without one and old servers answer 401 UNAUTHORIZED",
-                at.0,
-                at.1,
-            ),
+            (AuthMode::Optional, AuthMode::Required) => self.push(Check::EndpointAuthRequired, &id, CLIENTS_BREAK, "a key is now required: old clients may call without one and new servers answer 401 UNAUTHORIZED; new clients always send one", at),
+            (AuthMode::Required, AuthMode::Optional) => self.push(Check::EndpointAuthOptional, &id, SERVERS_BREAK, "a key is no longer required: old clients still send one; new clients may call without one and old servers answer 401 UNAUTHORIZED", at),
             _ => {}
         }
         if self.old.returns(o).spec_name != self.new.returns(n).spec_name {
@@ -284,8 +231,7 @@ impl Diff<'_> {
                     side(&clients, "old clients", "new servers"),
                     side(&servers, "new clients", "old servers")
                 ),
-                at.0,
-                at.1,
+                at,
             );
         }
         let paging = |e: &Endpoint| {
@@ -300,18 +246,11 @@ impl Diff<'_> {
                 Some((limit, None)) => format!("limit `{limit}`"),
                 Some((limit, Some(offset))) => format!("limit `{limit}`, offset `{offset}`"),
             };
-            self.push(
-                Check::EndpointPagingChanged,
-                &id,
-                DOCS,
-                format!(
+            self.push(Check::EndpointPagingChanged, &id, DOCS, format!(
                     "paging {} became {}: the parameters themselves are compared apart; the generated client's paging stream follows",
                     describe(paging(o)),
                     describe(paging(n))
-                ),
-                o.paging.as_ref().map(|p| &p.at).or(at.0),
-                n.paging.as_ref().map(|p| &p.at).or(at.1),
-            );
+                ), (o.paging.as_ref().map(|p| &p.at).or(at.0), n.paging.as_ref().map(|p| &p.at).or(at.1)));
         }
         self.order(o, n);
         self.lookup(o, n);
@@ -336,8 +275,7 @@ impl Diff<'_> {
                 &id,
                 DOCS,
                 format!("the {parts} of `{id}` changed"),
-                at.0,
-                at.1,
+                at,
             );
         }
         // A renamed endpoint's names follow its id; `endpoint.renamed` says so.
@@ -396,8 +334,10 @@ impl Diff<'_> {
                 describe(&old_key),
                 describe(&new_key)
             ),
-            o.order.as_ref().map(|r| &r.at).or(Some(&o.at)),
-            n.order.as_ref().map(|r| &r.at).or(Some(&n.at)),
+            (
+                o.order.as_ref().map(|r| &r.at).or(Some(&o.at)),
+                n.order.as_ref().map(|r| &r.at).or(Some(&n.at)),
+            ),
         );
     }
 
@@ -435,8 +375,7 @@ impl Diff<'_> {
                 describe(&old_lookup),
                 describe(&new_lookup)
             ),
-            Some(&o.at),
-            Some(&n.at),
+            (Some(&o.at), Some(&n.at)),
         );
     }
 
@@ -447,15 +386,13 @@ impl Diff<'_> {
                 Check::SamplesRemoved,
                 &n.id,
                 format!("`{}` has no sample data any more", n.id),
-                Some(&s.at),
-                None,
+                (Some(&s.at), None),
             ),
             (None, Some(s)) => self.push_sample(
                 Check::SamplesAdded,
                 &n.id,
                 format!("`{}` has sample data now", n.id),
-                None,
-                Some(&s.at),
+                (None, Some(&s.at)),
             ),
             (Some(a), Some(b)) => {
                 let (old_text, new_text) = (
@@ -471,8 +408,7 @@ impl Diff<'_> {
                         Check::SamplesChanged,
                         &n.id,
                         format!("the sample data of `{}` changed: {parts}", n.id),
-                        Some(&a.at),
-                        Some(&b.at),
+                        (Some(&a.at), Some(&b.at)),
                     );
                 }
             }

@@ -180,15 +180,14 @@ struct Diff<'a> {
 }
 
 impl Diff<'_> {
-    /// Records a contract change.
+    /// Records a contract change, at its places in the old and the new spec.
     fn push(
         &mut self,
         check: Check,
         subject: impl Into<String>,
         (clients, servers): (Impact, Impact),
         explanation: impl Into<String>,
-        old: Option<&Location>,
-        new: Option<&Location>,
+        (old, new): (Option<&Location>, Option<&Location>),
     ) {
         self.out.contract.push(Finding {
             check,
@@ -217,20 +216,18 @@ impl Diff<'_> {
                 format!(
                     "the Rust name `{old}` of `{subject}` became `{new}`; the wire does not change"
                 ),
-                old_at,
-                new_at,
+                (old_at, new_at),
             );
         }
     }
 
-    /// Records a change of the sample data.
+    /// Records a change of the sample data, at its places in the old and the new spec.
     fn push_sample(
         &mut self,
         check: Check,
         subject: impl Into<String>,
         explanation: impl Into<String>,
-        old: Option<&Location>,
-        new: Option<&Location>,
+        (old, new): (Option<&Location>, Option<&Location>),
     ) {
         self.out.samples.push(Finding {
             check,

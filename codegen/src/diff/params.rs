@@ -74,49 +74,28 @@ impl Diff<'_> {
             let subject = format!("{}.{}", n.id, p.wire);
             let hint = rename_hint(p, &fresh, true);
             if p.required {
-                self.push(
-                    Check::ParamRemovedRequired,
-                    subject,
-                    SERVERS_BREAK,
-                    format!(
+                self.push(Check::ParamRemovedRequired, subject, SERVERS_BREAK, format!(
                         "required parameter `{}` is gone{hint}: new servers ignore it from old clients; new clients leave it out and old servers reject their requests ({})",
                         p.wire,
                         o.param_rule(p, ParamCheck::Required)
-                    ),
-                    Some(&p.at),
-                    Some(&n.at),
-                );
+                    ), (Some(&p.at), Some(&n.at)));
             } else {
-                self.push(
-                    Check::ParamRemovedOptional,
-                    subject,
-                    COMPATIBLE,
-                    format!(
+                self.push(Check::ParamRemovedOptional, subject, COMPATIBLE, format!(
                         "optional parameter `{}` is gone{hint}: new servers ignore it, so old clients that send it get answers it does not shape; new clients leave it out",
                         p.wire
-                    ),
-                    Some(&p.at),
-                    Some(&n.at),
-                );
+                    ), (Some(&p.at), Some(&n.at)));
             }
         }
         for q in &fresh {
             let subject = format!("{}.{}", n.id, q.wire);
             let hint = rename_hint(q, &gone, false);
             if q.required {
-                self.push(
-                    Check::ParamAddedRequired,
-                    subject,
-                    CLIENTS_BREAK,
-                    format!(
+                self.push(Check::ParamAddedRequired, subject, CLIENTS_BREAK, format!(
                         "new required {} parameter `{}`{hint}: old clients do not send it and new servers reject their requests ({}); old servers ignore it",
                         kind(&q.ty),
                         q.wire,
                         n.param_rule(q, ParamCheck::Required)
-                    ),
-                    Some(&o.at),
-                    Some(&q.at),
-                );
+                    ), (Some(&o.at), Some(&q.at)));
             } else {
                 let default = q
                     .default
@@ -124,18 +103,11 @@ impl Diff<'_> {
                     .map_or("without a default".to_owned(), |d| {
                         format!("with default `{}`", d.wire())
                     });
-                self.push(
-                    Check::ParamAddedOptional,
-                    subject,
-                    COMPATIBLE,
-                    format!(
+                self.push(Check::ParamAddedOptional, subject, COMPATIBLE, format!(
                         "new optional {} parameter `{}` {default}{hint}: old clients leave it out; old servers ignore it, so new clients that send it get answers it does not shape",
                         kind(&q.ty),
                         q.wire
-                    ),
-                    Some(&o.at),
-                    Some(&q.at),
-                );
+                    ), (Some(&o.at), Some(&q.at)));
             }
         }
     }
@@ -145,75 +117,40 @@ impl Diff<'_> {
         let subject = format!("{}.{}", n.id, q.wire);
         let at = (Some(&o.at), Some(&q.at));
         if o.location != q.location {
-            self.push(
-                Check::ParamLocationChanged,
-                &subject,
-                BOTH_BREAK,
-                format!(
+            self.push(Check::ParamLocationChanged, &subject, BOTH_BREAK, format!(
                     "`{}` travels in the {} instead of the {}: neither side finds it where the other puts it",
                     q.wire,
                     location(q.location),
                     location(o.location)
-                ),
-                at.0,
-                at.1,
-            );
+                ), at);
         } else if o.wire != q.wire {
-            self.push(
-                Check::ParamPathRenamed,
-                &subject,
-                DOCS,
-                format!(
+            self.push(Check::ParamPathRenamed, &subject, DOCS, format!(
                     "path parameter `{}` is called `{}`: its place in the path is unchanged and its name is not on the wire",
                     o.wire, q.wire
-                ),
-                at.0,
-                at.1,
-            );
+                ), at);
         }
         match (o.required, q.required) {
-            (false, true) => self.push(
-                Check::ParamNowRequired,
-                &subject,
-                CLIENTS_BREAK,
-                format!(
+            (false, true) => self.push(Check::ParamNowRequired, &subject, CLIENTS_BREAK, format!(
                     "`{}` became required: old clients may leave it out and new servers reject that ({}); new clients always send it",
                     q.wire,
                     n.param_rule(q, ParamCheck::Required)
-                ),
-                at.0,
-                at.1,
-            ),
-            (true, false) => self.push(
-                Check::ParamNowOptional,
-                &subject,
-                SERVERS_BREAK,
-                format!(
+                ), at),
+            (true, false) => self.push(Check::ParamNowOptional, &subject, SERVERS_BREAK, format!(
                     "`{}` became optional: old clients still send it; new clients may leave it out and old servers reject that ({}.{}.required)",
                     q.wire, n.id, o.wire
-                ),
-                at.0,
-                at.1,
-            ),
+                ), at),
             (false, false) if o.default != q.default => {
                 let show = |p: &Param| {
                     p.default
                         .as_ref()
                         .map_or("none".to_owned(), |d| format!("`{}`", d.wire()))
                 };
-                self.push(
-                    Check::ParamDefaultChanged,
-                    &subject,
-                    BOTH_BREAK,
-                    format!(
+                self.push(Check::ParamDefaultChanged, &subject, BOTH_BREAK, format!(
                         "default of `{}` {} became {}: a request leaving it out means one thing to old servers and another to new ones (generated clients send their default explicitly and are not affected)",
                         q.wire,
                         show(o),
                         show(q)
-                    ),
-                    at.0,
-                    at.1,
-                );
+                    ), at);
             }
             _ => {}
         }
@@ -228,8 +165,7 @@ impl Diff<'_> {
                 &subject,
                 DOCS,
                 format!("the {parts} of `{}` changed", q.wire),
-                at.0,
-                at.1,
+                at,
             );
         }
     }
@@ -261,32 +197,24 @@ impl Diff<'_> {
                         (false, false) => Check::ParamRangeChanged,
                     };
                     let what = format!("range of `{}` {} became {}", q.wire, old.what, new.what);
-                    self.languages(
+                    let (check, impacts, text) = languages(
                         pick(check),
-                        subject,
                         what,
                         (&clients, &servers),
                         &rule(ParamCheck::Range),
-                        at,
                     );
+                    self.push(check, subject, impacts, text, at);
                 }
                 if a.format != b.format {
-                    self.push(
-                        if body {
+                    self.push(if body {
                             Check::BodyFieldDocChanged
                         } else {
                             Check::ParamFormatChanged
-                        },
-                        subject,
-                        DOCS,
-                        format!(
+                        }, subject, DOCS, format!(
                             "integer `{}` is {} documented as Unix seconds: the integers accepted do not change",
                             q.wire,
                             if b.format.is_some() { "now" } else { "no longer" }
-                        ),
-                        at.0,
-                        at.1,
-                    );
+                        ), at);
                 }
             }
             (ParamType::String(a), ParamType::String(b)) => {
@@ -306,14 +234,13 @@ impl Diff<'_> {
                         show(a.format),
                         show(b.format)
                     );
-                    self.languages(
+                    let (check, impacts, text) = languages(
                         pick(Check::ParamFormatChanged),
-                        subject,
                         what,
                         (&old.included_in(&mid), &mid.included_in(&old)),
                         &rule(ParamCheck::Format),
-                        at,
                     );
+                    self.push(check, subject, impacts, text, at);
                 }
                 let regex = |t: &StringType| t.pattern.as_ref().map(|p| p.regex.clone());
                 if regex(a) != regex(b) {
@@ -326,14 +253,13 @@ impl Diff<'_> {
                         show(regex(a)),
                         show(regex(b))
                     );
-                    self.languages(
+                    let (check, impacts, text) = languages(
                         pick(Check::ParamPatternChanged),
-                        subject,
                         what,
                         (&mid.included_in(&new), &new.included_in(&mid)),
                         &rule(ParamCheck::Pattern),
-                        at,
                     );
+                    self.push(check, subject, impacts, text, at);
                 }
             }
             (ParamType::Boolean, ParamType::Boolean) => {}
@@ -347,56 +273,34 @@ impl Diff<'_> {
                 } else {
                     ParamCheck::Type
                 };
-                self.languages(
+                let (check, impacts, text) = languages(
                     pick(Check::ParamTypeChanged),
-                    subject,
                     what,
                     (&old.included_in(&new), &new.included_in(&old)),
                     &rule(check),
-                    at,
                 );
+                self.push(check, subject, impacts, text, at);
             }
         }
     }
+}
 
-    /// A change of the texts a parameter accepts: `clients` says whether everything old clients
-    /// send is accepted by new servers, `servers` whether everything new clients send is
-    /// accepted by old servers; `check` picks the check reported from the two.
-    fn languages(
-        &mut self,
-        check: impl Fn(bool, bool) -> Check,
-        subject: &str,
-        what: String,
-        (clients, servers): (&Inclusion, &Inclusion),
-        rule: &str,
-        (old, new): (
-            Option<&crate::diag::Location>,
-            Option<&crate::diag::Location>,
-        ),
-    ) {
-        let check = check(clients.holds(), servers.holds());
-        if clients.holds() && servers.holds() {
-            self.push(
-                check,
-                subject,
-                DOCS,
-                format!("{what}: both accept the same texts"),
-                old,
-                new,
-            );
-            return;
-        }
-        let (ci, ctext) = side(clients, "old clients", "new servers", rule);
-        let (si, stext) = side(servers, "new clients", "old servers", rule);
-        self.push(
-            check,
-            subject,
-            (ci, si),
-            format!("{what}: {ctext}; {stext}"),
-            old,
-            new,
-        );
+/// A change of the texts a parameter accepts: `clients` says whether everything old clients
+/// send is accepted by new servers, `servers` whether everything new clients send is accepted
+/// by old servers. The check reported (`check` picks it from the two), its impacts and why.
+fn languages(
+    check: impl Fn(bool, bool) -> Check,
+    what: String,
+    (clients, servers): (&Inclusion, &Inclusion),
+    rule: &str,
+) -> (Check, (Impact, Impact), String) {
+    let check = check(clients.holds(), servers.holds());
+    if clients.holds() && servers.holds() {
+        return (check, DOCS, format!("{what}: both accept the same texts"));
     }
+    let (ci, ctext) = side(clients, "old clients", "new servers", rule);
+    let (si, stext) = side(servers, "new clients", "old servers", rule);
+    (check, (ci, si), format!("{what}: {ctext}; {stext}"))
 }
 
 /// How one direction fares, and why.

@@ -227,19 +227,12 @@ impl Diff<'_> {
         gone.retain(|r| match fresh.iter().position(|s| same_contract(r, s)) {
             Some(i) => {
                 let s = fresh.remove(i);
-                self.push(
-                    Kind::RuleRenamed,
-                    &s.rule.id,
-                    DOCS,
-                    format!(
+                self.push(Kind::RuleRenamed, &s.rule.id, DOCS, format!(
                         "rule `{}` is now `{}` with the same check ({}): only the id that errors name changes",
                         r.rule.id,
                         s.rule.id,
                         describe(&s)
-                    ),
-                    Some(&r.rule.at),
-                    Some(&s.rule.at),
-                );
+                    ), (Some(&r.rule.at), Some(&s.rule.at)));
                 false
             }
             None => true,
@@ -273,8 +266,7 @@ impl Diff<'_> {
                     r.rule.id,
                     describe(&r)
                 ),
-                Some(&r.rule.at),
-                Some(&n.at),
+                (Some(&r.rule.at), Some(&n.at)),
             );
         }
         for s in fresh {
@@ -297,18 +289,11 @@ impl Diff<'_> {
                     ),
                 )
             };
-            self.push(
-                Kind::RuleAdded,
-                &s.rule.id,
-                (clients, COMPATIBLE.1),
-                format!(
+            self.push(Kind::RuleAdded, &s.rule.id, (clients, COMPATIBLE.1), format!(
                     "new rule `{}` ({}): {why}; old servers do not check it, and new clients keep to it",
                     s.rule.id,
                     describe(&s)
-                ),
-                Some(&o.at),
-                Some(&s.rule.at),
-            );
+                ), (Some(&o.at), Some(&s.rule.at)));
         }
     }
 
@@ -339,53 +324,25 @@ impl Diff<'_> {
         }
         let what = what.join(", ");
         match (tightened, relaxed) {
-            (true, true) if describe(named_r) != describe(named_s) => self.push(
-                Kind::RuleDocChanged,
-                &s.id,
-                DOCS,
-                format!(
+            (true, true) if describe(named_r) != describe(named_s) => self.push(Kind::RuleDocChanged, &s.id, DOCS, format!(
                     "rule `{}` rewritten ({} became {}): it accepts the same requests",
                     s.id,
                     describe(named_r),
                     describe(named_s)
-                ),
-                at.0,
-                at.1,
-            ),
+                ), at),
             (true, true) => {}
-            (true, false) => self.push(
-                Kind::RuleTightened,
-                &s.id,
-                CLIENTS_BREAK,
-                format!(
+            (true, false) => self.push(Kind::RuleTightened, &s.id, CLIENTS_BREAK, format!(
                     "rule `{}` tightened ({what}): old clients may send requests new servers reject; old servers accept everything new clients send",
                     s.id
-                ),
-                at.0,
-                at.1,
-            ),
-            (false, true) => self.push(
-                Kind::RuleRelaxed,
-                &s.id,
-                SERVERS_BREAK,
-                format!(
+                ), at),
+            (false, true) => self.push(Kind::RuleRelaxed, &s.id, SERVERS_BREAK, format!(
                     "rule `{}` relaxed ({what}): new servers accept everything old clients send; new clients may send requests old servers reject",
                     s.id
-                ),
-                at.0,
-                at.1,
-            ),
-            (false, false) => self.push(
-                Kind::RuleChanged,
-                &s.id,
-                BOTH_BREAK,
-                format!(
+                ), at),
+            (false, false) => self.push(Kind::RuleChanged, &s.id, BOTH_BREAK, format!(
                     "rule `{}` changed ({what}): neither version accepts everything the other does (or it cannot be decided), so each side may reject what the other sends",
                     s.id
-                ),
-                at.0,
-                at.1,
-            ),
+                ), at),
         }
         if r.id != s.id && (tightened && relaxed) {
             self.push(
@@ -393,8 +350,7 @@ impl Diff<'_> {
                 &s.id,
                 DOCS,
                 format!("rule `{}` is now `{}` with the same check", r.id, s.id),
-                at.0,
-                at.1,
+                at,
             );
         }
         if let Some(parts) = changed_parts(&[
@@ -409,8 +365,7 @@ impl Diff<'_> {
                     "the {parts} of rule `{}` changed (the doc is the reason a violation gives)",
                     s.id
                 ),
-                at.0,
-                at.1,
+                at,
             );
         }
     }

@@ -30,22 +30,14 @@ impl Diff<'_> {
                     "api_version `{}` became `{}` ({step})",
                     old.api_version, new.api_version
                 ),
-                o,
-                n,
+                (o, n),
             );
         }
         if old.base_path != new.base_path {
-            self.push(
-                Check::ServiceBasePathChanged,
-                "service",
-                BOTH_BREAK,
-                format!(
+            self.push(Check::ServiceBasePathChanged, "service", BOTH_BREAK, format!(
                     "base path `{}` became `{}`: every request of an old client and every request to an old server misses",
                     old.base_path, new.base_path
-                ),
-                o,
-                n,
-            );
+                ), (o, n));
         }
         if let Some(parts) = changed_parts(&[
             ("title", old.title != new.title),
@@ -56,8 +48,7 @@ impl Diff<'_> {
                 "service",
                 DOCS,
                 format!("the service's {parts} changed"),
-                o,
-                n,
+                (o, n),
             );
         }
         if old.envelope.doc != new.envelope.doc {
@@ -66,23 +57,15 @@ impl Diff<'_> {
                 "envelope",
                 DOCS,
                 "the envelope's doc changed",
-                o,
-                n,
+                (o, n),
             );
         }
         let (oa, na) = (&old.auth, &new.auth);
         if oa.header != na.header {
-            self.push(
-                Check::AuthHeaderChanged,
-                "auth",
-                BOTH_BREAK,
-                format!(
+            self.push(Check::AuthHeaderChanged, "auth", BOTH_BREAK, format!(
                     "the key travels in `{}` instead of `{}`: old clients send it where new servers do not look, new clients where old servers do not",
                     na.header, oa.header
-                ),
-                Some(&oa.at),
-                Some(&na.at),
-            );
+                ), (Some(&oa.at), Some(&na.at)));
         }
         if let Some(parts) = changed_parts(&[
             ("doc", oa.doc != na.doc),
@@ -93,8 +76,7 @@ impl Diff<'_> {
                 "auth",
                 DOCS,
                 format!("the key header's {parts} changed"),
-                Some(&oa.at),
-                Some(&na.at),
+                (Some(&oa.at), Some(&na.at)),
             );
         }
         self.fields(
@@ -111,31 +93,17 @@ impl Diff<'_> {
         for o in &old.error_codes {
             let subject = format!("ErrorCode.{}", o.code);
             let Some(n) = new.error_codes.iter().find(|n| n.code == o.code) else {
-                self.push(
-                    Check::ErrorCodeRemoved,
-                    subject,
-                    COMPATIBLE,
-                    format!(
+                self.push(Check::ErrorCodeRemoved, subject, COMPATIBLE, format!(
                         "error code `{}` is gone: new servers never answer it; new clients decode it from old servers as an unknown code",
                         o.code
-                    ),
-                    Some(&o.at),
-                    None,
-                );
+                    ), (Some(&o.at), None));
                 continue;
             };
             if o.status != n.status {
-                self.push(
-                    Check::ErrorCodeStatusChanged,
-                    subject.clone(),
-                    BOTH_BREAK,
-                    format!(
+                self.push(Check::ErrorCodeStatusChanged, subject.clone(), BOTH_BREAK, format!(
                         "`{}` is answered with HTTP {} instead of {}: each side sees a status the other did not promise",
                         o.code, n.status, o.status
-                    ),
-                    Some(&o.at),
-                    Some(&n.at),
-                );
+                    ), (Some(&o.at), Some(&n.at)));
             }
             if let Some(parts) = changed_parts(&[
                 ("doc", o.doc != n.doc),
@@ -146,8 +114,7 @@ impl Diff<'_> {
                     &subject,
                     DOCS,
                     format!("the {parts} of error code `{}` changed", o.code),
-                    Some(&o.at),
-                    Some(&n.at),
+                    (Some(&o.at), Some(&n.at)),
                 );
             }
             self.rust_renamed(
@@ -158,17 +125,10 @@ impl Diff<'_> {
         }
         for n in &new.error_codes {
             if !old.error_codes.iter().any(|o| o.code == n.code) {
-                self.push(
-                    Check::ErrorCodeAdded,
-                    format!("ErrorCode.{}", n.code),
-                    COMPATIBLE,
-                    format!(
+                self.push(Check::ErrorCodeAdded, format!("ErrorCode.{}", n.code), COMPATIBLE, format!(
                         "new error code `{}` (HTTP {}): old clients decode it as an unknown code; old servers never answer it",
                         n.code, n.status
-                    ),
-                    None,
-                    Some(&n.at),
-                );
+                    ), (None, Some(&n.at)));
             }
         }
     }
@@ -187,16 +147,14 @@ impl Diff<'_> {
                         o.date,
                         o.versions.join(", ")
                     ),
-                    Some(&o.at),
-                    None,
+                    (Some(&o.at), None),
                 ),
                 Some(n) if !same_entry(o, n) => self.push(
                     Check::HistoryEntryChanged,
                     subject,
                     DOCS,
                     format!("the history row of {} changed: {}", o.date, describe(n)),
-                    Some(&o.at),
-                    Some(&n.at),
+                    (Some(&o.at), Some(&n.at)),
                 ),
                 Some(_) => {}
             }
@@ -208,8 +166,7 @@ impl Diff<'_> {
                     format!("history.{}", n.date),
                     DOCS,
                     format!("new history row: {}", describe(n)),
-                    None,
-                    Some(&n.at),
+                    (None, Some(&n.at)),
                 );
             }
         }

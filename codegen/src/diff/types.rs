@@ -14,34 +14,20 @@ impl Diff<'_> {
         let (old, new) = (self.old, self.new);
         for o in &old.value_sets {
             let Some(n) = new.value_sets.iter().find(|n| n.spec_name == o.spec_name) else {
-                self.push(
-                    Check::ValueSetRemoved,
-                    &o.spec_name,
-                    COMPATIBLE,
-                    format!(
+                self.push(Check::ValueSetRemoved, &o.spec_name, COMPATIBLE, format!(
                         "value set `{}` is gone; the parameters and fields that used it are reported apart",
                         o.spec_name
-                    ),
-                    Some(&o.at),
-                    None,
-                );
+                    ), (Some(&o.at), None));
                 continue;
             };
             self.value_set(o, n);
         }
         for n in &new.value_sets {
             if !old.value_sets.iter().any(|o| o.spec_name == n.spec_name) {
-                self.push(
-                    Check::ValueSetAdded,
-                    &n.spec_name,
-                    COMPATIBLE,
-                    format!(
+                self.push(Check::ValueSetAdded, &n.spec_name, COMPATIBLE, format!(
                         "new value set `{}`; the parameters and fields that use it are reported apart",
                         n.spec_name
-                    ),
-                    None,
-                    Some(&n.at),
-                );
+                    ), (None, Some(&n.at)));
             }
         }
     }
@@ -88,8 +74,7 @@ impl Diff<'_> {
                         o.spec_name,
                         why.join("; ")
                     ),
-                    Some(&ov.at),
-                    Some(&n.at),
+                    (Some(&ov.at), Some(&n.at)),
                 );
                 continue;
             };
@@ -105,8 +90,7 @@ impl Diff<'_> {
                         "the {parts} of value `{}` of `{}` changed",
                         ov.wire, o.spec_name
                     ),
-                    Some(&ov.at),
-                    Some(&nv.at),
+                    (Some(&ov.at), Some(&nv.at)),
                 );
             }
             self.rust_renamed(
@@ -145,8 +129,7 @@ impl Diff<'_> {
                     n.spec_name,
                     why.join("; ")
                 ),
-                Some(&o.at),
-                Some(&nv.at),
+                (Some(&o.at), Some(&nv.at)),
             );
         }
         if let Some(parts) = changed_parts(&[
@@ -158,8 +141,7 @@ impl Diff<'_> {
                 &o.spec_name,
                 DOCS,
                 format!("the {parts} of value set `{}` changed", o.spec_name),
-                Some(&o.at),
-                Some(&n.at),
+                (Some(&o.at), Some(&n.at)),
             );
         }
         self.rust_renamed(&o.spec_name, (&o.name, &n.name), (Some(&o.at), Some(&n.at)));
@@ -196,17 +178,10 @@ impl Diff<'_> {
         let (old, new) = (self.old, self.new);
         for o in &old.records {
             let Some(n) = new.records.iter().find(|n| n.spec_name == o.spec_name) else {
-                self.push(
-                    Check::RecordRemoved,
-                    &o.spec_name,
-                    COMPATIBLE,
-                    format!(
+                self.push(Check::RecordRemoved, &o.spec_name, COMPATIBLE, format!(
                         "record `{}` is gone; the endpoints and fields that used it are reported apart",
                         o.spec_name
-                    ),
-                    Some(&o.at),
-                    None,
-                );
+                    ), (Some(&o.at), None));
                 continue;
             };
             if let Some(parts) = changed_parts(&[
@@ -218,8 +193,7 @@ impl Diff<'_> {
                     &o.spec_name,
                     DOCS,
                     format!("the {parts} of record `{}` changed", o.spec_name),
-                    Some(&o.at),
-                    Some(&n.at),
+                    (Some(&o.at), Some(&n.at)),
                 );
             }
             self.rust_renamed(&o.spec_name, (&o.name, &n.name), (Some(&o.at), Some(&n.at)));
@@ -240,8 +214,7 @@ impl Diff<'_> {
                         "new record `{}`; the endpoints and fields that use it are reported apart",
                         n.spec_name
                     ),
-                    None,
-                    Some(&n.at),
+                    (None, Some(&n.at)),
                 );
             }
         }
@@ -260,29 +233,15 @@ impl Diff<'_> {
             let subject = format!("{owner}.{}", o.wire);
             let Some(n) = new.iter().find(|n| n.wire == o.wire) else {
                 if o.optional {
-                    self.push(
-                        Check::FieldRemovedOptional,
-                        subject,
-                        COMPATIBLE,
-                        format!(
+                    self.push(Check::FieldRemovedOptional, subject, COMPATIBLE, format!(
                             "optional field `{}` is gone: old clients do without it; new clients ignore it in answers of old servers",
                             o.wire
-                        ),
-                        Some(&o.at),
-                        new_owner,
-                    );
+                        ), (Some(&o.at), new_owner));
                 } else {
-                    self.push(
-                        Check::FieldRemovedRequired,
-                        subject,
-                        CLIENTS_BREAK,
-                        format!(
+                    self.push(Check::FieldRemovedRequired, subject, CLIENTS_BREAK, format!(
                             "required field `{}` is gone: old clients fail to decode answers of new servers without it; new clients ignore it in answers of old servers",
                             o.wire
-                        ),
-                        Some(&o.at),
-                        new_owner,
-                    );
+                        ), (Some(&o.at), new_owner));
                 }
                 continue;
             };
@@ -294,29 +253,15 @@ impl Diff<'_> {
             }
             let subject = format!("{owner}.{}", n.wire);
             if n.optional {
-                self.push(
-                    Check::FieldAddedOptional,
-                    subject,
-                    COMPATIBLE,
-                    format!(
+                self.push(Check::FieldAddedOptional, subject, COMPATIBLE, format!(
                         "new optional field `{}`: old clients ignore it; new clients do without it in answers of old servers",
                         n.wire
-                    ),
-                    old_owner,
-                    Some(&n.at),
-                );
+                    ), (old_owner, Some(&n.at)));
             } else {
-                self.push(
-                    Check::FieldAddedRequired,
-                    subject,
-                    SERVERS_BREAK,
-                    format!(
+                self.push(Check::FieldAddedRequired, subject, SERVERS_BREAK, format!(
                         "new required field `{}`: old clients ignore it; new clients fail to decode answers of old servers, which lack it",
                         n.wire
-                    ),
-                    old_owner,
-                    Some(&n.at),
-                );
+                    ), (old_owner, Some(&n.at)));
             }
         }
     }
@@ -324,28 +269,14 @@ impl Diff<'_> {
     fn field(&mut self, subject: &str, o: &Field, n: &Field) {
         let at = (Some(&o.at), Some(&n.at));
         match (o.optional, n.optional) {
-            (false, true) => self.push(
-                Check::FieldNowOptional,
-                subject,
-                CLIENTS_BREAK,
-                format!(
+            (false, true) => self.push(Check::FieldNowOptional, subject, CLIENTS_BREAK, format!(
                     "field `{}` became optional: new servers may leave it out, and old clients fail to decode such answers; new clients accept it from old servers",
                     o.wire
-                ),
-                at.0,
-                at.1,
-            ),
-            (true, false) => self.push(
-                Check::FieldNowRequired,
-                subject,
-                SERVERS_BREAK,
-                format!(
+                ), at),
+            (true, false) => self.push(Check::FieldNowRequired, subject, SERVERS_BREAK, format!(
                     "field `{}` became required: old clients accept it; old servers may leave it out, and new clients fail to decode such answers",
                     o.wire
-                ),
-                at.0,
-                at.1,
-            ),
+                ), at),
             _ => {}
         }
         // Types by what the spec writes (ids belong to one model).
@@ -376,8 +307,7 @@ impl Diff<'_> {
                     type_name(self.new, &n.ty, n.array),
                     why.join("; ")
                 ),
-                at.0,
-                at.1,
+                at,
             );
         }
         if o.format != n.format {
@@ -402,8 +332,7 @@ impl Diff<'_> {
                     name(o.format),
                     name(n.format)
                 ),
-                at.0,
-                at.1,
+                at,
             );
         }
         if let Some(parts) = changed_parts(&[
@@ -415,8 +344,7 @@ impl Diff<'_> {
                 subject,
                 DOCS,
                 format!("the {parts} of field `{}` changed", o.wire),
-                at.0,
-                at.1,
+                at,
             );
         }
         self.rust_renamed(subject, (&o.ident, &n.ident), at);
