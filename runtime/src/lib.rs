@@ -26,6 +26,8 @@ mod api;
 #[cfg(feature = "patterns")]
 mod pattern;
 mod raw;
+#[cfg(test)]
+mod test_object;
 pub mod text;
 mod validate;
 mod values;

@@ -107,29 +107,17 @@ impl Cx<'_> {
             );
             Self::hint(d, "swap them, or correct one");
         }
-        if let Some(re) = &p.pattern {
-            match &mut ty {
-                ParamType::String(t) => {
-                    if self.regex(re.at(), re).is_some() {
-                        t.pattern = Some(Pattern {
-                            regex: re.to_string(),
-                            doc: p.pattern_doc.as_ref().map(|d| d.to_string()),
-                        });
-                    }
-                }
-                _ => {
-                    self.err(re.at(), format!("parameter `{name}` has a pattern but is of type `{type_text}`; patterns apply to strings"));
-                }
-            }
-        }
-        if let Some(doc) = &p.pattern_doc
-            && p.pattern.is_none()
-        {
-            self.err(
-                doc.at(),
-                format!("parameter `{name}` explains a pattern it does not have"),
-            );
-        }
+        let text = match &mut ty {
+            ParamType::String(t) => Ok(t),
+            _ => Err(format!(
+                "is of type `{type_text}`; patterns apply to strings"
+            )),
+        };
+        self.pattern(
+            &format!("parameter `{name}`"),
+            (p.pattern.as_ref(), p.pattern_doc.as_ref()),
+            text,
+        );
         if let Some(default) = &p.default
             && p.required
         {
@@ -294,6 +282,39 @@ impl Cx<'_> {
                 );
                 None
             }
+        }
+    }
+
+    /// The `pattern` and `pattern_doc` of `owner` (``parameter `x` ``, ``field `x` ``), put into
+    /// the text type they constrain; `Err` says why the owner is not text.
+    pub(super) fn pattern(
+        &mut self,
+        owner: &str,
+        (re, doc): (Option<&Spanned<String>>, Option<&Spanned<String>>),
+        text: Result<&mut StringType, String>,
+    ) {
+        if let Some(re) = re {
+            match text {
+                Ok(t) => {
+                    if self.regex(re.at(), re).is_some() {
+                        t.pattern = Some(Pattern {
+                            regex: re.to_string(),
+                            doc: doc.map(|d| d.to_string()),
+                        });
+                    }
+                }
+                Err(why) => {
+                    self.err(re.at(), format!("{owner} has a pattern but {why}"));
+                }
+            }
+        }
+        if let Some(doc) = doc
+            && re.is_none()
+        {
+            self.err(
+                doc.at(),
+                format!("{owner} explains a pattern it does not have"),
+            );
         }
     }
 

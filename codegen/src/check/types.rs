@@ -280,29 +280,15 @@ impl<'a> Cx<'a> {
             );
             Self::hint(d, "swap them, or correct one");
         }
-        if let Some(re) = &f.pattern {
-            match &mut checks {
-                Some(ParamType::String(t)) => {
-                    if self.regex(re.at(), re).is_some() {
-                        t.pattern = Some(Pattern {
-                            regex: re.to_string(),
-                            doc: f.pattern_doc.as_ref().map(|d| d.to_string()),
-                        });
-                    }
-                }
-                _ => {
-                    self.err(re.at(), format!("field `{name}` has a pattern but is not a single string; patterns apply to text"));
-                }
-            }
-        }
-        if let Some(doc) = &f.pattern_doc
-            && f.pattern.is_none()
-        {
-            self.err(
-                doc.at(),
-                format!("field `{name}` explains a pattern it does not have"),
-            );
-        }
+        let text = match &mut checks {
+            Some(ParamType::String(t)) => Ok(t),
+            _ => Err("is not a single string; patterns apply to text".to_string()),
+        };
+        self.pattern(
+            &format!("field `{name}`"),
+            (f.pattern.as_ref(), f.pattern_doc.as_ref()),
+            text,
+        );
         (self.errors.len() == before).then_some(checks).flatten()
     }
 }

@@ -13,17 +13,7 @@ pub(crate) fn checks(api: &Api, e: &Endpoint, base: &Draft) -> Vec<Check> {
         at_most,
         order: sorted(api, e, draft),
     };
-    let error = |code: &str| {
-        let status = api
-            .error_codes
-            .iter()
-            .find(|c| c.code == code)
-            .map_or(500, |c| c.status);
-        Expect::Error {
-            status,
-            code: code.to_string(),
-        }
-    };
+    let error = |code: &str| Expect::error(api, code);
     let mut out = Vec::new();
     if e.removed.is_some() {
         out.push(base.check(e, "removed", error("ENDPOINT_REMOVED")));

@@ -14,17 +14,7 @@ pub(crate) fn checks(api: &Api, e: &Endpoint, body: &Body, base: &Draft) -> Vec<
         field: "body".to_string(),
         rule: format!("{}.body", e.id),
     };
-    let error = |code: &str| {
-        let status = api
-            .error_codes
-            .iter()
-            .find(|c| c.code == code)
-            .map_or(500, |c| c.status);
-        Expect::Error {
-            status,
-            code: code.to_string(),
-        }
-    };
+    let error = |code: &str| Expect::error(api, code);
     let example = base
         .body_json()
         .map(|json| serde_json::Value::Object(json.clone()).to_string())

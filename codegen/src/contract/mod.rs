@@ -203,6 +203,22 @@ pub enum Expect {
     },
 }
 
+impl Expect {
+    /// An error answer with `code`, at the status the spec gives it (500 for a code it does not
+    /// define: the check then fails, naming the code).
+    fn error(api: &Api, code: &str) -> Self {
+        let status = api
+            .error_codes
+            .iter()
+            .find(|c| c.code == code)
+            .map_or(500, |c| c.status);
+        Expect::Error {
+            status,
+            code: code.to_string(),
+        }
+    }
+}
+
 /// An order records must come in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sorted {

@@ -247,20 +247,7 @@ impl Endpoint {
             let ty = record.field(id).checks.as_ref()?;
             text(id).filter(|v| refuses(ty, v).is_none())
         };
-        let time = |op: Operand| {
-            let checks = record.field(field_of(op)?).checks.as_ref()?;
-            match checks {
-                ParamType::Integer(IntegerType {
-                    format: Some(IntegerFormat::UnixSeconds),
-                    ..
-                }) => Some(TimeFormat::UnixSeconds),
-                ParamType::String(StringType {
-                    format: Some(StringFormat::Rfc3339),
-                    ..
-                }) => Some(TimeFormat::Rfc3339),
-                _ => None,
-            }
-        };
+        let time = |op: Operand| record.field(field_of(op)?).checks.as_ref()?.time_format();
         let reader = Reader {
             valid: &valid,
             sent: &|op| field_of(op).is_some_and(|id| text(id).is_some()),

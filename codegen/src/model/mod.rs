@@ -604,7 +604,15 @@ impl Param {
 
     /// The time format, when the value is a point in time.
     pub fn time_format(&self) -> Option<TimeFormat> {
-        match &self.ty {
+        self.ty.time_format()
+    }
+}
+
+impl ParamType {
+    /// The time format, when a value of this type is a point in time (Unix seconds or
+    /// RFC 3339 text).
+    pub fn time_format(&self) -> Option<TimeFormat> {
+        match self {
             ParamType::Integer(IntegerType {
                 format: Some(IntegerFormat::UnixSeconds),
                 ..

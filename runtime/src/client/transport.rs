@@ -791,37 +791,7 @@ mod tests {
         n: i64,
     }
 
-    #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-    struct Object {
-        code: String,
-    }
-
-    impl ErrorBody for Object {
-        type Code = String;
-        fn from_code(code: String, _: String) -> Self {
-            Self { code }
-        }
-        fn from_kind(kind: crate::ErrorKind, message: String) -> Self {
-            Self::from_code(kind.code().into(), message)
-        }
-        fn code(&self) -> &String {
-            &self.code
-        }
-        fn http_status(&self) -> Option<u16> {
-            None
-        }
-        fn message(&self) -> &str {
-            ""
-        }
-        fn hint(&self) -> Option<&str> {
-            None
-        }
-        fn set_hint(&mut self, _: String) {}
-        fn push_detail(&mut self, _: String, _: String, _: String) {}
-        fn details(&self) -> Vec<(&str, &str, &str)> {
-            Vec::new()
-        }
-    }
+    use crate::test_object::Object;
 
     fn misfit(body: &str) -> UndecodableError {
         match decode_body::<Row, Object>(200, body.as_bytes()) {

@@ -110,29 +110,13 @@ impl<S, K: KeyStore> Shared<S, K> {
             let raw = raw_params(&mut parts, path)?;
             Ok((api_key, P::from_raw(&raw)?))
         });
-        let state = match admitted {
-            Ok((api_key, params)) => State::Running {
-                future: call(
-                    RequestContext {
-                        request_id,
-                        api_key,
-                    },
-                    params,
-                ),
-                limit: parts
-                    .extensions
-                    .get::<RequestTimeout>()
-                    .map(|timeout| timeout.0),
-                timer: None,
-            },
-            Err(error) => State::Refused { error },
-        };
-        Handled {
-            state,
-            request_id: header,
-            endpoint: P::ENDPOINT.id,
-            started,
-        }
+        let admitted = admitted.map(|(api_key, params)| (api_key, |ctx| call(ctx, params)));
+        Handled::new(
+            &parts,
+            P::ENDPOINT.id,
+            (request_id, header, started),
+            admitted,
+        )
     }
 
     /// Runs one request of endpoint `P`, which has a JSON body: as [`handle`](Self::handle),
@@ -163,30 +147,14 @@ impl<S, K: KeyStore> Shared<S, K> {
             }),
             Err(error) => Err(error),
         };
-        let state = match admitted {
-            Ok((api_key, (params, body))) => State::Running {
-                future: call(
-                    RequestContext {
-                        request_id,
-                        api_key,
-                    },
-                    params,
-                    body,
-                ),
-                limit: parts
-                    .extensions
-                    .get::<RequestTimeout>()
-                    .map(|timeout| timeout.0),
-                timer: None,
-            },
-            Err(error) => State::Refused { error },
-        };
-        Handled {
-            state,
-            request_id: header,
-            endpoint: P::ENDPOINT.id,
-            started,
-        }
+        let admitted =
+            admitted.map(|(api_key, (params, body))| (api_key, |ctx| call(ctx, params, body)));
+        Handled::new(
+            &parts,
+            P::ENDPOINT.id,
+            (request_id, header, started),
+            admitted,
+        )
         .await
     }
 
@@ -262,6 +230,43 @@ pin_project_lite::pin_project! {
         request_id: HeaderValue,
         endpoint: &'static str,
         started: Option<Instant>,
+    }
+}
+
+impl<Fut, E> Handled<Fut, E> {
+    /// The answer to a request of `endpoint`: `admitted` holds the accepted key and the call
+    /// into the implementation (started here, with the request's context and timeout), or the
+    /// error refusing the request; then the request id, as text and as a header, and when the
+    /// request started (when it is logged).
+    fn new<F>(
+        parts: &Parts,
+        endpoint: &'static str,
+        (request_id, header, started): (String, HeaderValue, Option<Instant>),
+        admitted: Result<(Option<String>, F), ApiError<E>>,
+    ) -> Self
+    where
+        F: FnOnce(RequestContext) -> Fut,
+    {
+        let state = match admitted {
+            Ok((api_key, call)) => State::Running {
+                future: call(RequestContext {
+                    request_id,
+                    api_key,
+                }),
+                limit: parts
+                    .extensions
+                    .get::<RequestTimeout>()
+                    .map(|timeout| timeout.0),
+                timer: None,
+            },
+            Err(error) => State::Refused { error },
+        };
+        Handled {
+            state,
+            request_id: header,
+            endpoint,
+            started,
+        }
     }
 }
 
@@ -818,45 +823,9 @@ mod tests {
         }
 
         use crate::Request as Params_;
-
-        #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-        pub(super) struct Object {
-            pub(super) code: String,
-            pub(super) details: Vec<(String, String, String)>,
-        }
-
-        impl ErrorBody for Object {
-            type Code = String;
-            fn from_code(code: String, _: String) -> Self {
-                Self {
-                    code,
-                    details: Vec::new(),
-                }
-            }
-            fn from_kind(kind: crate::ErrorKind, message: String) -> Self {
-                Self::from_code(kind.code().into(), message)
-            }
-            fn code(&self) -> &String {
-                &self.code
-            }
-            fn http_status(&self) -> Option<u16> {
-                None
-            }
-            fn message(&self) -> &str {
-                ""
-            }
-            fn hint(&self) -> Option<&str> {
-                None
-            }
-            fn set_hint(&mut self, _: String) {}
-            fn push_detail(&mut self, field: String, got: String, reason: String) {
-                self.details.push((field, got, reason));
-            }
-            fn details(&self) -> Vec<(&str, &str, &str)> {
-                Vec::new()
-            }
-        }
     }
+
+    use crate::test_object::Object;
 
     /// The request head of a `POST` with `headers`, and `limit` as its body limit.
     fn head(headers: &[(&str, &str)], limit: Option<usize>) -> Parts {
@@ -875,8 +844,8 @@ mod tests {
         headers: &[(&str, &str)],
         limit: Option<usize>,
         text: &str,
-    ) -> Result<body::Payload, body::Object> {
-        read_body::<body::Params, body::Object>(&head(headers, limit), Body::from(text.to_owned()))
+    ) -> Result<body::Payload, Object> {
+        read_body::<body::Params, Object>(&head(headers, limit), Body::from(text.to_owned()))
             .await
             .map_err(|e| e.error_object().clone())
     }
@@ -947,7 +916,7 @@ mod tests {
     #[test]
     fn the_parameters_and_the_body_are_checked_together() {
         let problems =
-            |params, k| match checked::<body::Params, body::Object>(params, body::Payload { k }) {
+            |params, k| match checked::<body::Params, Object>(params, body::Payload { k }) {
                 Ok(_) => Vec::new(),
                 Err(e) => e
                     .error_object()
