@@ -46,7 +46,7 @@ const fn u16_at(table: &[u8], at: usize) -> usize {
 }
 
 impl Pattern {
-    /// The pattern `source` and its automaton `table` (see the [module docs](self)).
+    /// The pattern `source` and its automaton `table` (laid out as the comment at the top of `runtime/src/pattern.rs` describes).
     ///
     /// # Panics
     ///

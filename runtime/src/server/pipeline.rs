@@ -376,7 +376,7 @@ fn guarded<F: Future>(
 }
 
 /// The largest request body a route reads, in bytes, in a request's extensions when
-/// [`serve`](super::serve) has a [`body_limit`](super::ServeConfig::body_limit).
+/// [`serve`](super::serve) has a [`max_body_bytes`](super::ServeConfig::max_body_bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BodyLimit(pub usize);
 
