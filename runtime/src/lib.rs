@@ -8,7 +8,8 @@
 //! - always: reading the raw parameters of a request ([`RawParams`]), the checks the
 //!   generated parameter types run ([`Issues`]), validation errors, percent coding and the
 //!   text formats ([`text`]), and the shapes of the endpoint table, the change history and
-//!   the error object ([`Endpoint`], [`HistoryEntry`], [`ErrorBody`]);
+//!   the error object ([`Endpoint`], [`HistoryEntry`], [`ErrorBody`]), and any JSON value
+//!   for what the spec leaves open ([`JsonValue`]);
 //! - feature `patterns`: [`Pattern`], the spec's regular expressions, run from the automata
 //!   the generator built (no regex engine);
 //! - feature `server`: the request pipeline of the generated axum router ([`server`]);
@@ -23,6 +24,7 @@
 #![warn(missing_docs)]
 
 mod api;
+mod json;
 #[cfg(feature = "patterns")]
 mod pattern;
 mod raw;
@@ -45,6 +47,7 @@ pub use api::{
     Auth, BodyRecord, Change, ChangeAction, DEFAULT_BODY_LIMIT, Endpoint, ErrorBody, ErrorKind,
     HistoryEntry, Paged, Protocol, Removal, Request, UnknownValue, WithBody, null_as_default,
 };
+pub use json::JsonValue;
 #[cfg(feature = "patterns")]
 pub use pattern::Pattern;
 pub use raw::{ParamRules, ParamValue, RawParams};

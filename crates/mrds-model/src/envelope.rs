@@ -18,12 +18,12 @@ pub struct Envelope<T> {
     pub error: Option<crate::records::ErrorObject>,
     /// Content: not shown. Nothing generated from this spec reads it: the client hands it over as it came (`Response::metadata`), and the generated server does not send it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<serde_json::Value>,
+    pub metadata: Option<mrds_runtime::JsonValue>,
     /// Content: not shown. The client's paging streams read two keys of this object when it has them: `has_more` (a boolean; `false` ends the stream) and `total` (an integer; the stream ends once the next offset reaches it). Nothing else in it is read; the client hands the whole object over as it came (`Response::pagination`), and the generated server does not send it.
     ///
     /// *Assumed* (not stated by the interface description): The interface description does not show the object's content; the keys the client reads are the usual spellings of paging metadata. A service that sends neither loses nothing: the stream then ends after an empty page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pagination: Option<serde_json::Value>,
+    pub pagination: Option<mrds_runtime::JsonValue>,
 }
 impl<T> Envelope<T> {
     /// A `Envelope` with the required fields given and every optional one empty.
@@ -45,13 +45,13 @@ impl<T> Envelope<T> {
     }
     /// Sets `metadata`.
     #[must_use]
-    pub fn with_metadata(mut self, value: serde_json::Value) -> Self {
+    pub fn with_metadata(mut self, value: mrds_runtime::JsonValue) -> Self {
         self.metadata = Some(value);
         self
     }
     /// Sets `pagination`.
     #[must_use]
-    pub fn with_pagination(mut self, value: serde_json::Value) -> Self {
+    pub fn with_pagination(mut self, value: mrds_runtime::JsonValue) -> Self {
         self.pagination = Some(value);
         self
     }

@@ -19,12 +19,12 @@ pub struct Response<T> {
     pub request_id: String,
     /// The envelope's `metadata`, as sent; nothing in the runtime reads it (the interface
     /// description does not show its content).
-    pub metadata: Option<serde_json::Value>,
+    pub metadata: Option<crate::JsonValue>,
     /// The envelope's `pagination`, as sent. The paging streams read its `has_more` (`false`
     /// ends the stream) and `total` (the stream ends once the next offset reaches it) when
     /// present; the interface description does not show its content, so these two keys are
     /// the project's assumption, and nothing else in it is read.
-    pub pagination: Option<serde_json::Value>,
+    pub pagination: Option<crate::JsonValue>,
 }
 
 impl<T> IntoIterator for Response<T> {

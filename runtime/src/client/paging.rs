@@ -24,7 +24,7 @@ use tracing::Instrument;
 
 use super::Transport;
 use super::error::{Error, PagingError};
-use crate::{ErrorBody, Paged, Request};
+use crate::{ErrorBody, JsonValue, Paged, Request};
 
 /// Every record of an offset-paged endpoint, page after page (see
 /// [`Transport::stream_all`] for when it ends). `Unpin`, so `.next().await` works on it
@@ -144,22 +144,19 @@ pub const PAGINATION_KEYS: [&str; 2] = ["has_more", "total"];
 /// Whether the envelope's `pagination` says the page just received was the last:
 /// `has_more: false`, or a `total` that `next_offset` reaches ([`PAGINATION_KEYS`]). The spec
 /// does not show the object's content, so anything else says nothing.
-pub(crate) fn pagination_says_last(
-    pagination: Option<&serde_json::Value>,
-    next_offset: i64,
-) -> bool {
-    let Some(serde_json::Value::Object(pagination)) = pagination else {
+pub(crate) fn pagination_says_last(pagination: Option<&JsonValue>, next_offset: i64) -> bool {
+    let Some(pagination) = pagination else {
         return false;
     };
     if let Some(more) = pagination
         .get(PAGINATION_KEYS[0])
-        .and_then(serde_json::Value::as_bool)
+        .and_then(JsonValue::as_bool)
     {
         return !more;
     }
     pagination
         .get(PAGINATION_KEYS[1])
-        .and_then(serde_json::Value::as_i64)
+        .and_then(JsonValue::as_i64)
         .is_some_and(|total| next_offset >= total)
 }
 
@@ -189,7 +186,10 @@ mod tests {
 
     #[test]
     fn pagination_metadata_ends_only_when_it_says_so() {
-        let last = |p: serde_json::Value, next| pagination_says_last(Some(&p), next);
+        let last = |p: serde_json::Value, next| {
+            let p: JsonValue = serde_json::from_value(p).unwrap();
+            pagination_says_last(Some(&p), next)
+        };
         assert!(last(json!({"has_more": false, "total": 100}), 10));
         assert!(!last(json!({"has_more": true, "total": 5}), 10));
         assert!(last(json!({"total": 10}), 10));

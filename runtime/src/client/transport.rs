@@ -570,9 +570,9 @@ struct Envelope<T, E> {
     #[serde(default = "none")]
     error: Option<E>,
     #[serde(default)]
-    metadata: Option<serde_json::Value>,
+    metadata: Option<crate::JsonValue>,
     #[serde(default)]
-    pagination: Option<serde_json::Value>,
+    pagination: Option<crate::JsonValue>,
 }
 
 /// Decodes a complete response as the client does: the records of a 2xx envelope, or the

@@ -250,8 +250,14 @@ async fn valid_call_decodes_records_and_envelope() {
     assert_eq!(page.data[0].symbol, "BRK.B");
     assert_eq!(page.data[0].r#yield, 1.25);
     assert_eq!(page.request_id, "req-ok-1");
-    assert_eq!(page.metadata.as_ref().unwrap()["source"], "canned");
-    assert_eq!(page.pagination.as_ref().unwrap()["limit"], 50);
+    assert_eq!(
+        page.metadata.as_ref().unwrap()["source"].as_str(),
+        Some("canned")
+    );
+    assert_eq!(
+        page.pagination.as_ref().unwrap()["limit"].as_i64(),
+        Some(50)
+    );
     assert_eq!(page.into_iter().count(), 2);
 
     let seen = server.seen();

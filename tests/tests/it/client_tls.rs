@@ -10,18 +10,12 @@ use tokio::net::TcpListener;
 
 use crate::client::dividends;
 
-/// The default features' dependency tree, from `cargo tree` (offline: the lock file is the
-/// workspace's).
-fn default_tree() -> String {
+/// Checks the packages a build of `package` with its default features compiles (its normal
+/// and build dependencies, from `cargo tree`, offline: the lock file is the workspace's):
+/// every one of `present` is among them and none of `absent`.
+pub(crate) fn assert_default_tree(package: &str, present: &[&str], absent: &[&str]) {
     let output = Command::new(env!("CARGO"))
-        .args([
-            "tree",
-            "--offline",
-            "-p",
-            "mrds-client",
-            "-e",
-            "normal,build",
-        ])
+        .args(["tree", "--offline", "-p", package, "-e", "normal,build"])
         .args(["--prefix", "none", "--format", "{p}"])
         .current_dir(mrds_tests::workspace_root())
         .output()
@@ -31,31 +25,35 @@ fn default_tree() -> String {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    String::from_utf8(output.stdout).unwrap()
+    let tree = String::from_utf8(output.stdout).unwrap();
+    let names: Vec<&str> = tree.lines().filter_map(|l| l.split(' ').next()).collect();
+    for name in present {
+        assert!(
+            names.contains(name),
+            "{name} is in {package}'s tree:\n{tree}"
+        );
+    }
+    for name in absent {
+        assert!(
+            !names.contains(name),
+            "{name} is not in {package}'s tree:\n{tree}"
+        );
+    }
 }
 
 #[test]
 fn the_default_tls_builds_no_cmake_aws_lc_or_openssl() {
-    let tree = default_tree();
-    let names: Vec<&str> = tree.lines().filter_map(|l| l.split(' ').next()).collect();
-    for present in ["rustls", "ring", "rustls-platform-verifier", "reqwest"] {
-        assert!(
-            names.contains(&present),
-            "{present} is in the tree:\n{tree}"
-        );
-    }
-    for absent in [
-        "aws-lc-rs",
-        "aws-lc-sys",
-        "cmake",
-        "openssl-sys",
-        "native-tls",
-    ] {
-        assert!(
-            !names.contains(&absent),
-            "{absent} is not in the tree:\n{tree}"
-        );
-    }
+    assert_default_tree(
+        "mrds-client",
+        &["rustls", "ring", "rustls-platform-verifier", "reqwest"],
+        &[
+            "aws-lc-rs",
+            "aws-lc-sys",
+            "cmake",
+            "openssl-sys",
+            "native-tls",
+        ],
+    );
 }
 
 #[tokio::test]

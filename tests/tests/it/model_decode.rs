@@ -47,9 +47,15 @@ fn assert_success<T>(env: &Envelope<T>, len: usize) {
     assert_eq!(env.request_id, "req_01JBQ7Y8H3K2M4N6P8R0S2T4V6");
     assert_eq!(env.data.len(), len);
     assert_eq!(env.error, None);
-    assert_eq!(env.metadata.as_ref().unwrap()["source"], "sample");
-    assert_eq!(env.pagination.as_ref().unwrap()["limit"], 50);
-    assert_eq!(env.pagination.as_ref().unwrap()["has_more"], false);
+    assert_eq!(
+        env.metadata.as_ref().unwrap()["source"].as_str(),
+        Some("sample")
+    );
+    assert_eq!(env.pagination.as_ref().unwrap()["limit"].as_i64(), Some(50));
+    assert_eq!(
+        env.pagination.as_ref().unwrap()["has_more"].as_bool(),
+        Some(false)
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -913,4 +919,41 @@ fn change_history_is_newest_first() {
         .expect("the row of 2026-09-09");
     assert_eq!(news.changes[0].path, "/v1/stocks/news");
     assert_eq!(news.changes[0].action, ChangeAction::Removed);
+}
+
+/// The model crate is types only: serde and the runtime, with no regular-expression engine (the
+/// spec's patterns are automata built at generation), no JSON library (a `type: any` field is
+/// the runtime's `JsonValue`; the user picks the serde format) and nothing of HTTP.
+#[test]
+fn the_model_crate_pulls_no_regex_engine_json_library_or_http() {
+    crate::client_tls::assert_default_tree(
+        "mrds-model",
+        &["mrds-runtime", "serde"],
+        &[
+            "regex",
+            "regex-automata",
+            "regex-syntax",
+            "serde_json",
+            "http",
+            "hyper",
+            "tokio",
+        ],
+    );
+}
+
+/// A `type: any` field (the envelope's `metadata` and `pagination`) keeps any JSON as it came,
+/// and encodes back to the same value.
+#[test]
+fn an_open_field_keeps_any_json() {
+    let body = r#"{"success": true, "request_id": "r", "data": [],
+        "metadata": {"nested": {"list": [1, -2, 2.5, null, "x"]}, "flag": true}}"#;
+    let env: Envelope<EtfFlow> = serde_json::from_str(body).unwrap();
+    let metadata = env.metadata.as_ref().unwrap();
+    assert_eq!(metadata["nested"]["list"][1].as_i64(), Some(-2));
+    assert_eq!(metadata["nested"]["list"][2].as_f64(), Some(2.5));
+    assert!(metadata["nested"]["list"][3].is_null());
+    assert_eq!(metadata["flag"].as_bool(), Some(true));
+    let again: Value = serde_json::to_value(&env).unwrap();
+    let original: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(again["metadata"], original["metadata"]);
 }

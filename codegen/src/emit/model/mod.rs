@@ -76,15 +76,21 @@ fn cargo(api: &Api) -> String {
         &[]
     };
     let runtime = runtime_dependency(features);
-    cargo_toml(
+    let mut toml = cargo_toml(
         "mrds-model",
         "Types of the Market and Reference Data Service: records, value sets, validated parameters",
         &[
             &runtime,
             "serde = { version = \"1\", features = [\"derive\"] }",
-            "serde_json = \"1\"",
         ],
-    )
+    );
+    // No JSON library: the types are serde's (a `type: any` field is the runtime's
+    // `JsonValue`), so a downstream team picks its own, and the model crate builds without one.
+    toml.push_str(
+        "\n# For the README's example, which decodes an answer.\n[dev-dependencies]\n\
+         serde_json = \"1\"\n",
+    );
+    toml
 }
 
 /// The README: what the crate holds, an example (a request of the spec's samples, built and
@@ -122,9 +128,10 @@ fn readme_md(api: &Api) -> String {
     let body = format!(
         "Types of the {} (interface description version {}): the records the endpoints answer \
          with, the value sets, one parameter type per endpoint with `validate()` (every rule of \
-         the spec), the response envelope, the endpoint table and the change history. No HTTP: \
-         it depends on serde, serde_json and `mrds-runtime` only, so a crate that only reads or \
-         writes the service's JSON needs nothing else.\n\n```rust\n{code}```",
+         the spec), the response envelope, the endpoint table and the change history. No HTTP \
+         and no JSON library: it depends on serde and `mrds-runtime` only, so a crate that reads \
+         or writes the service's JSON adds the serde format it likes (`serde_json` below) and \
+         nothing else.\n\n```rust\n{code}```",
         prose(&api.title),
         api.api_version
     );

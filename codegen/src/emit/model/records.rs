@@ -480,7 +480,7 @@ fn field_type(api: &Api, f: &Field) -> TokenStream {
         TypeRef::Integer => quote!(i64),
         TypeRef::Number => quote!(f64),
         TypeRef::Boolean => quote!(bool),
-        TypeRef::Any => quote!(serde_json::Value),
+        TypeRef::Any => quote!(mrds_runtime::JsonValue),
         TypeRef::Record(id) => {
             let n = ident(&api.record(*id).name);
             quote!(crate::records::#n)

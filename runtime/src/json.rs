@@ -1,0 +1,292 @@
+//! [`JsonValue`]: any JSON value, for what the spec leaves open (`type: any`).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+
+/// Any JSON value: a field whose content the spec leaves open (`type: any`, such as the
+/// envelope's `metadata` and `pagination`), kept as it came.
+///
+/// A plain serde type, so the model crate needs no JSON library of its own: it decodes from
+/// and encodes to any serde format, and converts to and from `serde_json::Value` through
+/// serde (`serde_json::to_value(&v)`, `serde_json::from_value(v)`). An object's keys are kept
+/// sorted, as `serde_json::Value` keeps them by default.
+///
+/// ```
+/// use mrds_runtime::JsonValue;
+///
+/// let pagination = JsonValue::from_iter([("has_more", JsonValue::Bool(false))]);
+/// assert_eq!(pagination.get("has_more").and_then(JsonValue::as_bool), Some(false));
+/// assert!(pagination.get("total").is_none());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum JsonValue {
+    /// `null`.
+    #[default]
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A whole number from 0 up.
+    Unsigned(u64),
+    /// A whole number below 0.
+    Negative(i64),
+    /// Any other number.
+    Float(f64),
+    /// A string.
+    String(String),
+    /// An array.
+    Array(Vec<JsonValue>),
+    /// An object, its keys sorted.
+    Object(BTreeMap<String, JsonValue>),
+}
+
+impl JsonValue {
+    /// The member `key` of an object; `None` for a missing key or a value that is not an object.
+    pub fn get(&self, key: &str) -> Option<&JsonValue> {
+        match self {
+            JsonValue::Object(members) => members.get(key),
+            _ => None,
+        }
+    }
+
+    /// The boolean, if this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            JsonValue::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The number as an `i64`, if it is a whole number in its range.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            JsonValue::Unsigned(n) => i64::try_from(*n).ok(),
+            JsonValue::Negative(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The number as a `u64`, if it is a whole number from 0 up.
+    pub fn as_u64(&self) -> Option<u64> {
+        match self {
+            JsonValue::Unsigned(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The number as an `f64` (a whole number converted, perhaps rounded), if this is a number.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            JsonValue::Unsigned(n) => Some(*n as f64),
+            JsonValue::Negative(n) => Some(*n as f64),
+            JsonValue::Float(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            JsonValue::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The elements, if this is an array.
+    pub fn as_array(&self) -> Option<&[JsonValue]> {
+        match self {
+            JsonValue::Array(elements) => Some(elements),
+            _ => None,
+        }
+    }
+
+    /// The members, if this is an object.
+    pub fn as_object(&self) -> Option<&BTreeMap<String, JsonValue>> {
+        match self {
+            JsonValue::Object(members) => Some(members),
+            _ => None,
+        }
+    }
+
+    /// Whether this is `null`.
+    pub fn is_null(&self) -> bool {
+        matches!(self, JsonValue::Null)
+    }
+}
+
+/// `value["key"]`: the member `key` of an object, or `null` for a missing key or a value that
+/// is not an object (as `serde_json::Value` indexes).
+impl std::ops::Index<&str> for JsonValue {
+    type Output = JsonValue;
+
+    fn index(&self, key: &str) -> &JsonValue {
+        self.get(key).unwrap_or(&JsonValue::Null)
+    }
+}
+
+/// `value[i]`: the element `i` of an array, or `null` past its end or for a value that is not
+/// an array.
+impl std::ops::Index<usize> for JsonValue {
+    type Output = JsonValue;
+
+    fn index(&self, i: usize) -> &JsonValue {
+        self.as_array()
+            .and_then(|elements| elements.get(i))
+            .unwrap_or(&JsonValue::Null)
+    }
+}
+
+/// An object of the given members.
+impl<K: Into<String>> FromIterator<(K, JsonValue)> for JsonValue {
+    fn from_iter<I: IntoIterator<Item = (K, JsonValue)>>(members: I) -> Self {
+        JsonValue::Object(members.into_iter().map(|(k, v)| (k.into(), v)).collect())
+    }
+}
+
+impl Serialize for JsonValue {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            JsonValue::Null => serializer.serialize_unit(),
+            JsonValue::Bool(b) => serializer.serialize_bool(*b),
+            JsonValue::Unsigned(n) => serializer.serialize_u64(*n),
+            JsonValue::Negative(n) => serializer.serialize_i64(*n),
+            JsonValue::Float(n) => serializer.serialize_f64(*n),
+            JsonValue::String(s) => serializer.serialize_str(s),
+            JsonValue::Array(elements) => {
+                let mut seq = serializer.serialize_seq(Some(elements.len()))?;
+                for element in elements {
+                    seq.serialize_element(element)?;
+                }
+                seq.end()
+            }
+            JsonValue::Object(members) => {
+                let mut map = serializer.serialize_map(Some(members.len()))?;
+                for (key, value) in members {
+                    map.serialize_entry(key, value)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for JsonValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> Visitor<'de> for JsonVisitor {
+    type Value = JsonValue;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<JsonValue, E> {
+        Ok(JsonValue::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<JsonValue, E> {
+        Ok(JsonValue::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<JsonValue, D::Error> {
+        JsonValue::deserialize(deserializer)
+    }
+
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<JsonValue, E> {
+        Ok(JsonValue::Bool(b))
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<JsonValue, E> {
+        Ok(JsonValue::Unsigned(n))
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<JsonValue, E> {
+        Ok(u64::try_from(n).map_or(JsonValue::Negative(n), JsonValue::Unsigned))
+    }
+
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<JsonValue, E> {
+        Ok(JsonValue::Float(n))
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<JsonValue, E> {
+        Ok(JsonValue::String(s.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, s: String) -> Result<JsonValue, E> {
+        Ok(JsonValue::String(s))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<JsonValue, A::Error> {
+        let mut elements = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(element) = seq.next_element()? {
+            elements.push(element);
+        }
+        Ok(JsonValue::Array(elements))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<JsonValue, A::Error> {
+        let mut members = BTreeMap::new();
+        while let Some((key, value)) = map.next_entry::<String, JsonValue>()? {
+            members.insert(key, value);
+        }
+        Ok(JsonValue::Object(members))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::JsonValue;
+
+    /// Every kind of JSON value decodes to its variant and encodes back to the same text
+    /// (keys sorted, as serde_json's own value sorts them).
+    #[test]
+    fn decodes_and_encodes_every_kind_of_value() {
+        let text = r#"{"a":[null,true,false,0,18446744073709551615,-9223372036854775808,-1.5,1e300,"x\"y"],"b":{"z":{},"y":[]}}"#;
+        let value: JsonValue = serde_json::from_str(text).unwrap();
+        let a = value.get("a").and_then(JsonValue::as_array).unwrap();
+        assert!(a[0].is_null());
+        assert_eq!(a[1].as_bool(), Some(true));
+        assert_eq!(a[3], JsonValue::Unsigned(0));
+        assert_eq!(a[4].as_u64(), Some(u64::MAX));
+        assert_eq!(a[4].as_i64(), None, "above i64's range");
+        assert_eq!(a[5].as_i64(), Some(i64::MIN));
+        assert_eq!(a[6].as_f64(), Some(-1.5));
+        assert_eq!(a[6].as_i64(), None, "not a whole number");
+        assert_eq!(a[8].as_str(), Some("x\"y"));
+        assert_eq!(
+            value.get("b").and_then(|b| b.get("z")),
+            Some(&JsonValue::Object(Default::default()))
+        );
+        // The same value as serde_json's: the same text out, and through serde both ways.
+        let theirs: serde_json::Value = serde_json::from_str(text).unwrap();
+        let out = serde_json::to_string(&value).unwrap();
+        assert_eq!(out, serde_json::to_string(&theirs).unwrap());
+        assert!(
+            out.ends_with(r#""b":{"y":[],"z":{}}}"#),
+            "keys sorted: {out}"
+        );
+        assert_eq!(serde_json::to_value(&value).unwrap(), theirs);
+        assert_eq!(serde_json::from_value::<JsonValue>(theirs).unwrap(), value);
+    }
+
+    /// A value that is not an object has no members; a missing member is `None`.
+    #[test]
+    fn get_reads_objects_only() {
+        assert_eq!(JsonValue::String("has_more".into()).get("has_more"), None);
+        let object = JsonValue::from_iter([("total", JsonValue::Unsigned(3))]);
+        assert_eq!(object.get("total").and_then(JsonValue::as_i64), Some(3));
+        assert_eq!(object.get("has_more"), None);
+        assert_eq!(object.as_object().map(|m| m.len()), Some(1));
+        assert_eq!(object["total"], JsonValue::Unsigned(3));
+        assert!(object["has_more"].is_null() && object["total"]["x"].is_null());
+        let array = JsonValue::Array(vec![JsonValue::Bool(true)]);
+        assert_eq!((array[0].as_bool(), array[1].is_null()), (Some(true), true));
+    }
+}
