@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # What building costs a newcomer and a downstream team: the number of crates compiled and the
 # cold build's CPU time (user + system) and wall time, each in a fresh target directory, dev
-# profile (what `cargo build` does), crates already downloaded. Prints a Markdown table. Cases:
+# profile (what `cargo build` does), crates already downloaded. Prints a Markdown table.
+#
+# The shipped crates (model and client cases) are built as a downstream team builds them: as
+# path dependencies of an empty project outside this workspace, with the workspace's lock file,
+# so this workspace's `[profile.dev.package]` overrides (which speed up the generator's tests)
+# do not apply, as they do not to progenitor's client in its own workspace. Cases:
 #
 #   codegen          `cargo xtask codegen` on a fresh clone: the generator and xtask
 #   model            mrds-model alone
@@ -12,6 +17,8 @@
 #   generator        mrds-codegen alone: what `cargo xtask codegen` needs besides xtask's own
 #   progenitor       the client cargo-progenitor generates for the same API (OpenAPI 3.0.3;
 #                    its reqwest has no TLS feature: plain http only)
+#   progenitor-ring  the same with the TLS of mrds-client's default added to its manifest
+#                    (reqwest's rustls-no-provider, rustls with ring, the platform verifier)
 #
 #   bench/build-cost.sh                      # every case, once
 #   ROUNDS=2 bench/build-cost.sh model progenitor   # some cases, interleaved rounds
@@ -20,7 +27,7 @@ cd "$(dirname "$0")/.."
 source bench/lib.sh
 
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(codegen model client client-aws-lc-rs client-native progenitor)
+[ ${#cases[@]} -gt 0 ] || cases=(codegen model client client-aws-lc-rs client-native progenitor progenitor-ring)
 rounds="${ROUNDS:-1}"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
@@ -31,9 +38,40 @@ progenitor_crate() {
     command -v cargo-progenitor >/dev/null || cargo install --quiet --locked cargo-progenitor
     sed 's/"openapi": "3.1.0"/"openapi": "3.0.3"/' crates/mrds-server/openapi.json >"$scratch/openapi.json"
     cargo progenitor -i "$scratch/openapi.json" -o "$scratch/progenitor" -n mrds-progenitor -v 0.1.0 >/dev/null
-    # Its own workspace, outside this one.
-    printf '\n[workspace]\n' >>"$scratch/progenitor/Cargo.toml"
-    (cd "$scratch/progenitor" && cargo fetch --quiet)
+    # With TLS as mrds-client's default has it (its `[dependencies]` table is the last).
+    cp -r "$scratch/progenitor" "$scratch/progenitor-ring"
+    sed -i 's/"stream"\]/"stream", "rustls-no-provider"]/' "$scratch/progenitor-ring/Cargo.toml"
+    grep -q rustls-no-provider "$scratch/progenitor-ring/Cargo.toml"
+    printf '%s\n' 'rustls = { version = "0.23", default-features = false, features = ["ring", "std", "tls12"] }' \
+        'rustls-platform-verifier = "0.7"' >>"$scratch/progenitor-ring/Cargo.toml"
+    # Each its own workspace, outside this one.
+    for crate in progenitor progenitor-ring; do
+        printf '\n[workspace]\n' >>"$scratch/$crate/Cargo.toml"
+        (cd "$scratch/$crate" && cargo fetch --quiet)
+    done
+}
+
+# A downstream project of its own (outside this workspace, this workspace's lock file) whose
+# one dependency is $2 = `crate = { ... }`: $scratch/downstream-$1.
+downstream_crate() {
+    local dir="$scratch/downstream-$1"
+    mkdir -p "$dir/src"
+    : >"$dir/src/lib.rs"
+    printf '[package]\nname = "cost-probe"\nversion = "0.0.0"\nedition = "2024"\npublish = false\n\n[dependencies]\n%s\n\n[workspace]\n' "$2" >"$dir/Cargo.toml"
+    cp Cargo.lock "$dir/Cargo.lock"
+    (cd "$dir" && cargo fetch --quiet)
+}
+
+# The dependency line of a shipped-crate case.
+dependency_of() {
+    local root="$PWD/crates"
+    case "$1" in
+        model) echo "mrds-model = { path = \"$root/mrds-model\" }" ;;
+        client) echo "mrds-client = { path = \"$root/mrds-client\" }" ;;
+        client-aws-lc-rs) echo "mrds-client = { path = \"$root/mrds-client\", default-features = false, features = [\"rustls-aws-lc-rs\"] }" ;;
+        client-native) echo "mrds-client = { path = \"$root/mrds-client\", default-features = false, features = [\"native-tls\"] }" ;;
+        client-no-tls) echo "mrds-client = { path = \"$root/mrds-client\", default-features = false }" ;;
+    esac
 }
 
 # The cargo arguments of a case (run from the workspace root); `--message-format json` goes
@@ -41,19 +79,22 @@ progenitor_crate() {
 command_of() {
     case "$1" in
         codegen) echo "run --quiet -p xtask -- codegen --check" ;;
-        model) echo "build --quiet -p mrds-model" ;;
-        client) echo "build --quiet -p mrds-client" ;;
-        client-aws-lc-rs) echo "build --quiet -p mrds-client --no-default-features --features rustls-aws-lc-rs" ;;
-        client-native) echo "build --quiet -p mrds-client --no-default-features --features native-tls" ;;
-        client-no-tls) echo "build --quiet -p mrds-client --no-default-features" ;;
+        model | client | client-aws-lc-rs | client-native | client-no-tls)
+            echo "build --quiet --manifest-path $scratch/downstream-$1/Cargo.toml" ;;
         generator) echo "build --quiet -p mrds-codegen" ;;
-        progenitor) echo "build --quiet --manifest-path $scratch/progenitor/Cargo.toml" ;;
+        progenitor | progenitor-ring) echo "build --quiet --manifest-path $scratch/$1/Cargo.toml" ;;
         *) echo "unknown case $1" >&2; exit 2 ;;
     esac
 }
 
 cargo fetch --quiet
-for c in "${cases[@]}"; do [ "$c" = progenitor ] && progenitor_crate; done
+for c in "${cases[@]}"; do
+    command_of "$c" >/dev/null
+    case "$c" in
+        progenitor | progenitor-ring) [ -d "$scratch/progenitor" ] || progenitor_crate ;;
+        model | client*) downstream_crate "$c" "$(dependency_of "$c")" ;;
+    esac
+done
 echo "| case | crates compiled | cold CPU (user+sys) | cold wall |"
 echo "|---|---|---|---|"
 for round in $(seq "$rounds"); do
@@ -73,7 +114,8 @@ for line in open(sys.argv[1]):
         m = json.loads(line)
     except ValueError:
         continue
-    if m.get("reason") == "compiler-artifact":
+    # The downstream probe is not a crate of the case.
+    if m.get("reason") == "compiler-artifact" and "cost-probe" not in m["package_id"]:
         names.add(m["package_id"])
 print(len(names))' "$dir.json")"
         cpu="$(awk '{printf "%.1f s", $1 + $2}' <<<"$times")"

@@ -94,10 +94,10 @@ fn readme_md(api: &Api) -> String {
     );
     let features = "## Features\n\n\
          - TLS, for `https://` base URLs: `rustls-ring` (the default: rustls with the `ring` \
-         provider, which builds without cmake or a system library, about 16 s of CPU over no \
-         TLS), `rustls-aws-lc-rs` \
-         (reqwest's own default provider, whose C library adds about 30 s of CPU to a cold \
-         build of about 50 s) or `native-tls` (the platform's library: OpenSSL on Linux, \
+         provider, which builds without cmake or a system library: a cold build of about 40 s \
+         of CPU, 10 s over no TLS), `rustls-aws-lc-rs` \
+         (reqwest's own default provider, whose C library, built with cmake, adds about 20 s \
+         of CPU more) or `native-tls` (the platform's library: OpenSSL on Linux, \
          with its development package installed; about as cheap to build as `rustls-ring`). Choose another with \
          `default-features = false, features = [\"native-tls\"]`; with none, the client \
          speaks plain `http://` only and refuses an `https://` base URL when it is built.\n\
