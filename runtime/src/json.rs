@@ -12,7 +12,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 /// A plain serde type, so the model crate needs no JSON library of its own: it decodes from
 /// and encodes to any serde format, and converts to and from `serde_json::Value` through
 /// serde (`serde_json::to_value(&v)`, `serde_json::from_value(v)`). An object's keys are kept
-/// sorted, as `serde_json::Value` keeps them by default.
+/// sorted, as `serde_json::Value` keeps them by default; `Display` writes compact JSON text.
 ///
 /// ```
 /// use mrds_runtime::JsonValue;
@@ -20,6 +20,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 /// let pagination = JsonValue::from_iter([("has_more", JsonValue::Bool(false))]);
 /// assert_eq!(pagination.get("has_more").and_then(JsonValue::as_bool), Some(false));
 /// assert!(pagination.get("total").is_none());
+/// assert_eq!(pagination.to_string(), r#"{"has_more":false}"#);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub enum JsonValue {
@@ -114,6 +115,66 @@ impl JsonValue {
     pub fn is_null(&self) -> bool {
         matches!(self, JsonValue::Null)
     }
+}
+
+/// The value as compact JSON text (`{"has_more":false}`), as `serde_json::Value` displays it
+/// (a number at the ends of the range may take another form of the same value, `1e300` for
+/// `1e+300`). A number that is not finite, which JSON cannot hold, is written `null`.
+impl fmt::Display for JsonValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JsonValue::Null => f.write_str("null"),
+            JsonValue::Bool(b) => write!(f, "{b}"),
+            JsonValue::Unsigned(n) => write!(f, "{n}"),
+            JsonValue::Negative(n) => write!(f, "{n}"),
+            // Debug writes the shortest text that reads back as the same number, with an
+            // exponent for very large and very small ones, which JSON accepts.
+            JsonValue::Float(n) if n.is_finite() => write!(f, "{n:?}"),
+            JsonValue::Float(_) => f.write_str("null"),
+            JsonValue::String(s) => write_string(f, s),
+            JsonValue::Array(elements) => {
+                f.write_str("[")?;
+                for (i, element) in elements.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{element}")?;
+                }
+                f.write_str("]")
+            }
+            JsonValue::Object(members) => {
+                f.write_str("{")?;
+                for (i, (key, value)) in members.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write_string(f, key)?;
+                    write!(f, ":{value}")?;
+                }
+                f.write_str("}")
+            }
+        }
+    }
+}
+
+/// A JSON string: quoted, with `"`, `\` and the control characters escaped.
+fn write_string(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+    use fmt::Write;
+    f.write_char('"')?;
+    for c in s.chars() {
+        match c {
+            '"' => f.write_str("\\\"")?,
+            '\\' => f.write_str("\\\\")?,
+            '\n' => f.write_str("\\n")?,
+            '\r' => f.write_str("\\r")?,
+            '\t' => f.write_str("\\t")?,
+            '\u{8}' => f.write_str("\\b")?,
+            '\u{c}' => f.write_str("\\f")?,
+            c if u32::from(c) < 0x20 => write!(f, "\\u{:04x}", u32::from(c))?,
+            c => f.write_char(c)?,
+        }
+    }
+    f.write_char('"')
 }
 
 /// `value["key"]`: the member `key` of an object, or `null` for a missing key or a value that
@@ -274,6 +335,36 @@ mod tests {
         );
         assert_eq!(serde_json::to_value(&value).unwrap(), theirs);
         assert_eq!(serde_json::from_value::<JsonValue>(theirs).unwrap(), value);
+    }
+
+    /// The displayed text is the JSON serde_json writes for the same value, escapes included;
+    /// numbers at the ends of the range are written in another valid form, and every text
+    /// reads back as the value it came from.
+    #[test]
+    fn displays_as_compact_json() {
+        let text = "{\"a\":[null,true,0,18446744073709551615,-7,-1.5,2.0,0.1],\
+                    \"s\":\"q\\\"b\\\\n\\nt\\tc\\u0001\\u001f\\b\\f\\r é\",\"o\":{\"x\":{},\"y\":[]}}";
+        let value: JsonValue = serde_json::from_str(text).unwrap();
+        let theirs: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(value.to_string(), theirs.to_string());
+        for n in [
+            1e300,
+            -1e-300,
+            1e15,
+            1e16,
+            1e-7,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+        ] {
+            let text = JsonValue::Float(n).to_string();
+            assert_eq!(serde_json::from_str::<f64>(&text).unwrap(), n, "{text}");
+        }
+        assert_eq!(
+            serde_json::from_str::<JsonValue>(&value.to_string()).unwrap(),
+            value
+        );
+        assert_eq!(JsonValue::Float(f64::NAN).to_string(), "null");
     }
 
     /// A value that is not an object has no members; a missing member is `None`.
