@@ -62,7 +62,7 @@ downstream_crate() {
     (cd "$dir" && cargo fetch --quiet)
 }
 
-# The dependency line of a shipped-crate case.
+# The dependency line of a shipped-crate case; nothing for the other cases.
 dependency_of() {
     local root="$PWD/crates"
     case "$1" in
@@ -79,21 +79,23 @@ dependency_of() {
 command_of() {
     case "$1" in
         codegen) echo "run --quiet -p xtask -- codegen --check" ;;
-        model | client | client-aws-lc-rs | client-native | client-no-tls)
-            echo "build --quiet --manifest-path $scratch/downstream-$1/Cargo.toml" ;;
         generator) echo "build --quiet -p mrds-codegen" ;;
         progenitor | progenitor-ring) echo "build --quiet --manifest-path $scratch/$1/Cargo.toml" ;;
-        *) echo "unknown case $1" >&2; exit 2 ;;
+        *)
+            [ -n "$(dependency_of "$1")" ] || { echo "unknown case $1" >&2; exit 2; }
+            echo "build --quiet --manifest-path $scratch/downstream-$1/Cargo.toml" ;;
     esac
 }
 
 cargo fetch --quiet
 for c in "${cases[@]}"; do
     command_of "$c" >/dev/null
-    case "$c" in
-        progenitor | progenitor-ring) [ -d "$scratch/progenitor" ] || progenitor_crate ;;
-        model | client*) downstream_crate "$c" "$(dependency_of "$c")" ;;
-    esac
+    dependency="$(dependency_of "$c")"
+    if [ -n "$dependency" ]; then
+        downstream_crate "$c" "$dependency"
+    elif [[ "$c" = progenitor* && ! -d "$scratch/progenitor" ]]; then
+        progenitor_crate
+    fi
 done
 echo "| case | crates compiled | cold CPU (user+sys) | cold wall |"
 echo "|---|---|---|---|"
