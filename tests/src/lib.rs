@@ -150,7 +150,7 @@ pub fn check_generated(dir: &Path, files: &FileSet, checks: Checks) -> Result<()
     )?;
     let cargo = |args: &[&str]| cargo_in(dir, args, &[]).map(drop);
     cargo(&["check", "--workspace", "--all-targets"])?;
-    // Every feature but the client's other TLS options, which only choose reqwest's backend
+    // Every feature but the client's other TLS options, which only choose the TLS backend
     // (and would build aws-lc's and OpenSSL's C code for nothing the generated code decides).
     cargo(&[
         "check",
@@ -190,6 +190,7 @@ pub fn run_generated_tests(
          mrds-server = {{ path = \"../crates/mrds-server\" }}\n\
          mrds-runtime = {{ workspace = true, features = [\"server\", \"client\"] }}\n\
          mrds-codegen = {{ path = \"{root_path}/codegen\" }}\nmrds-contract = {{ path = \"{root_path}/contract\" }}\n\
+         reqwest = {{ version = \"0.13\", default-features = false }}\n\
          serde_json = \"1\"\ntokio = {{ version = \"1\", features = [\"macros\", \"net\", \"rt\", \"time\"] }}\n"
     );
     let source = std::fs::read_to_string(root.join("tests").join(crate_dir).join("src/lib.rs"))

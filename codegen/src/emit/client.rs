@@ -22,11 +22,11 @@ pub const DIR: &str = "crates/mrds-client";
 /// each costs to build (measured by `bench/build-cost.sh`).
 const TLS_FEATURES: &str = "\
 # TLS, for `https://` base URLs (see the README for what each option costs to build). With
-# several on, native-tls is used, then rustls with aws-lc-rs, as reqwest prefers them.
+# several on, native-tls is used, then rustls with aws-lc-rs.
 default = [\"rustls-ring\"]
 # rustls with the `ring` provider: no cmake, no system library.
 rustls-ring = [\"mrds-runtime/client-rustls-ring\"]
-# rustls with the `aws-lc-rs` provider (reqwest's default; its C library builds with cmake).
+# rustls with the `aws-lc-rs` provider (its C library builds with cmake).
 rustls-aws-lc-rs = [\"mrds-runtime/client-rustls-aws-lc-rs\"]
 # The platform's TLS library (OpenSSL on Linux, which needs its development package).
 native-tls = [\"mrds-runtime/client-native-tls\"]
@@ -84,7 +84,7 @@ fn readme_md(api: &Api) -> String {
     }
     code.push_str("# Ok(())\n# }\n```");
     let body = format!(
-        "Typed async client of the {} (reqwest; TLS through rustls by default): one method per endpoint taking the \
+        "Typed async client of the {} (hyper; TLS through rustls by default): one method per endpoint taking the \
          endpoint's parameter type from the model crate (`mrds-model`, re-exported as \
          `mrds_client::model`). Every call validates its parameters before sending, retries \
          what is worth retrying, and fails with one error type that tells invalid input, \
@@ -94,13 +94,15 @@ fn readme_md(api: &Api) -> String {
     );
     let features = "## Features\n\n\
          - TLS, for `https://` base URLs: `rustls-ring` (the default: rustls with the `ring` \
-         provider, which builds without cmake or a system library: a cold build of about 40 s \
-         of CPU, 10 s over no TLS), `rustls-aws-lc-rs` \
-         (reqwest's own default provider, whose C library, built with cmake, adds about 20 s \
+         provider, which builds without cmake or a system library: a cold build of about 30 s \
+         of CPU, 9 s over no TLS), `rustls-aws-lc-rs` \
+         (whose C library, built with cmake, adds about 20 s \
          of CPU more) or `native-tls` (the platform's library: OpenSSL on Linux, \
          with its development package installed; about as cheap to build as `rustls-ring`). Choose another with \
          `default-features = false, features = [\"native-tls\"]`; with none, the client \
-         speaks plain `http://` only and refuses an `https://` base URL when it is built.\n\
+         speaks plain `http://` only and refuses an `https://` base URL when it is built. \
+         Proxies come from the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, \
+         `NO_PROXY`) or from `ClientBuilder::proxy`.\n\
          - `jiff`: the model crate's typed time (see `mrds-model`).\n\n\
          Calls are `async`: run them on tokio (`tokio = { version = \"1\", features = \
          [\"macros\", \"rt-multi-thread\"] }`). The paging streams are \
@@ -184,7 +186,7 @@ fn client_rs(api: &Api) -> TokenStream {
         pub use mrds_runtime::client::{
             BODY_PREFIX_LIMIT, BuildError, DEFAULT_DEADLINE_FACTOR, DEFAULT_TIMEOUT,
             DEFAULT_USER_AGENT, MAX_REDIRECTS, PagingError, REQUEST_ID_HEADER, RETRY_STATUSES,
-            Response, RetryPolicy, TransportError, TransportKind, UndecodableError, reqwest,
+            Response, RetryPolicy, TransportError, TransportKind, UndecodableError, http,
         };
 
         /// Everything a call can fail with.
@@ -230,7 +232,7 @@ fn client_rs(api: &Api) -> TokenStream {
             }
 
             /// The service root every endpoint path is appended to.
-            pub fn base_url(&self) -> &mrds_runtime::client::reqwest::Url {
+            pub fn base_url(&self) -> &mrds_runtime::client::http::Uri {
                 self.transport.base_url()
             }
 
@@ -241,7 +243,7 @@ fn client_rs(api: &Api) -> TokenStream {
 
             /// The full URL of a request: base URL, the endpoint path (path parameters
             /// percent-encoded) and the query, every name and value percent-encoded.
-            pub fn url_for<P: Request>(&self, params: &P) -> mrds_runtime::client::reqwest::Url {
+            pub fn url_for<P: Request>(&self, params: &P) -> mrds_runtime::client::http::Uri {
                 self.transport.url_for(params)
             }
 

@@ -187,7 +187,7 @@ fn crate_metadata(name: &str) -> (&'static [&'static str], &'static [&'static st
             &["web-programming::http-server", "development-tools::testing"],
         ),
         "mrds-client" => (
-            &["mrds", "market-data", "api", "client", "reqwest"],
+            &["mrds", "market-data", "api", "client", "http"],
             &["api-bindings", "web-programming::http-client", "finance"],
         ),
         _ => (&["mrds", "market-data"], &["api-bindings"]),

@@ -7,7 +7,7 @@ use mrds_runtime::{Paged, Request};
 pub use mrds_runtime::client::{
     BODY_PREFIX_LIMIT, BuildError, DEFAULT_DEADLINE_FACTOR, DEFAULT_TIMEOUT,
     DEFAULT_USER_AGENT, MAX_REDIRECTS, PagingError, REQUEST_ID_HEADER, RETRY_STATUSES,
-    Response, RetryPolicy, TransportError, TransportKind, UndecodableError, reqwest,
+    Response, RetryPolicy, TransportError, TransportKind, UndecodableError, http,
 };
 /// Everything a call can fail with.
 pub type Error = mrds_runtime::client::Error<mrds_model::records::ErrorObject>;
@@ -45,7 +45,7 @@ impl Client {
         ClientBuilder::new(mrds_model::api::PROTOCOL, base_url)
     }
     /// The service root every endpoint path is appended to.
-    pub fn base_url(&self) -> &mrds_runtime::client::reqwest::Url {
+    pub fn base_url(&self) -> &mrds_runtime::client::http::Uri {
         self.transport.base_url()
     }
     /// The retry policy in force.
@@ -54,7 +54,7 @@ impl Client {
     }
     /// The full URL of a request: base URL, the endpoint path (path parameters
     /// percent-encoded) and the query, every name and value percent-encoded.
-    pub fn url_for<P: Request>(&self, params: &P) -> mrds_runtime::client::reqwest::Url {
+    pub fn url_for<P: Request>(&self, params: &P) -> mrds_runtime::client::http::Uri {
         self.transport.url_for(params)
     }
     /// Sends one request of any endpoint: validates `params` (an invalid request fails

@@ -4,13 +4,12 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::time::Duration;
 
-use reqwest::Url;
-use reqwest::header::{HeaderName, HeaderValue};
+use http::Uri;
+use http::header::{HeaderName, HeaderValue};
 
+use super::stack::{self, Http, TLS};
 use super::transport::{Inner, Transport};
-use super::{
-    DEFAULT_DEADLINE_FACTOR, DEFAULT_TIMEOUT, DEFAULT_USER_AGENT, MAX_REDIRECTS, RetryPolicy,
-};
+use super::{DEFAULT_DEADLINE_FACTOR, DEFAULT_TIMEOUT, DEFAULT_USER_AGENT, RetryPolicy};
 use crate::Protocol;
 
 /// Configures a client; `C` is the client it builds (the generated client crate names this
@@ -24,7 +23,7 @@ pub struct ClientBuilder<C> {
     timeout: Duration,
     deadline: Deadline,
     user_agent: String,
-    http: Option<reqwest::Client>,
+    proxy: Proxy,
     retry: RetryPolicy,
     retry_timeouts: bool,
     client: PhantomData<fn() -> C>,
@@ -39,6 +38,17 @@ enum Deadline {
     Fixed(Duration),
     /// None: attempts and waits are bounded by the retry policy alone.
     Unbounded,
+}
+
+/// Where requests go, as configured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Proxy {
+    /// Through the proxies of the environment, if any.
+    Environment,
+    /// Through this proxy.
+    Fixed(String),
+    /// Straight to the service.
+    Off,
 }
 
 impl Deadline {
@@ -60,7 +70,7 @@ impl<C> Clone for ClientBuilder<C> {
             timeout: self.timeout,
             deadline: self.deadline,
             user_agent: self.user_agent.clone(),
-            http: self.http.clone(),
+            proxy: self.proxy.clone(),
             retry: self.retry,
             retry_timeouts: self.retry_timeouts,
             client: PhantomData,
@@ -76,7 +86,7 @@ impl<C> fmt::Debug for ClientBuilder<C> {
             .field("timeout", &self.timeout)
             .field("deadline", &self.deadline.resolve(self.timeout))
             .field("user_agent", &self.user_agent)
-            .field("custom_http_client", &self.http.is_some())
+            .field("proxy", &ProxyDebug(&self.proxy))
             .field("retry", &self.retry)
             .field("retry_timeouts", &self.retry_timeouts)
             .finish()
@@ -98,7 +108,7 @@ impl<C: From<Transport>> ClientBuilder<C> {
             timeout: DEFAULT_TIMEOUT,
             deadline: Deadline::Default,
             user_agent: DEFAULT_USER_AGENT.to_string(),
-            http: None,
+            proxy: Proxy::Environment,
             retry: RetryPolicy::default(),
             retry_timeouts: true,
             client: PhantomData,
@@ -114,7 +124,7 @@ impl<C: From<Transport>> ClientBuilder<C> {
     }
 
     /// Time allowed for one attempt: connecting, sending and reading the whole body
-    /// (default [`DEFAULT_TIMEOUT`]). Applies to a custom `reqwest::Client` too. A timed-out
+    /// (default [`DEFAULT_TIMEOUT`]). A timed-out
     /// attempt is retried (see [`retry_timeouts`](Self::retry_timeouts)).
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
@@ -153,21 +163,31 @@ impl<C: From<Transport>> ClientBuilder<C> {
         self
     }
 
-    /// The `User-Agent` header (default [`DEFAULT_USER_AGENT`]); sent on every request,
-    /// through a custom `reqwest::Client` too.
+    /// The `User-Agent` header (default [`DEFAULT_USER_AGENT`]); sent on every request.
     #[must_use]
     pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
         self.user_agent = user_agent.into();
         self
     }
 
-    /// Sends through this `reqwest::Client` (for proxies, TLS roots, connection pools shared
-    /// with other code) instead of one built here. Its redirect policy is then its own: the
-    /// one built here follows redirects only within one origin, since reqwest keeps the
-    /// `X-API-Key` header when a redirect leads to another host.
+    /// Sends every request through this `http://` proxy (with `user:password@` in the URL
+    /// if it asks for credentials): `https` requests through a `CONNECT` tunnel, so the proxy
+    /// sees neither the key nor the query; `http` requests to the proxy itself.
+    ///
+    /// By default the client uses the proxies of the environment as curl does:
+    /// `HTTPS_PROXY`, `HTTP_PROXY` or `ALL_PROXY` (in either case) by the service's scheme,
+    /// except for the hosts in `NO_PROXY`. SOCKS proxies and TLS to the proxy are not
+    /// supported: a call through one fails to connect, saying so.
     #[must_use]
-    pub fn http_client(mut self, client: reqwest::Client) -> Self {
-        self.http = Some(client);
+    pub fn proxy(mut self, url: impl Into<String>) -> Self {
+        self.proxy = Proxy::Fixed(url.into());
+        self
+    }
+
+    /// Sends requests straight to the service, whatever the environment says.
+    #[must_use]
+    pub fn no_proxy(mut self) -> Self {
+        self.proxy = Proxy::Off;
         self
     }
 
@@ -206,18 +226,23 @@ impl<C: From<Transport>> ClientBuilder<C> {
         };
         let user_agent = HeaderValue::from_str(&self.user_agent)
             .map_err(|_| BuildError::InvalidUserAgent(self.user_agent.clone()))?;
-        let http = match self.http {
-            Some(client) => client,
-            None => {
-                refuse_https_without_tls(&base, TLS).map_err(|reason| {
-                    BuildError::InvalidBaseUrl {
-                        url: self.base_url.clone(),
+        refuse_https_without_tls(&base, TLS).map_err(|reason| BuildError::InvalidBaseUrl {
+            url: self.base_url.clone(),
+            reason,
+        })?;
+        let proxies = match &self.proxy {
+            Proxy::Environment => Some(stack::environment_proxies()),
+            Proxy::Fixed(url) => {
+                Some(
+                    stack::fixed_proxy(url).map_err(|reason| BuildError::InvalidProxy {
+                        url: redact_credentials(url),
                         reason,
-                    }
-                })?;
-                http_client()?
+                    })?,
+                )
             }
+            Proxy::Off => None,
         };
+        let http = Http::new(proxies)?;
         let auth_header = HeaderName::from_bytes(self.protocol.auth_header.as_bytes())
             .expect("the generator checked the key header name");
         Ok(C::from(Transport::new(Inner {
@@ -234,112 +259,90 @@ impl<C: From<Transport>> ClientBuilder<C> {
     }
 }
 
-/// Whether this build can speak `https`: one of the TLS features is on.
-const TLS: bool = cfg!(any(
-    feature = "client-rustls-ring",
-    feature = "client-rustls-aws-lc-rs",
-    feature = "client-native-tls"
-));
-
 /// Why an `https` base URL is refused by a build without TLS.
 const NO_TLS: &str = "this build has no TLS: enable a TLS feature of mrds-client (`rustls-ring`, \
-                      the default, `rustls-aws-lc-rs` or `native-tls`), or give a reqwest client \
-                      of your own with `http_client`";
+                      the default, `rustls-aws-lc-rs` or `native-tls`)";
 
-/// An `https` base URL needs TLS, which a build without a TLS feature does not have (reqwest
-/// would only say "scheme is not http" on the first call).
-fn refuse_https_without_tls(base: &Url, tls: bool) -> Result<(), String> {
-    if base.scheme() == "https" && !tls {
+/// An `https` base URL needs TLS, which a build without a TLS feature does not have (the
+/// first call would only fail to connect).
+fn refuse_https_without_tls(base: &Uri, tls: bool) -> Result<(), String> {
+    if base.scheme_str() == Some("https") && !tls {
         Err(NO_TLS.to_string())
     } else {
         Ok(())
     }
 }
 
-/// The `reqwest::Client` built when the caller gives none: redirects within one origin, and
-/// TLS from the feature that is on (native-tls, then rustls with aws-lc-rs, as reqwest
-/// prefers them; rustls with `ring` is configured here, since reqwest has no provider of
-/// its own for it).
-fn http_client() -> Result<reqwest::Client, BuildError> {
-    let builder = reqwest::Client::builder().redirect(same_origin_redirects());
-    #[cfg(all(
-        feature = "client-rustls-ring",
-        not(feature = "client-rustls-aws-lc-rs"),
-        not(feature = "client-native-tls")
-    ))]
-    let builder = builder.tls_backend_preconfigured(ring_tls()?);
-    builder.build().map_err(BuildError::Http)
+/// A proxy URL as shown in errors and `Debug`: its user information (`user:password@`)
+/// replaced.
+fn redact_credentials(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => format!("{scheme}://<credentials>@{}", &rest[at + 1..]),
+        None => url.to_string(),
+    }
 }
 
-/// rustls with the `ring` provider (or the process's default provider, when the application
-/// installed one) and the platform's certificate verifier, as reqwest configures rustls with
-/// its own provider.
-#[cfg(all(
-    feature = "client-rustls-ring",
-    not(feature = "client-rustls-aws-lc-rs"),
-    not(feature = "client-native-tls")
-))]
-fn ring_tls() -> Result<rustls::ClientConfig, BuildError> {
-    use rustls_platform_verifier::BuilderVerifierExt;
-    use std::sync::Arc;
+/// The proxy setting, shown without credentials.
+struct ProxyDebug<'a>(&'a Proxy);
 
-    let provider = rustls::crypto::CryptoProvider::get_default()
-        .cloned()
-        .unwrap_or_else(|| Arc::new(rustls::crypto::ring::default_provider()));
-    let tls = |e: rustls::Error| BuildError::Tls(Box::new(e));
-    Ok(rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .map_err(tls)?
-        .with_platform_verifier()
-        .map_err(tls)?
-        .with_no_client_auth())
-}
-
-/// Follows at most [`MAX_REDIRECTS`] redirects, and only within one origin (scheme, host
-/// and port): reqwest keeps custom headers across origins, and the API key must not travel to
-/// another host.
-fn same_origin_redirects() -> reqwest::redirect::Policy {
-    reqwest::redirect::Policy::custom(|attempt| {
-        let same_origin = attempt.previous().last().is_some_and(|previous| {
-            previous.scheme() == attempt.url().scheme()
-                && previous.host_str() == attempt.url().host_str()
-                && previous.port_or_known_default() == attempt.url().port_or_known_default()
-        });
-        if attempt.previous().len() > MAX_REDIRECTS || !same_origin {
-            attempt.stop()
-        } else {
-            attempt.follow()
+impl fmt::Debug for ProxyDebug<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Proxy::Environment => f.write_str("environment"),
+            Proxy::Fixed(url) => f.write_str(&redact_credentials(url)),
+            Proxy::Off => f.write_str("none"),
         }
-    })
+    }
 }
 
 /// The service root: the base path (`/api`) is appended unless the path already ends with
 /// it; a trailing `/` is dropped.
-fn normalize_base_url(text: &str, base_path: &str) -> Result<Url, BuildError> {
+fn normalize_base_url(text: &str, base_path: &str) -> Result<Uri, BuildError> {
     let invalid = |reason: &str| BuildError::InvalidBaseUrl {
         url: text.to_string(),
         reason: reason.to_string(),
     };
-    let mut url = Url::parse(text.trim()).map_err(|e| invalid(&e.to_string()))?;
-    if !matches!(url.scheme(), "http" | "https") {
-        return Err(invalid("the scheme must be http or https"));
-    }
-    if url.query().is_some() || url.fragment().is_some() {
+    let trimmed = text.trim();
+    if trimmed.contains('#') {
         return Err(invalid("it must not carry a query or a fragment"));
     }
-    if !url.username().is_empty() || url.password().is_some() {
+    if !trimmed.is_ascii() {
+        return Err(invalid(
+            "it must be ASCII: write an international host name in its `xn--` form, and \
+             percent-encode the path",
+        ));
+    }
+    let uri: Uri = trimmed.parse().map_err(|e| invalid(&format!("{e}")))?;
+    let (Some(scheme @ ("http" | "https")), Some(authority)) = (uri.scheme_str(), uri.authority())
+    else {
+        return Err(invalid(
+            "it must be an absolute http or https URL (`http://host:port/...`)",
+        ));
+    };
+    if uri.query().is_some() {
+        return Err(invalid("it must not carry a query or a fragment"));
+    }
+    if authority.as_str().contains('@') {
         return Err(invalid(
             "it must not carry credentials; give the key with `api_key`",
         ));
     }
-    let path = url.path().trim_end_matches('/');
+    if authority.host().is_empty() {
+        return Err(invalid("it has no host"));
+    }
+    let path = uri.path().trim_end_matches('/');
     let path = if path.ends_with(base_path) {
         path.to_string()
     } else {
         format!("{path}{base_path}")
     };
-    url.set_path(&path);
-    Ok(url)
+    format!("{scheme}://{authority}{path}")
+        .parse()
+        .map_err(|e| invalid(&format!("{e}")))
 }
 
 /// Why [`ClientBuilder::build`] failed.
@@ -357,8 +360,13 @@ pub enum BuildError {
     InvalidApiKey,
     /// The user agent holds characters a header cannot carry.
     InvalidUserAgent(String),
-    /// reqwest could not build its client (for instance, no TLS backend could start).
-    Http(reqwest::Error),
+    /// The proxy given to [`ClientBuilder::proxy`] is not an `http://` URL with a host.
+    InvalidProxy {
+        /// The URL as given, without credentials.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The TLS configuration could not be made (the platform's certificate store could not be
     /// read, or the crypto provider offers no safe protocol version).
     Tls(Box<dyn std::error::Error + Send + Sync>),
@@ -378,7 +386,9 @@ impl fmt::Display for BuildError {
                 f,
                 "invalid user agent `{ua}`: it holds characters an HTTP header cannot carry"
             ),
-            BuildError::Http(_) => write!(f, "cannot build the HTTP client"),
+            BuildError::InvalidProxy { url, reason } => {
+                write!(f, "invalid proxy `{url}`: {reason}")
+            }
             BuildError::Tls(_) => write!(f, "cannot configure TLS"),
         }
     }
@@ -387,7 +397,6 @@ impl fmt::Display for BuildError {
 impl std::error::Error for BuildError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            BuildError::Http(e) => Some(e),
             BuildError::Tls(e) => Some(e.as_ref()),
             _ => None,
         }
@@ -399,9 +408,38 @@ mod tests {
     use super::*;
 
     #[test]
+    fn proxy_credentials_are_never_shown() {
+        assert_eq!(
+            redact_credentials("http://user:pw@proxy:3128/x@y"),
+            "http://<credentials>@proxy:3128/x@y"
+        );
+        assert_eq!(
+            redact_credentials("http://proxy:3128/a@b"),
+            "http://proxy:3128/a@b"
+        );
+        assert_eq!(redact_credentials("proxy:3128"), "proxy:3128");
+    }
+
+    #[test]
+    fn base_urls_are_ascii_absolute_http_urls() {
+        let root = |text| normalize_base_url(text, "/api").map(|u| u.to_string());
+        assert_eq!(root("http://h:1").unwrap(), "http://h:1/api");
+        assert_eq!(root("https://h/gw/").unwrap(), "https://h/gw/api");
+        for (bad, reason) in [
+            ("http://bücher.example", "`xn--` form"),
+            ("http://h/#x", "fragment"),
+            ("h:80", "absolute http or https URL"),
+            ("mailto:x@y", "absolute http or https URL"),
+        ] {
+            let err = root(bad).unwrap_err().to_string();
+            assert!(err.contains(reason), "{bad}: {err}");
+        }
+    }
+
+    #[test]
     fn https_needs_a_tls_feature() {
-        let https = Url::parse("https://host/api").unwrap();
-        let http = Url::parse("http://host/api").unwrap();
+        let https = Uri::from_static("https://host/api");
+        let http = Uri::from_static("http://host/api");
         let refused = refuse_https_without_tls(&https, false).unwrap_err();
         assert!(
             refused.contains("enable a TLS feature of mrds-client"),

@@ -164,21 +164,14 @@ pub enum TransportKind {
     /// The call's overall deadline passed during the attempt (see
     /// `ClientBuilder::deadline`). Not retried: no time is left.
     Deadline,
-    /// Anything else (too many redirects, for instance). Not retried.
+    /// Anything else (the service broke the HTTP protocol, for instance). Not retried.
     Other,
 }
 
 impl TransportKind {
-    /// Classifies a reqwest error; `capped` says the attempt's timeout was shortened to the
-    /// time left before the call's deadline, so a timeout means the deadline passed.
-    fn of(source: &reqwest::Error, capped: bool) -> Self {
-        if source.is_timeout() {
-            if capped {
-                TransportKind::Deadline
-            } else {
-                TransportKind::Timeout
-            }
-        } else if source.is_connect() {
+    /// Classifies an error of the HTTP client.
+    fn of(source: &hyper_util::client::legacy::Error) -> Self {
+        if source.is_connect() {
             TransportKind::Connect
         } else if is_reset(source) {
             TransportKind::Reset
@@ -227,24 +220,57 @@ pub struct TransportError {
     pub kind: TransportKind,
     /// How many attempts the call made (the last one failed with this error).
     pub attempts: u32,
-    source: reqwest::Error,
+    /// The request's origin and path (no query), for the message.
+    target: String,
+    source: Box<dyn std::error::Error + Send + Sync>,
 }
 
 impl TransportError {
-    /// `capped`: the attempt's timeout was the time left before the call's deadline.
-    pub(crate) fn new(source: reqwest::Error, capped: bool) -> Self {
+    /// A failure of the HTTP client sending to `url` (connecting, sending, reading the head).
+    pub(crate) fn new(url: &http::Uri, source: hyper_util::client::legacy::Error) -> Self {
+        Self::of_kind(TransportKind::of(&source), url, Box::new(source))
+    }
+
+    /// An attempt to `url` that ran out of time: its own timeout, or when `capped` (the
+    /// timeout was the time left before the call's deadline) the call's deadline.
+    pub(crate) fn timed_out(url: &http::Uri, capped: bool) -> Self {
+        let kind = if capped {
+            TransportKind::Deadline
+        } else {
+            TransportKind::Timeout
+        };
+        Self::of_kind(kind, url, Box::new(TimedOut))
+    }
+
+    fn of_kind(
+        kind: TransportKind,
+        url: &http::Uri,
+        source: Box<dyn std::error::Error + Send + Sync>,
+    ) -> Self {
+        let target = match (url.scheme_str(), url.authority()) {
+            (Some(scheme), Some(authority)) => format!("{scheme}://{authority}{}", url.path()),
+            _ => url.path().to_string(),
+        };
         Self {
-            kind: TransportKind::of(&source, capped),
+            kind,
             attempts: 1,
+            target,
             source,
         }
     }
+}
 
-    /// The underlying reqwest error.
-    pub fn reqwest_error(&self) -> &reqwest::Error {
-        &self.source
+/// The source of a timed-out attempt's error.
+#[derive(Debug)]
+struct TimedOut;
+
+impl fmt::Display for TimedOut {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no complete response within the time allowed")
     }
 }
+
+impl std::error::Error for TimedOut {}
 
 impl fmt::Display for TransportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -255,22 +281,14 @@ impl fmt::Display for TransportError {
             TransportKind::Deadline => "the call's deadline passed before a response arrived",
             TransportKind::Other => "the request failed",
         };
-        match self.source.url() {
-            Some(url) => write!(
-                f,
-                "{what} ({}{})",
-                url.origin().ascii_serialization(),
-                url.path()
-            )?,
-            None => f.write_str(what)?,
-        }
+        write!(f, "{what} ({})", self.target)?;
         AfterAttempts(self.attempts).fmt(f)
     }
 }
 
 impl std::error::Error for TransportError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.source)
+        Some(self.source.as_ref())
     }
 }
 

@@ -9,6 +9,7 @@ mod builder;
 mod error;
 mod paging;
 mod retry;
+mod stack;
 mod transport;
 
 pub use builder::{BuildError, ClientBuilder};
@@ -17,8 +18,9 @@ pub use error::{
     UndecodableError,
 };
 pub use futures_util::Stream;
+/// The `http` crate, whose `Uri` the client's URLs are.
+pub use http;
 pub use paging::{PAGINATION_KEYS, RecordStream};
-pub use reqwest;
 pub use retry::{RETRY_STATUSES, RetryPolicy};
 pub use transport::Transport;
 #[doc(hidden)]
@@ -42,6 +44,6 @@ pub const REQUEST_ID_HEADER: &str = "x-request-id";
 /// The `User-Agent` sent unless [`ClientBuilder::user_agent`] says otherwise.
 pub const DEFAULT_USER_AGENT: &str = concat!("mrds-client/", env!("CARGO_PKG_VERSION"));
 
-/// Redirects followed within one origin by the client built here; a redirect to another
-/// origin is not followed (see [`ClientBuilder::http_client`]).
+/// Redirects followed within one origin; a redirect to another origin is not followed, so the
+/// API key never travels to another host.
 pub const MAX_REDIRECTS: usize = 5;

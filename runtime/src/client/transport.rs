@@ -1,17 +1,24 @@
 //! Sending requests: validation, retries within a deadline, decoding, tracing.
 
 use std::fmt;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use reqwest::Url;
-use reqwest::header::{ACCEPT, HeaderName, HeaderValue, LOCATION, RETRY_AFTER, USER_AGENT};
+use bytes::Bytes;
+use http::header::{
+    ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue, LOCATION, PROXY_AUTHORIZATION, RETRY_AFTER,
+    USER_AGENT,
+};
+use http::{Method, StatusCode, Uri};
+use http_body_util::{BodyExt, Full};
 use tracing::Instrument;
 use tracing::field::Empty;
 
 use super::error::{ApiError, Error, Response, TransportError, TransportKind, UndecodableError};
 use super::paging::RecordStream;
-use super::{REQUEST_ID_HEADER, RETRY_STATUSES, RetryPolicy};
+use super::stack::Http;
+use super::{MAX_REDIRECTS, REQUEST_ID_HEADER, RETRY_STATUSES, RetryPolicy};
 use crate::text::percent_encode;
 use crate::{ErrorBody, Paged, Request, ValidationError, WithBody};
 
@@ -22,7 +29,7 @@ const IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
 /// repeated after one that may have reached the service (a timeout, a reset, an answer
 /// asking to retry).
 struct Payload {
-    body: Option<(Vec<u8>, Option<HeaderValue>)>,
+    body: Option<(Bytes, Option<HeaderValue>)>,
     repeatable: bool,
 }
 
@@ -37,8 +44,8 @@ pub struct Transport {
 }
 
 pub(crate) struct Inner {
-    pub(crate) http: reqwest::Client,
-    pub(crate) base: Url,
+    pub(crate) http: Http,
+    pub(crate) base: Uri,
     pub(crate) auth_header: HeaderName,
     pub(crate) api_key: Option<HeaderValue>,
     pub(crate) user_agent: HeaderValue,
@@ -52,7 +59,7 @@ impl fmt::Debug for Transport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let inner = &self.inner;
         f.debug_struct("Client")
-            .field("base_url", &inner.base.as_str())
+            .field("base_url", &format_args!("{}", inner.base))
             .field("api_key", &inner.api_key.as_ref().map(|_| "<redacted>"))
             .field("timeout", &inner.timeout)
             .field("deadline", &inner.deadline)
@@ -86,6 +93,34 @@ impl<E> From<Error<E>> for Failure<E> {
     }
 }
 
+/// The HTTP side of one attempt under way: the head and the whole body, or why not.
+type Fetching<'a> = Pin<Box<dyn Future<Output = Result<(Head, Vec<u8>), Lost>> + Send + 'a>>;
+
+/// An attempt that got no complete answer: why, and whether it may be retried.
+struct Lost {
+    error: LostError,
+    retry: Retry,
+}
+
+enum LostError {
+    /// No complete head.
+    Transport(TransportError),
+    /// The body ended early.
+    Truncated(UndecodableError),
+}
+
+impl<E> From<Lost> for Failure<E> {
+    fn from(lost: Lost) -> Self {
+        Self {
+            error: match lost.error {
+                LostError::Transport(e) => Error::Transport(e),
+                LostError::Truncated(e) => Error::Undecodable(e),
+            },
+            retry: lost.retry,
+        }
+    }
+}
+
 /// What the head of a response said, for decoding and for the error.
 struct Head {
     status: u16,
@@ -102,7 +137,7 @@ impl Transport {
     }
 
     /// The service root every endpoint path is appended to, ending in `/api`.
-    pub fn base_url(&self) -> &Url {
+    pub fn base_url(&self) -> &Uri {
         &self.inner.base
     }
 
@@ -124,18 +159,25 @@ impl Transport {
 
     /// The full URL of a request: base URL, the endpoint path (path parameters
     /// percent-encoded) and the query, every name and value percent-encoded.
-    pub fn url_for<P: Request>(&self, params: &P) -> Url {
-        let mut url = self.inner.base.clone();
-        url.set_path(&format!("{}{}", self.inner.base.path(), params.path()));
+    pub fn url_for<P: Request>(&self, params: &P) -> Uri {
+        let base = &self.inner.base;
         let query: Vec<String> = params
             .to_query()
             .iter()
             .map(|(name, value)| format!("{}={}", percent_encode(name), percent_encode(value)))
             .collect();
+        let mut path_and_query = format!("{}{}", base.path(), params.path());
         if !query.is_empty() {
-            url.set_query(Some(&query.join("&")));
+            path_and_query.push('?');
+            path_and_query.push_str(&query.join("&"));
         }
-        url
+        let mut parts = base.clone().into_parts();
+        parts.path_and_query = Some(
+            path_and_query
+                .parse()
+                .expect("percent-encoded paths and queries are valid in a URI"),
+        );
+        Uri::from_parts(parts).expect("the base URL is absolute")
     }
 
     /// Sends one request of any endpoint: validates `params` (an invalid request fails
@@ -196,7 +238,7 @@ impl Transport {
             .flatten();
         let payload = match serde_json::to_vec(body) {
             Ok(bytes) => Payload {
-                body: Some((bytes, key)),
+                body: Some((Bytes::from(bytes), key)),
                 repeatable: P::ENDPOINT.idempotent || keyed,
             },
             Err(e) => {
@@ -360,44 +402,70 @@ impl Transport {
     /// failure saying whether it may be retried. Runs inside its `mrds.attempt` span.
     async fn attempt<T, E>(
         &self,
-        url: &Url,
-        (timeout, capped): (Duration, bool),
+        url: &Uri,
+        timeout: (Duration, bool),
         payload: &Payload,
     ) -> Result<(Response<T>, u16), Failure<E>>
     where
         T: serde::de::DeserializeOwned,
         E: ErrorBody,
     {
-        let inner = &self.inner;
         let span = tracing::Span::current();
-        let mut request = match &payload.body {
-            None => inner.http.get(url.clone()),
-            Some((bytes, key)) => {
-                let request = inner
-                    .http
-                    .post(url.clone())
-                    .header(
-                        reqwest::header::CONTENT_TYPE,
-                        HeaderValue::from_static("application/json"),
-                    )
-                    .body(bytes.clone());
-                match key {
-                    Some(key) => request.header(IDEMPOTENCY_KEY, key.clone()),
-                    None => request,
+        let (head, body) = self.fetch(url, timeout, payload).await?;
+        let status = head.status;
+        match decode::<T, E>(&head, &body) {
+            Ok(response) => {
+                span.record("request_id", response.request_id.as_str());
+                Ok((response, status))
+            }
+            Err(error) => {
+                if let Some(id) = error.request_id() {
+                    span.record("request_id", id);
                 }
+                let retry = if payload.repeatable && RETRY_STATUSES.contains(&status) {
+                    Retry::After(head.retry_after)
+                } else {
+                    Retry::No
+                };
+                Err(Failure { error, retry })
             }
         }
-        .timeout(timeout)
-        .header(ACCEPT, HeaderValue::from_static("application/json"))
-        .header(USER_AGENT, inner.user_agent.clone());
-        if let Some(key) = &inner.api_key {
-            request = request.header(inner.auth_header.clone(), key.clone());
-        }
+    }
+
+    /// The HTTP side of one attempt, the same for every endpoint: send, then read the head
+    /// and the whole body within the attempt's timeout (`capped`: it is the time left before
+    /// the call's deadline).
+    ///
+    /// Boxed here, in a function that is not generic, so that the HTTP stack's futures are
+    /// compiled once, in this crate, instead of in every crate that instantiates a call for
+    /// its endpoints (the generated client's build time).
+    fn fetch<'a>(
+        &'a self,
+        url: &'a Uri,
+        timeout: (Duration, bool),
+        payload: &'a Payload,
+    ) -> Fetching<'a> {
+        Box::pin(self.fetch_unboxed(url, timeout, payload))
+    }
+
+    async fn fetch_unboxed(
+        &self,
+        url: &Uri,
+        (timeout, capped): (Duration, bool),
+        payload: &Payload,
+    ) -> Result<(Head, Vec<u8>), Lost> {
+        let span = tracing::Span::current();
         let repeatable = payload.repeatable;
-        let resp = request
-            .send()
-            .await
-            .map_err(|e| self.transport_failure(e, capped, repeatable))?;
+        let until = tokio::time::Instant::now().checked_add(timeout);
+        let timed_out =
+            || self.transport_failure(TransportError::timed_out(url, capped), repeatable);
+        let resp = match within(until, self.exchange(url, payload)).await {
+            None => return Err(timed_out()),
+            Some(Err(e)) => {
+                return Err(self.transport_failure(TransportError::new(url, e), repeatable));
+            }
+            Some(Ok(resp)) => resp,
+        };
         let status = resp.status().as_u16();
         span.record("status", status);
         let header = |name: &str| {
@@ -415,12 +483,10 @@ impl Transport {
         if let Some(id) = &head.request_id {
             span.record("request_id", id.as_str());
         }
-        let body = match read_body(resp).await {
-            Ok(body) => body,
-            Err((_, e)) if e.is_timeout() => {
-                return Err(self.transport_failure(e, capped, repeatable));
-            }
-            Err((partial, e)) => {
+        match within(until, read_body(resp.into_body())).await {
+            None => Err(timed_out()),
+            Some(Ok(body)) => Ok((head, body)),
+            Some(Err((partial, e))) => {
                 // The connection broke mid-body: retried like a reset.
                 let mut error = UndecodableError::new(
                     status,
@@ -429,52 +495,80 @@ impl Transport {
                     Some(Box::new(e)),
                 );
                 error.request_id = head.request_id.map(Into::into);
-                return Err(Failure {
-                    error: Error::Undecodable(error),
+                Err(Lost {
+                    error: LostError::Truncated(error),
                     retry: if repeatable {
                         Retry::After(None)
                     } else {
                         Retry::No
                     },
-                });
-            }
-        };
-        match decode::<T, E>(&head, &body) {
-            Ok(response) => {
-                span.record("request_id", response.request_id.as_str());
-                Ok((response, status))
-            }
-            Err(error) => {
-                if let Some(id) = error.request_id() {
-                    span.record("request_id", id);
-                }
-                let retry = if repeatable && RETRY_STATUSES.contains(&status) {
-                    Retry::After(head.retry_after)
-                } else {
-                    Retry::No
-                };
-                Err(Failure { error, retry })
+                })
             }
         }
     }
 
+    /// Sends the request to `url` and returns the head of the answer, following redirects
+    /// within one origin: at most [`MAX_REDIRECTS`], and for a call with a body only those
+    /// that keep the method (307, 308). The key header must not travel to another host, and
+    /// a body must not turn into a `GET`; a redirect not followed is the answer.
+    async fn exchange(
+        &self,
+        url: &Uri,
+        payload: &Payload,
+    ) -> Result<http::Response<hyper::body::Incoming>, hyper_util::client::legacy::Error> {
+        let mut target = url.clone();
+        let mut redirects = 0;
+        loop {
+            let resp = self.inner.http.send(self.request(&target, payload)).await?;
+            let next = (redirects < MAX_REDIRECTS)
+                .then(|| redirect_target(&target, &resp, payload.body.is_some()))
+                .flatten();
+            match next {
+                Some(next) => {
+                    redirects += 1;
+                    target = next;
+                }
+                None => return Ok(resp),
+            }
+        }
+    }
+
+    /// The request of one call to `target`: method, headers (key, user agent, JSON body).
+    fn request(&self, target: &Uri, payload: &Payload) -> http::Request<Full<Bytes>> {
+        let inner = &*self.inner;
+        let mut request = http::Request::new(Full::new(Bytes::new()));
+        *request.uri_mut() = target.clone();
+        let headers = request.headers_mut();
+        headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
+        headers.insert(USER_AGENT, inner.user_agent.clone());
+        if let Some(key) = &inner.api_key {
+            headers.insert(inner.auth_header.clone(), key.clone());
+        }
+        if let Some(auth) = inner.http.proxy_authorization(target) {
+            headers.insert(PROXY_AUTHORIZATION, auth);
+        }
+        if let Some((bytes, key)) = &payload.body {
+            headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            if let Some(key) = key {
+                headers.insert(IDEMPOTENCY_KEY, key.clone());
+            }
+            *request.method_mut() = Method::POST;
+            *request.body_mut() = Full::new(bytes.clone());
+        }
+        request
+    }
+
     /// A transport failure, retried when it is a failed connection (nothing was sent), and
     /// for a call that may be repeated, a reset or (unless turned off) a timeout.
-    fn transport_failure<E>(
-        &self,
-        source: reqwest::Error,
-        capped: bool,
-        repeatable: bool,
-    ) -> Failure<E> {
-        let error = TransportError::new(source, capped);
+    fn transport_failure(&self, error: TransportError, repeatable: bool) -> Lost {
         let retry = match error.kind {
             TransportKind::Connect => Retry::After(None),
             TransportKind::Reset if repeatable => Retry::After(None),
             TransportKind::Timeout if repeatable && self.inner.retry_timeouts => Retry::After(None),
             _ => Retry::No,
         };
-        Failure {
-            error: Error::Transport(error),
+        Lost {
+            error: LostError::Transport(error),
             retry,
         }
     }
@@ -533,14 +627,84 @@ pub(crate) fn parse_retry_after(text: &str, now: SystemTime) -> Option<Duration>
     Some(when.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
+/// `future`'s output, or `None` when `until` passes first (no limit without one).
+async fn within<F: Future>(until: Option<tokio::time::Instant>, future: F) -> Option<F::Output> {
+    match until {
+        Some(until) => tokio::time::timeout_at(until, future).await.ok(),
+        None => Some(future.await),
+    }
+}
+
+/// Where a redirect answer to a request of `from` leads, if the client follows it: a 301,
+/// 302, 303, 307 or 308 (only 307 and 308 for a request with a body) whose `Location`
+/// stays within the origin of `from` (scheme, host, port).
+fn redirect_target<B>(from: &Uri, resp: &http::Response<B>, with_body: bool) -> Option<Uri> {
+    let keeps_method = matches!(
+        resp.status(),
+        StatusCode::TEMPORARY_REDIRECT | StatusCode::PERMANENT_REDIRECT
+    );
+    let redirect = keeps_method
+        || matches!(
+            resp.status(),
+            StatusCode::MOVED_PERMANENTLY | StatusCode::FOUND | StatusCode::SEE_OTHER
+        );
+    if !redirect || (with_body && !keeps_method) {
+        return None;
+    }
+    let location = resp.headers().get(LOCATION)?.to_str().ok()?;
+    let next = resolve_location(from, location)?;
+    same_origin(from, &next).then_some(next)
+}
+
+/// A `Location` resolved against the URL it answers: absolute, scheme-relative (`//host/..`),
+/// absolute path or relative path; a fragment is dropped.
+fn resolve_location(from: &Uri, location: &str) -> Option<Uri> {
+    let location = location.split('#').next()?.trim();
+    let scheme = from.scheme_str()?;
+    let authority = from.authority()?;
+    let text = if location.contains("://") {
+        location.to_string()
+    } else if let Some(rest) = location.strip_prefix("//") {
+        format!("{scheme}://{rest}")
+    } else if location.starts_with('/') {
+        format!("{scheme}://{authority}{location}")
+    } else {
+        let path = from.path();
+        let directory = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+        format!("{scheme}://{authority}{directory}{location}")
+    };
+    text.parse().ok()
+}
+
+/// Whether two URLs have one origin: scheme, host (in any case) and port, a missing port
+/// being the scheme's.
+fn same_origin(a: &Uri, b: &Uri) -> bool {
+    let port = |u: &Uri| {
+        u.port_u16().or(match u.scheme_str() {
+            Some("http") => Some(80),
+            Some("https") => Some(443),
+            _ => None,
+        })
+    };
+    a.scheme() == b.scheme()
+        && a.host()
+            .zip(b.host())
+            .is_some_and(|(x, y)| x.eq_ignore_ascii_case(y))
+        && port(a) == port(b)
+}
+
 /// The whole body; on a failure what arrived and the error.
-async fn read_body(mut resp: reqwest::Response) -> Result<Vec<u8>, (Vec<u8>, reqwest::Error)> {
-    let mut body = Vec::new();
+async fn read_body(mut body: hyper::body::Incoming) -> Result<Vec<u8>, (Vec<u8>, hyper::Error)> {
+    let mut bytes = Vec::new();
     loop {
-        match resp.chunk().await {
-            Ok(Some(chunk)) => body.extend_from_slice(&chunk),
-            Ok(None) => return Ok(body),
-            Err(e) => return Err((body, e)),
+        match body.frame().await {
+            Some(Ok(frame)) => {
+                if let Some(chunk) = frame.data_ref() {
+                    bytes.extend_from_slice(chunk);
+                }
+            }
+            Some(Err(e)) => return Err((bytes, e)),
+            None => return Ok(bytes),
         }
     }
 }
@@ -782,6 +946,58 @@ mod tests {
         for bad in ["", "-1", "1.5", "soon", "Sun, 06 Nov 1994 25:00:00 GMT"] {
             assert_eq!(at(bad), None, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn redirects_resolve_against_the_request_and_stay_within_its_origin() {
+        let from = Uri::from_static("http://host:8080/api/v1/stocks/dividends?symbol=A");
+        let at = |location: &str| resolve_location(&from, location).map(|u| u.to_string());
+        assert_eq!(
+            at("/api/v2/x?y=1#frag").as_deref(),
+            Some("http://host:8080/api/v2/x?y=1")
+        );
+        assert_eq!(
+            at("splits").as_deref(),
+            Some("http://host:8080/api/v1/stocks/splits")
+        );
+        assert_eq!(at("//other/p").as_deref(), Some("http://other/p"));
+        assert_eq!(
+            at("https://host:8080/p").as_deref(),
+            Some("https://host:8080/p")
+        );
+
+        let same = |a: &'static str, b: &'static str| {
+            same_origin(&Uri::from_static(a), &Uri::from_static(b))
+        };
+        assert!(same("http://Host/a", "http://host:80/b"));
+        assert!(same("https://h/a", "https://h:443/b"));
+        assert!(!same("http://h/a", "https://h/a"));
+        assert!(!same("http://h/a", "http://h:8080/a"));
+        assert!(!same("http://h/a", "http://g/a"));
+
+        let answer = |status: u16, location: &str| {
+            http::Response::builder()
+                .status(status)
+                .header(LOCATION, location)
+                .body(())
+                .unwrap()
+        };
+        let next = |status, location, with_body| {
+            redirect_target(&from, &answer(status, location), with_body).map(|u| u.to_string())
+        };
+        assert_eq!(
+            next(302, "/api/x", false).as_deref(),
+            Some("http://host:8080/api/x")
+        );
+        assert_eq!(next(302, "http://elsewhere/api/x", false), None);
+        // A body is sent again only where the method is kept.
+        assert_eq!(next(303, "/api/x", true), None);
+        assert_eq!(
+            next(307, "/api/x", true).as_deref(),
+            Some("http://host:8080/api/x")
+        );
+        assert_eq!(next(200, "/api/x", false), None);
+        assert_eq!(next(304, "/api/x", false), None);
     }
 
     #[derive(Debug, serde::Deserialize)]

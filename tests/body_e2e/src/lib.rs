@@ -17,7 +17,6 @@ mod tests {
     use mrds_model::params::{HandleStatusParams, SocialHandlesParams};
     use mrds_model::records::{HandleQuery, HandleSubmission};
     use mrds_model::value_sets::{FollowMode, SocialPlatform};
-    use mrds_runtime::client::reqwest;
     use mrds_server::StaticKeys;
 
     const KEY: &str = "e2e-key";

@@ -289,10 +289,9 @@ async fn sends_key_user_agent_and_accept() {
 }
 
 #[tokio::test]
-async fn custom_http_client_and_user_agent() {
+async fn custom_user_agent() {
     let server = serve(|_, _| http(200, &[], &success(json!([])))).await;
     let client = Client::builder(&server.root)
-        .http_client(mrds_client::reqwest::Client::new())
         .user_agent("probe/1.0")
         .api_key(KEY)
         .build()
@@ -301,6 +300,104 @@ async fn custom_http_client_and_user_agent() {
     let seen = &server.seen()[0];
     assert_eq!(seen.header("user-agent"), Some("probe/1.0"));
     assert_eq!(seen.header("x-api-key"), Some(KEY));
+}
+
+/// `proxy` with credentials, as a user would write it, for the server at `root`.
+fn proxy_url(root: &str) -> String {
+    root.replace("http://", "http://user:s3cret@")
+}
+
+#[tokio::test]
+async fn http_requests_go_to_the_proxy_with_the_whole_url() {
+    let proxy = serve(|_, _| http(200, &[], &success(json!([])))).await;
+    // The service's host does not resolve: only the proxy can reach it.
+    let client = Client::builder("http://mrds.invalid:8080")
+        .api_key(KEY)
+        .proxy(proxy_url(&proxy.root))
+        .build()
+        .unwrap();
+    client.stock_dividends(&dividends()).await.unwrap();
+    let seen = &proxy.seen()[0];
+    assert!(
+        seen.target
+            .starts_with("http://mrds.invalid:8080/api/v1/stocks/dividends?"),
+        "{}",
+        seen.target
+    );
+    assert_eq!(seen.header("host"), Some("mrds.invalid:8080"));
+    assert_eq!(seen.header("x-api-key"), Some(KEY));
+    // user:s3cret in Basic form.
+    assert_eq!(
+        seen.header("proxy-authorization"),
+        Some("Basic dXNlcjpzM2NyZXQ=")
+    );
+}
+
+#[tokio::test]
+async fn https_requests_tunnel_through_the_proxy() {
+    // The proxy refuses the tunnel: the call fails to connect, and the proxy saw only the
+    // CONNECT, never the key or the query.
+    let proxy = serve(|_, _| http(403, &[], "")).await;
+    let client = Client::builder("https://mrds.invalid")
+        .api_key(KEY)
+        .proxy(proxy_url(&proxy.root))
+        .no_retries()
+        .build()
+        .unwrap();
+    let err = client.stock_dividends(&dividends()).await.unwrap_err();
+    assert!(
+        matches!(&err, Error::Transport(t) if t.kind == TransportKind::Connect),
+        "{err:?}"
+    );
+    let seen = proxy.seen();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].target, "mrds.invalid:443");
+    assert_eq!(
+        seen[0].header("proxy-authorization"),
+        Some("Basic dXNlcjpzM2NyZXQ=")
+    );
+    assert_eq!(seen[0].header("x-api-key"), None);
+}
+
+#[tokio::test]
+async fn no_proxy_goes_straight_to_the_service() {
+    let server = serve(|_, _| http(200, &[], &success(json!([])))).await;
+    let client = Client::builder(&server.root)
+        .proxy("http://127.0.0.1:9")
+        .no_proxy()
+        .build()
+        .unwrap();
+    client.stock_dividends(&dividends()).await.unwrap();
+    assert!(
+        server.seen()[0]
+            .target
+            .starts_with("/api/v1/stocks/dividends?")
+    );
+}
+
+#[test]
+fn proxies_the_client_cannot_speak_to_are_refused_without_their_password() {
+    for (bad, reason) in [
+        ("socks5://user:pw@127.0.0.1:1080", "`http://` proxies only"),
+        ("https://proxy.example", "`http://` proxies only"),
+        ("not a url", "invalid"),
+    ] {
+        let err = Client::builder("http://host")
+            .proxy(bad)
+            .build()
+            .unwrap_err();
+        let text = err.to_string();
+        assert!(
+            matches!(err, BuildError::InvalidProxy { .. }),
+            "{bad}: {err:?}"
+        );
+        assert!(text.contains(reason), "{bad}: {text}");
+        assert!(!text.contains("pw@"), "{text}");
+    }
+    let builder = Client::builder("http://host").proxy("http://user:pw@proxy:3128");
+    let text = format!("{builder:?}");
+    assert!(text.contains("http://<credentials>@proxy:3128"), "{text}");
+    assert!(!text.contains("pw"), "{text}");
 }
 
 #[tokio::test]
@@ -821,7 +918,6 @@ async fn connection_refused_is_a_transport_error() {
     };
     assert_eq!(t.kind, TransportKind::Connect);
     assert_eq!(t.attempts, 3, "one attempt and two retries");
-    assert!(t.reqwest_error().is_connect());
     assert!(
         std::error::Error::source(&err).is_some(),
         "the source is kept"
@@ -995,7 +1091,7 @@ async fn base_url_spellings_name_the_same_root() {
     for spelling in &spellings {
         let client = Client::builder(spelling).build().unwrap();
         assert_eq!(
-            client.base_url().as_str(),
+            client.base_url().to_string(),
             format!("{root}/api"),
             "{spelling}"
         );
@@ -1005,7 +1101,7 @@ async fn base_url_spellings_name_the_same_root() {
         .build()
         .unwrap();
     assert_eq!(
-        prefixed.base_url().as_str(),
+        prefixed.base_url().to_string(),
         format!("{root}/gateway/mrds/api")
     );
     prefixed.stock_dividends(&dividends()).await.unwrap();
@@ -1033,6 +1129,9 @@ fn bad_settings_are_rejected() {
         "ftp://host/api",
         "http://host/api?x=1",
         "http://user:pw@host/api",
+        "http://host/api#part",
+        "http://bücher.example/api",
+        "/api",
     ] {
         let err = Client::builder(bad).build().unwrap_err();
         assert!(

@@ -1,6 +1,7 @@
 //! The client's TLS options (features of `mrds-client`, forwarded to the runtime): the default
 //! speaks TLS through rustls with the `ring` provider and builds no C library with cmake, no
-//! aws-lc and no OpenSSL.
+//! aws-lc and no OpenSSL; and the client builds no URL library (and so no Unicode tables for
+//! international host names): its stack is hyper's.
 
 use std::process::Command;
 
@@ -42,16 +43,19 @@ pub(crate) fn assert_default_tree(package: &str, present: &[&str], absent: &[&st
 }
 
 #[test]
-fn the_default_tls_builds_no_cmake_aws_lc_or_openssl() {
+fn the_default_tls_builds_no_cmake_aws_lc_or_openssl_and_no_url_library() {
     assert_default_tree(
         "mrds-client",
-        &["rustls", "ring", "rustls-platform-verifier", "reqwest"],
+        &["rustls", "ring", "rustls-platform-verifier", "hyper-rustls"],
         &[
             "aws-lc-rs",
             "aws-lc-sys",
             "cmake",
             "openssl-sys",
             "native-tls",
+            "reqwest",
+            "url",
+            "idna",
         ],
     );
 }
