@@ -1,7 +1,8 @@
 //! The contract suite's runner: sends the checks derived from the spec
 //! (`mrds_codegen::contract`) to any server of the API and reports each one, and each endpoint.
 //!
-//! A package of its own, so that the HTTP stack it needs (reqwest, rustls) stays out of
+//! A package of its own, so that the HTTP stack it needs (the client's, through
+//! [`mrds_runtime::client::RawClient`], with rustls) stays out of
 //! `xtask`: `cargo xtask codegen` builds the generator only, and `cargo xtask contract` runs
 //! this package's binary through cargo.
 //!
@@ -13,8 +14,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use bytes::Bytes;
 use mrds_codegen::contract::{self, Check, Key};
 use mrds_codegen::model::{Api, Method};
+use mrds_runtime::client::RawClient;
 
 /// How to run the suite.
 #[derive(Clone, Debug)]
@@ -160,11 +163,7 @@ fn root(base_url: &str, base_path: &str) -> String {
 /// Runs every selected check, in order, and returns what each found. Once an endpoint answers
 /// 501 `NOT_IMPLEMENTED`, its remaining checks are not sent.
 pub async fn run(api: &Api, options: &Options) -> Result<Vec<Outcome>, String> {
-    let http = reqwest::Client::builder()
-        .timeout(options.timeout)
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+    let client = RawClient::new().map_err(|e| format!("cannot build the HTTP client: {e}"))?;
     let root = root(&options.base_url, &api.base_path);
     let pause = options
         .rate
@@ -181,30 +180,32 @@ pub async fn run(api: &Api, options: &Options) -> Result<Vec<Outcome>, String> {
         if let (Some(pause), false) = (pause, out.is_empty()) {
             tokio::time::sleep(pause).await;
         }
-        out.push(send(&http, api, &root, &check, options.api_key.as_deref()).await);
+        out.push(send(&client, api, &root, &check, options).await);
     }
     Ok(out)
 }
 
-/// Sends one check and judges the answer.
+/// Sends one check and judges the answer (the key and the timeout from `options`).
 async fn send(
-    http: &reqwest::Client,
+    client: &RawClient,
     api: &Api,
     root: &str,
     check: &Check,
-    api_key: Option<&str>,
+    options: &Options,
 ) -> Outcome {
     let url = format!("{root}{}", check.request.target());
-    let mut request = match check.request.method {
-        Method::Get => http.get(&url),
-        Method::Post => http.post(&url),
-    };
-    if let Some(body) = &check.request.body {
-        request = request
-            .header(reqwest::header::CONTENT_TYPE, body.content_type)
-            .body(body.text.clone());
+    let mut request = http::Request::builder()
+        .uri(&url)
+        .method(match check.request.method {
+            Method::Get => http::Method::GET,
+            Method::Post => http::Method::POST,
+        });
+    let mut body = Bytes::new();
+    if let Some(sent) = &check.request.body {
+        request = request.header(http::header::CONTENT_TYPE, sent.content_type);
+        body = Bytes::from(sent.text.clone());
     }
-    match (check.request.key, api_key) {
+    match (check.request.key, options.api_key.as_deref()) {
         (Key::Valid, Some(key)) => request = request.header(api.auth.header.as_str(), key),
         (Key::Wrong, _) => request = request.header(api.auth.header.as_str(), contract::WRONG_KEY),
         _ => {}
@@ -220,24 +221,27 @@ async fn send(
         body: String::new(),
         verdict: Verdict::Passed,
     };
-    outcome.verdict = match request.send().await {
-        Err(e) => Verdict::Failed(format!("no answer: {e}")),
+    let answer = match request.body(body) {
+        Ok(request) => client
+            .send(request, options.timeout)
+            .await
+            .map_err(|e| format!("no answer: {e}")),
+        Err(e) => Err(format!("the request cannot be made: {e}")),
+    };
+    outcome.verdict = match answer {
+        Err(why) => Verdict::Failed(why),
         Ok(response) => {
             let status = response.status().as_u16();
-            match response.bytes().await {
-                Err(e) => Verdict::Failed(format!("the body did not arrive: {e}")),
-                Ok(body) => {
-                    let prefix = &body[..body.len().min(BODY_PREFIX)];
-                    outcome.body = String::from_utf8_lossy(prefix).into_owned();
-                    outcome.status = Some(status);
-                    if contract::not_implemented(status, &body) {
-                        Verdict::NotImplemented
-                    } else {
-                        match contract::judge(api, check, status, &body) {
-                            Ok(()) => Verdict::Passed,
-                            Err(why) => Verdict::Failed(why),
-                        }
-                    }
+            let body = response.into_body();
+            let prefix = &body[..body.len().min(BODY_PREFIX)];
+            outcome.body = String::from_utf8_lossy(prefix).into_owned();
+            outcome.status = Some(status);
+            if contract::not_implemented(status, &body) {
+                Verdict::NotImplemented
+            } else {
+                match contract::judge(api, check, status, &body) {
+                    Ok(()) => Verdict::Passed,
+                    Err(why) => Verdict::Failed(why),
                 }
             }
         }

@@ -190,7 +190,7 @@ pub fn run_generated_tests(
          mrds-server = {{ path = \"../crates/mrds-server\" }}\n\
          mrds-runtime = {{ workspace = true, features = [\"server\", \"client\"] }}\n\
          mrds-codegen = {{ path = \"{root_path}/codegen\" }}\nmrds-contract = {{ path = \"{root_path}/contract\" }}\n\
-         reqwest = {{ version = \"0.13\", default-features = false }}\n\
+         bytes = \"1\"\n\
          serde_json = \"1\"\ntokio = {{ version = \"1\", features = [\"macros\", \"net\", \"rt\", \"time\"] }}\n"
     );
     let source = std::fs::read_to_string(root.join("tests").join(crate_dir).join("src/lib.rs"))

@@ -231,6 +231,16 @@ impl TransportError {
         Self::of_kind(TransportKind::of(&source), url, Box::new(source))
     }
 
+    /// A body from `url` that broke off: a reset when the connection went away.
+    pub(crate) fn of_body(url: &http::Uri, source: hyper::Error) -> Self {
+        let kind = if is_reset(&source) {
+            TransportKind::Reset
+        } else {
+            TransportKind::Other
+        };
+        Self::of_kind(kind, url, Box::new(source))
+    }
+
     /// An attempt to `url` that ran out of time: its own timeout, or when `capped` (the
     /// timeout was the time left before the call's deadline) the call's deadline.
     pub(crate) fn timed_out(url: &http::Uri, capped: bool) -> Self {

@@ -8,6 +8,7 @@ use std::time::Duration;
 mod builder;
 mod error;
 mod paging;
+mod raw;
 mod retry;
 mod stack;
 mod transport;
@@ -21,6 +22,7 @@ pub use futures_util::Stream;
 /// The `http` crate, whose `Uri` the client's URLs are.
 pub use http;
 pub use paging::{PAGINATION_KEYS, RecordStream};
+pub use raw::RawClient;
 pub use retry::{RETRY_STATUSES, RetryPolicy};
 pub use transport::Transport;
 #[doc(hidden)]

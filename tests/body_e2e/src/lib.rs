@@ -12,11 +12,14 @@ mod tests {
     use std::net::SocketAddr;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicU32, Ordering};
+    use std::time::Duration;
 
+    use bytes::Bytes;
     use mrds_client::{Client, Error, RetryPolicy};
     use mrds_model::params::{HandleStatusParams, SocialHandlesParams};
     use mrds_model::records::{HandleQuery, HandleSubmission};
     use mrds_model::value_sets::{FollowMode, SocialPlatform};
+    use mrds_runtime::client::{RawClient, http};
     use mrds_server::StaticKeys;
 
     const KEY: &str = "e2e-key";
@@ -96,19 +99,21 @@ mod tests {
     async fn post(
         addr: SocketAddr,
         target: &str,
-        body: impl Into<reqwest::Body>,
+        body: impl Into<Vec<u8>>,
         content_type: &str,
     ) -> (u16, serde_json::Value) {
-        let response = reqwest::Client::new()
-            .post(format!("http://{addr}/api{target}"))
+        let request = http::Request::post(format!("http://{addr}/api{target}"))
             .header("X-API-Key", KEY)
             .header("Content-Type", content_type)
-            .body(body)
-            .send()
+            .body(Bytes::from(body.into()))
+            .unwrap();
+        let response = RawClient::new()
+            .unwrap()
+            .send(request, Duration::from_secs(30))
             .await
             .unwrap();
         let status = response.status().as_u16();
-        let json = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+        let json = serde_json::from_slice(response.body()).unwrap();
         (status, json)
     }
 
