@@ -10,6 +10,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
+use http::header::PROXY_AUTHORIZATION;
 use http::{HeaderValue, Uri};
 use http_body_util::Full;
 use hyper::body::Incoming;
@@ -80,7 +81,7 @@ impl Http {
     /// The `Proxy-Authorization` header a request to `dst` carries: for an `http://`
     /// destination sent through a proxy with credentials (an `https://` one gets it in the
     /// tunnel's `CONNECT` instead).
-    pub(crate) fn proxy_authorization(&self, dst: &Uri) -> Option<HeaderValue> {
+    fn proxy_authorization(&self, dst: &Uri) -> Option<HeaderValue> {
         if dst.scheme_str() != Some("http") {
             return None;
         }
@@ -88,11 +89,15 @@ impl Http {
         intercept.basic_auth().cloned()
     }
 
-    /// Sends one request and returns the head of its answer (the body streams).
+    /// Sends one request (with the proxy's credentials when it goes to a proxy that needs
+    /// them) and returns the head of its answer (the body streams).
     pub(crate) async fn send(
         &self,
-        request: http::Request<Full<Bytes>>,
+        mut request: http::Request<Full<Bytes>>,
     ) -> Result<http::Response<Incoming>, hyper_util::client::legacy::Error> {
+        if let Some(auth) = self.proxy_authorization(request.uri()) {
+            request.headers_mut().insert(PROXY_AUTHORIZATION, auth);
+        }
         self.client.request(request).await
     }
 }

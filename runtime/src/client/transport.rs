@@ -7,8 +7,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use bytes::Bytes;
 use http::header::{
-    ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue, LOCATION, PROXY_AUTHORIZATION, RETRY_AFTER,
-    USER_AGENT,
+    ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue, LOCATION, RETRY_AFTER, USER_AGENT,
 };
 use http::{Method, StatusCode, Uri};
 use http_body_util::{BodyExt, Full};
@@ -543,9 +542,6 @@ impl Transport {
         headers.insert(USER_AGENT, inner.user_agent.clone());
         if let Some(key) = &inner.api_key {
             headers.insert(inner.auth_header.clone(), key.clone());
-        }
-        if let Some(auth) = inner.http.proxy_authorization(target) {
-            headers.insert(PROXY_AUTHORIZATION, auth);
         }
         if let Some((bytes, key)) = &payload.body {
             headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));

@@ -1240,3 +1240,57 @@ async fn the_raw_client_sends_as_is_and_reads_any_answer() {
     assert_eq!(e.kind, TransportKind::Timeout);
     assert_eq!(silent.count(), 1);
 }
+
+/// Runs the probe (`src/bin/mrds-env-proxy-probe.rs`) on `url` with only the proxy variables
+/// of `env` set; its output and whether it got an answer.
+fn probe_with_env(url: &str, env: &[(&str, &str)]) -> (String, bool) {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_mrds-env-proxy-probe"));
+    for name in [
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "NO_PROXY",
+        "REQUEST_METHOD",
+    ] {
+        command.env_remove(name).env_remove(name.to_lowercase());
+    }
+    let output = command.arg(url).envs(env.iter().copied()).output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).trim().to_string();
+    (text, output.status.success())
+}
+
+#[test]
+fn proxies_come_from_the_environment() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let proxy = runtime.block_on(serve(|_, _| http(204, &[], "")));
+    let url = "http://mrds.invalid:8080/api/v1/x?y=1";
+
+    // HTTP_PROXY: the request goes to the proxy, naming the whole URL.
+    let (out, answered) = probe_with_env(url, &[("HTTP_PROXY", &proxy.root)]);
+    assert!(answered && out == "204", "{out}");
+    assert_eq!(proxy.seen()[0].target, url);
+
+    // ALL_PROXY in lower case, with credentials.
+    let with_credentials = proxy.root.replace("http://", "http://u:p@");
+    let (out, answered) = probe_with_env(url, &[("all_proxy", &with_credentials)]);
+    assert!(answered && out == "204", "{out}");
+    assert_eq!(
+        proxy.seen()[1].header("proxy-authorization"),
+        Some("Basic dTpw")
+    );
+
+    // NO_PROXY names the host: straight to it, which does not resolve.
+    let (out, answered) = probe_with_env(
+        url,
+        &[("HTTP_PROXY", &proxy.root), ("NO_PROXY", "mrds.invalid")],
+    );
+    assert!(
+        !answered && out.starts_with("error: could not connect"),
+        "{out}"
+    );
+
+    // A SOCKS proxy is not spoken to, and the error says so.
+    let (out, answered) = probe_with_env(url, &[("HTTP_PROXY", "socks5://127.0.0.1:1")]);
+    assert!(!answered && out.contains("`http://` proxies only"), "{out}");
+    assert_eq!(proxy.count(), 2);
+}
