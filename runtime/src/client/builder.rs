@@ -124,8 +124,8 @@ impl<C: From<Transport>> ClientBuilder<C> {
     }
 
     /// Time allowed for one attempt: connecting, sending and reading the whole body
-    /// (default [`DEFAULT_TIMEOUT`]). A timed-out
-    /// attempt is retried (see [`retry_timeouts`](Self::retry_timeouts)).
+    /// (default [`DEFAULT_TIMEOUT`]). A timed-out attempt is retried (see
+    /// [`retry_timeouts`](Self::retry_timeouts)).
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
@@ -177,7 +177,9 @@ impl<C: From<Transport>> ClientBuilder<C> {
     /// By default the client uses the proxies of the environment as curl does:
     /// `HTTPS_PROXY`, `HTTP_PROXY` or `ALL_PROXY` (in either case) by the service's scheme,
     /// except for the hosts in `NO_PROXY`. SOCKS proxies and TLS to the proxy are not
-    /// supported: a call through one fails to connect, saying so.
+    /// supported: [`build`](Self::build) refuses one given here
+    /// ([`BuildError::InvalidProxy`]), and a call through one from the environment fails to
+    /// connect, its error's source saying why.
     #[must_use]
     pub fn proxy(mut self, url: impl Into<String>) -> Self {
         self.proxy = Proxy::Fixed(url.into());
