@@ -7,7 +7,7 @@ use std::time::Duration;
 use http::Uri;
 use http::header::{HeaderName, HeaderValue};
 
-use super::stack::{self, Http, TLS};
+use super::stack::{self, Http, TLS, TlsConfig};
 use super::transport::{Inner, Transport};
 use super::{DEFAULT_DEADLINE_FACTOR, DEFAULT_TIMEOUT, DEFAULT_USER_AGENT, RetryPolicy};
 use crate::Protocol;
@@ -24,6 +24,7 @@ pub struct ClientBuilder<C> {
     deadline: Deadline,
     user_agent: String,
     proxy: Proxy,
+    tls: Option<TlsConfig>,
     retry: RetryPolicy,
     retry_timeouts: bool,
     client: PhantomData<fn() -> C>,
@@ -71,6 +72,7 @@ impl<C> Clone for ClientBuilder<C> {
             deadline: self.deadline,
             user_agent: self.user_agent.clone(),
             proxy: self.proxy.clone(),
+            tls: self.tls.clone(),
             retry: self.retry,
             retry_timeouts: self.retry_timeouts,
             client: PhantomData,
@@ -87,6 +89,7 @@ impl<C> fmt::Debug for ClientBuilder<C> {
             .field("deadline", &self.deadline.resolve(self.timeout))
             .field("user_agent", &self.user_agent)
             .field("proxy", &ProxyDebug(&self.proxy))
+            .field("custom_tls", &self.tls.is_some())
             .field("retry", &self.retry)
             .field("retry_timeouts", &self.retry_timeouts)
             .finish()
@@ -109,6 +112,7 @@ impl<C: From<Transport>> ClientBuilder<C> {
             deadline: Deadline::Default,
             user_agent: DEFAULT_USER_AGENT.to_string(),
             proxy: Proxy::Environment,
+            tls: None,
             retry: RetryPolicy::default(),
             retry_timeouts: true,
             client: PhantomData,
@@ -193,6 +197,23 @@ impl<C: From<Transport>> ClientBuilder<C> {
         self
     }
 
+    /// Speaks TLS with this rustls configuration instead of the default (the process's
+    /// default crypto provider or the feature's, and the platform's certificate verifier):
+    /// for a private certificate authority (a root store of its own), a client certificate,
+    /// or a verifier of one's own. Its ALPN protocols are set to HTTP/1.1.
+    ///
+    /// In the builds whose TLS is rustls (features `rustls-ring`, `rustls-aws-lc-rs`, without
+    /// `native-tls`).
+    #[cfg(all(
+        not(feature = "client-native-tls"),
+        any(feature = "client-rustls-ring", feature = "client-rustls-aws-lc-rs")
+    ))]
+    #[must_use]
+    pub fn tls_config(mut self, config: rustls::ClientConfig) -> Self {
+        self.tls = Some(config);
+        self
+    }
+
     /// The retry policy (default [`RetryPolicy::default`]).
     #[must_use]
     pub fn retry(mut self, policy: RetryPolicy) -> Self {
@@ -244,7 +265,7 @@ impl<C: From<Transport>> ClientBuilder<C> {
             }
             Proxy::Off => None,
         };
-        let http = Http::new(proxies)?;
+        let http = Http::new(proxies, self.tls)?;
         let auth_header = HeaderName::from_bytes(self.protocol.auth_header.as_bytes())
             .expect("the generator checked the key header name");
         Ok(C::from(Transport::new(Inner {

@@ -33,7 +33,7 @@ impl RawClient {
     /// by default.
     pub fn new() -> Result<Self, BuildError> {
         Ok(Self {
-            http: Arc::new(Http::new(Some(stack::environment_proxies()))?),
+            http: Arc::new(Http::new(Some(stack::environment_proxies()), None)?),
         })
     }
 

@@ -37,6 +37,20 @@ pub(crate) const TLS: bool = cfg!(any(
     feature = "client-native-tls"
 ));
 
+/// A TLS configuration given with `ClientBuilder::tls_config`: rustls's, in the builds whose
+/// TLS is rustls; none can be made in the others.
+#[cfg(all(
+    not(feature = "client-native-tls"),
+    any(feature = "client-rustls-ring", feature = "client-rustls-aws-lc-rs")
+))]
+pub(crate) type TlsConfig = rustls::ClientConfig;
+#[cfg(not(all(
+    not(feature = "client-native-tls"),
+    any(feature = "client-rustls-ring", feature = "client-rustls-aws-lc-rs")
+)))]
+#[derive(Clone, Debug)]
+pub(crate) enum TlsConfig {}
+
 /// The connector under the pool: TCP through [`Connector`], wrapped in TLS by the feature
 /// that is on (native-tls first, then rustls).
 #[cfg(feature = "client-native-tls")]
@@ -60,8 +74,12 @@ pub(crate) struct Http {
 }
 
 impl Http {
-    /// A pool sending through `proxies` (none: straight to the service).
-    pub(crate) fn new(proxies: Option<Matcher>) -> Result<Self, BuildError> {
+    /// A pool sending through `proxies` (none: straight to the service), with the caller's
+    /// TLS configuration if there is one.
+    pub(crate) fn new(
+        proxies: Option<Matcher>,
+        tls: Option<TlsConfig>,
+    ) -> Result<Self, BuildError> {
         let proxies = proxies.map(Arc::new);
         let mut tcp = HttpConnector::new();
         tcp.set_nodelay(true);
@@ -74,7 +92,7 @@ impl Http {
         let client = Client::builder(TokioExecutor::new())
             .pool_timer(TokioTimer::new())
             .pool_idle_timeout(POOL_IDLE_TIMEOUT)
-            .build(with_tls(connector)?);
+            .build(with_tls(connector, tls)?);
         Ok(Self { client, proxies })
     }
 
@@ -231,7 +249,7 @@ impl Write for Conn {
 
 /// TLS from the platform's library.
 #[cfg(feature = "client-native-tls")]
-fn with_tls(connector: Connector) -> Result<Connect, BuildError> {
+fn with_tls(connector: Connector, _: Option<TlsConfig>) -> Result<Connect, BuildError> {
     let tls = native_tls::TlsConnector::new().map_err(|e| BuildError::Tls(Box::new(e)))?;
     Ok(hyper_tls::HttpsConnector::from((
         connector,
@@ -239,13 +257,31 @@ fn with_tls(connector: Connector) -> Result<Connect, BuildError> {
     )))
 }
 
-/// rustls with the process's default crypto provider when the application installed one,
-/// else the feature's (`aws-lc-rs` before `ring`), and the platform's certificate verifier.
+/// rustls as the caller configured it, or with the process's default crypto provider when the
+/// application installed one, else the feature's (`aws-lc-rs` before `ring`), and the
+/// platform's certificate verifier.
 #[cfg(all(
     not(feature = "client-native-tls"),
     any(feature = "client-rustls-ring", feature = "client-rustls-aws-lc-rs")
 ))]
-fn with_tls(connector: Connector) -> Result<Connect, BuildError> {
+fn with_tls(connector: Connector, tls: Option<TlsConfig>) -> Result<Connect, BuildError> {
+    let config = match tls {
+        Some(config) => config,
+        None => default_tls()?,
+    };
+    Ok(hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(config)
+        .https_or_http()
+        .enable_http1()
+        .wrap_connector(connector))
+}
+
+/// The rustls configuration of a client given none.
+#[cfg(all(
+    not(feature = "client-native-tls"),
+    any(feature = "client-rustls-ring", feature = "client-rustls-aws-lc-rs")
+))]
+fn default_tls() -> Result<TlsConfig, BuildError> {
     use rustls_platform_verifier::BuilderVerifierExt;
 
     #[cfg(feature = "client-rustls-aws-lc-rs")]
@@ -256,17 +292,12 @@ fn with_tls(connector: Connector) -> Result<Connect, BuildError> {
         .cloned()
         .unwrap_or_else(|| Arc::new(provider()));
     let tls = |e: rustls::Error| BuildError::Tls(Box::new(e));
-    let config = rustls::ClientConfig::builder_with_provider(provider)
+    Ok(rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .map_err(tls)?
         .with_platform_verifier()
         .map_err(tls)?
-        .with_no_client_auth();
-    Ok(hyper_rustls::HttpsConnectorBuilder::new()
-        .with_tls_config(config)
-        .https_or_http()
-        .enable_http1()
-        .wrap_connector(connector))
+        .with_no_client_auth())
 }
 
 /// Plain TCP: a build without TLS refuses an `https` base URL when it is built.
@@ -275,6 +306,6 @@ fn with_tls(connector: Connector) -> Result<Connect, BuildError> {
     feature = "client-rustls-ring",
     feature = "client-rustls-aws-lc-rs"
 )))]
-fn with_tls(connector: Connector) -> Result<Connect, BuildError> {
+fn with_tls(connector: Connector, _: Option<TlsConfig>) -> Result<Connect, BuildError> {
     Ok(connector)
 }

@@ -3,13 +3,18 @@
 //! aws-lc and no OpenSSL; and the client builds no URL library (and so no Unicode tables for
 //! international host names): its stack is hyper's.
 
+use std::path::PathBuf;
 use std::process::Command;
+use std::sync::{Arc, Mutex};
 
 use mrds_client::{Client, Error, TransportKind};
-use tokio::io::AsyncReadExt;
+use rustls_pki_types::pem::PemObject;
+use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
-use crate::client::dividends;
+use crate::client::{Reply, dividends, http, success};
 
 /// Checks the packages a build of `package` with its default features compiles (its normal
 /// and build dependencies, from `cargo tree`, offline: the lock file is the workspace's):
@@ -83,5 +88,124 @@ async fn https_is_spoken_with_tls_by_default() {
     assert!(
         matches!(&err, Error::Transport(t) if matches!(t.kind, TransportKind::Connect | TransportKind::Reset)),
         "{err:?}"
+    );
+}
+
+/// A file of the test certificates (`tests/tls`).
+fn tls_file(name: &str) -> PathBuf {
+    mrds_tests::workspace_root().join("tests/tls").join(name)
+}
+
+fn ring() -> Arc<rustls::crypto::CryptoProvider> {
+    Arc::new(rustls::crypto::ring::default_provider())
+}
+
+/// A TLS server on a loopback port with the test certificate of `localhost` and `127.0.0.1`,
+/// answering every request with a canned success; its port and the heads it read.
+async fn tls_server() -> (u16, Arc<Mutex<Vec<String>>>) {
+    let certs = CertificateDer::pem_file_iter(tls_file("localhost.pem"))
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    let key = PrivateKeyDer::from_pem_file(tls_file("localhost.key")).unwrap();
+    let config = rustls::ServerConfig::builder_with_provider(ring())
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let heads = Arc::new(Mutex::new(Vec::new()));
+    let seen = heads.clone();
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            let (acceptor, seen) = (acceptor.clone(), seen.clone());
+            tokio::spawn(async move {
+                // A client that refuses the certificate ends here.
+                let Ok(mut tls) = acceptor.accept(socket).await else {
+                    return;
+                };
+                let mut head = Vec::new();
+                let mut chunk = [0u8; 4096];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match tls.read(&mut chunk).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => head.extend_from_slice(&chunk[..n]),
+                    }
+                }
+                seen.lock()
+                    .unwrap()
+                    .push(String::from_utf8_lossy(&head).into_owned());
+                let Reply::Raw(answer) = http(200, &[], &success(json!([]))) else {
+                    unreachable!("a canned answer is bytes")
+                };
+                let _ = tls.write_all(&answer).await;
+                let _ = tls.shutdown().await;
+            });
+        }
+    });
+    (port, heads)
+}
+
+#[tokio::test]
+async fn https_end_to_end_with_a_private_authority_and_refused_without_it() {
+    let (port, heads) = tls_server().await;
+    let root = format!("https://127.0.0.1:{port}");
+
+    // The platform's verifier does not know the test authority: the handshake fails, and the
+    // error's sources say it was the certificate.
+    let err = Client::builder(&root)
+        .api_key("key")
+        .no_retries()
+        .build()
+        .unwrap()
+        .stock_dividends(&dividends())
+        .await
+        .unwrap_err();
+    let Error::Transport(t) = &err else {
+        panic!("expected a transport error, got {err:?}");
+    };
+    assert_eq!(t.kind, TransportKind::Connect);
+    let mut chain = err.to_string();
+    let mut source = std::error::Error::source(&err);
+    while let Some(cause) = source {
+        chain.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    assert!(chain.contains("certificate"), "{chain}");
+    assert!(heads.lock().unwrap().is_empty(), "nothing was sent");
+
+    // With a root store of the test authority (`tls_config`), the call goes through TLS.
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in CertificateDer::pem_file_iter(tls_file("ca.pem")).unwrap() {
+        roots.add(cert.unwrap()).unwrap();
+    }
+    let config = rustls::ClientConfig::builder_with_provider(ring())
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let client = Client::builder(&root)
+        .api_key("key")
+        .tls_config(config)
+        .no_retries()
+        .build()
+        .unwrap();
+    assert!(format!("{client:?}").contains("https://127.0.0.1"));
+    let page = client.stock_dividends(&dividends()).await.unwrap();
+    assert!(page.data.is_empty());
+    let heads = heads.lock().unwrap();
+    assert_eq!(heads.len(), 1);
+    assert!(
+        heads[0].starts_with("GET /api/v1/stocks/dividends?"),
+        "{}",
+        heads[0]
+    );
+    assert!(
+        heads[0].to_ascii_lowercase().contains("x-api-key: key"),
+        "{}",
+        heads[0]
     );
 }
