@@ -7,6 +7,18 @@ use std::process::Command;
 
 use mrds_codegen::FileSet;
 
+/// An error and its sources on one line, each after `: `: what a report of it shows.
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
 /// The workspace root (the parent of the tests crate).
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

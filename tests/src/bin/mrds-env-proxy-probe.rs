@@ -35,13 +35,7 @@ async fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            let mut text = format!("error: {e}");
-            let mut source = std::error::Error::source(&e);
-            while let Some(cause) = source {
-                text.push_str(&format!(": {cause}"));
-                source = cause.source();
-            }
-            println!("{text}");
+            println!("error: {}", mrds_tests::error_chain(&e));
             ExitCode::FAILURE
         }
     }

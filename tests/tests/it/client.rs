@@ -14,7 +14,7 @@ use mrds_client::{BuildError, Client, Error, RetryPolicy, TransportKind};
 use mrds_model::params::{MarketKlineParams, PersonCommentaryParams, StockDividendsParams};
 use mrds_model::{ErrorCode, Interval, TimeType};
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
 // ---------------------------------------------------------------------------------------------
@@ -95,6 +95,20 @@ pub(crate) fn fast_retries(max_retries: u32) -> RetryPolicy {
     }
 }
 
+/// Reads from `stream` until the end of a request's head (an empty line); what was read, or
+/// `None` when the stream ends or fails first.
+pub(crate) async fn read_head<S: AsyncRead + Unpin>(stream: &mut S) -> Option<Vec<u8>> {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+        match stream.read(&mut chunk).await {
+            Ok(0) | Err(_) => return None,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+    }
+    Some(buf)
+}
+
 /// Starts a server on a loopback port; `respond(n, request)` answers request `n` (from 0).
 pub(crate) async fn serve<F>(respond: F) -> Server
 where
@@ -113,14 +127,9 @@ where
             let log = log.clone();
             let respond = respond.clone();
             tokio::spawn(async move {
-                let mut buf = Vec::new();
-                let mut chunk = [0u8; 4096];
-                while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match socket.read(&mut chunk).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                    }
-                }
+                let Some(buf) = read_head(&mut socket).await else {
+                    return;
+                };
                 let head = String::from_utf8_lossy(&buf).into_owned();
                 let mut lines = head.split("\r\n");
                 let target = lines

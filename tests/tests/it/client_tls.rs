@@ -14,7 +14,7 @@ use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
-use crate::client::{Reply, dividends, http, success};
+use crate::client::{Reply, dividends, http, read_head, success};
 
 /// Checks the packages a build of `package` with its default features compiles (its normal
 /// and build dependencies, from `cargo tree`, offline: the lock file is the workspace's):
@@ -127,14 +127,9 @@ async fn tls_server() -> (u16, Arc<Mutex<Vec<String>>>) {
                 let Ok(mut tls) = acceptor.accept(socket).await else {
                     return;
                 };
-                let mut head = Vec::new();
-                let mut chunk = [0u8; 4096];
-                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match tls.read(&mut chunk).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(n) => head.extend_from_slice(&chunk[..n]),
-                    }
-                }
+                let Some(head) = read_head(&mut tls).await else {
+                    return;
+                };
                 seen.lock()
                     .unwrap()
                     .push(String::from_utf8_lossy(&head).into_owned());
@@ -168,12 +163,7 @@ async fn https_end_to_end_with_a_private_authority_and_refused_without_it() {
         panic!("expected a transport error, got {err:?}");
     };
     assert_eq!(t.kind, TransportKind::Connect);
-    let mut chain = err.to_string();
-    let mut source = std::error::Error::source(&err);
-    while let Some(cause) = source {
-        chain.push_str(&format!(": {cause}"));
-        source = cause.source();
-    }
+    let chain = mrds_tests::error_chain(&err);
     assert!(chain.contains("certificate"), "{chain}");
     assert!(heads.lock().unwrap().is_empty(), "nothing was sent");
 
