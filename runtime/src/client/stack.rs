@@ -39,33 +39,8 @@ pub(crate) const TLS: bool = cfg!(any(
 
 /// A TLS configuration given with `ClientBuilder::tls_config`: rustls's, in the builds whose
 /// TLS is rustls; none can be made in the others.
-#[cfg(all(
-    not(feature = "client-native-tls"),
-    any(feature = "client-rustls-ring", feature = "client-rustls-aws-lc-rs")
-))]
-pub(crate) type TlsConfig = rustls::ClientConfig;
-#[cfg(not(all(
-    not(feature = "client-native-tls"),
-    any(feature = "client-rustls-ring", feature = "client-rustls-aws-lc-rs")
-)))]
-#[derive(Clone, Debug)]
-pub(crate) enum TlsConfig {}
-
-/// The connector under the pool: TCP through [`Connector`], wrapped in TLS by the feature
-/// that is on (native-tls first, then rustls).
-#[cfg(feature = "client-native-tls")]
-type Connect = hyper_tls::HttpsConnector<Connector>;
-#[cfg(all(
-    not(feature = "client-native-tls"),
-    any(feature = "client-rustls-ring", feature = "client-rustls-aws-lc-rs")
-))]
-type Connect = hyper_rustls::HttpsConnector<Connector>;
-#[cfg(not(any(
-    feature = "client-native-tls",
-    feature = "client-rustls-ring",
-    feature = "client-rustls-aws-lc-rs"
-)))]
-type Connect = Connector;
+pub(crate) use tls::Config as TlsConfig;
+use tls::Connect;
 
 /// The pooled HTTP client a transport sends through.
 pub(crate) struct Http {
@@ -92,7 +67,7 @@ impl Http {
         let client = Client::builder(TokioExecutor::new())
             .pool_timer(TokioTimer::new())
             .pool_idle_timeout(POOL_IDLE_TIMEOUT)
-            .build(with_tls(connector, tls)?);
+            .build(tls::wrap(connector, tls)?);
         Ok(Self { client, proxies })
     }
 
@@ -247,57 +222,78 @@ impl Write for Conn {
     }
 }
 
-/// TLS from the platform's library.
+/// TLS from the platform's library (preferred when several TLS features are on).
 #[cfg(feature = "client-native-tls")]
-fn with_tls(connector: Connector, _: Option<TlsConfig>) -> Result<Connect, BuildError> {
-    let tls = native_tls::TlsConnector::new().map_err(|e| BuildError::Tls(Box::new(e)))?;
-    Ok(hyper_tls::HttpsConnector::from((
-        connector,
-        tokio_native_tls::TlsConnector::from(tls),
-    )))
+mod tls {
+    use super::{BuildError, Connector};
+
+    /// None can be given: `ClientBuilder::tls_config` is rustls's.
+    #[derive(Clone, Debug)]
+    pub(crate) enum Config {}
+
+    /// TCP through [`Connector`], in TLS for `https`.
+    pub(crate) type Connect = hyper_tls::HttpsConnector<Connector>;
+
+    pub(crate) fn wrap(connector: Connector, _: Option<Config>) -> Result<Connect, BuildError> {
+        let tls = native_tls::TlsConnector::new().map_err(|e| BuildError::Tls(Box::new(e)))?;
+        Ok(hyper_tls::HttpsConnector::from((
+            connector,
+            tokio_native_tls::TlsConnector::from(tls),
+        )))
+    }
 }
 
-/// rustls as the caller configured it, or with the process's default crypto provider when the
-/// application installed one, else the feature's (`aws-lc-rs` before `ring`), and the
+/// rustls, as the caller configured it, or with the process's default crypto provider when
+/// the application installed one, else the feature's (`aws-lc-rs` before `ring`), and the
 /// platform's certificate verifier.
 #[cfg(all(
     not(feature = "client-native-tls"),
     any(feature = "client-rustls-ring", feature = "client-rustls-aws-lc-rs")
 ))]
-fn with_tls(connector: Connector, tls: Option<TlsConfig>) -> Result<Connect, BuildError> {
-    let config = match tls {
-        Some(config) => config,
-        None => default_tls()?,
-    };
-    Ok(hyper_rustls::HttpsConnectorBuilder::new()
-        .with_tls_config(config)
-        .https_or_http()
-        .enable_http1()
-        .wrap_connector(connector))
-}
+mod tls {
+    use std::sync::Arc;
 
-/// The rustls configuration of a client given none.
-#[cfg(all(
-    not(feature = "client-native-tls"),
-    any(feature = "client-rustls-ring", feature = "client-rustls-aws-lc-rs")
-))]
-fn default_tls() -> Result<TlsConfig, BuildError> {
-    use rustls_platform_verifier::BuilderVerifierExt;
+    use super::{BuildError, Connector};
 
-    #[cfg(feature = "client-rustls-aws-lc-rs")]
-    let provider = rustls::crypto::aws_lc_rs::default_provider;
-    #[cfg(not(feature = "client-rustls-aws-lc-rs"))]
-    let provider = rustls::crypto::ring::default_provider;
-    let provider = rustls::crypto::CryptoProvider::get_default()
-        .cloned()
-        .unwrap_or_else(|| Arc::new(provider()));
-    let tls = |e: rustls::Error| BuildError::Tls(Box::new(e));
-    Ok(rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .map_err(tls)?
-        .with_platform_verifier()
-        .map_err(tls)?
-        .with_no_client_auth())
+    pub(crate) type Config = rustls::ClientConfig;
+
+    /// TCP through [`Connector`], in TLS for `https`.
+    pub(crate) type Connect = hyper_rustls::HttpsConnector<Connector>;
+
+    pub(crate) fn wrap(
+        connector: Connector,
+        config: Option<Config>,
+    ) -> Result<Connect, BuildError> {
+        let config = match config {
+            Some(config) => config,
+            None => default_config()?,
+        };
+        Ok(hyper_rustls::HttpsConnectorBuilder::new()
+            .with_tls_config(config)
+            .https_or_http()
+            .enable_http1()
+            .wrap_connector(connector))
+    }
+
+    /// The configuration of a client given none.
+    fn default_config() -> Result<Config, BuildError> {
+        use rustls_platform_verifier::BuilderVerifierExt;
+
+        #[cfg(feature = "client-rustls-aws-lc-rs")]
+        let provider = rustls::crypto::aws_lc_rs::default_provider;
+        #[cfg(not(feature = "client-rustls-aws-lc-rs"))]
+        let provider = rustls::crypto::ring::default_provider;
+        let provider = rustls::crypto::CryptoProvider::get_default()
+            .cloned()
+            .unwrap_or_else(|| Arc::new(provider()));
+        let tls = |e: rustls::Error| BuildError::Tls(Box::new(e));
+        Ok(rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(tls)?
+            .with_platform_verifier()
+            .map_err(tls)?
+            .with_no_client_auth())
+    }
 }
 
 /// Plain TCP: a build without TLS refuses an `https` base URL when it is built.
@@ -306,6 +302,16 @@ fn default_tls() -> Result<TlsConfig, BuildError> {
     feature = "client-rustls-ring",
     feature = "client-rustls-aws-lc-rs"
 )))]
-fn with_tls(connector: Connector, _: Option<TlsConfig>) -> Result<Connect, BuildError> {
-    Ok(connector)
+mod tls {
+    use super::{BuildError, Connector};
+
+    /// None can be given: `ClientBuilder::tls_config` is rustls's.
+    #[derive(Clone, Debug)]
+    pub(crate) enum Config {}
+
+    pub(crate) type Connect = Connector;
+
+    pub(crate) fn wrap(connector: Connector, _: Option<Config>) -> Result<Connect, BuildError> {
+        Ok(connector)
+    }
 }
