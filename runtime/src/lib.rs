@@ -49,9 +49,11 @@ pub use api::{
 };
 pub use json::JsonValue;
 #[cfg(feature = "patterns")]
-pub use pattern::Pattern;
+pub use pattern::{Automaton, Pattern};
 pub use raw::{ParamRules, ParamValue, RawParams};
-pub use validate::{Issues, TextFormat, TimeValue, ValidationError, ValidationIssue, range_reason};
+pub use validate::{
+    Issues, TextFormat, TimeValue, ValidationError, ValidationIssue, pattern_reason, range_reason,
+};
 pub use values::values_reason;
 
 /// What the macros of this crate expand to; not part of the API.

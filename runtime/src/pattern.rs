@@ -5,7 +5,7 @@
 //!
 //! # The table
 //!
-//! Written by `mrds-codegen` (`codegen/src/emit/matcher.rs`), read only here:
+//! Written by `mrds-codegen` (`codegen/src/model/pattern.rs`), read only here:
 //!
 //! | bytes | what |
 //! |---|---|
@@ -33,7 +33,48 @@ const HEADER: usize = 7 + 256;
 /// failing at run time.
 pub struct Pattern {
     source: &'static str,
-    table: &'static [u8],
+    automaton: Automaton<'static>,
+}
+
+impl Pattern {
+    /// The pattern `source` and its automaton `table` (laid out as the comment at the top of
+    /// `runtime/src/pattern.rs` describes).
+    ///
+    /// # Panics
+    ///
+    /// When the table is malformed: a state id out of range, a row cut short. In a `static`
+    /// (as the generated code and [`pattern!`](crate::pattern!) use it), that is a compile
+    /// error.
+    pub const fn new(source: &'static str, table: &'static [u8]) -> Self {
+        Self {
+            source,
+            automaton: Automaton::new(table),
+        }
+    }
+
+    /// The regular expression as the spec writes it.
+    pub fn as_str(&self) -> &'static str {
+        self.source
+    }
+
+    /// True when the pattern matches somewhere in `text`, as `regex::Regex::is_match` decides.
+    pub fn is_match(&self, text: &str) -> bool {
+        self.automaton.is_match(text)
+    }
+
+    /// The automaton.
+    pub fn automaton(&self) -> &Automaton<'static> {
+        &self.automaton
+    }
+}
+
+/// The automaton of a pattern: a table (laid out as the comment at the top of
+/// `runtime/src/pattern.rs` describes) and what its header says, read once. What runs a
+/// pattern, in the generated crates ([`Pattern`]) and in the generator, which compares
+/// patterns and finds texts they match by walking the same states.
+#[derive(Clone, Copy)]
+pub struct Automaton<'t> {
+    table: &'t [u8],
     width: usize,
     stride: usize,
     start: usize,
@@ -45,15 +86,13 @@ const fn u16_at(table: &[u8], at: usize) -> usize {
     u16::from_le_bytes([table[at], table[at + 1]]) as usize
 }
 
-impl Pattern {
-    /// The pattern `source` and its automaton `table` (laid out as the comment at the top of `runtime/src/pattern.rs` describes).
+impl<'t> Automaton<'t> {
+    /// The automaton of `table`.
     ///
     /// # Panics
     ///
-    /// When the table is malformed: a state id out of range, a row cut short. In a `static`
-    /// (as the generated code and [`pattern!`](crate::pattern!) use it), that is a compile
-    /// error.
-    pub const fn new(source: &'static str, table: &'static [u8]) -> Self {
+    /// When the table is malformed: a state id out of range, a row cut short.
+    pub const fn new(table: &'t [u8]) -> Self {
         assert!(table.len() >= HEADER, "the table has no header");
         let width = table[0] as usize;
         assert!(width == 1 || width == 2, "a state id is 1 or 2 bytes");
@@ -88,7 +127,6 @@ impl Pattern {
             at += width;
         }
         Self {
-            source,
             table,
             width,
             stride,
@@ -97,13 +135,44 @@ impl Pattern {
         }
     }
 
-    /// The regular expression as the spec writes it.
-    pub fn as_str(&self) -> &'static str {
-        self.source
+    /// The number of states.
+    pub fn states(&self) -> usize {
+        (self.table.len() - HEADER) / (self.stride * self.width)
+    }
+
+    /// The state before the first byte.
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// The state after `byte` in `state`.
+    pub fn next(&self, state: usize, byte: u8) -> usize {
+        self.column(state, self.table[7 + byte as usize] as usize)
+    }
+
+    /// The state after the end of the text in `state`.
+    pub fn next_end(&self, state: usize) -> usize {
+        self.column(state, self.stride - 1)
+    }
+
+    /// True for the states entered when a match ends just before the byte (or the end of the
+    /// text) that led there.
+    pub fn is_match_state(&self, state: usize) -> bool {
+        state >= self.first_match
+    }
+
+    /// True for the state no match can follow.
+    pub fn is_dead_state(&self, state: usize) -> bool {
+        state == 0
+    }
+
+    /// The class of `byte`: bytes of one class lead every state to the same state.
+    pub fn class(&self, byte: u8) -> u8 {
+        self.table[7 + byte as usize]
     }
 
     /// The state after `state` in column `column`.
-    fn next(&self, state: usize, column: usize) -> usize {
+    fn column(&self, state: usize, column: usize) -> usize {
         let at = HEADER + (state * self.stride + column) * self.width;
         if self.width == 1 {
             self.table[at] as usize
@@ -116,16 +185,16 @@ impl Pattern {
     pub fn is_match(&self, text: &str) -> bool {
         let mut state = self.start;
         for &byte in text.as_bytes() {
-            state = self.next(state, self.table[7 + byte as usize] as usize);
+            state = self.next(state, byte);
             // A match ending before `byte`, which must not be inside a character.
-            if state >= self.first_match && !is_continuation(byte) {
+            if self.is_match_state(state) && !is_continuation(byte) {
                 return true;
             }
-            if state == 0 {
+            if self.is_dead_state(state) {
                 return false;
             }
         }
-        self.next(state, self.stride - 1) >= self.first_match
+        self.is_match_state(self.next_end(state))
     }
 }
 
@@ -148,6 +217,14 @@ macro_rules! pattern {
 impl fmt::Debug for Pattern {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("Pattern").field(&self.source).finish()
+    }
+}
+
+impl fmt::Debug for Automaton<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Automaton")
+            .field("states", &self.states())
+            .finish()
     }
 }
 

@@ -326,6 +326,16 @@ pub fn range_reason(min: Option<i64>, max: Option<i64>) -> String {
     }
 }
 
+/// The reason of a text that does not match a pattern: `must be an uppercase symbol (pattern
+/// `^[A-Z]+$`)` when the spec says what the pattern means (`doc`), else `must match the
+/// pattern `^[A-Z]+$``.
+pub fn pattern_reason(source: &str, doc: Option<&str>) -> String {
+    match doc {
+        Some(d) => format!("must be {} (pattern `{source}`)", d.trim()),
+        None => format!("must match the pattern `{source}`"),
+    }
+}
+
 /// A point in time as a parameter carries it: Unix seconds (`i64`) or RFC 3339 text (`&str`).
 pub trait TimeValue: fmt::Display {
     /// Unix seconds, or `None` when the text is not a time (its format check reports that).

@@ -304,10 +304,3 @@ fn quoted<S: AsRef<str>>(names: &[S]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
-
-/// The message of a regex error: its last line, without the `error: ` prefix.
-fn regex_problem(e: &regex::Error) -> String {
-    let text = e.to_string();
-    let last = text.lines().last().unwrap_or("invalid").trim();
-    last.strip_prefix("error: ").unwrap_or(last).to_string()
-}

@@ -1,7 +1,7 @@
 //! One request parameter: its type and the constraints that kind of type can carry, its
 //! default, and the literals rules compare it with.
 
-use super::{Cx, regex_problem};
+use super::Cx;
 use crate::ast::{self, ParamFormat, ParamLocation, Spanned, ValueKind};
 use crate::diag::Span;
 use crate::model::*;
@@ -170,9 +170,9 @@ impl Cx<'_> {
             }
             (Literal::String(s), ParamType::String(t)) => {
                 if let Some(p) = &t.pattern
-                    && regex::Regex::new(&p.regex).is_ok_and(|re| !re.is_match(s))
+                    && !p.is_match(s)
                 {
-                    self.err(at, format!("the default `{s}` of parameter `{name}` does not match its own pattern `{}`", p.regex));
+                    self.err(at, format!("the default `{s}` of parameter `{name}` does not match its own pattern `{p}`"));
                     return false;
                 }
                 if let Some(f) = t.format
@@ -260,26 +260,45 @@ impl Cx<'_> {
         }
     }
 
-    /// An anchored regular expression.
-    pub(super) fn regex(&mut self, at: Span, re: &str) -> Option<regex::Regex> {
-        match regex::Regex::new(re) {
-            Ok(compiled) => {
-                if !re.starts_with('^') || !re.ends_with('$') {
-                    let d = self.err(at, format!("pattern `{re}` is not anchored"));
-                    Self::hint(
-                        d,
-                        "start it with `^` and end it with `$`, so it describes the whole value everywhere (Rust and OpenAPI alike)",
-                    );
-                    None
-                } else {
-                    self.automaton(at, re).map(|()| compiled)
-                }
+    /// The compiled pattern `re` (at `at`), anchored at both ends.
+    pub(super) fn regex(&mut self, at: Span, re: &str) -> Option<Pattern> {
+        let compiled = Pattern::compile(re);
+        if let Err(PatternError::Syntax(problem)) = &compiled {
+            self.err(at, format!("invalid regular expression `{re}`: {problem}"));
+            return None;
+        }
+        if !re.starts_with('^') || !re.ends_with('$') {
+            let d = self.err(at, format!("pattern `{re}` is not anchored"));
+            Self::hint(
+                d,
+                "start it with `^` and end it with `$`, so it describes the whole value everywhere (Rust and OpenAPI alike)",
+            );
+            return None;
+        }
+        self.compiled(at, re, compiled)
+    }
+
+    /// The pattern `compiled` from `re` (at `at`), or the reason it has no automaton the
+    /// generated code can run, reported at its spec line rather than when the crates are
+    /// generated.
+    pub(super) fn compiled(
+        &mut self,
+        at: Span,
+        re: &str,
+        compiled: Result<Pattern, PatternError>,
+    ) -> Option<Pattern> {
+        match compiled {
+            Ok(p) => Some(p),
+            Err(PatternError::Syntax(problem)) => {
+                self.err(at, format!("invalid regular expression `{re}`: {problem}"));
+                None
             }
-            Err(e) => {
-                self.err(
+            Err(PatternError::Unmatchable { reason, hint }) => {
+                let d = self.err(
                     at,
-                    format!("invalid regular expression `{re}`: {}", regex_problem(&e)),
+                    format!("pattern `{re}` cannot be compiled to an automaton: {reason}"),
                 );
+                Self::hint(d, hint);
                 None
             }
         }
@@ -296,11 +315,9 @@ impl Cx<'_> {
         if let Some(re) = re {
             match text {
                 Ok(t) => {
-                    if self.regex(re.at(), re).is_some() {
-                        t.pattern = Some(Pattern {
-                            regex: re.to_string(),
-                            doc: doc.map(|d| d.to_string()),
-                        });
+                    if let Some(pattern) = self.regex(re.at(), re) {
+                        t.pattern = Some(pattern);
+                        t.pattern_doc = doc.map(|d| d.to_string());
                     }
                 }
                 Err(why) => {
@@ -316,23 +333,5 @@ impl Cx<'_> {
                 format!("{owner} explains a pattern it does not have"),
             );
         }
-    }
-
-    /// The automaton the generated code checks a valid regular expression with
-    /// ([`crate::emit::matcher`]); a pattern without one is reported here, at its spec line,
-    /// rather than when the crates are generated.
-    pub(super) fn automaton(&mut self, at: Span, re: &str) -> Option<()> {
-        let Err(why) = crate::emit::matcher::table(re) else {
-            return Some(());
-        };
-        let d = self.err(
-            at,
-            format!(
-                "pattern `{re}` cannot be compiled to an automaton: {}",
-                why.reason
-            ),
-        );
-        Self::hint(d, why.hint);
-        None
     }
 }

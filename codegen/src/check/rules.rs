@@ -3,8 +3,8 @@
 
 use std::collections::BTreeSet;
 
+use super::Cx;
 use super::endpoints::Scope;
-use super::{Cx, regex_problem};
 use crate::ast::{self, Spanned, ValueKind};
 use crate::model::*;
 
@@ -255,10 +255,10 @@ impl Cx<'_> {
                         ),
                     );
                 }
-                self.regex(c.pattern.at(), &c.pattern);
-                p.map(|p| Check::Matches {
-                    param: p.id,
-                    pattern: c.pattern.to_string(),
+                let pattern = self.regex(c.pattern.at(), &c.pattern);
+                Some(Check::Matches {
+                    param: p?.id,
+                    pattern: pattern?,
                 })
             }
         }
@@ -347,17 +347,10 @@ impl Cx<'_> {
                     );
                     return None;
                 }
-                if let Err(e) = regex::Regex::new(re) {
-                    self.err(
-                        re.at(),
-                        format!("invalid regular expression `{re}`: {}", regex_problem(&e)),
-                    );
-                    return None;
-                }
-                self.automaton(re.at(), re)?;
+                let pattern = self.compiled(re.at(), re, Pattern::compile(re))?;
                 Some(Condition::Matches {
                     param: p.id,
-                    pattern: re.to_string(),
+                    pattern,
                 })
             }
             _ => {

@@ -252,6 +252,7 @@ impl<'a> Cx<'a> {
                 };
                 Some(ParamType::String(StringType {
                     pattern: None,
+                    pattern_doc: None,
                     format: string_format,
                 }))
             }

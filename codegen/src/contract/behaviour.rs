@@ -2,7 +2,7 @@
 //! documented order, the key, `limit` and defaults, the direction of the order, a lookup of
 //! nothing, a removed endpoint, unknown parameters.
 
-use super::values::{format_nothing, regex_examples};
+use super::values::format_nothing;
 use super::{Check, Draft, Expect, Key, Sorted};
 use crate::model::*;
 
@@ -91,7 +91,7 @@ fn nothing(p: &Param) -> Option<String> {
     match &p.ty {
         ParamType::String(t) => match (t.format, &t.pattern) {
             (Some(format), _) => Some(format_nothing(format)),
-            (None, Some(pattern)) => regex_examples(&pattern.regex).into_iter().next(),
+            (None, Some(pattern)) => pattern.examples().first().cloned(),
             (None, None) => Some("contract-nothing".into()),
         },
         ParamType::Integer(t) => Some(t.max.unwrap_or(i64::MAX).to_string()),

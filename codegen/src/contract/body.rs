@@ -176,8 +176,8 @@ fn value_probes(e: &Endpoint, p: &Param, base: &Draft) -> Vec<Check> {
                 {
                     probe("matching", &v, accepted());
                 }
-                if let Some(bad) = super::params::non_matching(&pattern.regex) {
-                    probe("not_matching", &bad, rejected(ParamCheck::Pattern));
+                if let Some(bad) = pattern.counterexample() {
+                    probe("not_matching", bad, rejected(ParamCheck::Pattern));
                 }
             }
             if let Some(format) = t.format {

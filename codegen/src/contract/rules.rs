@@ -5,7 +5,7 @@
 //! rules accept ([`super::values::candidates`]), so every request differs from a valid one only
 //! where the rule looks.
 
-use super::values::{T0, accepts, candidates, instant_text, regex_examples};
+use super::values::{T0, accepts, candidates, instant_text};
 use super::{Check, Draft, Expect};
 use crate::model::{self, Condition, Endpoint, Param, ParamId, Rule, TimeFormat};
 
@@ -63,7 +63,7 @@ fn condition(e: &Endpoint, r: &Rule, base: &Draft, holds: bool) -> Option<Draft>
                     .collect::<Vec<_>>()
             })
             .collect();
-        for head in regex_examples(pattern) {
+        for head in pattern.examples() {
             pool.extend(
                 tails
                     .iter()
@@ -79,9 +79,7 @@ fn condition(e: &Endpoint, r: &Rule, base: &Draft, holds: bool) -> Option<Draft>
 fn condition_holds(c: &Condition, value: &str) -> bool {
     match c {
         Condition::In { values, .. } => values.iter().any(|l| l.wire() == value),
-        Condition::Matches { pattern, .. } => {
-            regex::Regex::new(pattern).is_ok_and(|re| re.is_match(value))
-        }
+        Condition::Matches { pattern, .. } => pattern.is_match(value),
     }
 }
 
@@ -184,10 +182,9 @@ fn assign(e: &Endpoint, r: &Rule, draft: &Draft, side: Side) -> Option<Draft> {
             pattern,
         } => {
             let p = param(name)?;
-            let re = regex::Regex::new(pattern).ok()?;
             let keep = side == Side::Keep;
-            let v = value_of(r, p, draft, regex_examples(pattern), |v| {
-                re.is_match(v) == keep
+            let v = value_of(r, p, draft, pattern.examples().to_vec(), |v| {
+                pattern.is_match(v) == keep
             })?;
             Some(draft.with(&p.wire, &[&v]))
         }

@@ -172,7 +172,7 @@ impl Diff<'_> {
             }
         }
         let pattern_doc = |field: &Field| match &field.checks {
-            Some(ParamType::String(t)) => t.pattern.as_ref().and_then(|p| p.doc.clone()),
+            Some(ParamType::String(t)) => t.pattern_doc.clone(),
             _ => None,
         };
         if let Some(parts) = changed_parts(&[

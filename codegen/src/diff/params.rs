@@ -8,9 +8,9 @@
 
 use super::Check;
 use super::impact::*;
-use super::lang::{Inclusion, Lang, format_name};
+use super::lang::{Lang, format_name};
 use super::{Diff, Impact, changed_parts};
-use crate::model::{Endpoint, Param, ParamCheck, ParamLocation, ParamType, StringType};
+use crate::model::{Endpoint, Inclusion, Param, ParamCheck, ParamLocation, ParamType, StringType};
 
 /// `string`, `integer`, `boolean` or `value set X`.
 fn kind(ty: &ParamType) -> String {
@@ -221,6 +221,7 @@ impl Diff<'_> {
                 // One change at a time: the format first, then the pattern.
                 let step = ParamType::String(StringType {
                     pattern: a.pattern.clone(),
+                    pattern_doc: None,
                     format: b.format,
                 });
                 if a.format != b.format {
@@ -242,7 +243,7 @@ impl Diff<'_> {
                     );
                     self.push(check, subject, impacts, text, at);
                 }
-                let regex = |t: &StringType| t.pattern.as_ref().map(|p| p.regex.clone());
+                let regex = |t: &StringType| t.pattern.as_ref().map(|p| p.source().to_owned());
                 if regex(a) != regex(b) {
                     let (mid, new) = (Lang::of_param(&step), Lang::of_param(&q.ty));
                     let show =
@@ -332,7 +333,7 @@ fn location(l: ParamLocation) -> &'static str {
 
 fn pattern_doc(p: &Param) -> Option<&str> {
     match &p.ty {
-        ParamType::String(t) => t.pattern.as_ref().and_then(|p| p.doc.as_deref()),
+        ParamType::String(t) => t.pattern_doc.as_deref(),
         _ => None,
     }
 }

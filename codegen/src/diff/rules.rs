@@ -8,9 +8,9 @@
 
 use super::Check as Kind;
 use super::impact::*;
-use super::lang::{Inclusion, Lang};
+use super::lang::Lang;
 use super::{Diff, changed_parts, list};
-use crate::model::{Check, Condition, Endpoint, Literal, Rule};
+use crate::model::{Check, Condition, Endpoint, Inclusion, Literal, Rule};
 
 /// A rule of one version with its parameters named as they travel: the names are what two
 /// versions of the spec share (ids belong to one model).

@@ -13,7 +13,6 @@ use crate::model::{Api, Provenance};
 
 pub mod client;
 pub mod endpoint_doc;
-pub mod matcher;
 pub mod mock;
 pub mod model;
 pub mod openapi;
@@ -305,6 +304,13 @@ fn endpoint_example<'a>(
         uses,
         params: format!("{}::new({})", e.names.params_type, args.join(", ")),
     })
+}
+
+/// The expression the generated code checks a text with: `mrds_runtime::pattern!(SOURCE,
+/// TABLE)`, a `&'static mrds_runtime::Pattern` holding the automaton the checker compiled.
+pub fn pattern(p: &crate::model::Pattern) -> TokenStream {
+    let (source, table) = (p.source(), proc_macro2::Literal::byte_string(p.table()));
+    quote!(mrds_runtime::pattern!(#source, #table))
 }
 
 /// An identifier token for a name decided by [`crate::naming`] (`r#type` becomes a raw one).

@@ -224,7 +224,7 @@ fn rule_value<P: Copy>(r: &Rule<P>, name: &dyn Fn(&P) -> String) -> Value {
         }
         Check::Matches { param, pattern } => {
             rule["parameter"] = json!(name(param));
-            rule["pattern"] = json!(pattern);
+            rule["pattern"] = json!(pattern.source());
         }
     }
     if let Some(when) = &r.when {
@@ -235,7 +235,7 @@ fn rule_value<P: Copy>(r: &Rule<P>, name: &dyn Fn(&P) -> String) -> Value {
             }),
             Condition::Matches { param, pattern } => json!({
                 "parameter": name(param),
-                "matches": pattern,
+                "matches": pattern.source(),
             }),
         };
     }
@@ -388,8 +388,8 @@ fn parameter(p: &Param, example: Option<&str>) -> Value {
                 None => {}
             }
             if let Some(pattern) = &t.pattern {
-                schema.insert("pattern".into(), json!(pattern.regex));
-                if let Some(pd) = &pattern.doc {
+                schema.insert("pattern".into(), json!(pattern.source()));
+                if let Some(pd) = &t.pattern_doc {
                     doc.push_str(&format!(" {}", pd.trim()));
                 }
             }
@@ -514,7 +514,7 @@ fn field_schema(api: &Api, names: &SchemaNames, f: &Field, records: Option<&Valu
             ParamType::String(StringType {
                 pattern: Some(p), ..
             }) => {
-                map.insert("pattern".into(), json!(p.regex));
+                map.insert("pattern".into(), json!(p.source()));
             }
             _ => {}
         }

@@ -59,12 +59,9 @@ fn refuses(ty: &ParamType, text: &str) -> Option<(ParamCheck, String)> {
         }),
         ParamType::String(t) => {
             if let Some(p) = &t.pattern
-                && !regex::Regex::new(&p.regex).is_ok_and(|re| re.is_match(text))
+                && !p.is_match(text)
             {
-                let reason = match &p.doc {
-                    Some(d) => format!("must be {} (pattern `{}`)", d.trim(), p.regex),
-                    None => format!("must match the pattern `{}`", p.regex),
-                };
+                let reason = mrds_runtime::pattern_reason(p.source(), t.pattern_doc.as_deref());
                 return Some((ParamCheck::Pattern, reason));
             }
             let format = t.format?;
@@ -79,9 +76,7 @@ impl<P: Copy> Condition<P> {
     pub fn holds(&self, value: &str) -> bool {
         match self {
             Condition::In { values, .. } => values.iter().any(|l| l.wire() == value),
-            Condition::Matches { pattern, .. } => {
-                regex::Regex::new(pattern).is_ok_and(|re| re.is_match(value))
-            }
+            Condition::Matches { pattern, .. } => pattern.is_match(value),
         }
     }
 }
@@ -152,8 +147,7 @@ impl<P: Copy> Reader<'_, P> {
             }
             Check::Matches { param, pattern } => {
                 let v = (self.valid)(*param)?;
-                let ok = regex::Regex::new(pattern).is_ok_and(|re| re.is_match(&v));
-                (!ok).then_some((*param, v))
+                (!pattern.is_match(&v)).then_some((*param, v))
             }
         }
     }

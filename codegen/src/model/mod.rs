@@ -18,9 +18,11 @@ use std::fmt;
 pub use crate::ast::{AuthMode, ChangeAction, FieldFormat, Method, ParamLocation};
 pub use crate::diag::Location;
 pub use eval::Problem;
+pub use pattern::{Inclusion, Pattern, PatternError};
 pub use samples::*;
 
 mod eval;
+mod pattern;
 mod samples;
 
 macro_rules! ids {
@@ -669,19 +671,12 @@ pub enum IntegerFormat {
 /// A text parameter's constraints.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StringType {
-    /// A regular expression for the whole value.
+    /// An anchored regular expression for the whole value.
     pub pattern: Option<Pattern>,
+    /// What the pattern means, for messages (`a six-letter currency pair`).
+    pub pattern_doc: Option<String>,
     /// A format every value is checked against.
     pub format: Option<StringFormat>,
-}
-
-/// An anchored regular expression and what it means.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pattern {
-    /// The regular expression.
-    pub regex: String,
-    /// What it means, for messages (`a six-letter currency pair`).
-    pub doc: Option<String>,
 }
 
 /// Formats of text parameters; every one is enforced by a check.
@@ -905,7 +900,7 @@ pub enum Condition<P = ParamId> {
         /// The parameter.
         param: P,
         /// Regular expression.
-        pattern: String,
+        pattern: Pattern,
     },
 }
 
@@ -976,7 +971,7 @@ pub enum Check<P = ParamId> {
         /// The parameter.
         param: P,
         /// Regular expression.
-        pattern: String,
+        pattern: Pattern,
     },
 }
 

@@ -1,6 +1,6 @@
-//! The automata the generator compiles the spec's patterns into (`mrds_codegen::emit::matcher`,
-//! run by `mrds_runtime::Pattern`) decide exactly as `regex::Regex::is_match` does, the engine
-//! the generated code used before and the one the contract suite and the checker still use.
+//! The automata the generator compiles the spec's patterns into (`mrds_codegen::model::Pattern`,
+//! run by `mrds_runtime::Automaton`, as the generated code's `mrds_runtime::Pattern` runs them)
+//! decide exactly as `regex::Regex::is_match` does, the engine the generated code used before.
 //!
 //! Patterns: every pattern of the real spec, of the fixtures and of specs drawn from the
 //! grammar (parameters' `pattern`, rules' `matches`, conditions' `when: { matches }`), and
@@ -13,10 +13,7 @@
 
 use std::collections::BTreeSet;
 
-use mrds_codegen::contract::values::regex_examples;
-use mrds_codegen::emit::matcher;
-use mrds_codegen::model::{Api, Check, Condition, ParamType};
-use mrds_runtime::Pattern;
+use mrds_codegen::model::{Api, Check, Condition, ParamType, Pattern, PatternError};
 use mrds_tests::spec_gen::{self, Rng};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
@@ -81,15 +78,15 @@ fn patterns_of(api: &Api, out: &mut BTreeSet<String>) {
             if let ParamType::String(t) = &p.ty
                 && let Some(pattern) = &t.pattern
             {
-                out.insert(pattern.regex.clone());
+                out.insert(pattern.source().to_owned());
             }
         }
         for r in &e.rules {
             if let Check::Matches { pattern, .. } = &r.check {
-                out.insert(pattern.clone());
+                out.insert(pattern.source().to_owned());
             }
             if let Some(Condition::Matches { pattern, .. }) = &r.when {
-                out.insert(pattern.clone());
+                out.insert(pattern.source().to_owned());
             }
         }
     }
@@ -159,15 +156,15 @@ fn pattern_chars(hir: &Hir, out: &mut BTreeSet<char>) {
 }
 
 /// The texts one pattern is tried on.
-fn texts(pattern: &str, rng: &mut Rng, random: usize) -> Vec<String> {
+fn texts(pattern: &Pattern, rng: &mut Rng, random: usize) -> Vec<String> {
     let mut alphabet: BTreeSet<char> = TRICKY.iter().copied().collect();
-    if let Ok(hir) = regex_syntax::parse(pattern) {
+    if let Ok(hir) = regex_syntax::parse(pattern.source()) {
         pattern_chars(&hir, &mut alphabet);
     }
     let alphabet: Vec<char> = alphabet.into_iter().collect();
     let mut out = vec![String::new()];
     out.extend(alphabet.iter().map(|c| c.to_string()));
-    for example in regex_examples(pattern) {
+    for example in pattern.examples().iter().cloned() {
         let chars: Vec<char> = example.chars().collect();
         for i in 0..=chars.len() {
             let (head, tail) = chars.split_at(i);
@@ -220,9 +217,8 @@ fn generated_matchers_decide_as_regex_does() {
     let (mut tried, mut matched) = (0, 0);
     for source in &patterns {
         let regex = regex::Regex::new(source).expect("a valid pattern");
-        let table = matcher::table(source).unwrap_or_else(|e| panic!("`{source}`: {e}"));
-        let pattern = Pattern::new(Box::leak(source.clone().into_boxed_str()), table.leak());
-        for text in texts(source, &mut rng, random) {
+        let pattern = Pattern::compile(source).unwrap_or_else(|e| panic!("`{source}`: {e}"));
+        for text in texts(&pattern, &mut rng, random) {
             let (want, got) = (regex.is_match(&text), pattern.is_match(&text));
             tried += 1;
             matched += usize::from(want);
@@ -258,12 +254,14 @@ fn patterns_without_a_small_automaton_are_refused_with_a_reason() {
         (r"^\bx\b$", "Unicode word boundary"),
         (r"^\w{1,40}$", "allow"),
         (r"^[a-z]{12000}$", "allow"),
+        (r"^\p{L}{1,10}$", "allow"),
     ] {
-        let why = match matcher::table(source) {
-            Ok(table) => panic!("`{source}` has a table of {} bytes", table.len()),
-            Err(why) => why,
-        };
-        assert!(why.reason.contains(says), "`{source}`: {why:?}");
-        assert!(!why.hint.is_empty(), "`{source}` has a hint");
+        match Pattern::compile(source) {
+            Err(PatternError::Unmatchable { reason, hint }) => {
+                assert!(reason.contains(says), "`{source}`: {reason}");
+                assert!(!hint.is_empty(), "`{source}` has a hint");
+            }
+            other => panic!("`{source}`: {other:?}"),
+        }
     }
 }

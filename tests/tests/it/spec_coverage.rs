@@ -566,7 +566,7 @@ fn the_parameters_of_every_endpoint() {
         endpoint(id)
             .param_named(param)
             .and_then(|p| match &p.ty {
-                ParamType::String(t) => t.pattern.as_ref().map(|p| p.regex.clone()),
+                ParamType::String(t) => t.pattern.as_ref().map(|p| p.source().to_owned()),
                 _ => None,
             })
             .unwrap_or_else(|| panic!("{id}.{param} has no pattern"))

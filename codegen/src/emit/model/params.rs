@@ -5,7 +5,7 @@
 //! `new`; every local holding a parameter's value is `p_<name>`, so it can collide neither with
 //! another parameter nor with the few fixed locals (`raw`, `issues`, `query`); patterns are
 //! statics scoped to the expression that uses them (`mrds_runtime::pattern!`, holding the
-//! automaton [`matcher`] compiled).
+//! automaton the checker compiled, [`crate::model::Pattern`]).
 
 use std::collections::BTreeSet;
 
@@ -15,7 +15,7 @@ use quote::{format_ident, quote};
 use super::MAX_ARGS;
 use super::records::{init_docs, init_name};
 use crate::emit::endpoint_doc::{EndpointDoc, Style};
-use crate::emit::{deprecation, docs, ident, matcher, prose, with_provenance};
+use crate::emit::{deprecation, docs, ident, pattern, prose, with_provenance};
 use crate::model::*;
 
 pub(super) fn file(api: &Api) -> TokenStream {
@@ -265,14 +265,10 @@ pub(super) fn value_checks(rule: impl Fn(ParamCheck) -> String, v: &Var<'_>) -> 
             }
         }
         ParamType::String(t) => {
-            if let Some(pattern) = &t.pattern {
+            if let Some(p) = &t.pattern {
                 let rule = rule(ParamCheck::Pattern);
-                let re = &pattern.regex;
-                let reason = match &pattern.doc {
-                    Some(d) => format!("must be {} (pattern `{re}`)", d.trim()),
-                    None => format!("must match the pattern `{re}`"),
-                };
-                let matcher = matcher::pattern(re);
+                let reason = mrds_runtime::pattern_reason(p.source(), t.pattern_doc.as_deref());
+                let matcher = pattern(p);
                 out.push(quote!(issues.pattern(#rule, #wire, #x, #matcher, #reason);));
             }
             if let Some(format) = t.format {
@@ -299,8 +295,8 @@ fn condition<'v, P: Copy>(c: &Condition<P>, var: &dyn Fn(P) -> Var<'v>) -> Token
             let pats = values.iter().map(literal_pattern);
             quote!(matches!(#x, Some(#(#pats)|*)))
         }
-        Condition::Matches { pattern, .. } => {
-            let matcher = matcher::pattern(pattern);
+        Condition::Matches { pattern: p, .. } => {
+            let matcher = pattern(p);
             quote!(#x.is_some_and(|v| #matcher.is_match(v)))
         }
     }
@@ -344,9 +340,9 @@ pub(super) fn rule_check<'v, P: Copy>(rule: &Rule<P>, var: &dyn Fn(P) -> Var<'v>
             let pats = values.iter().map(literal_pattern);
             quote!(issues.allowed(#id, #wire, #reason, #x, |v| matches!(v, #(#pats)|*));)
         }
-        Check::Matches { param, pattern } => {
+        Check::Matches { param, pattern: p } => {
             let Var { wire, local: x, .. } = var(*param);
-            let matcher = matcher::pattern(pattern);
+            let matcher = pattern(p);
             quote!(issues.pattern(#id, #wire, #x, #matcher, #reason);)
         }
     };
@@ -393,7 +389,7 @@ fn field_facts(p: &Param) -> String {
                 None => {}
             }
             if let Some(pattern) = &t.pattern {
-                facts.push(format!("pattern `{}`", pattern.regex));
+                facts.push(format!("pattern `{pattern}`"));
             }
         }
         ParamType::Boolean | ParamType::Enum(_) => {}

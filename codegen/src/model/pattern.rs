@@ -1,0 +1,789 @@
+//! The spec's regular expressions, compiled once: every pattern (a parameter's or a body
+//! field's `pattern`, a rule's `matches`, a condition's `when: { matches }`) becomes one
+//! [`Pattern`] when the checker reads it, holding the table of its automaton. Everything else
+//! reads that value: the emitters write the table into the generated code
+//! (`mrds_runtime::pattern!`), the checks of sample requests and the contract suite run it with
+//! the runtime's own [`Automaton`] (so a text matches here exactly when it matches in the
+//! generated crates), the contract suite takes its examples, and spec-diff compares two
+//! patterns' languages by running their automata side by side. This is the one module that
+//! compiles regular expressions.
+//!
+//! # The automaton
+//!
+//! `regex-automata` builds a dense DFA with the semantics the generated code has always had,
+//! `regex::Regex::is_match` on the text (default syntax: Unicode classes, `^` and `$` at the
+//! ends of the text, `.` not matching `\n`; a match anywhere, the spec anchoring its patterns
+//! itself): an unanchored search, every match kind kept. A small one is minimized; a large one
+//! is kept as it is (minimizing costs far more than building, and the automata of the large
+//! patterns this meets barely shrink). This module then walks its states from the start state,
+//! numbers them (the dead state 0, the match states last, so the runtime tells a match by
+//! comparing ids), merges the bytes no state tells apart into classes, and writes the table
+//! `mrds_runtime::Pattern` documents. The runtime adds what the DFA leaves to its caller: a
+//! match must end on a character boundary, as `regex` reports no empty match inside a
+//! character.
+//!
+//! A table rather than generated matching code: a byte string is the cheapest thing for rustc
+//! to compile (a `match` per state would cost the model crate's build far more for patterns
+//! with Unicode classes), the table is checked when the `static` holding it is evaluated, and
+//! the loop that runs it is written and tested once, in the runtime.
+//!
+//! What has no such automaton is refused by the checker at its spec line: a Unicode word
+//! boundary (`\b`, which needs to look at whole characters on both sides), or an automaton
+//! larger than [`MAX_TABLE_BYTES`] (large counted repetitions, especially of Unicode classes).
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::fmt;
+use std::sync::Arc;
+
+use mrds_runtime::Automaton;
+use regex_automata::dfa::{Automaton as _, StartKind, dense};
+use regex_automata::util::primitives::StateID;
+use regex_automata::util::start;
+use regex_automata::{Anchored, MatchKind};
+use regex_syntax::hir::{Class, Hir, HirKind};
+
+/// The largest table a pattern may have (its transitions are most of it).
+pub const MAX_TABLE_BYTES: usize = 64 * 1024;
+
+/// Memory `regex-automata` may use while building one automaton, before giving up.
+const BUILD_LIMIT: usize = 2 << 20;
+
+/// The largest automaton (in `regex-automata`'s bytes) that is minimized: minimizing a larger
+/// one costs seconds in a debug build, for tables that barely shrink.
+const MINIMIZE_LIMIT: usize = 16 * 1024;
+
+/// Bytes of the table before the transitions: width, columns, start, first match state, and
+/// the class of each byte.
+const HEADER: usize = 7 + 256;
+
+/// The hint for what a valid pattern should never meet.
+const LIMITATION: &str =
+    "this is a limit of the generator, not of the spec; please report it with the pattern";
+
+/// A regular expression of the spec with its automaton. Two are equal when their texts are.
+#[derive(Clone)]
+pub struct Pattern(Arc<Compiled>);
+
+struct Compiled {
+    source: String,
+    table: Vec<u8>,
+    examples: Vec<String>,
+}
+
+/// Why a text cannot be a pattern of the spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PatternError {
+    /// It is not a regular expression: the problem, as the parser words it.
+    Syntax(String),
+    /// It has no automaton the generated code can run.
+    Unmatchable {
+        /// What stands in the way, to follow "pattern `...` cannot be compiled to an
+        /// automaton: ".
+        reason: String,
+        /// How to write the pattern so it can.
+        hint: String,
+    },
+}
+
+impl fmt::Display for PatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PatternError::Syntax(problem) => f.write_str(problem),
+            PatternError::Unmatchable { reason, .. } => f.write_str(reason),
+        }
+    }
+}
+
+fn too_large(what: String) -> PatternError {
+    PatternError::Unmatchable {
+        reason: what,
+        hint: "counted repetitions multiply the automaton's states, classes such as `\\w`, `\\d` \
+               or `.` more so (they match thousands of characters); lower the count, or name \
+               the characters (`[A-Za-z0-9_]` instead of `\\w`)"
+            .into(),
+    }
+}
+
+impl Pattern {
+    /// Compiles `source`.
+    pub fn compile(source: &str) -> Result<Pattern, PatternError> {
+        let hir = regex_syntax::parse(source).map_err(|e| PatternError::Syntax(syntax(&e)))?;
+        if hir.properties().look_set().contains_word_unicode() {
+            return Err(PatternError::Unmatchable {
+                reason: "a Unicode word boundary (`\\b`, `\\B`, `\\<`, `\\>`, `\\b{start}`, ...) \
+                         has no finite automaton"
+                    .into(),
+                hint: "use the ASCII word boundary `(?-u:\\b)`, or say what may stand on each \
+                       side with classes"
+                    .into(),
+            });
+        }
+        let mut dfa = build(source, false)?;
+        if dfa.memory_usage() <= MINIMIZE_LIMIT {
+            dfa = build(source, true)?;
+        }
+        let table = Walk::new(&dfa)?.encode();
+        if table.len() > MAX_TABLE_BYTES {
+            return Err(too_large(format!(
+                "its automaton takes {} bytes, more than the {MAX_TABLE_BYTES} allowed",
+                table.len()
+            )));
+        }
+        let mut compiled = Compiled {
+            source: source.to_owned(),
+            table,
+            examples: Vec::new(),
+        };
+        compiled.examples = examples(&hir, |text| compiled.automaton().is_match(text));
+        Ok(Pattern(Arc::new(compiled)))
+    }
+
+    /// The pattern matching exactly the texts `values`.
+    pub fn exactly<S: AsRef<str>>(values: &[S]) -> Result<Pattern, PatternError> {
+        let alternatives: Vec<String> = values
+            .iter()
+            .map(|v| regex_syntax::escape(v.as_ref()))
+            .collect();
+        Pattern::compile(&format!("^(?:{})$", alternatives.join("|")))
+    }
+
+    /// The regular expression as the spec writes it.
+    pub fn source(&self) -> &str {
+        &self.0.source
+    }
+
+    /// The automaton's table, laid out as `mrds_runtime::Pattern` reads it.
+    pub fn table(&self) -> &[u8] {
+        &self.0.table
+    }
+
+    /// The automaton, as the runtime runs it.
+    pub fn automaton(&self) -> Automaton<'_> {
+        self.0.automaton()
+    }
+
+    /// True when the pattern matches somewhere in `text`, as the generated code decides.
+    pub fn is_match(&self, text: &str) -> bool {
+        self.automaton().is_match(text)
+    }
+
+    /// A few texts the pattern matches, simplest first: one per branch of its alternations
+    /// (all taking the same branch), each character class giving one character (a letter or
+    /// digit when it has one), each repetition its fewest characters (one for `+`).
+    pub fn examples(&self) -> &[String] {
+        &self.0.examples
+    }
+
+    /// A short text the pattern does not match, when one of a few simple ones does not (the
+    /// empty text, punctuation, a space, a long run of letters).
+    pub fn counterexample(&self) -> Option<&'static str> {
+        [
+            "",
+            "!",
+            " ",
+            "a b",
+            "~~~~",
+            "0",
+            "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        ]
+        .into_iter()
+        .find(|c| !self.is_match(c))
+    }
+
+    /// Whether every text `self` matches is matched by `sup`: the two automata run side by
+    /// side over valid UTF-8, breadth first, so a difference comes with the shortest text
+    /// that shows it. An empty pattern matches everything.
+    pub fn included_in(&self, sup: &Pattern) -> Inclusion {
+        if self.source() == sup.source() || sup.source().is_empty() {
+            return Inclusion::Yes;
+        }
+        match Product::new(self.automaton(), sup.automaton()).search() {
+            Ok(None) => Inclusion::Yes,
+            Ok(Some(witness)) => Inclusion::No(witness),
+            Err(why) => Inclusion::Unknown(format!("`{}` and `{}`: {why}", self, sup)),
+        }
+    }
+}
+
+impl Compiled {
+    fn automaton(&self) -> Automaton<'_> {
+        Automaton::new(&self.table)
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.source() == other.source()
+    }
+}
+
+impl Eq for Pattern {}
+
+impl fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Pattern").field(&self.source()).finish()
+    }
+}
+
+impl fmt::Display for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.source())
+    }
+}
+
+/// The message of a syntax error: its last line, without the `error: ` prefix.
+fn syntax(e: &regex_syntax::Error) -> String {
+    let text = e.to_string();
+    let last = text.lines().last().unwrap_or("invalid").trim();
+    last.strip_prefix("error: ").unwrap_or(last).to_string()
+}
+
+type Dfa = dense::DFA<Vec<u32>>;
+
+/// The DFA of `pattern` (minimized when `minimize`).
+fn build(pattern: &str, minimize: bool) -> Result<Dfa, PatternError> {
+    dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .start_kind(StartKind::Unanchored)
+                .match_kind(MatchKind::All)
+                .minimize(minimize)
+                .dfa_size_limit(Some(BUILD_LIMIT))
+                .determinize_size_limit(Some(BUILD_LIMIT)),
+        )
+        .build(pattern)
+        .map_err(|e| {
+            if e.is_size_limit_exceeded() {
+                too_large(format!(
+                    "its automaton grows past the {} MiB the generator allows while building it",
+                    BUILD_LIMIT >> 20
+                ))
+            } else {
+                PatternError::Unmatchable {
+                    reason: error_chain(&e),
+                    hint: "write it with the regular expression syntax's basic features: \
+                           classes, alternation, repetition, `^` and `$`"
+                        .into(),
+                }
+            }
+        })
+}
+
+/// An error and its sources, on one line.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// The states reachable from the start state, numbered for the table.
+struct Walk {
+    /// `next[s][b]`: the state after byte `b` in state `s` (new ids); `next[s][256]` after the
+    /// end of the text.
+    next: Vec<[u16; 257]>,
+    start: u16,
+    first_match: u16,
+}
+
+impl Walk {
+    fn new(dfa: &Dfa) -> Result<Walk, PatternError> {
+        let start = dfa
+            .start_state(&start::Config::new().anchored(Anchored::No))
+            .map_err(|e| PatternError::Unmatchable {
+                reason: error_chain(&e),
+                hint: LIMITATION.into(),
+            })?;
+        // Breadth first, in the order bytes are tried, so the numbering is deterministic.
+        let mut order: Vec<StateID> = Vec::new();
+        let mut seen: HashMap<StateID, usize> = HashMap::new();
+        let mut queue = VecDeque::from([start]);
+        seen.insert(start, 0);
+        let mut edges: Vec<[StateID; 257]> = Vec::new();
+        while let Some(s) = queue.pop_front() {
+            if dfa.is_quit_state(s) {
+                return Err(PatternError::Unmatchable {
+                    reason: "its automaton gives up on some texts".into(),
+                    hint: LIMITATION.into(),
+                });
+            }
+            order.push(s);
+            let mut row = [s; 257];
+            for (b, slot) in row.iter_mut().enumerate().take(256) {
+                *slot = dfa.next_state(s, b as u8);
+            }
+            row[256] = dfa.next_eoi_state(s);
+            for &t in &row {
+                if !seen.contains_key(&t) {
+                    seen.insert(t, seen.len());
+                    queue.push_back(t);
+                }
+            }
+            edges.push(row);
+        }
+        // New ids: the dead state, the other states that are no match, the match states.
+        let dead = (0..order.len()).find(|&i| dfa.is_dead_state(order[i]));
+        let mut ids: Vec<usize> = Vec::with_capacity(order.len());
+        ids.extend(dead);
+        let others = (0..order.len()).filter(|&i| Some(i) != dead);
+        let (matches, plain): (Vec<usize>, Vec<usize>) =
+            others.partition(|&i| dfa.is_match_state(order[i]));
+        if dead.is_none() {
+            // A pattern that never dies still needs state 0 to be one that leads nowhere.
+            ids.push(usize::MAX);
+        }
+        ids.extend(&plain);
+        let first_match = ids.len();
+        ids.extend(&matches);
+        if ids.len() > usize::from(u16::MAX) {
+            return Err(too_large(format!(
+                "its automaton has {} states, more than the {} a table can number",
+                ids.len(),
+                u16::MAX
+            )));
+        }
+        let mut new_id: HashMap<StateID, u16> = HashMap::new();
+        for (n, &i) in ids.iter().enumerate() {
+            if i != usize::MAX {
+                new_id.insert(order[i], n as u16);
+            }
+        }
+        let next = ids
+            .iter()
+            .map(|&i| {
+                let mut row = [0u16; 257];
+                if i != usize::MAX {
+                    for (slot, t) in row.iter_mut().zip(&edges[i]) {
+                        *slot = new_id[t];
+                    }
+                }
+                row
+            })
+            .collect();
+        Ok(Walk {
+            next,
+            start: new_id[&start],
+            first_match: first_match as u16,
+        })
+    }
+
+    /// The table: bytes that no state tells apart share a column.
+    fn encode(&self) -> Vec<u8> {
+        let mut classes: BTreeMap<Vec<u16>, u8> = BTreeMap::new();
+        let mut class_of = [0u8; 256];
+        let mut representatives: Vec<usize> = Vec::new();
+        for (b, class) in class_of.iter_mut().enumerate() {
+            let column: Vec<u16> = self.next.iter().map(|row| row[b]).collect();
+            let n = classes.len();
+            *class = *classes.entry(column).or_insert_with(|| {
+                representatives.push(b);
+                n as u8
+            });
+        }
+        representatives.push(256);
+        let stride = representatives.len() as u16;
+        let wide = self.next.len() > 256;
+        let mut out = Vec::with_capacity(HEADER + self.next.len() * representatives.len() * 2);
+        out.push(if wide { 2 } else { 1 });
+        out.extend(stride.to_le_bytes());
+        out.extend(self.start.to_le_bytes());
+        out.extend(self.first_match.to_le_bytes());
+        out.extend(class_of);
+        for row in &self.next {
+            for &r in &representatives {
+                if wide {
+                    out.extend(row[r].to_le_bytes());
+                } else {
+                    out.push(row[r] as u8);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Up to eight texts the pattern of `hir` matches (as `matches` decides), one per branch.
+fn examples(hir: &Hir, matches: impl Fn(&str) -> bool) -> Vec<String> {
+    let branches = max_branches(hir).max(1);
+    let mut out: Vec<String> = Vec::new();
+    for branch in 0..branches.min(8) {
+        let mut text = String::new();
+        example(hir, branch, &mut text);
+        if matches(&text) && !out.contains(&text) {
+            out.push(text);
+        }
+    }
+    out
+}
+
+fn max_branches(hir: &Hir) -> usize {
+    match hir.kind() {
+        HirKind::Alternation(alts) => alts
+            .len()
+            .max(alts.iter().map(max_branches).max().unwrap_or(0)),
+        HirKind::Concat(parts) => parts.iter().map(max_branches).max().unwrap_or(0),
+        HirKind::Capture(c) => max_branches(&c.sub),
+        HirKind::Repetition(r) => max_branches(&r.sub),
+        _ => 0,
+    }
+}
+
+fn example(hir: &Hir, branch: usize, out: &mut String) {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => {}
+        HirKind::Literal(lit) => out.push_str(&String::from_utf8_lossy(&lit.0)),
+        HirKind::Class(class) => {
+            if let Some(c) = class_char(class) {
+                out.push(c);
+            }
+        }
+        HirKind::Repetition(r) => {
+            for _ in 0..r.min {
+                example(&r.sub, branch, out);
+            }
+        }
+        HirKind::Capture(c) => example(&c.sub, branch, out),
+        HirKind::Concat(parts) => parts.iter().for_each(|p| example(p, branch, out)),
+        HirKind::Alternation(alts) => example(&alts[branch.min(alts.len() - 1)], branch, out),
+    }
+}
+
+/// A character of `class`: `A`, `a` or `0` when it holds one, else its first one.
+fn class_char(class: &Class) -> Option<char> {
+    match class {
+        Class::Unicode(u) => {
+            let ranges: Vec<(char, char)> = u.iter().map(|r| (r.start(), r.end())).collect();
+            ['A', 'a', '0']
+                .into_iter()
+                .find(|c| ranges.iter().any(|(a, b)| a <= c && c <= b))
+                .or_else(|| ranges.first().map(|(a, _)| *a))
+        }
+        Class::Bytes(b) => b.iter().next().map(|r| char::from(r.start())),
+    }
+}
+
+/// Whether every value of one language is also a value of another.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inclusion {
+    /// Every value is.
+    Yes,
+    /// This value is not (the shortest or simplest found).
+    No(String),
+    /// It cannot be decided; the reason.
+    Unknown(String),
+}
+
+impl Inclusion {
+    /// True only when inclusion is proven.
+    pub fn holds(&self) -> bool {
+        matches!(self, Inclusion::Yes)
+    }
+}
+
+/// The most states the product of two patterns may have before the question is given up.
+const MAX_STATES: usize = 200_000;
+
+/// Where a UTF-8 decoder stands: how many continuation bytes it still needs, and the range
+/// the next one must fall in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Utf8 {
+    need: u8,
+    lo: u8,
+    hi: u8,
+}
+
+impl Utf8 {
+    const BOUNDARY: Utf8 = Utf8 {
+        need: 0,
+        lo: 0,
+        hi: 0,
+    };
+
+    /// After `byte`, or `None` when the text would not be valid UTF-8.
+    fn step(self, byte: u8) -> Option<Utf8> {
+        let next = |need, lo, hi| Some(Utf8 { need, lo, hi });
+        if self.need > 0 {
+            return if !(self.lo..=self.hi).contains(&byte) {
+                None
+            } else if self.need == 1 {
+                Some(Utf8::BOUNDARY)
+            } else {
+                next(self.need - 1, 0x80, 0xBF)
+            };
+        }
+        match byte {
+            0x00..=0x7F => Some(Utf8::BOUNDARY),
+            0xC2..=0xDF => next(1, 0x80, 0xBF),
+            0xE0 => next(2, 0xA0, 0xBF),
+            0xE1..=0xEC | 0xEE..=0xEF => next(2, 0x80, 0xBF),
+            0xED => next(2, 0x80, 0x9F),
+            0xF0 => next(3, 0x90, 0xBF),
+            0xF1..=0xF3 => next(3, 0x80, 0xBF),
+            0xF4 => next(3, 0x80, 0x8F),
+            _ => None,
+        }
+    }
+}
+
+/// Bytes the UTF-8 decoder cannot tell apart.
+fn utf8_class(byte: u8) -> u8 {
+    match byte {
+        0x00..=0x7F => 0,
+        0x80..=0x8F => 1,
+        0x90..=0x9F => 2,
+        0xA0..=0xBF => 3,
+        0xC0..=0xC1 => 4,
+        0xC2..=0xDF => 5,
+        0xE0 => 6,
+        0xE1..=0xEC => 7,
+        0xED => 8,
+        0xEE..=0xEF => 9,
+        0xF0 => 10,
+        0xF1..=0xF3 => 11,
+        0xF4 => 12,
+        0xF5..=0xFF => 13,
+    }
+}
+
+/// The order bytes are tried in, so witnesses read well: letters, digits, other printable
+/// ASCII, space, control characters, then the bytes of longer UTF-8 sequences.
+fn byte_preference() -> Vec<u8> {
+    let mut out: Vec<u8> = (b'A'..=b'Z')
+        .chain(b'a'..=b'z')
+        .chain(b'0'..=b'9')
+        .collect();
+    out.extend((0x21..=0x7E).filter(|b: &u8| !b.is_ascii_alphanumeric()));
+    out.push(b' ');
+    out.extend((0x00..0x20).chain([0x7F]));
+    out.extend(0x80..=0xFF);
+    out
+}
+
+/// One state of the two automata run side by side; `*_matched` is set once one has seen a
+/// match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Node {
+    a: usize,
+    a_matched: bool,
+    b: usize,
+    b_matched: bool,
+    utf8: Utf8,
+}
+
+struct Product<'t> {
+    a: Automaton<'t>,
+    b: Automaton<'t>,
+    /// One byte of each class the two automata and the UTF-8 decoder can tell apart.
+    bytes: Vec<u8>,
+}
+
+impl<'t> Product<'t> {
+    fn new(a: Automaton<'t>, b: Automaton<'t>) -> Self {
+        let mut seen = HashSet::new();
+        let bytes = byte_preference()
+            .into_iter()
+            .filter(|&byte| seen.insert((a.class(byte), b.class(byte), utf8_class(byte))))
+            .collect();
+        Self { a, b, bytes }
+    }
+
+    /// True when the text read so far matches (a match seen, or one ending at its end).
+    fn accepts(dfa: &Automaton<'_>, state: usize, matched: bool) -> bool {
+        matched || dfa.is_match_state(dfa.next_end(state))
+    }
+
+    /// The shortest valid text `a` matches and `b` does not, if there is one.
+    fn search(&self) -> Result<Option<String>, String> {
+        let root = Node {
+            a: self.a.start(),
+            a_matched: false,
+            b: self.b.start(),
+            b_matched: false,
+            utf8: Utf8::BOUNDARY,
+        };
+        let mut parent: HashMap<Node, Option<(Node, u8)>> = HashMap::from([(root, None)]);
+        let mut queue = VecDeque::from([root]);
+        // The empty text is a poor example: it is kept only when no other text tells the two
+        // apart.
+        let mut empty = false;
+        while let Some(node) = queue.pop_front() {
+            if node.utf8 == Utf8::BOUNDARY
+                && Self::accepts(&self.a, node.a, node.a_matched)
+                && !Self::accepts(&self.b, node.b, node.b_matched)
+            {
+                if node != root {
+                    return Ok(Some(Self::path(&parent, node)));
+                }
+                empty = true;
+            }
+            for &byte in &self.bytes {
+                let Some(utf8) = node.utf8.step(byte) else {
+                    continue;
+                };
+                let next = self.step(node, byte, utf8);
+                // `b` matched: every longer text matches it too. `a` dead without a match:
+                // no longer text matches it.
+                if next.b_matched || (!next.a_matched && self.a.is_dead_state(next.a)) {
+                    continue;
+                }
+                if parent.contains_key(&next) {
+                    continue;
+                }
+                if parent.len() >= MAX_STATES {
+                    return Err("too many states to compare".into());
+                }
+                parent.insert(next, Some((node, byte)));
+                queue.push_back(next);
+            }
+        }
+        Ok(empty.then(String::new))
+    }
+
+    /// The node after `byte`: a match entered on a byte that starts a character (or is
+    /// ASCII) ended before it, on a character boundary, as the runtime counts it.
+    fn step(&self, node: Node, byte: u8, utf8: Utf8) -> Node {
+        let boundary = node.utf8 == Utf8::BOUNDARY;
+        let (a, a_matched) = if node.a_matched {
+            (node.a, true)
+        } else {
+            let a = self.a.next(node.a, byte);
+            (a, boundary && self.a.is_match_state(a))
+        };
+        let b = self.b.next(node.b, byte);
+        Node {
+            a,
+            a_matched,
+            b,
+            b_matched: node.b_matched || (boundary && self.b.is_match_state(b)),
+            utf8,
+        }
+    }
+
+    fn path(parent: &HashMap<Node, Option<(Node, u8)>>, mut node: Node) -> String {
+        let mut bytes = Vec::new();
+        while let Some(Some((prev, byte))) = parent.get(&node) {
+            bytes.push(*byte);
+            node = *prev;
+        }
+        bytes.reverse();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pattern(source: &str) -> Pattern {
+        Pattern::compile(source).unwrap_or_else(|e| panic!("{source}: {e}"))
+    }
+
+    fn included(sub: &str, sup: &str) -> Inclusion {
+        pattern(sub).included_in(&pattern(sup))
+    }
+
+    #[test]
+    fn a_small_pattern_has_a_small_table() {
+        let t = pattern("^[A-Z]{6}$");
+        let table = t.table();
+        // Dead, the start, six letters read, the match after the end: 9 states, 3 columns.
+        assert_eq!(table[0], 1);
+        assert_eq!(u16::from_le_bytes([table[1], table[2]]), 3);
+        assert_eq!(table.len(), HEADER + 9 * 3);
+        assert!(t.is_match("EURUSD") && !t.is_match("EURUS") && !t.is_match("EURUSDX"));
+    }
+
+    #[test]
+    fn the_semantics_are_a_match_anywhere() {
+        let prefix = pattern("^[A-Z]+_OPTION_");
+        assert!(prefix.is_match("BTC_OPTION_X") && !prefix.is_match("x_OPTION_"));
+        let either = pattern("^a|b$");
+        assert!(either.is_match("ax") && either.is_match("xb") && !either.is_match("xa"));
+        let empty = pattern("");
+        assert!(empty.is_match("") && empty.is_match("anything"));
+        // `regex` reports no empty match inside a character.
+        let inside = pattern(r"(?-u:\B)");
+        assert!(!inside.is_match("aéa") && inside.is_match("é"));
+    }
+
+    #[test]
+    fn refuses_what_has_no_small_automaton_and_what_is_no_regex() {
+        let reason = |source: &str| match Pattern::compile(source) {
+            Err(PatternError::Unmatchable { reason, hint }) => {
+                assert!(!hint.is_empty());
+                reason
+            }
+            other => panic!("{source}: {other:?}"),
+        };
+        assert!(reason(r"^\bx$").contains("Unicode word boundary"));
+        assert!(reason(r"^\w{1,400}$").contains("allow"));
+        assert!(Pattern::compile(r"^(?-u:\b)x$").is_ok());
+        assert_eq!(
+            Pattern::compile("^[a-$"),
+            Err(PatternError::Syntax(
+                "invalid character class range, the start must be <= the end".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn examples_match_their_patterns() {
+        let examples = |source: &str| pattern(source).examples().to_vec();
+        let pair = "^[A-Z0-9]+_(SPOT|PERP|OPTION|FUTURE)_[A-Z0-9]+_[A-Z0-9]+$";
+        assert_eq!(
+            examples(pair),
+            vec!["A_SPOT_A_A", "A_PERP_A_A", "A_OPTION_A_A", "A_FUTURE_A_A"]
+        );
+        assert_eq!(examples("^[A-Z]{6}$"), vec!["AAAAAA"]);
+        assert_eq!(examples("^\\^?[A-Za-z0-9.]{1,15}$"), vec!["A"]);
+        assert_eq!(examples("^.*\\S.*$"), vec!["A"]);
+        let option = "^[A-Z0-9]+_OPTION_[A-Z]{1,6}[0-9]{6}[CP][0-9]{8}_[A-Z0-9]+$";
+        assert_eq!(examples(option), vec!["A_OPTION_A000000C00000000_A"]);
+        assert_eq!(pattern("^[A-Z]{6}$").counterexample(), Some(""));
+        assert_eq!(pattern("^.*$").counterexample(), None);
+        assert_eq!(pattern("^.*\\S.*$").counterexample(), Some(""));
+    }
+
+    #[test]
+    fn narrower_patterns_are_included_with_witnesses_the_other_way() {
+        assert_eq!(included("^[A-Z]{1,4}$", "^[A-Z]{1,5}$"), Inclusion::Yes);
+        assert_eq!(
+            included("^[A-Z]{1,5}$", "^[A-Z]{1,4}$"),
+            Inclusion::No("AAAAA".into())
+        );
+        assert_eq!(included("^[A-Z]+$", "^[A-Za-z]+$"), Inclusion::Yes);
+        assert_eq!(
+            included("^[A-Za-z]+$", "^[A-Z]+$"),
+            Inclusion::No("a".into())
+        );
+        // A match anywhere, as the runtime decides: `^a|b$` matches "ax" and "xb".
+        assert_eq!(included("^ax$", "^a|b$"), Inclusion::Yes);
+        assert_eq!(included("^xb$", "^a|b$"), Inclusion::Yes);
+        let values = Pattern::exactly(&["a", "b.c"]).unwrap();
+        assert!(values.is_match("b.c") && !values.is_match("bxc"));
+    }
+
+    #[test]
+    fn unicode_witnesses_are_valid_text() {
+        match included("^\\p{Greek}$", "^[a-zα]$") {
+            Inclusion::No(w) => {
+                assert_eq!(w.chars().count(), 1, "{w:?}");
+                assert!(w != "α" && !w.is_ascii(), "{w:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(included("^.+$", "^[ -~]+$"), Inclusion::No("\0".into()));
+        assert_eq!(included("^.*\\S.*$", "^.+$"), Inclusion::Yes);
+    }
+
+    #[test]
+    fn the_emitted_table_is_what_the_runtime_reads() {
+        let t = pattern("^BTC$");
+        let runtime = mrds_runtime::Automaton::new(t.table());
+        assert!(runtime.is_match("BTC") && !runtime.is_match("BTCX"));
+    }
+}
