@@ -52,6 +52,49 @@ impl serde::de::Visitor<'_> for NonBlank {
     }
 }
 
+/// The word naming the request body where an input is named: `body.handle` names the field
+/// `handle` of the body (a parameter is named by its name alone), and `<endpoint>.body` is the
+/// rule a body of the wrong shape breaks.
+pub const BODY: &str = "body";
+
+/// What a rule or a sample's selector names: a parameter (`limit`), or a field of the request
+/// body (`body.handle`). The one place the spec's `body.` prefix is read.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum OperandName {
+    /// A parameter, by its wire name.
+    Param(String),
+    /// A field of the body, by its wire name.
+    Field(String),
+}
+
+impl OperandName {
+    /// The name `text` stands for.
+    pub fn parse(text: &str) -> Self {
+        match text
+            .strip_prefix(BODY)
+            .and_then(|rest| rest.strip_prefix('.'))
+        {
+            Some(field) => OperandName::Field(field.to_owned()),
+            None => OperandName::Param(text.to_owned()),
+        }
+    }
+}
+
+impl std::fmt::Display for OperandName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OperandName::Param(name) => f.write_str(name),
+            OperandName::Field(name) => write!(f, "{BODY}.{name}"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for OperandName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(|text| OperandName::parse(&text))
+    }
+}
+
 /// One YAML file of the spec. Every section is optional; the loader merges all files
 /// of the spec directory and reports a name defined twice.
 #[derive(Debug, Default, Deserialize)]
@@ -496,7 +539,7 @@ pub struct Rule {
     pub requires: Option<Spanned<Requires>>,
     /// At least one of these parameters is given.
     #[serde(default)]
-    pub at_least_one: Option<Spanned<Vec<Spanned<String>>>>,
+    pub at_least_one: Option<Spanned<Vec<Spanned<OperandName>>>>,
     /// `param`, when given, is one of `values` (wire spellings).
     #[serde(default)]
     pub allowed_values: Option<Spanned<AllowedValues>>,
@@ -560,7 +603,7 @@ pub enum Check<'a> {
     /// See [`Requires`].
     Requires(&'a Spanned<Requires>),
     /// Parameter names.
-    AtLeastOne(&'a Spanned<Vec<Spanned<String>>>),
+    AtLeastOne(&'a Spanned<Vec<Spanned<OperandName>>>),
     /// See [`AllowedValues`].
     AllowedValues(&'a Spanned<AllowedValues>),
     /// See [`Matches`].
@@ -586,9 +629,9 @@ impl Check<'_> {
 #[serde(deny_unknown_fields)]
 pub struct Ordered {
     /// The earlier parameter.
-    pub before: Spanned<String>,
+    pub before: Spanned<OperandName>,
     /// The later parameter.
-    pub after: Spanned<String>,
+    pub after: Spanned<OperandName>,
 }
 
 /// `to - from <= seconds` when both are given.
@@ -596,9 +639,9 @@ pub struct Ordered {
 #[serde(deny_unknown_fields)]
 pub struct MaxSpan {
     /// Start of the span.
-    pub from: Spanned<String>,
+    pub from: Spanned<OperandName>,
     /// End of the span.
-    pub to: Spanned<String>,
+    pub to: Spanned<OperandName>,
     /// Largest allowed difference.
     pub seconds: Spanned<i64>,
 }
@@ -608,9 +651,9 @@ pub struct MaxSpan {
 #[serde(deny_unknown_fields)]
 pub struct Requires {
     /// The dependent parameter.
-    pub param: Spanned<String>,
+    pub param: Spanned<OperandName>,
     /// The parameter it needs.
-    pub needs: Spanned<String>,
+    pub needs: Spanned<OperandName>,
 }
 
 /// `param`, when given, is one of `values`.
@@ -618,7 +661,7 @@ pub struct Requires {
 #[serde(deny_unknown_fields)]
 pub struct AllowedValues {
     /// The parameter restricted.
-    pub param: Spanned<String>,
+    pub param: Spanned<OperandName>,
     /// The values still allowed.
     pub values: Spanned<Vec<Spanned<String>>>,
 }
@@ -628,7 +671,7 @@ pub struct AllowedValues {
 #[serde(deny_unknown_fields)]
 pub struct Matches {
     /// The parameter checked.
-    pub param: Spanned<String>,
+    pub param: Spanned<OperandName>,
     /// Regular expression for the whole value.
     pub pattern: Spanned<String>,
 }
@@ -638,7 +681,7 @@ pub struct Matches {
 #[serde(deny_unknown_fields)]
 pub struct Condition {
     /// The parameter looked at.
-    pub param: Spanned<String>,
+    pub param: Spanned<OperandName>,
     /// Holds when the value is one of these (wire spellings).
     #[serde(default, rename = "in")]
     pub one_of: Option<Spanned<Vec<Spanned<String>>>>,
@@ -711,12 +754,14 @@ pub struct Samples {
     /// Parameters matched as a case-insensitive part of a listed spelling, not exactly.
     #[serde(default)]
     pub contains: Vec<Spanned<String>>,
-    /// Record field to parameter: the field is set to the caller's spelling.
+    /// Record field to parameter (or body field, `body.<field>`): the record field is set to
+    /// the caller's spelling.
     #[serde(default)]
-    pub echo: BTreeMap<String, Spanned<String>>,
-    /// Parameter to record field: when given, only records whose field equals it remain.
+    pub echo: BTreeMap<String, Spanned<OperandName>>,
+    /// Parameter (or body field, `body.<field>`) to record field: when given, only records
+    /// whose field equals it remain.
     #[serde(default)]
-    pub filter: BTreeMap<String, Spanned<String>>,
+    pub filter: BTreeMap<OperandName, Spanned<String>>,
     /// A time range the records must fall in.
     #[serde(default)]
     pub range: Option<Spanned<SampleRange>>,
@@ -782,9 +827,10 @@ pub struct SampleOrder {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SampleSet {
-    /// Parameter to accepted spellings; a given parameter must be one of them.
+    /// Parameter (or body field, `body.<field>`) to accepted spellings; a given one must be
+    /// one of them.
     #[serde(default)]
-    pub when: BTreeMap<String, Spanned<Vec<Spanned<String>>>>,
+    pub when: BTreeMap<OperandName, Spanned<Vec<Spanned<String>>>>,
     /// The records, as they travel.
     pub records: Vec<Value>,
 }

@@ -47,6 +47,10 @@ struct Cli {
     /// endpoint, and the run passes).
     #[arg(long)]
     require_all: bool,
+    /// The server serves the endpoints the spec marks removed (a sample server run with
+    /// `--serve-removed`): check them as any other endpoint instead of expecting 410.
+    #[arg(long)]
+    serves_removed: bool,
     /// The report's format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     format: ReportFormat,
@@ -82,10 +86,20 @@ fn main() -> ExitCode {
         rate: cli.rate,
         timeout: std::time::Duration::from_secs(cli.timeout),
         require_all: cli.require_all,
+        removed: if cli.serves_removed {
+            mrds_codegen::contract::Removed::Served
+        } else {
+            mrds_codegen::contract::Removed::Gone
+        },
     };
     if cli.list {
         for check in mrds_contract::selected(&api, &options) {
-            println!("{}  GET {}", check.id, check.request.target());
+            println!(
+                "{}  {} {}",
+                check.id,
+                check.request.method.as_str(),
+                check.request.target()
+            );
         }
         return ExitCode::SUCCESS;
     }

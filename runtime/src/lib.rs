@@ -52,7 +52,8 @@ pub use json::JsonValue;
 pub use pattern::{Automaton, Pattern};
 pub use raw::{ParamRules, ParamValue, RawParams};
 pub use validate::{
-    Issues, TextFormat, TimeValue, ValidationError, ValidationIssue, pattern_reason, range_reason,
+    Issues, TextFormat, TimeValue, ValidationError, ValidationIssue, holds, pattern_reason,
+    range_reason,
 };
 pub use values::values_reason;
 

@@ -174,7 +174,7 @@ impl Issues {
         max: Option<i64>,
     ) {
         if let Some(v) = value
-            && (min.is_some_and(|min| v < min) || max.is_some_and(|max| v > max))
+            && !holds::in_range(v, min, max)
         {
             self.add(rule, field, v.to_string(), range_reason(min, max));
         }
@@ -237,7 +237,7 @@ impl Issues {
     ) {
         if let (Some(a), Some(b)) = (&before.1, &after.1)
             && let (Some(x), Some(y)) = (a.seconds(), b.seconds())
-            && x >= y
+            && !holds::ordered(x, y)
         {
             self.add(
                 rule,
@@ -259,7 +259,7 @@ impl Issues {
     ) {
         if let (Some(a), Some(b)) = (&from.1, &to.1)
             && let (Some(x), Some(y)) = (a.seconds(), b.seconds())
-            && i128::from(y) - i128::from(x) > i128::from(seconds)
+            && !holds::within_span(x, y, seconds)
         {
             self.add(
                 rule,
@@ -280,7 +280,7 @@ impl Issues {
         needed_given: bool,
     ) {
         if let Some(v) = value
-            && !needed_given
+            && !holds::requires(true, needed_given)
         {
             self.add(rule, field, v.to_string(), reason.to_string());
         }
@@ -294,7 +294,7 @@ impl Issues {
         reason: &str,
         given: &[bool],
     ) {
-        if !given.iter().any(|g| *g) {
+        if !holds::at_least_one(given) {
             self.add(rule, field, String::new(), reason.to_string());
         }
     }
@@ -313,6 +313,36 @@ impl Issues {
         {
             self.add(rule, field, v.to_string(), reason.to_string());
         }
+    }
+}
+
+/// What each kind of check requires of values that are given: the one definition of the
+/// rules' meaning, which the generated checks (through [`Issues`]) and the generator (judging
+/// the spec's example requests before anything is generated) share.
+pub mod holds {
+    /// `value` within `min..=max` (either end may be open).
+    pub fn in_range(value: i64, min: Option<i64>, max: Option<i64>) -> bool {
+        min.is_none_or(|min| value >= min) && max.is_none_or(|max| value <= max)
+    }
+
+    /// The instant `before` (Unix seconds) earlier than `after`.
+    pub fn ordered(before: i64, after: i64) -> bool {
+        before < after
+    }
+
+    /// From `from` to `to` (Unix seconds) at most `seconds`.
+    pub fn within_span(from: i64, to: i64, seconds: i64) -> bool {
+        i128::from(to) - i128::from(from) <= i128::from(seconds)
+    }
+
+    /// An input that is `given` has the one it needs (`needed_given`).
+    pub fn requires(given: bool, needed_given: bool) -> bool {
+        !given || needed_given
+    }
+
+    /// At least one of the inputs is given.
+    pub fn at_least_one(given: &[bool]) -> bool {
+        given.iter().any(|g| *g)
     }
 }
 

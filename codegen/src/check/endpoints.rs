@@ -186,8 +186,10 @@ impl<'a> Cx<'a> {
         let scope = Scope {
             id,
             declared: &ep.params,
-            params: &params,
-            body: None,
+            inputs: Inputs {
+                params: &params,
+                body: None,
+            },
             body_fields: &[],
         };
         let paging = ep.paging.as_ref().and_then(|p| self.paging(&scope, p));
@@ -211,14 +213,9 @@ impl<'a> Cx<'a> {
             found
         });
 
-        // The body, and the rules: those naming a field of the body (`body.<field>`) are the
-        // body's. A rule reads the body's fields as parameters numbered after the endpoint's.
+        // The body, and the rules over the parameters and the body's fields.
         let body = self.body(id, ep, types);
         let body_record = body.as_ref().map(|(_, record)| *record);
-        let readable = body_record
-            .map(|r| r.body_params(params.len()))
-            .unwrap_or_default();
-        let all: Vec<Param> = params.iter().cloned().chain(readable).collect();
         let body_fields = body_record.and_then(|r| {
             types
                 .record_defs
@@ -228,21 +225,15 @@ impl<'a> Cx<'a> {
         let scope = Scope {
             id,
             declared: &ep.params,
-            params: &all,
-            body: body_record,
+            inputs: Inputs {
+                params: &params,
+                body: body_record,
+            },
             body_fields: body_fields.unwrap_or_default(),
         };
-        let mut rules = Vec::new();
-        let mut body_rules = Vec::new();
-        for r in &ep.rules {
-            let Some(rule) = self.rule(&scope, r, types.value_sets) else {
-                continue;
-            };
-            match operands(rule, params.len()) {
-                Reads::Params(rule) => rules.push(rule),
-                Reads::Body(rule) => body_rules.push(rule),
-            }
-        }
+        let rules: Vec<Rule> = (ep.rules.iter())
+            .filter_map(|r| self.rule(&scope, r, types.value_sets))
+            .collect();
         let idempotent = match (*ep.method, &ep.idempotent) {
             (Method::Get, Some(flag)) => {
                 let d = self.err(flag.at(), format!("`idempotent` on endpoint `{id}`, a GET"));
@@ -258,7 +249,6 @@ impl<'a> Cx<'a> {
         let body = body.map(|(at, record)| Body {
             at,
             record: record.id,
-            rules: body_rules,
         });
 
         // With problems reported, the endpoint still lowers as far as it checked (its samples
@@ -372,7 +362,7 @@ impl<'a> Cx<'a> {
             found.map(FieldId::new)
         });
         let direction = order.direction.as_ref().and_then(|direction| {
-            match scope.params.iter().find(|p| p.wire == **direction) {
+            match scope.inputs.params.iter().find(|p| p.wire == **direction) {
                 Some(Param {
                     ty: ParamType::Enum(e),
                     id,
@@ -411,9 +401,10 @@ impl<'a> Cx<'a> {
         let Scope {
             id,
             declared,
-            params,
+            inputs,
             ..
         } = *scope;
+        let params = inputs.params;
         let check = |cx: &mut Self, key: &str, name: &Spanned<String>, least: i64| {
             let at = name.at();
             let Some(p) = params.iter().find(|p| p.wire == **name) else {
@@ -483,42 +474,15 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// What a check of one endpoint's declarations sees: its id, its parameters as declared and
-/// those that checked cleanly (the body's readable fields after them, as `body.<field>`), and
-/// the fields of its body as declared.
+/// What a check of one endpoint's declarations sees: its id, its parameters as declared, its
+/// inputs that checked cleanly (the parameters, and the fields of its body), and the fields
+/// of its body as declared.
 #[derive(Clone, Copy)]
 pub(super) struct Scope<'s> {
     pub id: &'s str,
     pub declared: &'s [Spanned<ast::Param>],
-    pub params: &'s [Param],
-    pub body: Option<&'s Record>,
+    pub inputs: Inputs<'s>,
     pub body_fields: &'s [Spanned<ast::Field>],
-}
-
-/// What a rule reads: parameters only, or a field of the body too.
-enum Reads {
-    Params(Rule),
-    Body(Rule<Operand>),
-}
-
-/// A rule of an endpoint with `params` parameters, by what it reads (a number past the
-/// parameters' is a field of the body).
-fn operands(rule: Rule, params: usize) -> Reads {
-    if rule.params().iter().all(|p| p.index() < params) {
-        return Reads::Params(rule);
-    }
-    let operand = |p: ParamId| match p.index().checked_sub(params) {
-        Some(field) => Operand::Field(FieldId::new(field)),
-        None => Operand::Param(p),
-    };
-    Reads::Body(Rule {
-        at: rule.at,
-        id: rule.id,
-        doc: rule.doc,
-        provenance: rule.provenance,
-        when: rule.when.as_ref().map(|c| c.map(operand)),
-        check: rule.check.map(operand),
-    })
 }
 
 /// The segments of a path (`Ok` a literal, `Err` a placeholder's name), or why the path is

@@ -5,70 +5,87 @@ use std::collections::BTreeSet;
 
 use super::Cx;
 use super::endpoints::Scope;
-use crate::ast::{self, Spanned, ValueKind};
-use crate::model::*;
+use crate::ast::{self, OperandName, Spanned, ValueKind};
+use crate::model::{
+    Check, Condition, FieldId, Input, Literal, Operand, ParamType, Pattern, Provenance, Rule,
+    ValueSet,
+};
 
 impl Cx<'_> {
-    /// A rule's parameter reference; reports an unknown one (at the reference).
-    fn param_ref<'p>(
+    /// An input a rule names: a parameter, or a field of the body (`body.<field>`) that has
+    /// checks; reports an unknown one (at the reference).
+    fn operand_ref<'p>(
         &mut self,
         scope: &Scope<'p>,
         rule: &str,
-        name: &Spanned<String>,
-    ) -> Option<&'p Param> {
-        if let Some(p) = scope.params.iter().find(|p| p.wire == **name) {
-            return Some(p);
-        }
-        if scope.declared.iter().any(|p| p.name == *name) {
-            return None; // declared but broken: already reported
-        }
+        name: &Spanned<OperandName>,
+    ) -> Option<Input<'p>> {
         let endpoint = scope.id;
-        if let Some(field) = name.strip_prefix("body.") {
-            let lowered = scope.body.and_then(|r| r.field_named(field));
-            if lowered.is_some() {
+        match &name.item {
+            OperandName::Param(param) => {
+                if let Some(p) = scope.inputs.params.iter().find(|p| p.wire == *param) {
+                    return scope.inputs.get(Operand::Param(p.id));
+                }
+                if scope.declared.iter().any(|p| p.name == *param) {
+                    return None; // declared but broken: already reported
+                }
                 let d = self.err(
                     name.at(),
                     format!(
-                        "rule `{rule}` names body field `{field}`, which a rule cannot compare"
+                        "rule `{rule}` names parameter `{name}`, which endpoint `{endpoint}` does not have"
                     ),
                 );
-                Self::hint(
-                    d,
-                    "rules read single text, integer, boolean or value-set fields",
-                );
-            } else if !scope.body_fields.iter().any(|f| f.name == field) {
-                // (A declared field that failed its own checks is reported already.)
-                let d = self.err(name.at(), format!("rule `{rule}` names `{name}`, but endpoint `{endpoint}` has no body field `{field}`"));
-                Self::suggest(d, field, scope.body_fields.iter().map(|f| f.name.as_str()));
+                Self::suggest(d, param, scope.declared.iter().map(|p| p.name.as_str()));
+                if d.hint.is_none() {
+                    let all: Vec<_> = scope
+                        .declared
+                        .iter()
+                        .map(|p| format!("`{}`", p.name))
+                        .collect();
+                    Self::hint(
+                        d,
+                        format!(
+                            "its parameters are {}",
+                            if all.is_empty() {
+                                "none".to_string()
+                            } else {
+                                all.join(", ")
+                            }
+                        ),
+                    );
+                }
+                None
             }
-            return None;
-        }
-        let d = self.err(
-            name.at(),
-            format!(
-                "rule `{rule}` names parameter `{name}`, which endpoint `{endpoint}` does not have"
-            ),
-        );
-        Self::suggest(d, name, scope.declared.iter().map(|p| p.name.as_str()));
-        if d.hint.is_none() {
-            let all: Vec<_> = scope
-                .declared
-                .iter()
-                .map(|p| format!("`{}`", p.name))
-                .collect();
-            Self::hint(
-                d,
-                format!(
-                    "its parameters are {}",
-                    if all.is_empty() {
-                        "none".to_string()
-                    } else {
-                        all.join(", ")
+            OperandName::Field(field) => {
+                let record = scope.inputs.body;
+                let lowered = record.and_then(|r| {
+                    let i = r.fields.iter().position(|f| f.wire == *field)?;
+                    Some(Operand::Field(FieldId::new(i)))
+                });
+                if let Some(op) = lowered {
+                    let input = scope.inputs.get(op);
+                    if input.is_none() {
+                        let d = self.err(
+                            name.at(),
+                            format!(
+                                "rule `{rule}` names body field `{field}`, which a rule cannot compare"
+                            ),
+                        );
+                        Self::hint(
+                            d,
+                            "rules read single text, integer, boolean or value-set fields",
+                        );
                     }
-                ),
-            );
+                    return input;
+                }
+                // (A declared field that failed its own checks is reported already.)
+                if !scope.body_fields.iter().any(|f| f.name == *field) {
+                    let d = self.err(name.at(), format!("rule `{rule}` names `{name}`, but endpoint `{endpoint}` has no body field `{field}`"));
+                    Self::suggest(d, field, scope.body_fields.iter().map(|f| f.name.as_str()));
+                }
+                None
+            }
         }
-        None
     }
 
     pub(super) fn rule(
@@ -168,16 +185,16 @@ impl Cx<'_> {
                 })
             }
             ast::Check::Requires(c) => {
-                let a = self.param_ref(scope, id, &c.param);
-                let b = self.param_ref(scope, id, &c.needs);
+                let a = self.operand_ref(scope, id, &c.param);
+                let b = self.operand_ref(scope, id, &c.needs);
                 let (a, b) = (a?, b?);
-                if a.id == b.id {
+                if a.operand == b.operand {
                     self.err(
                         c.at(),
-                        format!("rule `{id}` makes `{}` require itself", a.wire),
+                        format!("rule `{id}` makes `{}` require itself", a.name()),
                     );
                 } else if a.required || b.required {
-                    let which = if b.required { &b.wire } else { &a.wire };
+                    let which = if b.required { b.name() } else { a.name() };
                     let d = self.err(
                         c.at(),
                         format!("rule `{id}` can never fail: `{which}` is required anyway"),
@@ -185,8 +202,8 @@ impl Cx<'_> {
                     Self::hint(d, "`requires` relates two optional parameters");
                 }
                 Some(Check::Requires {
-                    param: a.id,
-                    needs: b.id,
+                    param: a.operand,
+                    needs: b.operand,
                 })
             }
             ast::Check::AtLeastOne(names) => {
@@ -199,35 +216,38 @@ impl Cx<'_> {
                 let mut seen = BTreeSet::new();
                 let mut params = Some(Vec::new());
                 for n in names.iter() {
-                    if !seen.insert(n.as_str()) {
-                        self.err(n.at(), format!("rule `{id}` names `{n}` twice"));
+                    if !seen.insert(&n.item) {
+                        self.err(n.at(), format!("rule `{id}` names `{}` twice", n.item));
                         continue;
                     }
-                    let p = self.param_ref(scope, id, n);
+                    let p = self.operand_ref(scope, id, n);
                     if let Some(p) = p
                         && p.required
                     {
                         let d = self.err(
                             n.at(),
-                            format!("rule `{id}` can never fail: `{n}` is required anyway"),
+                            format!(
+                                "rule `{id}` can never fail: `{}` is required anyway",
+                                n.item
+                            ),
                         );
                         Self::hint(d, "`at_least_one` names optional parameters");
                     }
                     params = params.zip(p).map(|(mut all, p)| {
-                        all.push(p.id);
+                        all.push(p.operand);
                         all
                     });
                 }
                 params.map(Check::AtLeastOne)
             }
             ast::Check::AllowedValues(c) => {
-                let p = self.param_ref(scope, id, &c.param)?;
+                let p = self.operand_ref(scope, id, &c.param)?;
                 if !matches!(p.ty, ParamType::Enum(_)) {
                     self.err(
                         c.param.at(),
                         format!(
                             "rule `{id}` restricts the values of `{}`, which is not of a value set",
-                            p.wire
+                            p.name()
                         ),
                     );
                     return None;
@@ -236,14 +256,14 @@ impl Cx<'_> {
                     self.err(c.values.at(), format!("rule `{id}` allows no value at all"));
                 }
                 let what = |v: &str| format!("value `{v}` of rule `{id}`");
-                let values = self.literals(&c.values, p, value_sets, what);
+                let values = self.literals(&c.values, p.ty, value_sets, what);
                 values.map(|values| Check::AllowedValues {
-                    param: p.id,
+                    param: p.operand,
                     values,
                 })
             }
             ast::Check::Matches(c) => {
-                let p = self.param_ref(scope, id, &c.param);
+                let p = self.operand_ref(scope, id, &c.param);
                 if let Some(p) = p
                     && !matches!(p.ty, ParamType::String(_))
                 {
@@ -251,13 +271,13 @@ impl Cx<'_> {
                         c.param.at(),
                         format!(
                             "rule `{id}` matches a pattern against `{}`, which is not a string",
-                            p.wire
+                            p.name()
                         ),
                     );
                 }
                 let pattern = self.regex(c.pattern.at(), &c.pattern);
                 Some(Check::Matches {
-                    param: p?.id,
+                    param: p?.operand,
                     pattern: pattern?,
                 })
             }
@@ -270,39 +290,39 @@ impl Cx<'_> {
         &mut self,
         scope: &Scope<'_>,
         id: &str,
-        (a, b): (&Spanned<String>, &Spanned<String>),
+        (a, b): (&Spanned<OperandName>, &Spanned<OperandName>),
         at: crate::diag::Span,
-    ) -> Option<(ParamId, ParamId)> {
-        let a = self.param_ref(scope, id, a);
-        let b = self.param_ref(scope, id, b);
+    ) -> Option<(Operand, Operand)> {
+        let a = self.operand_ref(scope, id, a);
+        let b = self.operand_ref(scope, id, b);
         let (a, b) = (a?, b?);
-        if a.id == b.id {
+        if a.operand == b.operand {
             self.err(
                 at,
-                format!("rule `{id}` compares parameter `{}` with itself", a.wire),
+                format!("rule `{id}` compares parameter `{}` with itself", a.name()),
             );
-        } else if !a.is_instant() || a.time_format() != b.time_format() {
-            let d = self.err(at, format!("rule `{id}` compares `{}` and `{}`, which are not both Unix seconds or both RFC 3339 times", a.wire, b.wire));
+        } else if a.time_format().is_none() || a.time_format() != b.time_format() {
+            let d = self.err(at, format!("rule `{id}` compares `{}` and `{}`, which are not both Unix seconds or both RFC 3339 times", a.name(), b.name()));
             Self::hint(
                 d,
                 "ordered and max_span compare two time parameters of the same format",
             );
         }
-        Some((a.id, b.id))
+        Some((a.operand, b.operand))
     }
 
-    /// Texts of a rule read as values of parameter `p`; `what` names one in a message.
+    /// Texts of a rule read as values of type `ty`; `what` names one in a message.
     fn literals(
         &mut self,
         values: &[Spanned<String>],
-        p: &Param,
+        ty: &ParamType,
         value_sets: &[ValueSet],
         what: impl Fn(&str) -> String,
     ) -> Option<Vec<Literal>> {
         let mut out = Vec::new();
         for v in values {
             let text = ValueKind::String(v.to_string());
-            out.push(self.literal(v.at(), &text, &p.ty, value_sets, &what(v))?);
+            out.push(self.literal(v.at(), &text, ty, value_sets, &what(v))?);
         }
         Some(out)
     }
@@ -315,7 +335,7 @@ impl Cx<'_> {
         c: &Spanned<ast::Condition>,
         value_sets: &[ValueSet],
     ) -> Option<Condition> {
-        let p = self.param_ref(scope, id, &c.param)?;
+        let p = self.operand_ref(scope, id, &c.param)?;
         match (&c.one_of, &c.matches) {
             (Some(values), None) => {
                 if values.is_empty() {
@@ -325,15 +345,15 @@ impl Cx<'_> {
                     );
                 }
                 let what = |v: &str| format!("value `{v}` in the condition of rule `{id}`");
-                let values = self.literals(values, p, value_sets, what)?;
+                let values = self.literals(values, p.ty, value_sets, what)?;
                 Some(Condition::In {
-                    param: p.id,
+                    param: p.operand,
                     values,
                 })
             }
             (None, Some(re)) => {
                 if !matches!(p.ty, ParamType::String(_)) {
-                    self.err(c.param.at(), format!("the condition of rule `{id}` matches a pattern against `{}`, which is not a string", p.wire));
+                    self.err(c.param.at(), format!("the condition of rule `{id}` matches a pattern against `{}`, which is not a string", p.name()));
                     return None;
                 }
                 if !re.starts_with('^') {
@@ -349,7 +369,7 @@ impl Cx<'_> {
                 }
                 let pattern = self.compiled(re.at(), re, Pattern::compile(re))?;
                 Some(Condition::Matches {
-                    param: p.id,
+                    param: p.operand,
                     pattern,
                 })
             }

@@ -7,9 +7,12 @@ use std::collections::BTreeMap;
 use mrds_runtime::text::percent_decode;
 
 use super::{Cx, Def, Types, quoted};
-use crate::ast::{self, Spanned, Value, ValueKind};
+use crate::ast::{self, OperandName, Spanned, Value, ValueKind};
 use crate::diag::Span;
-use crate::model::*;
+use crate::model::{
+    Endpoint, Field, FieldId, Input, Inputs, Operand, Param, ParamId, ParamType, PathTemplate,
+    Record, SampleField, SampleOrder, SampleRange, SampleSet, Samples, Segment, TypeRef,
+};
 
 impl<'a> Cx<'a> {
     /// Checks every `samples` section and attaches it to its endpoint.
@@ -33,10 +36,18 @@ impl<'a> Cx<'a> {
                 }
                 continue;
             };
+            let body = endpoint
+                .body
+                .as_ref()
+                .map(|b| &types.records[b.record.index()]);
             let target = Target {
                 ep: endpoint,
                 record: &types.records[endpoint.returns.index()],
                 declared: &declared[id].params,
+                body,
+                body_fields: body
+                    .and_then(|r| types.record_defs.get(r.spec_name.as_str()))
+                    .map_or(&[], |d| d.fields.as_slice()),
             };
             endpoint.samples = self.sample_section(def, &target, types);
         }
@@ -86,7 +97,8 @@ impl<'a> Cx<'a> {
         let latest_without = params(self, &s.latest_without);
         let mut echo = Some(Vec::new());
         for (f, p) in &s.echo {
-            let pair = field(self, p.key_at(), f).zip(param(self, p));
+            let operand = self.sample_operand(p.at(), t, p).map(|i| i.operand);
+            let pair = field(self, p.key_at(), f).zip(operand);
             echo = echo.zip(pair).map(|(mut all, pair)| {
                 all.push(pair);
                 all
@@ -94,7 +106,7 @@ impl<'a> Cx<'a> {
         }
         let mut filter = Some(Vec::new());
         for (p, f) in &s.filter {
-            let p = self.sample_param(f.key_at(), t, p).map(|p| p.id);
+            let p = self.sample_operand(f.key_at(), t, p).map(|i| i.operand);
             let pair = p.zip(field(self, f.at(), f));
             filter = filter.zip(pair).map(|(mut all, pair)| {
                 all.push(pair);
@@ -159,9 +171,12 @@ impl<'a> Cx<'a> {
         for set in declared_sets {
             let mut when = Vec::new();
             for (name, spellings) in &set.when {
-                if let Some(p) = self.sample_param(spellings.key_at(), t, name) {
-                    self.sample_spellings(p, spellings);
-                    when.push((p.id, spellings.iter().map(|s| s.to_string()).collect()));
+                if let Some(input) = self.sample_operand(spellings.key_at(), t, name) {
+                    self.sample_spellings(&input, spellings);
+                    when.push((
+                        input.operand,
+                        spellings.iter().map(|s| s.to_string()).collect(),
+                    ));
                 }
             }
             for value in &set.records {
@@ -178,9 +193,17 @@ impl<'a> Cx<'a> {
             sets.push(SampleSet { when, records_json });
         }
 
+        let before_body = self.errors.len();
+        let example_body = self.example_body(s, t, types);
+        // A body of the wrong shape is reported where it is written; its values are judged
+        // with the example's parameters only once it has the record's shape.
+        let shaped_body = s
+            .example_body
+            .as_ref()
+            .filter(|_| self.errors.len() == before_body);
         let example = match &s.example {
             Some(example) => {
-                self.sample_example(example, t);
+                self.sample_example(example, shaped_body, t);
                 example.to_string()
             }
             None => {
@@ -193,7 +216,6 @@ impl<'a> Cx<'a> {
             }
         };
 
-        let example_body = self.example_body(s, t, types);
         if self.errors.len() != before {
             return None;
         }
@@ -214,8 +236,9 @@ impl<'a> Cx<'a> {
         })
     }
 
-    /// The example's body: an endpoint with a body has one, of its body record's shape, that
-    /// its checks accept; one without has none. As compact JSON text.
+    /// The example's body: an endpoint with a body has one, of its body record's shape (what
+    /// its checks say of it is judged with the example's parameters); one without has none. As
+    /// compact JSON text.
     fn example_body(
         &mut self,
         s: &Spanned<ast::Samples>,
@@ -240,21 +263,7 @@ impl<'a> Cx<'a> {
             }
             (Some(body), Some(value)) => {
                 let record = &types.records[body.record.index()];
-                let before = self.errors.len();
                 self.sample_record(value, record, types);
-                if self.errors.len() == before {
-                    let json = serde_json::to_value(&value.item).unwrap_or_default();
-                    for problem in ep.body_problems(record, &json) {
-                        let d = self.err(
-                            value.at(),
-                            format!(
-                                "the example body is refused: `{}` `{}` {} (rule `{}`)",
-                                problem.param, problem.got, problem.reason, problem.rule
-                            ),
-                        );
-                        Self::hint(d, "the example must be a valid request");
-                    }
-                }
                 serde_json::to_string(&value.item).ok()
             }
         }
@@ -371,8 +380,15 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// The example request must name the endpoint's path and give every required parameter.
-    fn sample_example(&mut self, example: &Spanned<String>, t: &Target<'_>) {
+    /// The example request must name the endpoint's path and give every required parameter;
+    /// with its body (`body`, when the endpoint takes one and the sample gives one of the
+    /// record's shape), it must pass every check the generated code makes.
+    fn sample_example(
+        &mut self,
+        example: &Spanned<String>,
+        body: Option<&ast::Value>,
+        t: &Target<'_>,
+    ) {
         let (at, ep) = (example.at(), t.ep);
         let (route, query) = example.split_once('?').unwrap_or((example, ""));
         if !route_matches(&ep.path, route) {
@@ -438,8 +454,13 @@ impl<'a> Cx<'a> {
             }
             values.push((p.id, value));
         }
-        let refused = ep.problems(&values);
+        let json = body.map(|b| serde_json::to_value(&b.item).unwrap_or_default());
+        let refused = ep.problems(t.body, &values, json.as_ref());
         for problem in refused.iter().filter(|p| !p.rule.ends_with(".required")) {
+            let (at, what) = match (problem.operand, body) {
+                (Operand::Field(_), Some(b)) => (b.at(), "the example body"),
+                _ => (at, "the example"),
+            };
             let value = if problem.got.is_empty() {
                 String::new()
             } else {
@@ -448,7 +469,7 @@ impl<'a> Cx<'a> {
             let d = self.err(
                 at,
                 format!(
-                    "the example is refused: `{}`{value} {} (rule `{}`)",
+                    "{what} is refused: `{}`{value} {} (rule `{}`)",
                     problem.param, problem.reason, problem.rule
                 ),
             );
@@ -469,6 +490,56 @@ impl<'a> Cx<'a> {
             Self::suggest(d, name, ep.params.iter().map(|p| p.wire.as_str()));
         }
         found
+    }
+
+    /// The input `name` (a parameter, or a body field `body.<field>`) of the target's endpoint,
+    /// as the samples select by or echo it: a body field must have checks (a single text,
+    /// integer, boolean or value-set field). One that is declared but did not check is not
+    /// reported again.
+    fn sample_operand<'e>(
+        &mut self,
+        at: Span,
+        t: &Target<'e>,
+        name: &OperandName,
+    ) -> Option<Input<'e>> {
+        let inputs = Inputs {
+            params: &t.ep.params,
+            body: t.body,
+        };
+        match name {
+            OperandName::Param(param) => {
+                let p = self.sample_param(at, t, param)?;
+                inputs.get(Operand::Param(p.id))
+            }
+            OperandName::Field(field) => {
+                let found = t.body.and_then(|r| {
+                    let i = r.fields.iter().position(|f| f.wire == *field)?;
+                    Some(Operand::Field(FieldId::new(i)))
+                });
+                let Some(op) = found else {
+                    if !t.body_fields.iter().any(|f| f.name == *field) {
+                        let d = self.err(
+                            at,
+                            format!("endpoint `{}` has no body field `{field}`", t.ep.id),
+                        );
+                        Self::suggest(d, field, t.body_fields.iter().map(|f| f.name.as_str()));
+                    }
+                    return None;
+                };
+                let input = inputs.get(op);
+                if input.is_none() {
+                    let d = self.err(
+                        at,
+                        format!("the samples cannot select by or echo `{name}`, which is not a single value"),
+                    );
+                    Self::hint(
+                        d,
+                        "samples read single text, integer, boolean or value-set fields of the body",
+                    );
+                }
+                input
+            }
+        }
     }
 
     /// The field `name` of `record`. One that is declared but did not check is not reported
@@ -494,14 +565,17 @@ impl<'a> Cx<'a> {
         None
     }
 
-    fn sample_spellings(&mut self, p: &Param, spellings: &[Spanned<String>]) {
+    fn sample_spellings(&mut self, p: &Input<'_>, spellings: &[Spanned<String>]) {
         for s in spellings {
             let at = s.at();
-            match &p.ty {
+            match p.ty {
                 ParamType::Integer(_) if s.parse::<i64>().is_err() => {
                     self.err(
                         at,
-                        format!("`{s}` is not an integer, but parameter `{}` is one", p.wire),
+                        format!(
+                            "`{s}` is not an integer, but parameter `{}` is one",
+                            p.name()
+                        ),
                     );
                 }
                 ParamType::Boolean if *s != "true" && *s != "false" => {
@@ -512,7 +586,7 @@ impl<'a> Cx<'a> {
                     if !wires.contains(&s.as_str()) {
                         let d = self.err(
                             at,
-                            format!("`{s}` is not a value of parameter `{}`", p.wire),
+                            format!("`{s}` is not a value of parameter `{}`", p.name()),
                         );
                         Self::suggest(d, s, wires);
                     }
@@ -647,11 +721,14 @@ impl<'a> Cx<'a> {
 }
 
 /// What the samples of one endpoint are checked against: the endpoint (as far as it checked),
-/// the record it returns, and its parameters as declared.
+/// the record it returns, its parameters as declared, and its body's record with its fields
+/// as declared.
 pub(super) struct Target<'t> {
     pub ep: &'t Endpoint,
     pub record: &'t Record,
     pub declared: &'t [Spanned<ast::Param>],
+    pub body: Option<&'t Record>,
+    pub body_fields: &'t [Spanned<ast::Field>],
 }
 
 /// The decoded parameters of a (valid) example request of `ep`, path parameters first; `None`

@@ -2,21 +2,24 @@
 //! documented order, the key, `limit` and defaults, the direction of the order, a lookup of
 //! nothing, a removed endpoint, unknown parameters.
 
+use mrds_runtime::ErrorKind;
+
 use super::values::format_nothing;
 use super::{Check, Draft, Expect, Key, Sorted};
-use crate::model::*;
+use crate::model::{Api, AuthMode, Endpoint, Literal, Operand, Param, ParamType};
 
-/// The behaviour checks of `e`, from the request `base`.
-pub(crate) fn checks(api: &Api, e: &Endpoint, base: &Draft) -> Vec<Check> {
-    let records = |at_most: Option<usize>, draft: &Draft| Expect::Records {
+/// The behaviour checks of `e`, from the request `base`; only the 410 of a removed endpoint
+/// when it is `gone`.
+pub(crate) fn checks(api: &Api, e: &Endpoint, base: &Draft<'_>, gone: bool) -> Vec<Check> {
+    let records = |at_most: Option<usize>, draft: &Draft<'_>| Expect::Records {
         record: e.returns,
         at_most,
         order: sorted(api, e, draft),
     };
-    let error = |code: &str| Expect::error(api, code);
+    let error = |kind: ErrorKind| Expect::error(api, kind);
     let mut out = Vec::new();
-    if e.removed.is_some() {
-        out.push(base.check(e, "removed", error("ENDPOINT_REMOVED")));
+    if gone {
+        out.push(base.check(e, "removed", error(ErrorKind::EndpointRemoved)));
         return out;
     }
     out.push(base.check(e, "example", records(None, base)));
@@ -24,26 +27,26 @@ pub(crate) fn checks(api: &Api, e: &Endpoint, base: &Draft) -> Vec<Check> {
     // The key.
     let missing = base.keyed(Key::Missing);
     let expect = match e.auth {
-        AuthMode::Required => error("UNAUTHORIZED"),
+        AuthMode::Required => error(ErrorKind::Unauthorized),
         AuthMode::Optional => records(None, &missing),
     };
     out.push(missing.check(e, "auth.missing_key", expect));
     out.push(
         base.keyed(Key::Wrong)
-            .check(e, "auth.wrong_key", error("UNAUTHORIZED")),
+            .check(e, "auth.wrong_key", error(ErrorKind::Unauthorized)),
     );
 
     // Unknown parameters are ignored.
-    let unknown = base.with("contract_unknown_parameter", &["1"]);
+    let unknown = base.with_param("contract_unknown_parameter", &["1"]);
     out.push(unknown.check(e, "unknown_parameter_ignored", records(None, &unknown)));
 
     // The page size caps the records; without it, its default does.
     if let Some(paging) = &e.paging {
         let limit = e.param(paging.limit);
-        let one = base.with(&limit.wire, &["1"]);
+        let one = base.with(Operand::Param(paging.limit), &["1"]);
         out.push(one.check(e, "limit.caps", records(Some(1), &one)));
         if let Some(Literal::Integer(n)) = &limit.default {
-            let without = base.with(&limit.wire, &[]);
+            let without = base.with(Operand::Param(paging.limit), &[]);
             let cap = usize::try_from(*n).ok();
             out.push(without.check(e, "limit.default_caps", records(cap, &without)));
         }
@@ -54,7 +57,7 @@ pub(crate) fn checks(api: &Api, e: &Endpoint, base: &Draft) -> Vec<Check> {
         && let Some(direction) = order.direction
     {
         for value in ["asc", "desc"] {
-            let draft = base.with(&e.param(direction).wire, &[value]);
+            let draft = base.with(Operand::Param(direction), &[value]);
             out.push(draft.check(e, &format!("order.{value}"), records(None, &draft)));
         }
     }
@@ -64,20 +67,20 @@ pub(crate) fn checks(api: &Api, e: &Endpoint, base: &Draft) -> Vec<Check> {
         && let p = e.param(lookup)
         && let Some(nothing) = nothing(p)
     {
-        let draft = base.with(&p.wire, &[&nothing]);
-        out.push(draft.check(e, "lookup.not_found", error("RESOURCE_NOT_FOUND")));
+        let draft = base.with(Operand::Param(lookup), &[&nothing]);
+        out.push(draft.check(e, "lookup.not_found", error(ErrorKind::ResourceNotFound)));
     }
     out
 }
 
 /// The order the records of `draft` must come in, if the spec documents one.
-fn sorted(api: &Api, e: &Endpoint, draft: &Draft) -> Option<Sorted> {
+fn sorted(api: &Api, e: &Endpoint, draft: &Draft<'_>) -> Option<Sorted> {
     let order = e.order.as_ref()?;
     // The direction the request asks for, else the direction parameter's default.
-    let chosen = order.direction.map(|d| e.param(d)).and_then(|d| {
+    let chosen = order.direction.and_then(|d| {
         draft
-            .value(&d.wire)
-            .or_else(|| d.default.as_ref().map(Literal::wire))
+            .value(Operand::Param(d))
+            .or_else(|| e.param(d).default.as_ref().map(Literal::wire))
     });
     let descending = chosen.map_or(order.descending, |v| v == "desc");
     Some(Sorted {

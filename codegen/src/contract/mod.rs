@@ -6,27 +6,35 @@
 //!
 //! - the sample request itself, whose records must decode strictly as the declared record
 //!   (required fields present, values of value sets the spec lists) in the documented order;
-//! - per parameter ([`params`]): missing, repeated, empty, not of its type, at and beyond its
-//!   bounds, each value of its set and one outside, pattern and format violations;
-//! - per rule across parameters ([`rules`]): one request on each side of it, and for a rule
-//!   with a condition, the condition's other branch;
+//! - per input, a parameter or a field of the body ([`inputs`]): missing, repeated, empty, not of
+//!   its type, at and beyond its bounds, each value of its set and one outside, a text its
+//!   pattern matches and one it does not, a format violation;
+//! - per rule ([`rules`]): one request on each side of it, and for a rule with a condition,
+//!   the condition's other branch;
+//! - per body ([`body`]): not JSON, empty, another content type, too large, each field missing
+//!   and of another type;
 //! - the documented behaviour ([`behaviour`]): the key (missing, wrong), `limit` capping the
 //!   records, defaults applied, the documented order in each direction, 404 for a lookup of
-//!   nothing, 410 for a removed endpoint, unknown parameters ignored.
+//!   nothing, 410 for a removed endpoint (unless the server under test serves it:
+//!   [`Removed`]), unknown parameters ignored.
 //!
 //! A new parameter, bound, rule or paging declaration in the spec yields new checks with no
 //! code written. [`judge`] decides whether an answer is the predicted one, [`not_implemented`]
 //! whether it says the server does not serve the endpoint; runners (the tests,
 //! `cargo xtask contract`) only send requests.
 
+use mrds_runtime::ErrorKind;
 use mrds_runtime::text::percent_encode;
 
-use crate::model::*;
+use crate::model::{
+    Api, Endpoint, Input, Inputs, Method, Operand, Param, ParamId, ParamLocation, Place, Record,
+    RecordId, Segment, TypeRef,
+};
 
 mod behaviour;
 mod body;
+mod inputs;
 mod judge;
-pub mod params;
 mod rules;
 pub mod values;
 
@@ -101,65 +109,6 @@ pub enum Key {
     Wrong,
 }
 
-/// A value of a body field of `kind`, from its text: a number or boolean when the text is
-/// one, else the text (a probe of the field's type sends text on purpose).
-fn typed(text: &str, kind: BodyKind) -> serde_json::Value {
-    let parsed = match kind {
-        BodyKind::Integer => text.parse::<i64>().ok().map(serde_json::Value::from),
-        BodyKind::Boolean => text.parse::<bool>().ok().map(serde_json::Value::from),
-        BodyKind::Text => None,
-    };
-    parsed.unwrap_or_else(|| serde_json::Value::String(text.to_string()))
-}
-
-/// A body of `record` with only its required fields, each given a value its checks accept
-/// (for an endpoint with no example body): an empty array, the first value of a set, a
-/// record's own minimal body (`depth` guards a record that contains itself).
-fn minimal_body(
-    api: &Api,
-    record: &Record,
-    depth: usize,
-) -> serde_json::Map<String, serde_json::Value> {
-    let fields = record.body_params(0);
-    record
-        .fields
-        .iter()
-        .filter(|f| !f.optional)
-        .map(|f| {
-            let checked = fields
-                .iter()
-                .find(|p| p.wire.strip_prefix("body.") == Some(&f.wire));
-            let value = match (&f.ty, checked) {
-                _ if f.array => serde_json::json!([]),
-                (TypeRef::Record(id), _) if depth < 8 => {
-                    serde_json::Value::Object(minimal_body(api, api.record(*id), depth + 1))
-                }
-                (TypeRef::ValueSet(id), _) => {
-                    let set = api.value_set(*id);
-                    serde_json::Value::from(set.values.first().map_or("", |v| v.wire.as_str()))
-                }
-                (TypeRef::Integer, Some(p)) => typed(
-                    &values::candidates(p, None)
-                        .into_iter()
-                        .next()
-                        .unwrap_or_default(),
-                    BodyKind::Integer,
-                ),
-                (TypeRef::Integer | TypeRef::Number, _) => serde_json::json!(0),
-                (TypeRef::Boolean, _) => serde_json::json!(false),
-                (_, Some(p)) => serde_json::Value::from(
-                    values::candidates(p, None)
-                        .into_iter()
-                        .next()
-                        .unwrap_or_default(),
-                ),
-                _ => serde_json::json!("contract"),
-            };
-            (f.wire.clone(), value)
-        })
-        .collect()
-}
-
 /// The key a [`Key::Wrong`] request sends.
 pub const WRONG_KEY: &str = "contract-suite-wrong-key";
 
@@ -204,9 +153,10 @@ pub enum Expect {
 }
 
 impl Expect {
-    /// An error answer with `code`, at the status the spec gives it (500 for a code it does not
-    /// define: the check then fails, naming the code).
-    fn error(api: &Api, code: &str) -> Self {
+    /// An error answer of the runtime's `kind`, with the code and at the status the spec gives
+    /// it (500 for a code it does not define: the check then fails, naming the code).
+    fn error(api: &Api, kind: ErrorKind) -> Self {
+        let code = kind.code();
         let status = api
             .error_codes
             .iter()
@@ -228,37 +178,49 @@ pub struct Sorted {
     pub descending: bool,
 }
 
+/// What a removed endpoint answers on the server under test.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Removed {
+    /// 410 `ENDPOINT_REMOVED`, as the service does: the only check of the endpoint.
+    #[default]
+    Gone,
+    /// It is still served (a sample server run with `--serve-removed`, say): checked as any
+    /// other endpoint.
+    Served,
+}
+
 /// Every check of the spec, endpoint by endpoint (sorted as the model is).
-pub fn derive(api: &Api) -> Vec<Check> {
+pub fn derive(api: &Api, removed: Removed) -> Vec<Check> {
     api.endpoints
         .iter()
-        .flat_map(|e| endpoint_checks(api, e))
+        .flat_map(|e| endpoint_checks(api, e, removed))
         .collect()
 }
 
 /// The checks of one endpoint.
-pub fn endpoint_checks(api: &Api, e: &Endpoint) -> Vec<Check> {
+pub fn endpoint_checks(api: &Api, e: &Endpoint, removed: Removed) -> Vec<Check> {
     let base = Draft::base(api, e);
-    let mut out = behaviour::checks(api, e, &base);
-    if e.removed.is_none() {
-        for p in &e.params {
-            out.extend(params::checks(e, p, &base));
+    let gone = e.removed.is_some() && removed == Removed::Gone;
+    let mut out = behaviour::checks(api, e, &base, gone);
+    if !gone {
+        for input in api.inputs(e).all() {
+            out.extend(inputs::checks(e, &input, &base));
         }
         for r in &e.rules {
             out.extend(rules::checks(e, r, &base));
         }
         if let Some(body) = &e.body {
-            out.extend(body::checks(api, e, body, &base));
+            out.extend(body::checks(api, e, api.record(body.record), &base));
         }
     }
     out
 }
 
-/// A request under construction: path parameter values, query pairs and the body's fields.
-/// A field of the body is named `body.<field>` like a parameter, so the probes of rules treat
-/// both alike.
+/// A request under construction: path parameter values, query pairs and the body's fields,
+/// set and read by the [`Operand`] they stand for.
 #[derive(Clone, Debug)]
-pub(crate) struct Draft {
+pub(crate) struct Draft<'m> {
+    inputs: Inputs<'m>,
     path: Vec<(String, String)>,
     query: Vec<(String, String)>,
     key: Key,
@@ -272,22 +234,61 @@ pub(crate) struct DraftBody {
     json: serde_json::Map<String, serde_json::Value>,
     /// Text sent as it is instead of the fields (a probe of the body itself).
     raw: Option<SentBody>,
-    /// How each field holds its value (a value set from text is typed by its field).
-    kinds: std::collections::BTreeMap<String, BodyKind>,
 }
 
-/// How a field of the body holds its value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BodyKind {
-    Text,
-    Integer,
-    Boolean,
+/// A value of a body field of type `ty`, from its text: a number or boolean when the field
+/// holds one and the text is one, else the text (a probe of the field's type sends text on
+/// purpose).
+fn typed(text: &str, ty: &TypeRef) -> serde_json::Value {
+    let parsed = match ty {
+        TypeRef::Integer => text.parse::<i64>().ok().map(serde_json::Value::from),
+        TypeRef::Boolean => text.parse::<bool>().ok().map(serde_json::Value::from),
+        _ => None,
+    };
+    parsed.unwrap_or_else(|| serde_json::Value::String(text.to_string()))
 }
 
-impl Draft {
+/// A body of `record` with only its required fields, each given a value its checks accept
+/// (for an endpoint with no example body): an empty array, the first value of a set, a
+/// record's own minimal body (`depth` guards a record that contains itself).
+fn minimal_body(
+    api: &Api,
+    record: &Record,
+    depth: usize,
+) -> serde_json::Map<String, serde_json::Value> {
+    record
+        .fields
+        .iter()
+        .filter(|f| !f.optional)
+        .map(|f| {
+            let accepted = f
+                .checks
+                .as_ref()
+                .and_then(|ty| values::candidates(ty, None, None).into_iter().next());
+            let value = match (&f.ty, accepted) {
+                _ if f.array => serde_json::json!([]),
+                (TypeRef::Record(id), _) if depth < 8 => {
+                    serde_json::Value::Object(minimal_body(api, api.record(*id), depth + 1))
+                }
+                (TypeRef::ValueSet(id), _) => {
+                    let set = api.value_set(*id);
+                    serde_json::Value::from(set.values.first().map_or("", |v| v.wire.as_str()))
+                }
+                (ty, Some(v)) => typed(&v, ty),
+                (TypeRef::Integer | TypeRef::Number, None) => serde_json::json!(0),
+                (TypeRef::Boolean, None) => serde_json::json!(false),
+                _ => serde_json::json!("contract"),
+            };
+            (f.wire.clone(), value)
+        })
+        .collect()
+}
+
+impl<'m> Draft<'m> {
     /// The endpoint's sample request, or one giving every required parameter a value its own
     /// rules accept.
-    fn base(api: &Api, e: &Endpoint) -> Self {
+    fn base(api: &'m Api, e: &'m Endpoint) -> Self {
+        let inputs = api.inputs(e);
         let values: Vec<(ParamId, String)> = match &e.samples {
             Some(s) => s.example_values.clone(),
             None => e
@@ -295,49 +296,37 @@ impl Draft {
                 .iter()
                 .filter(|p| p.required)
                 .filter_map(|p| {
-                    let v = values::candidates(p, None).into_iter().next()?;
+                    let v = values::candidates(&p.ty, p.default.as_ref(), None)
+                        .into_iter()
+                        .next()?;
                     Some((p.id, v))
                 })
                 .collect(),
         };
         // A request holds parameters by their names on the wire.
-        let (path, query) = values
+        let (path, query): (Vec<_>, Vec<_>) = values
             .into_iter()
-            .map(|(id, v)| (id, e.param(id).wire.clone(), v))
-            .partition::<Vec<_>, _>(|(id, _, _)| e.param(*id).location == ParamLocation::Path);
-        let named = |pairs: Vec<(ParamId, String, String)>| -> Vec<(String, String)> {
-            pairs.into_iter().map(|(_, n, v)| (n, v)).collect()
+            .map(|(id, v)| (e.param(id), v))
+            .partition(|(p, _)| p.location == ParamLocation::Path);
+        let named = |pairs: Vec<(&Param, String)>| -> Vec<(String, String)> {
+            pairs
+                .into_iter()
+                .map(|(p, v)| (p.wire.clone(), v))
+                .collect()
         };
-        let (path, query) = (named(path), named(query));
-        let body = e.body.as_ref().map(|b| {
-            let record = api.record(b.record);
-            let json = e
+        let body = inputs.body.map(|record| DraftBody {
+            json: e
                 .samples
                 .as_ref()
                 .and_then(|s| s.example_body.as_deref())
                 .and_then(|text| serde_json::from_str(text).ok())
-                .unwrap_or_else(|| minimal_body(api, record, 0));
-            let kinds = record
-                .fields
-                .iter()
-                .map(|f| {
-                    let kind = match f.ty {
-                        TypeRef::Integer => BodyKind::Integer,
-                        TypeRef::Boolean => BodyKind::Boolean,
-                        _ => BodyKind::Text,
-                    };
-                    (f.wire.clone(), kind)
-                })
-                .collect();
-            DraftBody {
-                json,
-                raw: None,
-                kinds,
-            }
+                .unwrap_or_else(|| minimal_body(api, record, 0)),
+            raw: None,
         });
         Self {
-            path,
-            query,
+            inputs,
+            path: named(path),
+            query: named(query),
             key: Key::Valid,
             body,
         }
@@ -366,49 +355,71 @@ impl Draft {
         self.body.as_ref().map(|b| &b.json)
     }
 
-    /// The value the request gives `name` (a parameter, or `body.<field>`), if it gives one.
-    pub(crate) fn value(&self, name: &str) -> Option<String> {
-        if let Some(field) = name.strip_prefix("body.") {
-            return match self.body.as_ref()?.json.get(field)? {
+    /// The input `op` stands for.
+    pub(crate) fn input(&self, op: Operand) -> Option<Input<'m>> {
+        self.inputs.get(op)
+    }
+
+    /// The value the request gives input `op`, if it gives one.
+    pub(crate) fn value(&self, op: Operand) -> Option<String> {
+        let input = self.inputs.get(op)?;
+        match input.place {
+            Place::Body => match self.body.as_ref()?.json.get(input.wire)? {
                 serde_json::Value::String(s) => Some(s.clone()),
                 serde_json::Value::Null => None,
                 other => Some(other.to_string()),
-            };
+            },
+            Place::Query | Place::Path => self.param_value(input.wire),
         }
-        self.path
-            .iter()
-            .chain(&self.query)
-            .find(|(n, _)| n == name)
+    }
+
+    /// The value the request gives the parameter `wire`, if it gives one.
+    fn param_value(&self, wire: &str) -> Option<String> {
+        (self.path.iter().chain(&self.query))
+            .find(|(n, _)| n == wire)
             .map(|(_, v)| v.clone())
     }
 
-    /// This request with `name` (a parameter, or `body.<field>`) set to `values` (none: left
-    /// out; several: repeated, for a parameter).
-    pub(crate) fn with(&self, name: &str, values: &[&str]) -> Self {
+    /// This request with input `op` set to `values` (none: left out; several: repeated, for
+    /// a query parameter).
+    pub(crate) fn with(&self, op: Operand, values: &[&str]) -> Self {
+        let Some(input) = self.inputs.get(op) else {
+            return self.clone();
+        };
+        if input.place != Place::Body {
+            return self.with_param(input.wire, values);
+        }
         let mut next = self.clone();
-        if let Some(field) = name.strip_prefix("body.") {
-            if let Some(body) = &mut next.body {
-                match values.first() {
-                    None => {
-                        body.json.remove(field);
-                    }
-                    Some(v) => {
-                        let kind = body.kinds.get(field).copied().unwrap_or(BodyKind::Text);
-                        body.json.insert(field.to_string(), typed(v, kind));
-                    }
+        let field = match op {
+            Operand::Field(id) => self.inputs.body.map(|r| r.field(id)),
+            Operand::Param(_) => None,
+        };
+        if let (Some(body), Some(field)) = (&mut next.body, field) {
+            match values.first() {
+                None => {
+                    body.json.remove(&field.wire);
+                }
+                Some(v) => {
+                    body.json.insert(field.wire.clone(), typed(v, &field.ty));
                 }
             }
-            return next;
         }
-        if let Some(slot) = next.path.iter_mut().find(|(n, _)| n == name) {
+        next
+    }
+
+    /// This request with the parameter `wire` (one of the endpoint's, or one it does not
+    /// know) set to `values`.
+    pub(crate) fn with_param(&self, wire: &str, values: &[&str]) -> Self {
+        let mut next = self.clone();
+        if let Some(slot) = next.path.iter_mut().find(|(n, _)| n == wire) {
             slot.1 = values.first().copied().unwrap_or_default().to_string();
             return next;
         }
-        let at = next.query.iter().position(|(n, _)| n == name);
-        next.query.retain(|(n, _)| n != name);
+        let at = next.query.iter().position(|(n, _)| n == wire);
+        next.query.retain(|(n, _)| n != wire);
         let at = at.unwrap_or(next.query.len()).min(next.query.len());
         for (i, v) in values.iter().enumerate() {
-            next.query.insert(at + i, (name.to_string(), v.to_string()));
+            next.query.insert(at + i, (wire.to_string(), v.to_string()));
         }
         next
     }
@@ -429,7 +440,7 @@ impl Draft {
             match s {
                 Segment::Literal(l) => path.push_str(l),
                 Segment::Param { param, .. } => path.push_str(&percent_encode(
-                    &self.value(&e.param(*param).wire).unwrap_or_default(),
+                    &self.param_value(&e.param(*param).wire).unwrap_or_default(),
                 )),
             }
         }

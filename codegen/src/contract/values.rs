@@ -1,7 +1,7 @@
 //! Values for the contract's requests: instants in each time format, and values a parameter's
 //! own rules accept.
 
-use crate::model::*;
+use crate::model::{IntegerFormat, Literal, ParamType, StringFormat, TimeFormat};
 
 /// 2026-01-01T00:00:00Z, the instant the requests start from when the sample request has none.
 pub const T0: i64 = 1_767_225_600;
@@ -58,31 +58,12 @@ pub fn format_nothing(format: StringFormat) -> String {
     }
 }
 
-/// True when `p`'s own rules accept `value` (its type, bounds, values, pattern and format).
-pub fn accepts(p: &Param, value: &str) -> bool {
-    match &p.ty {
-        ParamType::Integer(t) => value
-            .parse::<i64>()
-            .is_ok_and(|n| t.min.is_none_or(|min| n >= min) && t.max.is_none_or(|max| n <= max)),
-        ParamType::Boolean => value == "true" || value == "false",
-        ParamType::Enum(e) => e.values.iter().any(|v| v == value),
-        ParamType::String(t) => {
-            t.pattern
-                .as_ref()
-                .is_none_or(|pattern| pattern.is_match(value))
-                && t.format.is_none_or(|f| f.runtime().holds(value))
-        }
-    }
-}
-
-/// Values `p`'s own rules accept, the sample request's first: its default, its set's values,
-/// its bounds, texts of its pattern and format.
-pub fn candidates(p: &Param, base: Option<&str>) -> Vec<String> {
+/// Values of type `ty` its own rules accept, the sample request's (`base`) first: the
+/// `default`, its set's values, its bounds, texts of its pattern and format.
+pub fn candidates(ty: &ParamType, default: Option<&Literal>, base: Option<&str>) -> Vec<String> {
     let mut out: Vec<String> = base.into_iter().map(str::to_string).collect();
-    if let Some(d) = &p.default {
-        out.push(d.wire());
-    }
-    match &p.ty {
+    out.extend(default.map(Literal::wire));
+    match ty {
         ParamType::Integer(t) => {
             out.extend([t.min, t.max].into_iter().flatten().map(|n| n.to_string()));
             out.extend(["0", "1"].map(str::to_string));
@@ -104,7 +85,7 @@ pub fn candidates(p: &Param, base: Option<&str>) -> Vec<String> {
     }
     let mut seen = Vec::new();
     out.retain(|v| {
-        accepts(p, v) && !seen.contains(v) && {
+        ty.accepts(v) && !seen.contains(v) && {
             seen.push(v.clone());
             true
         }

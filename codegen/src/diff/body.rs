@@ -8,7 +8,9 @@ use super::Check;
 use super::impact::*;
 use super::types::{decodes, type_name};
 use super::{Diff, changed_parts};
-use crate::model::{Api, Endpoint, Field, ParamType, Record, TypeRef};
+use crate::model::{
+    Api, Endpoint, Field, FieldId, Input, Operand, ParamType, Record, TypeRef, body_field_name,
+};
 
 impl Diff<'_> {
     /// The bodies of one endpoint on both sides (`n` is the new endpoint).
@@ -20,11 +22,11 @@ impl Diff<'_> {
             // The record's name is not on the wire: its fields are.
             (Some((ob, a)), Some((nb, b))) => {
                 self.rust_renamed(
-                    &format!("{}.body", n.id),
+                    &n.body_rule(),
                     (&a.name, &b.name),
                     (Some(&ob.at), Some(&nb.at)),
                 );
-                self.body_fields(n, a, b);
+                self.body_fields((o, n), a, b);
             }
             (a, b) => {
                 let name = |side: Option<(_, &Record)>| {
@@ -50,11 +52,11 @@ impl Diff<'_> {
     }
 
     /// The fields of body record `a` (old) and `b` (new) of endpoint `n`.
-    fn body_fields(&mut self, n: &Endpoint, a: &Record, b: &Record) {
+    fn body_fields(&mut self, (o, n): (&Endpoint, &Endpoint), a: &Record, b: &Record) {
         // A missing field or one of another shape is refused with the body's own rule.
-        let shape_rule = format!("{}.body", n.id);
+        let shape_rule = n.body_rule();
         for f in &a.fields {
-            let subject = format!("{}.body.{}", n.id, f.wire);
+            let subject = format!("{}.{}", n.id, body_field_name(&f.wire));
             let Some(g) = b.field_named(&f.wire) else {
                 let (check, impacts, why) = if f.optional {
                     (
@@ -83,10 +85,10 @@ impl Diff<'_> {
                 );
                 continue;
             };
-            self.body_field(n, &subject, (a, f), (b, g), &shape_rule);
+            self.body_field((o, n), &subject, (a, f), (b, g), &shape_rule);
         }
         for g in b.fields.iter().filter(|g| a.field_named(&g.wire).is_none()) {
-            let subject = format!("{}.body.{}", n.id, g.wire);
+            let subject = format!("{}.{}", n.id, body_field_name(&g.wire));
             let (check, impacts, why) = if g.optional {
                 (
                     Check::BodyFieldAddedOptional,
@@ -117,7 +119,7 @@ impl Diff<'_> {
     /// One field of a body on both sides.
     fn body_field(
         &mut self,
-        n: &Endpoint,
+        (o, n): (&Endpoint, &Endpoint),
         subject: &str,
         (a, f): (&Record, &Field),
         (b, g): (&Record, &Field),
@@ -136,12 +138,11 @@ impl Diff<'_> {
             _ => {}
         }
         // Values: as a parameter's when both sides check them, else by the types' shapes.
-        let checked = |r: &Record, field: &Field| {
-            r.body_params(0)
-                .into_iter()
-                .find(|p| p.wire.strip_prefix("body.") == Some(field.wire.as_str()))
-        };
-        match (checked(a, f), checked(b, g)) {
+        fn checked<'m>(api: &'m Api, e: &'m Endpoint, r: &Record, f: &Field) -> Option<Input<'m>> {
+            let id = r.fields.iter().position(|x| x.wire == f.wire)?;
+            api.inputs(e).get(Operand::Field(FieldId::new(id)))
+        }
+        match (checked(self.old, o, a, f), checked(self.new, n, b, g)) {
             (Some(p), Some(q)) => self.param_values(n, subject, &p, &q),
             _ => {
                 let (old, new) = (

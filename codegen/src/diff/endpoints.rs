@@ -6,8 +6,8 @@ use super::impact::*;
 use super::types::{decodes, type_name};
 use super::{Diff, changed_parts};
 use crate::model::{
-    Api, AuthMode, Endpoint, FieldId, ParamId, PathTemplate, Record, SampleField, Samples, Segment,
-    TypeRef,
+    Api, AuthMode, Endpoint, FieldId, Operand, ParamId, PathTemplate, SampleField, Samples,
+    Segment, TypeRef,
 };
 
 /// The path with placeholders unnamed (`/v1/items/{}/notes`): what travels on the wire.
@@ -21,10 +21,12 @@ pub(super) fn shape(path: &PathTemplate) -> String {
         .collect()
 }
 
-/// The sample sets and the selection of `s` as text, parameters and fields named as they
-/// travel (what two versions share).
-fn sample_text(record: &Record, e: &Endpoint, s: &Samples) -> (Vec<String>, String) {
+/// The sample sets and the selection of `s` as text, inputs and fields named as they travel
+/// (what two versions share).
+fn sample_text(api: &Api, e: &Endpoint, s: &Samples) -> (Vec<String>, String) {
+    let (record, inputs) = (api.returns(e), api.inputs(e));
     let p = |id: &ParamId| e.param(*id).wire.as_str();
+    let op = |op: &Operand| inputs.get(*op).map(|i| i.name()).unwrap_or_default();
     let f = |id: &FieldId| record.field(*id).wire.as_str();
     let params = |ids: &[ParamId]| ids.iter().map(p).collect::<Vec<_>>();
     let choice = |c: &SampleField| match c {
@@ -41,13 +43,13 @@ fn sample_text(record: &Record, e: &Endpoint, s: &Samples) -> (Vec<String>, Stri
         .sets
         .iter()
         .map(|set| {
-            let when: Vec<(&str, &Vec<String>)> =
-                set.when.iter().map(|(id, v)| (p(id), v)).collect();
+            let when: Vec<(String, &Vec<String>)> =
+                set.when.iter().map(|(id, v)| (op(id), v)).collect();
             format!("{when:?} {}", set.records_json)
         })
         .collect();
-    let echo: Vec<(&str, &str)> = s.echo.iter().map(|(fid, pid)| (f(fid), p(pid))).collect();
-    let filter: Vec<(&str, &str)> = s.filter.iter().map(|(pid, fid)| (p(pid), f(fid))).collect();
+    let echo: Vec<(&str, String)> = s.echo.iter().map(|(fid, id)| (f(fid), op(id))).collect();
+    let filter: Vec<(String, &str)> = s.filter.iter().map(|(id, fid)| (op(id), f(fid))).collect();
     let range = s.range.as_ref().map(|r| {
         (
             r.from.as_ref().map(p),
@@ -395,12 +397,13 @@ impl Diff<'_> {
                 (None, Some(&s.at)),
             ),
             (Some(a), Some(b)) => {
-                let (old_text, new_text) = (
-                    sample_text(self.old.returns(o), o, a),
-                    sample_text(self.new.returns(n), n, b),
-                );
+                let (old_text, new_text) =
+                    (sample_text(self.old, o, a), sample_text(self.new, n, b));
                 if let Some(parts) = changed_parts(&[
-                    ("example", a.example != b.example),
+                    (
+                        "example",
+                        (&a.example, &a.example_body) != (&b.example, &b.example_body),
+                    ),
                     ("sets", old_text.0 != new_text.0),
                     ("selection", old_text.1 != new_text.1),
                 ]) {

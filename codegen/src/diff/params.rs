@@ -10,7 +10,10 @@ use super::Check;
 use super::impact::*;
 use super::lang::{Lang, format_name};
 use super::{Diff, Impact, changed_parts};
-use crate::model::{Endpoint, Inclusion, Param, ParamCheck, ParamLocation, ParamType, StringType};
+use crate::model::{
+    Endpoint, Inclusion, Input, Operand, Param, ParamCheck, ParamLocation, ParamType, Place,
+    StringType,
+};
 
 /// `string`, `integer`, `boolean` or `value set X`.
 fn kind(ty: &ParamType) -> String {
@@ -48,7 +51,7 @@ impl Diff<'_> {
             match counterpart(p) {
                 Some(q) => {
                     matched.push(&q.wire);
-                    self.param(n, p, q);
+                    self.param((o, n), p, q);
                 }
                 None => gone.push(p),
             }
@@ -113,7 +116,7 @@ impl Diff<'_> {
     }
 
     /// One parameter on both sides (`n` is the new endpoint).
-    fn param(&mut self, n: &Endpoint, o: &Param, q: &Param) {
+    fn param(&mut self, (e_old, n): (&Endpoint, &Endpoint), o: &Param, q: &Param) {
         let subject = format!("{}.{}", n.id, q.wire);
         let at = (Some(&o.at), Some(&q.at));
         if o.location != q.location {
@@ -154,7 +157,12 @@ impl Diff<'_> {
             }
             _ => {}
         }
-        self.param_values(n, &subject, o, q);
+        if let (Some(a), Some(b)) = (
+            self.old.inputs(e_old).get(Operand::Param(o.id)),
+            self.new.inputs(n).get(Operand::Param(q.id)),
+        ) {
+            self.param_values(n, &subject, &a, &b);
+        }
         if let Some(parts) = changed_parts(&[
             ("doc", o.doc != q.doc),
             ("provenance", o.provenance != q.provenance),
@@ -172,10 +180,17 @@ impl Diff<'_> {
 
     /// Type, range, format and pattern: the texts each side accepts. A field of a body
     /// (`body.<field>`) is compared alike and reported with the `body.*` checks.
-    pub(super) fn param_values(&mut self, n: &Endpoint, subject: &str, o: &Param, q: &Param) {
-        let at = (Some(&o.at), Some(&q.at));
-        let rule = |check: ParamCheck| n.param_rule(q, check);
-        let body = q.wire.starts_with("body.");
+    pub(super) fn param_values(
+        &mut self,
+        n: &Endpoint,
+        subject: &str,
+        o: &Input<'_>,
+        q: &Input<'_>,
+    ) {
+        let at = (Some(o.at), Some(q.at));
+        let name = q.name();
+        let rule = |check: ParamCheck| n.value_rule(&name, check);
+        let body = q.place == Place::Body;
         // The check reported, from whether each side accepts what the other sends.
         let pick = |param: Check| {
             move |clients: bool, servers: bool| {
@@ -186,17 +201,17 @@ impl Diff<'_> {
                 }
             }
         };
-        match (&o.ty, &q.ty) {
+        match (o.ty, q.ty) {
             (ParamType::Integer(a), ParamType::Integer(b)) => {
                 if (a.min, a.max) != (b.min, b.max) {
-                    let (old, new) = (Lang::of_param(&o.ty), Lang::of_param(&q.ty));
+                    let (old, new) = (Lang::of_param(o.ty), Lang::of_param(q.ty));
                     let (clients, servers) = (old.included_in(&new), new.included_in(&old));
                     let check = match (clients.holds(), servers.holds()) {
                         (true, _) => Check::ParamRangeWidened,
                         (false, true) => Check::ParamRangeNarrowed,
                         (false, false) => Check::ParamRangeChanged,
                     };
-                    let what = format!("range of `{}` {} became {}", q.wire, old.what, new.what);
+                    let what = format!("range of `{}` {} became {}", name, old.what, new.what);
                     let (check, impacts, text) = languages(
                         pick(check),
                         what,
@@ -212,7 +227,7 @@ impl Diff<'_> {
                             Check::ParamFormatChanged
                         }, subject, DOCS, format!(
                             "integer `{}` is {} documented as Unix seconds: the integers accepted do not change",
-                            q.wire,
+                            name,
                             if b.format.is_some() { "now" } else { "no longer" }
                         ), at);
                 }
@@ -225,13 +240,13 @@ impl Diff<'_> {
                     format: b.format,
                 });
                 if a.format != b.format {
-                    let (old, mid) = (Lang::of_param(&o.ty), Lang::of_param(&step));
+                    let (old, mid) = (Lang::of_param(o.ty), Lang::of_param(&step));
                     let show = |f: Option<crate::model::StringFormat>| {
                         f.map_or("none".to_owned(), |f| format!("`{}`", format_name(f)))
                     };
                     let what = format!(
                         "format of `{}` {} became {}",
-                        q.wire,
+                        name,
                         show(a.format),
                         show(b.format)
                     );
@@ -245,12 +260,12 @@ impl Diff<'_> {
                 }
                 let regex = |t: &StringType| t.pattern.as_ref().map(|p| p.source().to_owned());
                 if regex(a) != regex(b) {
-                    let (mid, new) = (Lang::of_param(&step), Lang::of_param(&q.ty));
+                    let (mid, new) = (Lang::of_param(&step), Lang::of_param(q.ty));
                     let show =
                         |p: Option<String>| p.map_or("none".to_owned(), |p| format!("`{p}`"));
                     let what = format!(
                         "pattern of `{}` {} became {}",
-                        q.wire,
+                        name,
                         show(regex(a)),
                         show(regex(b))
                     );
@@ -268,7 +283,7 @@ impl Diff<'_> {
             (ParamType::Enum(a), ParamType::Enum(b)) if a.name == b.name => {}
             (x, y) => {
                 let (old, new) = (Lang::of_param(x), Lang::of_param(y));
-                let what = format!("type of `{}` {} became {}", q.wire, kind(x), kind(y));
+                let what = format!("type of `{}` {} became {}", name, kind(x), kind(y));
                 let check = if matches!(y, ParamType::Enum(_)) {
                     ParamCheck::Values
                 } else {

@@ -10,19 +10,23 @@ use super::Check as Kind;
 use super::impact::*;
 use super::lang::Lang;
 use super::{Diff, changed_parts, list};
-use crate::model::{Check, Condition, Endpoint, Inclusion, Literal, Rule};
+use crate::model::{Api, Check, Condition, Endpoint, Inclusion, Literal, Operand, Rule};
 
 /// A rule of one version with its parameters named as they travel: the names are what two
 /// versions of the spec share (ids belong to one model).
 struct Named<'a> {
     rule: &'a Rule,
-    check: Check<&'a str>,
-    when: Option<Condition<&'a str>>,
+    check: Check<Name>,
+    when: Option<Condition<Name>>,
 }
 
+/// An input as the spec names it: `limit`, `body.handle`.
+type Name = String;
+
 impl<'a> Named<'a> {
-    fn of(e: &'a Endpoint, rule: &'a Rule) -> Self {
-        let name = |id| e.param(id).wire.as_str();
+    fn of(api: &Api, e: &Endpoint, rule: &'a Rule) -> Self {
+        let inputs = api.inputs(e);
+        let name = |op: Operand| inputs.get(op).map(|i| i.name()).unwrap_or_default();
         Named {
             rule,
             check: rule.check.map(name),
@@ -66,7 +70,7 @@ impl Rel {
 }
 
 /// The check in words (`` `start_time` before `end_time` ``).
-fn describe_check(c: &Check<&str>) -> String {
+fn describe_check(c: &Check<Name>) -> String {
     match c {
         Check::Ordered { before, after } => format!("ordered: `{before}` before `{after}`"),
         Check::MaxSpan { from, to, seconds } => {
@@ -81,7 +85,7 @@ fn describe_check(c: &Check<&str>) -> String {
     }
 }
 
-fn describe_when(c: &Option<Condition<&str>>) -> String {
+fn describe_when(c: &Option<Condition<Name>>) -> String {
     match c {
         None => "always".to_owned(),
         Some(Condition::In { param, values }) => {
@@ -104,25 +108,25 @@ fn wires(values: &[Literal]) -> Vec<String> {
     values.iter().map(Literal::wire).collect()
 }
 
-/// The parameters a request must give for the rule to apply at all (`at_least_one` applies to
+/// The inputs a request must give for the rule to apply at all (`at_least_one` applies to
 /// every request).
-fn triggers<'a>(r: &Named<'a>) -> Vec<&'a str> {
-    let mut out = match &r.check {
-        Check::Ordered { before, after } => vec![*before, *after],
-        Check::MaxSpan { from, to, .. } => vec![*from, *to],
+fn triggers<'r>(r: &'r Named<'_>) -> Vec<&'r str> {
+    let mut out: Vec<&str> = match &r.check {
+        Check::Ordered { before, after } => vec![before, after],
+        Check::MaxSpan { from, to, .. } => vec![from, to],
         Check::Requires { param, .. }
         | Check::AllowedValues { param, .. }
-        | Check::Matches { param, .. } => vec![*param],
+        | Check::Matches { param, .. } => vec![param],
         Check::AtLeastOne(_) => Vec::new(),
     };
     if let Some(c) = &r.when {
-        out.push(c.param());
+        out.push(c.operand_ref());
     }
     out
 }
 
 /// The condition's values as a language (the parameter name aside).
-fn condition_lang(c: &Condition<&str>) -> Lang {
+fn condition_lang(c: &Condition<Name>) -> Lang {
     match c {
         Condition::In { values, .. } => Lang::literals("values", values),
         Condition::Matches { pattern, .. } => Lang::pattern(pattern),
@@ -130,12 +134,12 @@ fn condition_lang(c: &Condition<&str>) -> Lang {
 }
 
 /// How the requests the new condition covers relate to the old one's.
-fn compare_when(old: &Option<Condition<&str>>, new: &Option<Condition<&str>>) -> Rel {
+fn compare_when(old: &Option<Condition<Name>>, new: &Option<Condition<Name>>) -> Rel {
     match (old, new) {
         (None, None) => Rel::Same,
         (None, Some(_)) => Rel::Fewer,
         (Some(_), None) => Rel::More,
-        (Some(a), Some(b)) if a.param() != b.param() => Rel::Other,
+        (Some(a), Some(b)) if a.operand_ref() != b.operand_ref() => Rel::Other,
         (Some(a), Some(b)) => {
             let (la, lb) = (condition_lang(a), condition_lang(b));
             Rel::of(&la.included_in(&lb), &lb.included_in(&la))
@@ -145,14 +149,14 @@ fn compare_when(old: &Option<Condition<&str>>, new: &Option<Condition<&str>>) ->
 
 /// How the requests the new check accepts relate to the old one's. A kind this does not know
 /// how to order compares as [`Rel::Other`] when it changed (breaking both ways).
-fn compare_check(old: &Check<&str>, new: &Check<&str>) -> Rel {
+fn compare_check(old: &Check<Name>, new: &Check<Name>) -> Rel {
     if old == new {
         return Rel::Same;
     }
     match (old, new) {
         (Check::Ordered { .. }, Check::Ordered { .. })
         | (Check::Requires { .. }, Check::Requires { .. }) => {
-            if old.params() == new.params() {
+            if old.operands() == new.operands() {
                 Rel::Same
             } else {
                 Rel::Other
@@ -214,16 +218,17 @@ impl Diff<'_> {
         for r in &o.rules {
             // A renamed endpoint renames its rules' ids too: match by the part after it.
             match n.rules.iter().find(|s| s.name() == r.name()) {
-                Some(s) => self.rule(&Named::of(o, r), &Named::of(n, s)),
-                None => gone.push(Named::of(o, r)),
+                Some(s) => self.rule(&Named::of(self.old, o, r), &Named::of(self.new, n, s)),
+                None => gone.push(Named::of(self.old, o, r)),
             }
         }
         let mut fresh: Vec<Named<'_>> = n
             .rules
             .iter()
             .filter(|s| !o.rules.iter().any(|r| r.name() == s.name()))
-            .map(|s| Named::of(n, s))
+            .map(|s| Named::of(self.new, n, s))
             .collect();
+        let (old_inputs, new_inputs) = (self.old.inputs(o), self.new.inputs(n));
         gone.retain(|r| match fresh.iter().position(|s| same_contract(r, s)) {
             Some(i) => {
                 let s = fresh.remove(i);
@@ -240,7 +245,7 @@ impl Diff<'_> {
         for r in gone {
             let unsent: Vec<&str> = triggers(&r)
                 .into_iter()
-                .filter(|p| n.param_named(p).is_none())
+                .filter(|p| new_inputs.named(p).is_none())
                 .collect();
             let (servers, why) = if unsent.is_empty() {
                 (
@@ -272,7 +277,7 @@ impl Diff<'_> {
         for s in fresh {
             let unsent: Vec<&str> = triggers(&s)
                 .into_iter()
-                .filter(|p| o.param_named(p).is_none())
+                .filter(|p| old_inputs.named(p).is_none())
                 .collect();
             let (clients, why) = if unsent.is_empty() {
                 (

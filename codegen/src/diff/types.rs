@@ -154,17 +154,12 @@ impl Diff<'_> {
             api.endpoints
                 .iter()
                 .flat_map(|e| {
-                    let body = (e.body.iter()).flat_map(|b| api.record(b.record).body_params(0));
-                    e.params
-                        .iter()
-                        .cloned()
-                        .chain(body)
-                        .filter_map(move |p| match &p.ty {
-                            ParamType::Enum(t) if t.name == set => {
-                                Some(format!("{}.{}", e.id, p.wire))
-                            }
-                            _ => None,
-                        })
+                    api.inputs(e).all().filter_map(move |i| match i.ty {
+                        ParamType::Enum(t) if t.name == set => {
+                            Some(format!("{}.{}", e.id, i.name()))
+                        }
+                        _ => None,
+                    })
                 })
                 .collect()
         };

@@ -69,15 +69,9 @@ impl<'a> EndpointDoc<'a> {
                 r.date, r.version
             ));
         }
-        // The rules over parameters, then those reading the body (`body.<field>`).
+        // The rules, over parameters and the body's fields (`body.<field>`).
         let rules: Vec<(&str, &str, bool)> = (e.rules.iter())
             .map(|r| (r.id.as_str(), r.doc.as_str(), r.provenance.is_assumed()))
-            .chain(
-                e.body
-                    .iter()
-                    .flat_map(|b| &b.rules)
-                    .map(|r| (r.id.as_str(), r.doc.as_str(), r.provenance.is_assumed())),
-            )
             .collect();
         if !rules.is_empty() {
             let across = if e.body.is_some() {

@@ -8,7 +8,9 @@ use quote::{format_ident, quote};
 use super::{
     Emitted, cargo_toml, ident, inner_docs, prose, readme, runtime_dependency, sibling_dependency,
 };
-use crate::model::*;
+use crate::model::{
+    Api, Endpoint, FieldId, Input, Inputs, Operand, ParamId, Record, SampleField, Samples,
+};
 
 /// Crate directory, relative to the workspace root.
 pub const DIR: &str = "crates/mrds-mock";
@@ -190,9 +192,28 @@ fn method(api: &Api, e: &Endpoint) -> TokenStream {
     let params_ty = ident(&e.names.params_type);
     let record = ident(&api.returns(e).name);
     let table = format_ident!("{}", e.names.constant);
+    let inputs = api.inputs(e);
+    // The body's fields the samples select by or echo, as they are given.
+    let read: Vec<Input<'_>> = e
+        .samples
+        .iter()
+        .flat_map(|s| {
+            let when = s
+                .sets
+                .iter()
+                .flat_map(|set| set.when.iter().map(|(op, _)| *op));
+            let echo = s.echo.iter().map(|(_, op)| *op);
+            let filter = s.filter.iter().map(|(op, _)| *op);
+            when.chain(echo).chain(filter).collect::<Vec<_>>()
+        })
+        .filter(|op| matches!(op, Operand::Field(_)))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .filter_map(|op| inputs.get(op))
+        .collect();
     let body = match &e.samples {
         Some(_) => {
-            let given = e.params.iter().map(|p| {
+            let params = e.params.iter().map(|p| {
                 let wire = &p.wire;
                 let field = ident(&p.ident);
                 if p.always() {
@@ -201,6 +222,16 @@ fn method(api: &Api, e: &Endpoint) -> TokenStream {
                     quote!((#wire, params.#field.as_ref().map(ParamValue::to_param)))
                 }
             });
+            let fields = read.iter().map(|i| {
+                let name = i.name();
+                let field = ident(i.ident);
+                if i.required {
+                    quote!((#name, Some(body.#field.to_param())))
+                } else {
+                    quote!((#name, body.#field.as_ref().map(ParamValue::to_param)))
+                }
+            });
+            let given = params.chain(fields);
             let answer = quote!(answer(&samples::#table, &[#(#given),*]));
             match &e.removed {
                 Some(_) => quote! {
@@ -218,10 +249,15 @@ fn method(api: &Api, e: &Endpoint) -> TokenStream {
             std::future::ready(Ok(Vec::new()))
         },
     };
-    // The sample sets select by parameters; a body is read (and checked) but selects nothing.
+    // The body (checked by the server) selects and echoes what the samples say it does.
     let body_arg = e.body.as_ref().map(|b| {
-        let body = ident(&api.record(b.record).name);
-        quote!(_body: mrds_model::records::#body,)
+        let record = ident(&api.record(b.record).name);
+        let body = if read.is_empty() {
+            quote!(_body)
+        } else {
+            quote!(body)
+        };
+        quote!(#body: mrds_model::records::#record,)
     });
     quote! {
         fn #name(
@@ -239,20 +275,24 @@ fn samples_rs(api: &Api) -> TokenStream {
     let tables = api.endpoints.iter().filter_map(|e| {
         let s = e.samples.as_ref()?;
         let record = api.returns(e);
-        // The tables name parameters and fields as they travel.
-        let names = Names { e, record };
+        // The tables name inputs as their issues do and fields as they travel.
+        let names = Names {
+            e,
+            inputs: api.inputs(e),
+            record,
+        };
         let name = format_ident!("{}", e.names.constant);
         let doc = super::docs(&format!("Sample data of `{}`.", e.id));
         let not_found = s.not_found_when_missing;
         let first_of = s.first_of.iter().map(|p| names.param(*p));
         let contains = s.contains.iter().map(|p| names.param(*p));
-        let echo = s.echo.iter().map(|(f, p)| {
-            let (f, p) = (names.field(*f), names.param(*p));
-            quote!((#f, #p))
+        let echo = s.echo.iter().map(|(f, op)| {
+            let (f, op) = (names.field(*f), names.operand(*op));
+            quote!((#f, #op))
         });
-        let filter = s.filter.iter().map(|(p, f)| {
-            let (p, f) = (names.param(*p), names.field(*f));
-            quote!((#p, #f))
+        let filter = s.filter.iter().map(|(op, f)| {
+            let (op, f) = (names.operand(*op), names.field(*f));
+            quote!((#op, #f))
         });
         let range = option(s.range.as_ref().map(|r| {
             let (from, to) = (names.option_param(r.from), names.option_param(r.to));
@@ -268,9 +308,9 @@ fn samples_rs(api: &Api) -> TokenStream {
         let limit = names.option_param(e.paging.as_ref().map(|p| p.limit));
         let offset = names.option_param(e.paging.as_ref().and_then(|p| p.offset));
         let sets = s.sets.iter().map(|set| {
-            let when = set.when.iter().map(|(p, spellings)| {
-                let p = names.param(*p);
-                quote!((#p, &[#(#spellings),*]))
+            let when = set.when.iter().map(|(op, spellings)| {
+                let op = names.operand(*op);
+                quote!((#op, &[#(#spellings),*]))
             });
             let records = &set.records_json;
             quote!(Set { when: &[#(#when),*], records: #records })
@@ -344,15 +384,21 @@ fn option(tokens: Option<TokenStream>) -> TokenStream {
     }
 }
 
-/// The wire names of an endpoint's parameters and of its record's fields, for the tables.
+/// The names of an endpoint's inputs (a parameter's wire name, `body.<field>`) and of its
+/// record's fields, for the tables.
 struct Names<'a> {
     e: &'a Endpoint,
+    inputs: Inputs<'a>,
     record: &'a Record,
 }
 
 impl Names<'_> {
     fn param(&self, id: ParamId) -> &str {
         &self.e.param(id).wire
+    }
+
+    fn operand(&self, op: Operand) -> String {
+        self.inputs.get(op).map(|i| i.name()).unwrap_or_default()
     }
 
     fn field(&self, id: FieldId) -> &str {

@@ -1,41 +1,43 @@
 //! What a request breaks, read from the model: the checks the generated `validate()` makes,
 //! for checks made before anything is generated (each sample's example request) and for the
-//! contract suite's predictions. Values are wire text; integers and booleans are read with the
-//! runtime's own grammar, times with its own readers.
+//! contract suite's predictions. Values are wire text (a body field's JSON value as text);
+//! integers and booleans are read with the runtime's own grammar, times with its own readers,
+//! and every rule is decided by the runtime's own predicate ([`mrds_runtime::holds`]), so the
+//! generator judges a request as the generated crates do.
 
 use std::borrow::Cow;
 
-use mrds_runtime::ParamValue;
-use mrds_runtime::text::rfc3339_seconds;
+use mrds_runtime::{ParamValue, TimeValue, holds};
 
-use super::*;
+use super::{
+    Check, Condition, Endpoint, Input, Inputs, Operand, ParamCheck, ParamId, ParamType, Place,
+    Record, Rule, TimeFormat,
+};
 
-/// One problem of a request: the rule it breaks, the parameter it names, the value, why.
+/// One problem of a request: the rule it breaks, the input it names, the value, why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     /// The rule id (`stock_dividends.limit.range`, `stock_dividends.range_order`).
     pub rule: String,
-    /// The parameter named (wire name).
+    /// The input named (`limit`, `body.handle`).
     pub param: String,
+    /// The same input, resolved.
+    pub operand: Operand,
     /// The value received (empty when missing).
     pub got: String,
     /// Why it is refused.
     pub reason: String,
 }
 
-impl Param {
-    /// Which of the parameter's own checks `text` fails, and why; `None` when it is a value
-    /// the parameter accepts.
-    pub fn refuses(&self, text: &str) -> Option<(ParamCheck, String)> {
-        refuses(&self.ty, text)
+impl ParamType {
+    /// True when the type's own checks accept `text`.
+    pub fn accepts(&self, text: &str) -> bool {
+        self.refuses(text).is_none()
     }
 
-    /// The value a request gives, or the default the parameter takes without one.
-    fn effective<'v>(&self, given: Option<&'v str>) -> Option<Cow<'v, str>> {
-        match given {
-            Some(v) => Some(v.into()),
-            None => self.default.as_ref().map(|d| d.wire().into()),
-        }
+    /// Which of the type's own checks `text` fails, and why; `None` when they accept it.
+    pub fn refuses(&self, text: &str) -> Option<(ParamCheck, String)> {
+        refuses(self, text)
     }
 }
 
@@ -47,8 +49,8 @@ fn refuses(ty: &ParamType, text: &str) -> Option<(ParamCheck, String)> {
                 Ok(n) => n,
                 Err((_, reason)) => return Some((ParamCheck::Type, reason)),
             };
-            let out_of_range = t.min.is_some_and(|min| n < min) || t.max.is_some_and(|max| n > max);
-            out_of_range.then(|| (ParamCheck::Range, mrds_runtime::range_reason(t.min, t.max)))
+            (!holds::in_range(n, t.min, t.max))
+                .then(|| (ParamCheck::Range, mrds_runtime::range_reason(t.min, t.max)))
         }
         ParamType::Boolean => bool::parse_param(text)
             .err()
@@ -72,83 +74,11 @@ fn refuses(ty: &ParamType, text: &str) -> Option<(ParamCheck, String)> {
 }
 
 impl<P: Copy> Condition<P> {
-    /// True when the condition holds for `value` of its parameter.
+    /// True when the condition holds for `value` of its input.
     pub fn holds(&self, value: &str) -> bool {
         match self {
             Condition::In { values, .. } => values.iter().any(|l| l.wire() == value),
             Condition::Matches { pattern, .. } => pattern.is_match(value),
-        }
-    }
-}
-
-/// How the rules of a request read what they name (`P`): the value it has that its own
-/// checks accept (a default included), whether it was sent at all, and its time format.
-struct Reader<'a, P> {
-    valid: &'a dyn Fn(P) -> Option<String>,
-    sent: &'a dyn Fn(P) -> bool,
-    time: &'a dyn Fn(P) -> Option<TimeFormat>,
-    wire: &'a dyn Fn(P) -> String,
-}
-
-impl<P: Copy> Reader<'_, P> {
-    /// The problem of rule `r`, if it applies and its check fails.
-    fn problem(&self, r: &Rule<P>) -> Option<Problem> {
-        let applies = r
-            .when
-            .as_ref()
-            .is_none_or(|c| (self.valid)(c.param()).is_some_and(|v| c.holds(&v)));
-        if !applies {
-            return None;
-        }
-        let (at, got) = self.broken(r)?;
-        Some(Problem {
-            rule: r.id.clone(),
-            param: (self.wire)(at),
-            got,
-            reason: r.reason().to_string(),
-        })
-    }
-
-    /// When rule `r`'s check fails: what it names and its value.
-    fn broken(&self, r: &Rule<P>) -> Option<(P, String)> {
-        let seconds = |p: P| {
-            let v = (self.valid)(p)?;
-            match (self.time)(p)? {
-                TimeFormat::UnixSeconds => i64::parse_param(&v).ok(),
-                TimeFormat::Rfc3339 => rfc3339_seconds(&v),
-            }
-        };
-        let value = |p: P| (self.valid)(p).unwrap_or_default();
-        // Presence: a value counts as given when it has one its checks accept (sent, or its
-        // default) or was sent at all (a value they refuse is reported apart).
-        let has = |p: P| (self.valid)(p).is_some() || (self.sent)(p);
-        match &r.check {
-            Check::Ordered { before, after } => {
-                let (a, b) = (seconds(*before)?, seconds(*after)?);
-                (a >= b).then(|| (*after, value(*after)))
-            }
-            Check::MaxSpan {
-                from,
-                to,
-                seconds: span,
-            } => {
-                let (a, b) = (seconds(*from)?, seconds(*to)?);
-                (i128::from(b) - i128::from(a) > i128::from(*span)).then(|| (*to, value(*to)))
-            }
-            Check::Requires { param, needs } => {
-                ((self.valid)(*param).is_some() && !has(*needs)).then(|| (*param, value(*param)))
-            }
-            Check::AtLeastOne(params) => {
-                (!params.iter().any(|p| has(*p))).then(|| (params[0], String::new()))
-            }
-            Check::AllowedValues { param, values } => {
-                let v = (self.valid)(*param)?;
-                (!values.iter().any(|l| l.wire() == v)).then_some((*param, v))
-            }
-            Check::Matches { param, pattern } => {
-                let v = (self.valid)(*param)?;
-                (!pattern.is_match(&v)).then_some((*param, v))
-            }
         }
     }
 }
@@ -164,99 +94,141 @@ fn json_text(v: Option<&serde_json::Value>) -> Option<String> {
     }
 }
 
-impl Endpoint {
-    /// Every problem of a request giving `values` (each parameter at most once, as wire text):
-    /// a required parameter missing, a value its parameter refuses, a rule across parameters
-    /// broken. A parameter left out takes its default, as on the server.
-    pub fn problems(&self, values: &[(ParamId, String)]) -> Vec<Problem> {
-        let given = |id: ParamId| {
-            values
-                .iter()
+/// A request as the rules read it: what each input was given, as text.
+struct Given<'a> {
+    inputs: Inputs<'a>,
+    params: &'a [(ParamId, String)],
+    body: Option<&'a serde_json::Value>,
+}
+
+impl Given<'_> {
+    /// The text `input` was sent with, if any.
+    fn sent(&self, input: &Input<'_>) -> Option<String> {
+        match input.operand {
+            Operand::Param(id) => (self.params.iter())
                 .find(|(p, _)| *p == id)
-                .map(|(_, v)| v.as_str())
+                .map(|(_, v)| v.clone()),
+            Operand::Field(_) => json_text(self.body?.get(input.wire)),
+        }
+    }
+
+    /// The value `op` has that its own checks accept (sent, or its default).
+    fn valid(&self, op: Operand) -> Option<String> {
+        let input = self.inputs.get(op)?;
+        let value = match self.sent(&input) {
+            Some(v) => Cow::Owned(v),
+            None => Cow::Owned(input.default?.wire()),
+        };
+        refuses(input.ty, &value)
+            .is_none()
+            .then(|| value.into_owned())
+    }
+
+    /// Whether `op` counts as given to a presence rule: it has a value its checks accept, or
+    /// was sent at all (a value they refuse is reported apart).
+    fn has(&self, op: Operand) -> bool {
+        self.valid(op).is_some() || self.inputs.get(op).is_some_and(|i| self.sent(&i).is_some())
+    }
+
+    /// Unix seconds of the valid value of a time input.
+    fn seconds(&self, op: Operand) -> Option<i64> {
+        let v = self.valid(op)?;
+        match self.inputs.get(op)?.time_format()? {
+            TimeFormat::UnixSeconds => i64::parse_param(&v).ok(),
+            TimeFormat::Rfc3339 => v.as_str().seconds(),
+        }
+    }
+
+    /// The problem of rule `r`, if it applies and its check fails.
+    fn problem(&self, r: &Rule) -> Option<Problem> {
+        let applies = r
+            .when
+            .as_ref()
+            .is_none_or(|c| self.valid(c.operand()).is_some_and(|v| c.holds(&v)));
+        if !applies {
+            return None;
+        }
+        let (at, got) = self.broken(r)?;
+        Some(Problem {
+            rule: r.id.clone(),
+            param: self.inputs.get(at)?.name(),
+            operand: at,
+            got,
+            reason: r.reason().to_string(),
+        })
+    }
+
+    /// When rule `r`'s check fails: the input it names and its value.
+    fn broken(&self, r: &Rule) -> Option<(Operand, String)> {
+        let value = |op: Operand| self.valid(op).unwrap_or_default();
+        let broken = match &r.check {
+            Check::Ordered { before, after } => {
+                !holds::ordered(self.seconds(*before)?, self.seconds(*after)?)
+            }
+            Check::MaxSpan { from, to, seconds } => {
+                !holds::within_span(self.seconds(*from)?, self.seconds(*to)?, *seconds)
+            }
+            Check::Requires { param, needs } => {
+                self.valid(*param).is_some() && !holds::requires(true, self.has(*needs))
+            }
+            Check::AtLeastOne(ops) => {
+                let given: Vec<bool> = ops.iter().map(|op| self.has(*op)).collect();
+                return (!holds::at_least_one(&given)).then(|| (ops[0], String::new()));
+            }
+            Check::AllowedValues { param, values } => {
+                let v = self.valid(*param)?;
+                !values.iter().any(|l| l.wire() == v)
+            }
+            Check::Matches { param, pattern } => !pattern.is_match(&self.valid(*param)?),
+        };
+        let at = r.check.field();
+        broken.then(|| (at, value(at)))
+    }
+}
+
+impl Endpoint {
+    /// Every problem of a request giving `params` (each at most once, as wire text) and, for
+    /// an endpoint with a body whose record is `body_record`, the JSON `body`: a required
+    /// parameter missing, a value its input's own checks refuse, a rule broken. A parameter
+    /// left out takes its default, as on the server. A body of the wrong shape (a required
+    /// field missing, a value of another type) is the business of the body's decoding, not
+    /// reported here.
+    pub fn problems(
+        &self,
+        body_record: Option<&Record>,
+        params: &[(ParamId, String)],
+        body: Option<&serde_json::Value>,
+    ) -> Vec<Problem> {
+        let given = Given {
+            inputs: Inputs {
+                params: &self.params,
+                body: body_record,
+            },
+            params,
+            body,
         };
         let mut out = Vec::new();
-        for p in &self.params {
-            let problem = match given(p.id) {
-                None if p.required => Some((
+        for input in given.inputs.all() {
+            let problem = match (given.sent(&input), input.place) {
+                (None, Place::Query | Place::Path) if input.required => Some((
                     ParamCheck::Required,
                     String::new(),
                     "is required".to_string(),
                 )),
-                None => None,
-                Some(v) => p
-                    .refuses(v)
-                    .map(|(check, reason)| (check, v.to_string(), reason)),
+                (None, _) => None,
+                (Some(v), _) => refuses(input.ty, &v).map(|(check, reason)| (check, v, reason)),
             };
             if let Some((check, got, reason)) = problem {
                 out.push(Problem {
-                    rule: self.param_rule(p, check),
-                    param: p.wire.clone(),
+                    rule: self.value_rule(&input.name(), check),
+                    param: input.name(),
+                    operand: input.operand,
                     got,
                     reason,
                 });
             }
         }
-        let valid = |id: ParamId| {
-            let p = self.param(id);
-            p.effective(given(id))
-                .filter(|v| p.refuses(v).is_none())
-                .map(Cow::into_owned)
-        };
-        let reader = Reader {
-            valid: &valid,
-            sent: &|id| given(id).is_some(),
-            time: &|id| self.param(id).time_format(),
-            wire: &|id| self.param(id).wire.clone(),
-        };
-        out.extend(self.rules.iter().filter_map(|r| reader.problem(r)));
-        out
-    }
-
-    /// Every problem of `body` (a JSON object) as the body of this endpoint, whose record is
-    /// `record`: a value its field's checks refuse, a rule across the body's fields broken
-    /// (the rules that also read a parameter aside). Rule ids `<endpoint>.body.<field>.<check>`.
-    pub fn body_problems(&self, record: &Record, body: &serde_json::Value) -> Vec<Problem> {
-        let text = |id: FieldId| json_text(body.get(&record.field(id).wire));
-        let mut out = Vec::new();
-        for f in &record.fields {
-            let (Some(ty), Some(v)) = (&f.checks, json_text(body.get(&f.wire))) else {
-                continue;
-            };
-            if let Some((check, reason)) = refuses(ty, &v) {
-                out.push(Problem {
-                    rule: format!("{}.body.{}.{}", self.id, f.wire, check.as_str()),
-                    param: format!("body.{}", f.wire),
-                    got: v,
-                    reason,
-                });
-            }
-        }
-        let field_of = |op: Operand| match op {
-            Operand::Field(id) => Some(id),
-            Operand::Param(_) => None,
-        };
-        let valid = |op: Operand| {
-            let id = field_of(op)?;
-            let ty = record.field(id).checks.as_ref()?;
-            text(id).filter(|v| refuses(ty, v).is_none())
-        };
-        let time = |op: Operand| record.field(field_of(op)?).checks.as_ref()?.time_format();
-        let reader = Reader {
-            valid: &valid,
-            sent: &|op| field_of(op).is_some_and(|id| text(id).is_some()),
-            time: &time,
-            wire: &|op| {
-                field_of(op)
-                    .map_or_else(String::new, |id| format!("body.{}", record.field(id).wire))
-            },
-        };
-        let body_only = self
-            .body
-            .iter()
-            .flat_map(|b| &b.rules)
-            .filter(|r| r.params().iter().all(|op| matches!(op, Operand::Field(_))));
-        out.extend(body_only.filter_map(|r| reader.problem(r)));
+        out.extend(self.rules.iter().filter_map(|r| given.problem(r)));
         out
     }
 }
@@ -278,7 +250,10 @@ mod tests {
             .iter()
             .map(|(n, v)| (e.param_named(n).expect("a parameter").id, v.to_string()))
             .collect();
-        e.problems(&values).into_iter().map(|p| p.rule).collect()
+        e.problems(None, &values, None)
+            .into_iter()
+            .map(|p| p.rule)
+            .collect()
     }
 
     #[test]
@@ -304,11 +279,15 @@ mod tests {
             ]
         );
         // Ordered: equal instants break it; the issue names the later parameter.
-        let p = e.problems(&[
-            (e.param_named("symbol").unwrap().id, "AAPL".into()),
-            (e.param_named("start_time").unwrap().id, "5".into()),
-            (e.param_named("end_time").unwrap().id, "5".into()),
-        ]);
+        let p = e.problems(
+            None,
+            &[
+                (e.param_named("symbol").unwrap().id, "AAPL".into()),
+                (e.param_named("start_time").unwrap().id, "5".into()),
+                (e.param_named("end_time").unwrap().id, "5".into()),
+            ],
+            None,
+        );
         assert_eq!(
             (p[0].rule.as_str(), p[0].param.as_str(), p[0].got.as_str()),
             ("bars.range_order", "end_time", "5")

@@ -174,10 +174,12 @@ impl Pattern {
         &self.0.examples
     }
 
-    /// A short text the pattern does not match, when one of a few simple ones does not (the
-    /// empty text, punctuation, a space, a long run of letters).
-    pub fn counterexample(&self) -> Option<&'static str> {
-        [
+    /// A short text the pattern does not match: one of a few simple ones (the empty text,
+    /// punctuation, a space, a long run of letters), else the shortest one of printable ASCII
+    /// (`AAAA…` past a length limit), else the shortest valid text; `None` when the pattern
+    /// matches every text.
+    pub fn counterexample(&self) -> Option<String> {
+        let simple = [
             "",
             "!",
             " ",
@@ -185,9 +187,26 @@ impl Pattern {
             "~~~~",
             "0",
             "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
-        ]
-        .into_iter()
-        .find(|c| !self.is_match(c))
+        ];
+        if let Some(text) = simple.into_iter().find(|c| !self.is_match(c)) {
+            return Some(text.to_owned());
+        }
+        let any = Pattern::any();
+        let printable = |b: u8| (0x20..0x7F).contains(&b);
+        [Some(printable as fn(u8) -> bool), None]
+            .into_iter()
+            .find_map(|only| {
+                Product::new(any.automaton(), self.automaton(), only)
+                    .search()
+                    .ok()
+                    .flatten()
+            })
+    }
+
+    /// The pattern every text matches (the empty one).
+    fn any() -> &'static Pattern {
+        static ANY: std::sync::OnceLock<Pattern> = std::sync::OnceLock::new();
+        ANY.get_or_init(|| Pattern::compile("").expect("the empty pattern compiles"))
     }
 
     /// Whether every text `self` matches is matched by `sup`: the two automata run side by
@@ -197,7 +216,7 @@ impl Pattern {
         if self.source() == sup.source() || sup.source().is_empty() {
             return Inclusion::Yes;
         }
-        match Product::new(self.automaton(), sup.automaton()).search() {
+        match Product::new(self.automaton(), sup.automaton(), None).search() {
             Ok(None) => Inclusion::Yes,
             Ok(Some(witness)) => Inclusion::No(witness),
             Err(why) => Inclusion::Unknown(format!("`{}` and `{}`: {why}", self, sup)),
@@ -582,10 +601,13 @@ struct Product<'t> {
 }
 
 impl<'t> Product<'t> {
-    fn new(a: Automaton<'t>, b: Automaton<'t>) -> Self {
+    /// The two automata side by side, over texts of the bytes `only` allows (every byte when
+    /// `None`).
+    fn new(a: Automaton<'t>, b: Automaton<'t>, only: Option<fn(u8) -> bool>) -> Self {
         let mut seen = HashSet::new();
         let bytes = byte_preference()
             .into_iter()
+            .filter(|&byte| only.is_none_or(|allowed| allowed(byte)))
             .filter(|&byte| seen.insert((a.class(byte), b.class(byte), utf8_class(byte))))
             .collect();
         Self { a, b, bytes }
@@ -743,9 +765,13 @@ mod tests {
         assert_eq!(examples("^.*\\S.*$"), vec!["A"]);
         let option = "^[A-Z0-9]+_OPTION_[A-Z]{1,6}[0-9]{6}[CP][0-9]{8}_[A-Z0-9]+$";
         assert_eq!(examples(option), vec!["A_OPTION_A000000C00000000_A"]);
-        assert_eq!(pattern("^[A-Z]{6}$").counterexample(), Some(""));
-        assert_eq!(pattern("^.*$").counterexample(), None);
-        assert_eq!(pattern("^.*\\S.*$").counterexample(), Some(""));
+        let counter = |source: &str| pattern(source).counterexample();
+        assert_eq!(counter("^[A-Z]{6}$").as_deref(), Some(""));
+        assert_eq!(counter("^.*\\S.*$").as_deref(), Some(""));
+        // Past a length limit, in printable text; else the shortest text of all.
+        assert_eq!(counter("^.{0,40}$"), Some("A".repeat(41)));
+        assert_eq!(counter("^.*$").as_deref(), Some("\n"));
+        assert_eq!(counter("(?s)^.*$"), None);
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The sample data of the sample-data server, resolved.
 
-use super::{FieldId, ParamId};
+use super::{FieldId, Operand, ParamId};
 
 /// The sample data of one endpoint and how a request selects from it (see
-/// [`crate::ast::Samples`]). Parameters are the endpoint's; fields are the returned record's.
+/// [`crate::ast::Samples`]). Parameters and operands are the endpoint's inputs; fields are the
+/// returned record's.
 #[derive(Clone, Debug)]
 pub struct Samples {
     /// Where the spec defines them.
@@ -20,10 +21,11 @@ pub struct Samples {
     pub first_of: Vec<ParamId>,
     /// Parameters matched as a case-insensitive part of a spelling.
     pub contains: Vec<ParamId>,
-    /// (record field, parameter): the field echoes the caller's spelling.
-    pub echo: Vec<(FieldId, ParamId)>,
-    /// (parameter, record field): equality filters.
-    pub filter: Vec<(ParamId, FieldId)>,
+    /// (record field, input): the field echoes the caller's spelling of a parameter or the
+    /// value of a body field.
+    pub echo: Vec<(FieldId, Operand)>,
+    /// (input, record field): equality filters.
+    pub filter: Vec<(Operand, FieldId)>,
     /// The range filter.
     pub range: Option<SampleRange>,
     /// The order.
@@ -68,8 +70,8 @@ pub struct SampleOrder {
 /// One sample set.
 #[derive(Clone, Debug)]
 pub struct SampleSet {
-    /// (parameter, spellings).
-    pub when: Vec<(ParamId, Vec<String>)>,
+    /// (input, spellings): a given parameter or body field must be one of them.
+    pub when: Vec<(Operand, Vec<String>)>,
     /// The records as compact JSON array text.
     pub records_json: String,
 }

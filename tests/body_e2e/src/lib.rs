@@ -232,11 +232,9 @@ mod tests {
         let options = mrds_contract::Options {
             base_url: format!("http://{addr}"),
             api_key: Some(KEY.to_string()),
-            only: Vec::new(),
-            skip: Vec::new(),
-            rate: None,
             timeout: std::time::Duration::from_secs(10),
             require_all: true,
+            ..Default::default()
         };
         let outcomes = mrds_contract::run(&api, &options).await.unwrap();
         let failed: Vec<String> = outcomes

@@ -51,11 +51,8 @@ async fn the_contract_suite_passes_against_the_sample_server() {
     let options = mrds_contract::Options {
         base_url: format!("http://{addr}"),
         api_key: Some("catalog-key".into()),
-        only: Vec::new(),
-        skip: Vec::new(),
-        rate: None,
-        timeout: std::time::Duration::from_secs(30),
         require_all: true,
+        ..Default::default()
     };
     let started = std::time::Instant::now();
     let outcomes = mrds_contract::run(&api, &options).await.unwrap();

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use mrds_codegen::contract::{self, Check, Expect, Key};
+use mrds_codegen::contract::{self, Check, Expect, Key, Removed};
 use mrds_codegen::model::Api;
 use mrds_server::axum::body::{Body, to_bytes};
 use mrds_server::axum::http::Request;
@@ -18,19 +18,29 @@ fn api() -> Api {
     mrds_codegen::load_spec(&spec).unwrap_or_else(|d| panic!("{d}"))
 }
 
-/// The status and body of `check`'s answer from `router`, in-process.
+/// The status and body of `check`'s answer from `router`, in-process: its method, target, key
+/// and body, as the runner sends them.
 async fn answer(router: mrds_server::axum::Router, check: &Check) -> (u16, Vec<u8>) {
-    let mut request = Request::get(format!(
-        "{}{}",
-        mrds_model::api::BASE_PATH,
-        check.request.target()
-    ));
+    let mut request = Request::builder()
+        .method(check.request.method.as_str())
+        .uri(format!(
+            "{}{}",
+            mrds_model::api::BASE_PATH,
+            check.request.target()
+        ));
     match check.request.key {
         Key::Valid => request = request.header(mrds_model::api::AUTH_HEADER, KEY),
         Key::Wrong => request = request.header(mrds_model::api::AUTH_HEADER, contract::WRONG_KEY),
         Key::Missing => {}
     }
-    let request = request.body(Body::empty()).expect("a valid request");
+    let body = match &check.request.body {
+        Some(sent) => {
+            request = request.header("content-type", sent.content_type);
+            Body::from(sent.text.clone())
+        }
+        None => Body::empty(),
+    };
+    let request = request.body(body).expect("a valid request");
     let response = router.oneshot(request).await.expect("the router answers");
     let status = response.status().as_u16();
     let body = to_bytes(response.into_body(), usize::MAX)
@@ -42,15 +52,16 @@ async fn answer(router: mrds_server::axum::Router, check: &Check) -> (u16, Vec<u
 #[tokio::test]
 async fn the_sample_server_passes_every_check_derived_from_the_spec() {
     let api = api();
-    let checks = contract::derive(&api);
+    let checks = contract::derive(&api, Removed::Gone);
     let router = mrds_mock::router(mrds_server::StaticKeys::new([KEY]));
     let mut failures = Vec::new();
     for check in &checks {
         let (status, body) = answer(router.clone(), check).await;
         if let Err(why) = contract::judge(&api, check, status, &body) {
             failures.push(format!(
-                "{} (GET {}): {why}",
+                "{} ({} {}): {why}",
                 check.id,
+                check.request.method.as_str(),
                 check.request.target()
             ));
         }
@@ -64,11 +75,12 @@ async fn the_sample_server_passes_every_check_derived_from_the_spec() {
     );
 }
 
-/// Every endpoint, parameter and rule of the spec has its checks, and ids are unique.
+/// Every endpoint, input (parameter or body field) and rule of the spec has its checks, and ids
+/// are unique.
 #[test]
 fn every_part_of_the_spec_has_its_checks() {
     let api = api();
-    let checks = contract::derive(&api);
+    let checks = contract::derive(&api, Removed::Gone);
     let ids: Vec<&str> = checks.iter().map(|c| c.id.as_str()).collect();
     let has = |id: &str| ids.contains(&id);
     let mut unique = ids.clone();
@@ -88,8 +100,8 @@ fn every_part_of_the_spec_has_its_checks() {
         ] {
             assert!(has(&format!("{}.{probe}", e.id)), "{}.{probe}", e.id);
         }
-        for p in &e.params {
-            let prefix = format!("{}.{}.", e.id, p.wire);
+        for input in api.inputs(e).all() {
+            let prefix = format!("{}.{}.", e.id, input.name());
             assert!(ids.iter().any(|id| id.starts_with(&prefix)), "{prefix}");
         }
         for r in &e.rules {
@@ -118,7 +130,7 @@ fn every_part_of_the_spec_has_its_checks() {
 #[test]
 fn checks_follow_the_model() {
     let api = api();
-    let checks = contract::derive(&api);
+    let checks = contract::derive(&api, Removed::Gone);
     let check = |id: &str| {
         checks
             .iter()
@@ -218,14 +230,23 @@ async fn run_suite_with(
     only: &[&str],
     key: &str,
 ) -> Vec<mrds_contract::Outcome> {
+    run_suite_removed(addr, only, key, Removed::Gone).await
+}
+
+async fn run_suite_removed(
+    addr: std::net::SocketAddr,
+    only: &[&str],
+    key: &str,
+    removed: Removed,
+) -> Vec<mrds_contract::Outcome> {
     let options = mrds_contract::Options {
         base_url: format!("http://{addr}"),
         api_key: Some(key.into()),
         only: only.iter().map(|s| s.to_string()).collect(),
-        skip: Vec::new(),
-        rate: None,
         timeout: std::time::Duration::from_secs(10),
         require_all: true,
+        removed,
+        ..Default::default()
     };
     mrds_contract::run(&api(), &options)
         .await
@@ -238,7 +259,10 @@ async fn the_runner_passes_the_sample_server_over_http_and_never_prints_the_key(
     let outcomes = run_suite(addr, &[]).await;
     let failures: Vec<_> = outcomes.iter().filter(|o| o.failure().is_some()).collect();
     assert!(failures.is_empty(), "{failures:#?}");
-    assert_eq!(outcomes.len(), contract::derive(&api()).len());
+    assert_eq!(
+        outcomes.len(),
+        contract::derive(&api(), Removed::Gone).len()
+    );
     let api = api();
     for report in [
         mrds_contract::text_report(&api, &outcomes),
@@ -403,6 +427,44 @@ async fn a_broken_implementation_fails_exactly_the_checks_of_what_it_breaks() {
     );
 }
 
+/// A removed endpoint that the server still serves (the sample server with
+/// `--serve-removed`) is checked as any other when the runner is told so: its example, key,
+/// parameters and rules, all passing; told nothing, the runner expects its 410 and fails.
+#[tokio::test]
+async fn removed_endpoints_are_checked_as_served_when_the_server_serves_them() {
+    let api = api();
+    let removed: Vec<&str> = (api.endpoints.iter())
+        .filter(|e| e.removed.is_some())
+        .map(|e| e.id.as_str())
+        .collect();
+    assert!(!removed.is_empty(), "the spec marks an endpoint removed");
+    let router = mrds_server::router(
+        mrds_mock::Mock::serving_removed(),
+        mrds_server::StaticKeys::new([KEY]),
+    );
+    let addr = serve(router).await;
+    let served = run_suite_removed(addr, &removed, KEY, Removed::Served).await;
+    let failures: Vec<_> = served.iter().filter(|o| o.failure().is_some()).collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+    for id in &removed {
+        let checks: Vec<&str> = (served.iter())
+            .filter(|o| o.endpoint == *id)
+            .map(|o| o.id.as_str())
+            .collect();
+        assert!(
+            checks.contains(&format!("{id}.example").as_str()) && checks.len() > 5,
+            "{id}: {checks:?}"
+        );
+    }
+    let gone = run_suite_removed(addr, &removed, KEY, Removed::Gone).await;
+    let failed: Vec<String> = (gone.iter())
+        .filter(|o| o.failure().is_some())
+        .map(|o| o.id.clone())
+        .collect();
+    let expected: Vec<String> = removed.iter().map(|id| format!("{id}.removed")).collect();
+    assert_eq!(failed, expected);
+}
+
 /// A rule added to a spec yields its checks with no test code: the fixture of `max_span`
 /// (a rule with a condition) gets both sides and the condition's other branch.
 #[test]
@@ -416,7 +478,10 @@ fn a_new_rule_in_a_spec_brings_its_checks() {
     };
     let api = mrds_codegen::load_sources(&[read("base.yaml"), read("max_span.yaml")])
         .unwrap_or_else(|d| panic!("{d}"));
-    let ids: Vec<String> = contract::derive(&api).into_iter().map(|c| c.id).collect();
+    let ids: Vec<String> = contract::derive(&api, Removed::Gone)
+        .into_iter()
+        .map(|c| c.id)
+        .collect();
     for id in [
         "points.max_span.broken",
         "points.max_span.kept",

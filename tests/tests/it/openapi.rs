@@ -113,8 +113,9 @@ fn every_endpoint_and_parameter_is_described() {
                 for (rule, x) in e.rules.iter().zip(rules) {
                     assert_eq!(x["id"], rule.id.as_str());
                     assert_eq!(x["kind"], rule.check.kind(), "{}", rule.id);
-                    let wire = |id| e.param(id).wire.as_str();
-                    let params: Vec<&str> = rule.check.params().into_iter().map(wire).collect();
+                    let inputs = api.inputs(e);
+                    let wire = |op| inputs.get(op).map(|i| i.name()).unwrap_or_default();
+                    let params: Vec<String> = rule.check.operands().into_iter().map(wire).collect();
                     assert_eq!(x["parameters"], serde_json::json!(params));
                     assert_eq!(x["field"], wire(rule.check.field()), "{}", rule.id);
                     assert_eq!(x["when"].is_object(), rule.when.is_some(), "{}", rule.id);

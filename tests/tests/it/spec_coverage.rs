@@ -111,9 +111,10 @@ fn describe_param(p: &mrds_codegen::model::Param) -> String {
     s
 }
 
-/// One rule in one line: its check, then its condition (parameters by their names).
+/// One rule in one line: its check, then its condition (inputs by their names).
 fn describe_rule(e: &mrds_codegen::model::Endpoint, r: &mrds_codegen::model::Rule) -> String {
-    let name = |id| e.param(id).wire.as_str();
+    let inputs = api().inputs(e);
+    let name = |op| inputs.get(op).map(|i| i.name()).unwrap_or_default();
     let check = match &r.check.map(name) {
         Check::Ordered { before, after } => format!("ordered {before} < {after}"),
         Check::MaxSpan { from, to, seconds } => format!("max_span {to} - {from} <= {seconds}"),
@@ -653,15 +654,17 @@ fn the_cross_parameter_rules() {
     for e in described() {
         let has_range =
             e.param_named("start_time").is_some() && e.param_named("end_time").is_some();
+        let inputs = api().inputs(e);
         let ordered = e.rules.iter().any(|r| {
-            let named = r.check.map(|id| e.param(id).wire.as_str());
-            matches!(
-                named,
-                Check::Ordered {
-                    before: "start_time",
-                    after: "end_time"
+            let named = r
+                .check
+                .map(|op| inputs.get(op).map(|i| i.name()).unwrap_or_default());
+            named
+                == Check::Ordered {
+                    before: "start_time".to_owned(),
+                    after: "end_time".to_owned(),
                 }
-            ) && r.when.is_none()
+                && r.when.is_none()
         });
         assert_eq!(has_range, ordered, "{}: range without order rule", e.id);
     }

@@ -47,7 +47,7 @@ fn uses_patterns(api: &Api) -> bool {
             }))
         )
     };
-    fn matching<P>(r: &Rule<P>) -> bool {
+    fn matching(r: &Rule) -> bool {
         matches!(r.check, Check::Matches { .. })
             || matches!(r.when, Some(Condition::Matches { .. }))
     }
@@ -56,12 +56,10 @@ fn uses_patterns(api: &Api) -> bool {
         .iter()
         .filter_map(|e| e.body.as_ref())
         .any(|b| {
-            b.rules.iter().any(matching)
-                || api
-                    .record(b.record)
-                    .fields
-                    .iter()
-                    .any(|f| patterned(f.checks.as_ref()))
+            api.record(b.record)
+                .fields
+                .iter()
+                .any(|f| patterned(f.checks.as_ref()))
         });
     bodies
         || api.endpoints.iter().any(|e| {

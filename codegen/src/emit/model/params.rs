@@ -16,7 +16,11 @@ use super::MAX_ARGS;
 use super::records::{init_docs, init_name};
 use crate::emit::endpoint_doc::{EndpointDoc, Style};
 use crate::emit::{deprecation, docs, ident, pattern, prose, with_provenance};
-use crate::model::*;
+use crate::model::{
+    Api, Body, Check, Condition, Endpoint, Input, Inputs, IntegerFormat, IntegerType, Literal,
+    Operand, Param, ParamCheck, ParamId, ParamLocation, ParamType, Place, Reads, Rule, Segment,
+    StringFormat, StringType,
+};
 
 pub(super) fn file(api: &Api) -> TokenStream {
     let types = api.endpoints.iter().map(|e| params_type(api, e));
@@ -29,13 +33,11 @@ pub(super) fn file(api: &Api) -> TokenStream {
             _ => None,
         })
         .chain(api.endpoints.iter().flat_map(|e| {
-            let body = (e.body.iter())
-                .flat_map(|b| b.rules.iter().filter(|r| !super::records::body_only(r)))
-                .flat_map(Rule::literals);
-            e.rules
-                .iter()
+            // The rules the parameter type checks (the body record checks those reading the
+            // body alone).
+            (e.rules.iter())
+                .filter(|r| r.reads() != Reads::Body)
                 .flat_map(Rule::literals)
-                .chain(body)
                 .filter_map(set_of)
         }))
         .collect();
@@ -59,7 +61,12 @@ pub(super) fn file(api: &Api) -> TokenStream {
 
 /// The local holding a parameter's value while parsing and checking.
 fn local(p: &Param) -> proc_macro2::Ident {
-    format_ident!("p_{}", p.bare_ident())
+    param_local(p.bare_ident())
+}
+
+/// `p_<name>`: the local of the parameter whose bare identifier is `bare`.
+fn param_local(bare: &str) -> proc_macro2::Ident {
+    format_ident!("p_{bare}")
 }
 
 fn base_type(p: &Param) -> TokenStream {
@@ -238,22 +245,38 @@ pub(super) struct Var<'a> {
     pub ty: &'a ParamType,
 }
 
-/// A parameter as the checks read it.
-fn var(p: &Param) -> Var<'_> {
+/// An input as the checks read it: named as its issues name it (`limit`, `body.handle`), in
+/// the local `p_<param>` or `f_<field>`.
+pub(super) fn var<'m>(i: &Input<'m>) -> Var<'m> {
     Var {
-        wire: p.wire.clone(),
-        local: local(p),
-        ty: &p.ty,
+        wire: i.name(),
+        local: match i.place {
+            Place::Query | Place::Path => param_local(i.bare_ident()),
+            Place::Body => format_ident!("f_{}", i.bare_ident()),
+        },
+        ty: i.ty,
     }
+}
+
+/// The inputs of `e` as the checks read them, by operand.
+pub(super) fn vars<'m>(inputs: Inputs<'m>) -> impl Fn(Operand) -> Option<Var<'m>> {
+    move |op| inputs.get(op).as_ref().map(var)
 }
 
 /// The checks of one parameter's own rules, one statement each.
 fn param_checks(e: &Endpoint, p: &Param) -> Vec<TokenStream> {
-    value_checks(|check| e.param_rule(p, check), &var(p))
+    let inputs = Inputs {
+        params: &e.params,
+        body: None,
+    };
+    (inputs.get(Operand::Param(p.id)).as_ref())
+        .map(|i| value_checks(e, &var(i)))
+        .unwrap_or_default()
 }
 
-/// The checks of a value's own rules (`rule` names the rule id of each), one statement each.
-pub(super) fn value_checks(rule: impl Fn(ParamCheck) -> String, v: &Var<'_>) -> Vec<TokenStream> {
+/// The checks of an input's own rules, one statement each.
+pub(super) fn value_checks(e: &Endpoint, v: &Var<'_>) -> Vec<TokenStream> {
+    let rule = |check: ParamCheck| e.value_rule(&v.wire, check);
     let (x, wire) = (&v.local, &v.wire);
     let mut out = Vec::new();
     match v.ty {
@@ -288,9 +311,9 @@ pub(super) fn value_checks(rule: impl Fn(ParamCheck) -> String, v: &Var<'_>) -> 
 }
 
 /// The condition of a rule, as a boolean expression over the locals `var` names.
-fn condition<'v, P: Copy>(c: &Condition<P>, var: &dyn Fn(P) -> Var<'v>) -> TokenStream {
-    let x = var(c.param()).local;
-    match c {
+fn condition<'v>(c: &Condition, var: &dyn Fn(Operand) -> Option<Var<'v>>) -> Option<TokenStream> {
+    let x = var(c.operand())?.local;
+    Some(match c {
         Condition::In { values, .. } => {
             let pats = values.iter().map(literal_pattern);
             quote!(matches!(#x, Some(#(#pats)|*)))
@@ -299,60 +322,67 @@ fn condition<'v, P: Copy>(c: &Condition<P>, var: &dyn Fn(P) -> Var<'v>) -> Token
             let matcher = pattern(p);
             quote!(#x.is_some_and(|v| #matcher.is_match(v)))
         }
-    }
+    })
 }
 
-/// The check of one rule across parameters (over the values `var` names).
-pub(super) fn rule_check<'v, P: Copy>(rule: &Rule<P>, var: &dyn Fn(P) -> Var<'v>) -> TokenStream {
+/// The check of one rule (over the values `var` names; `None` when one of its operands has
+/// none, which the checker never lets through).
+pub(super) fn rule_check<'v>(
+    rule: &Rule,
+    var: &dyn Fn(Operand) -> Option<Var<'v>>,
+) -> Option<TokenStream> {
     let id = &rule.id;
     let reason = rule.reason();
-    let arg = |p: &P| {
-        let Var { wire, local: x, .. } = var(*p);
-        quote!((#wire, #x))
+    let arg = |op: &Operand| {
+        let Var { wire, local: x, .. } = var(*op)?;
+        Some(quote!((#wire, #x)))
     };
     let call = match &rule.check {
         Check::Ordered { before, after } => {
-            let (a, b) = (arg(before), arg(after));
+            let (a, b) = (arg(before)?, arg(after)?);
             quote!(issues.ordered(#id, #reason, #a, #b);)
         }
         Check::MaxSpan { from, to, seconds } => {
-            let (a, b, seconds) = (arg(from), arg(to), int(*seconds));
+            let (a, b, seconds) = (arg(from)?, arg(to)?, int(*seconds));
             quote!(issues.max_span(#id, #reason, #seconds, #a, #b);)
         }
         Check::Requires {
             param: dependent,
             needs,
         } => {
-            let (a, b) = (var(*dependent), var(*needs));
+            let (a, b) = (var(*dependent)?, var(*needs)?);
             let (wire, xa, xb) = (&a.wire, &a.local, &b.local);
             quote!(issues.requires(#id, #wire, #reason, #xa, #xb.is_some());)
         }
-        Check::AtLeastOne(params) => {
-            let field = var(params[0]).wire;
-            let given = params.iter().map(|p| {
-                let x = var(*p).local;
-                quote!(#x.is_some())
-            });
+        Check::AtLeastOne(ops) => {
+            let field = var(ops[0])?.wire;
+            let given = ops
+                .iter()
+                .map(|op| {
+                    let x = var(*op)?.local;
+                    Some(quote!(#x.is_some()))
+                })
+                .collect::<Option<Vec<_>>>()?;
             quote!(issues.at_least_one(#id, #field, #reason, &[#(#given),*]);)
         }
         Check::AllowedValues { param, values } => {
-            let Var { wire, local: x, .. } = var(*param);
+            let Var { wire, local: x, .. } = var(*param)?;
             let pats = values.iter().map(literal_pattern);
             quote!(issues.allowed(#id, #wire, #reason, #x, |v| matches!(v, #(#pats)|*));)
         }
         Check::Matches { param, pattern: p } => {
-            let Var { wire, local: x, .. } = var(*param);
+            let Var { wire, local: x, .. } = var(*param)?;
             let matcher = pattern(p);
             quote!(issues.pattern(#id, #wire, #x, #matcher, #reason);)
         }
     };
-    match &rule.when {
+    Some(match &rule.when {
         Some(c) => {
-            let cond = condition(c, var);
+            let cond = condition(c, var)?;
             quote!(if #cond { #call })
         }
         None => call,
-    }
+    })
 }
 
 /// The facts a field's doc lists: where it travels, required, default, bounds, format.
@@ -651,17 +681,22 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
         }
     });
 
-    // The check function, over the parameters some check reads.
+    // The check function, over the parameters some check reads: their own checks and the
+    // rules that read parameters alone.
     let per_param: Vec<TokenStream> = e.params.iter().flat_map(|p| param_checks(e, p)).collect();
-    let rules: Vec<TokenStream> = e
-        .rules
-        .iter()
-        .map(|r| rule_check(r, &|id| var(e.param(id))))
+    let param_rules: Vec<&Rule> = (e.rules.iter())
+        .filter(|r| r.reads() == Reads::Params)
         .collect();
-    let used: BTreeSet<ParamId> = e
-        .rules
-        .iter()
-        .flat_map(Rule::params)
+    let var = vars(api.inputs(e));
+    let rules: Vec<TokenStream> = (param_rules.iter())
+        .filter_map(|r| rule_check(r, &var))
+        .collect();
+    let used: BTreeSet<ParamId> = (param_rules.iter())
+        .flat_map(|r| r.operands())
+        .filter_map(|op| match op {
+            Operand::Param(id) => Some(id),
+            Operand::Field(_) => None,
+        })
         .chain(
             e.params
                 .iter()
@@ -801,28 +836,23 @@ fn body_impl(api: &Api, e: &Endpoint, body: &Body) -> TokenStream {
     let name = ident(&e.names.params_type);
     let record = api.record(body.record);
     let body_ty = ident(&record.name);
-    let mixed: Vec<&Rule<Operand>> = (body.rules.iter())
-        .filter(|r| !super::records::body_only(r))
+    let mixed: Vec<&Rule> = (e.rules.iter())
+        .filter(|r| r.reads() == Reads::Both)
         .collect();
-    let var = |op: Operand| match op {
-        Operand::Param(id) => var(e.param(id)),
-        Operand::Field(id) => {
-            super::records::body_var(record.field(id)).expect("a rule reads a field with checks")
-        }
-    };
-    let checks: Vec<TokenStream> = mixed.iter().map(|r| rule_check(*r, &var)).collect();
-    let read: BTreeSet<Operand> = mixed.iter().flat_map(|r| r.params()).collect();
-    let locals = read.iter().map(|op| match *op {
+    let inputs = api.inputs(e);
+    let var = vars(inputs);
+    let checks: Vec<TokenStream> = mixed.iter().filter_map(|r| rule_check(r, &var)).collect();
+    let read: BTreeSet<Operand> = mixed.iter().flat_map(|r| r.operands()).collect();
+    let locals = read.iter().filter_map(|op| match *op {
         Operand::Param(id) => {
             let p = e.param(id);
             let (x, value) = (local(p), from_self(p));
-            quote!(let #x = #value;)
+            Some(quote!(let #x = #value;))
         }
-        Operand::Field(id) => super::records::body_local(record.field(id), &quote!(body))
-            .expect("a rule reads a field with checks"),
+        Operand::Field(_) => super::records::body_local(&inputs.get(*op)?, &quote!(body)),
     });
     let (_, allow) = deprecation(e.removed.as_ref());
-    let body_rule = format!("{}.body", e.id);
+    let body_rule = e.body_rule();
     quote! {
         #allow
         impl #name {
@@ -880,15 +910,21 @@ fn from_raw_body(e: &Endpoint, checked: &[&Param], values: Option<&CheckValues>)
         quote!(Self::check(&mut issues, #args);)
     });
     // Presence rules: a parameter that was sent but did not parse counts as given.
-    let forgive = e.rules.iter().filter_map(|r| {
-        let given: Vec<&str> = match &r.check {
-            Check::Requires { needs, .. } => vec![&e.param(*needs).wire],
-            Check::AtLeastOne(params) => params.iter().map(|p| e.param(*p).wire.as_str()).collect(),
-            _ => return None,
-        };
-        let id = &r.id;
-        Some(quote!(issues.forgive(#id, #(raw.has(#given))||*);))
-    });
+    let wire = |op: &Operand| match op {
+        Operand::Param(id) => Some(e.param(*id).wire.as_str()),
+        Operand::Field(_) => None,
+    };
+    let forgive = (e.rules.iter())
+        .filter(|r| r.reads() == Reads::Params)
+        .filter_map(|r| {
+            let given: Vec<&str> = match &r.check {
+                Check::Requires { needs, .. } => vec![wire(needs)?],
+                Check::AtLeastOne(ops) => ops.iter().map(wire).collect::<Option<_>>()?,
+                _ => return None,
+            };
+            let id = &r.id;
+            Some(quote!(issues.forgive(#id, #(raw.has(#given))||*);))
+        });
     let build_fields = e.params.iter().map(|p| {
         let (x, l) = (ident(&p.ident), local(p));
         quote!(#x: #l)

@@ -5,7 +5,10 @@ use quote::{format_ident, quote};
 
 use super::MAX_ARGS;
 use crate::emit::{docs, ident, prose, with_provenance};
-use crate::model::*;
+use crate::model::{
+    Api, Endpoint, Field, FieldFormat, Input, Operand, ParamType, Place, Reads, Record, Rule,
+    TypeRef,
+};
 
 pub(super) fn file(api: &Api) -> TokenStream {
     let records = api.records.iter().map(|r| {
@@ -34,7 +37,7 @@ pub(super) fn file(api: &Api) -> TokenStream {
             .endpoints
             .iter()
             .find(|e| e.body.as_ref().is_some_and(|b| b.record == r.id))
-            .map(|e| body_checks(e, r));
+            .map(|e| body_checks(api, e, r));
         quote! {
             #docs
             #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -50,8 +53,8 @@ pub(super) fn file(api: &Api) -> TokenStream {
     });
     // The value sets the rules of bodies checked here name.
     let sets: std::collections::BTreeSet<&str> = (api.endpoints.iter())
-        .filter_map(|e| e.body.as_ref())
-        .flat_map(|b| b.rules.iter().filter(|r| body_only(r)))
+        .flat_map(|e| &e.rules)
+        .filter(|r| r.reads() == Reads::Body)
         .flat_map(Rule::literals)
         .filter_map(super::params::set_of)
         .collect();
@@ -71,28 +74,12 @@ pub(super) fn file(api: &Api) -> TokenStream {
     }
 }
 
-/// True when `rule` reads only fields of the body (checked by the body record itself; the
-/// others read a parameter too, and the parameters' type checks them).
-pub(super) fn body_only(rule: &Rule<Operand>) -> bool {
-    rule.params()
-        .iter()
-        .all(|op| matches!(op, Operand::Field(_)))
-}
-
-/// A field of a request body as the checks read it: `body.<field>`, in the local `f_<field>`.
-pub(super) fn body_var(f: &Field) -> Option<super::params::Var<'_>> {
-    Some(super::params::Var {
-        wire: format!("body.{}", f.wire),
-        local: format_ident!("f_{}", crate::naming::bare(&f.ident)),
-        ty: f.checks.as_ref()?,
-    })
-}
-
-/// `let f_x = ...;`: the field `f` of `from` (`self`, `body`) as the checks read it.
-pub(super) fn body_local(f: &Field, from: &TokenStream) -> Option<TokenStream> {
-    let v = body_var(f)?;
-    let (x, field) = (&v.local, ident(&f.ident));
-    let value = match (v.ty, f.optional) {
+/// `let f_x = ...;`: the body field `i` of `from` (`self`, `body`) as the checks read it.
+pub(super) fn body_local(i: &Input<'_>, from: &TokenStream) -> Option<TokenStream> {
+    let v = super::params::var(i);
+    let (x, field) = (&v.local, ident(i.ident));
+    let optional = !i.required;
+    let value = match (v.ty, optional) {
         (ParamType::String(_), false) => quote!(Some(#from.#field.as_str())),
         (ParamType::String(_), true) => quote!(#from.#field.as_deref()),
         (ParamType::Integer(_) | ParamType::Boolean, false) => quote!(Some(#from.#field)),
@@ -100,52 +87,34 @@ pub(super) fn body_local(f: &Field, from: &TokenStream) -> Option<TokenStream> {
         (ParamType::Enum(_), false) => quote!(Some(&#from.#field)),
         (ParamType::Enum(_), true) => quote!(#from.#field.as_ref()),
     };
-    Some(quote!(let #x = #value;))
+    (i.place == Place::Body).then(|| quote!(let #x = #value;))
 }
 
 /// The checks of a request body `r` of endpoint `e`: its fields' own checks and the rules
 /// reading only its fields, as `validate()` and the runtime's `BodyRecord::check`.
-fn body_checks(e: &Endpoint, r: &Record) -> TokenStream {
+fn body_checks(api: &Api, e: &Endpoint, r: &Record) -> TokenStream {
     let name = ident(&r.name);
-    let rule =
-        |f: &Field, check: ParamCheck| format!("{}.body.{}.{}", e.id, f.wire, check.as_str());
-    let field = |op: Operand| match op {
-        Operand::Field(id) => body_var(r.field(id)),
-        Operand::Param(_) => None,
-    };
-    let own: Vec<TokenStream> = (r.fields.iter())
-        .filter_map(|f| Some(super::params::value_checks(|c| rule(f, c), &body_var(f)?)))
-        .flatten()
+    let inputs = api.inputs(e);
+    let fields: Vec<Input<'_>> = inputs.all().filter(|i| i.place == Place::Body).collect();
+    let own: Vec<TokenStream> = (fields.iter())
+        .flat_map(|i| super::params::value_checks(e, &super::params::var(i)))
         .collect();
-    let rules: Vec<&Rule<Operand>> = (e.body.iter())
-        .flat_map(|b| &b.rules)
-        .filter(|rule| body_only(rule))
+    let rules: Vec<&Rule> = (e.rules.iter())
+        .filter(|rule| rule.reads() == Reads::Body)
         .collect();
-    let checks: Vec<TokenStream> = rules
-        .iter()
-        .map(|rule| {
-            super::params::rule_check(*rule, &|op| field(op).expect("a rule over body fields"))
-        })
+    let var = super::params::vars(inputs);
+    let checks: Vec<TokenStream> = (rules.iter())
+        .filter_map(|rule| super::params::rule_check(rule, &var))
         .collect();
     // The locals some check reads.
-    let read: std::collections::BTreeSet<FieldId> = (r.fields.iter().enumerate())
-        .filter(|(_, f)| {
-            body_var(f).is_some_and(|v| !super::params::value_checks(|c| rule(f, c), &v).is_empty())
-        })
-        .map(|(i, _)| FieldId::new(i))
-        .chain(
-            rules
-                .iter()
-                .flat_map(|rule| rule.params())
-                .filter_map(|op| match op {
-                    Operand::Field(id) => Some(id),
-                    Operand::Param(_) => None,
-                }),
-        )
+    let read: std::collections::BTreeSet<Operand> = (fields.iter())
+        .filter(|i| !super::params::value_checks(e, &super::params::var(i)).is_empty())
+        .map(|i| i.operand)
+        .chain(rules.iter().flat_map(|rule| rule.operands()))
         .collect();
-    let locals = read
-        .iter()
-        .filter_map(|id| body_local(r.field(*id), &quote!(self)));
+    let locals = (read.iter())
+        .filter_map(|op| inputs.get(*op))
+        .filter_map(|i| body_local(&i, &quote!(self)));
     let doc = docs(&format!(
         "Checks this body of `{} {}` ([`crate::params::{}`]): the checks of its fields and the \
          rules across them, every problem at once; the rules that also read a parameter are \

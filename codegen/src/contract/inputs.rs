@@ -1,15 +1,18 @@
-//! The checks of one parameter's own rules: missing, repeated, empty, not of its type, at
-//! and beyond its bounds, each value of its set and one outside, pattern and format violations.
+//! The checks of one input's own rules, a parameter or a field of the body alike: missing,
+//! repeated, empty, not of its type (parameters; a body's are its shape's), at and beyond its
+//! bounds, each value of its set and one outside, a text its pattern matches and one it does
+//! not, a format violation.
 
 use super::values::candidates;
 use super::{Check, Draft, Expect};
-use crate::model::*;
+use crate::model::{Endpoint, Input, ParamCheck, ParamType, Place, StringFormat};
 
-/// The checks of parameter `p` of `e`, from the request `base`.
-pub(crate) fn checks(e: &Endpoint, p: &Param, base: &Draft) -> Vec<Check> {
-    param_probes(e, p, base)
+/// The checks of input `i` of `e`, from the request `base`: `<endpoint>.<input>.<probe>`.
+pub(crate) fn checks(e: &Endpoint, i: &Input<'_>, base: &Draft<'_>) -> Vec<Check> {
+    let name = i.name();
+    probes(e, i, base)
         .into_iter()
-        .map(|(probe, draft, expect)| draft.check(e, &format!("{}.{probe}", p.wire), expect))
+        .map(|(probe, draft, expect)| draft.check(e, &format!("{name}.{probe}"), expect))
         .collect()
 }
 
@@ -23,53 +26,54 @@ pub(super) fn format_violation(format: StringFormat) -> &'static str {
     }
 }
 
-/// The probes of one parameter: (probe name, request, expected answer).
-fn param_probes(e: &Endpoint, p: &Param, base: &Draft) -> Vec<(String, Draft, Expect)> {
+/// The probes of one input: (probe name, request, expected answer).
+fn probes<'m>(e: &Endpoint, i: &Input<'_>, base: &Draft<'m>) -> Vec<(String, Draft<'m>, Expect)> {
+    let name = i.name();
     let rejected = |check: ParamCheck| Expect::Rejected {
-        field: p.wire.clone(),
-        rule: e.param_rule(p, check),
+        field: name.clone(),
+        rule: e.value_rule(&name, check),
     };
     let accepted = || Expect::Accepted {
-        param: p.wire.clone(),
+        param: name.clone(),
     };
-    let is_query = p.location == ParamLocation::Query;
-    let mut out: Vec<(String, Draft, Expect)> = Vec::new();
-    let mut probe = |name: &str, values: &[&str], expect: Expect| {
-        out.push((name.to_string(), base.with(&p.wire, values), expect));
+    let is_query = i.place == Place::Query;
+    let mut out: Vec<(String, Draft<'m>, Expect)> = Vec::new();
+    let mut probe = |probe: &str, values: &[&str], expect: Expect| {
+        out.push((probe.to_string(), base.with(i.operand, values), expect));
     };
-    if p.required && is_query {
-        probe("missing", &[], rejected(ParamCheck::Required));
-    }
-    let valid = candidates(p, base.value(&p.wire).as_deref())
+    let valid = candidates(i.ty, i.default, base.value(i.operand).as_deref())
         .into_iter()
         .next();
-    if let (Some(v), true) = (&valid, is_query) {
-        probe("repeated", &[v, v], rejected(ParamCheck::Repeated));
-    }
+    // Presence and spelling: a query parameter's own rules; a body's shape has its own checks.
     if is_query {
-        let expect = match &p.ty {
+        if i.required {
+            probe("missing", &[], rejected(ParamCheck::Required));
+        }
+        if let Some(v) = &valid {
+            probe("repeated", &[v, v], rejected(ParamCheck::Repeated));
+        }
+        let expect = match i.ty {
             ParamType::Integer(_) | ParamType::Boolean => rejected(ParamCheck::Type),
             ParamType::Enum(_) => rejected(ParamCheck::Values),
             ParamType::String(t) if t.format.is_some() => rejected(ParamCheck::Format),
-            ParamType::String(t)
-                if t.pattern
-                    .as_ref()
-                    .is_some_and(|pattern| !pattern.is_match("")) =>
-            {
+            ParamType::String(t) if t.pattern.as_ref().is_some_and(|p| !p.is_match("")) => {
                 rejected(ParamCheck::Pattern)
             }
             ParamType::String(_) => accepted(),
         };
         probe("empty", &[""], expect);
     }
-    match &p.ty {
+    let typed = i.place != Place::Body;
+    match i.ty {
         ParamType::Integer(t) => {
-            probe("not_an_integer", &["12x"], rejected(ParamCheck::Type));
-            probe(
-                "past_i64",
-                &["9223372036854775808"],
-                rejected(ParamCheck::Type),
-            );
+            if typed {
+                probe("not_an_integer", &["12x"], rejected(ParamCheck::Type));
+                probe(
+                    "past_i64",
+                    &["9223372036854775808"],
+                    rejected(ParamCheck::Type),
+                );
+            }
             if let Some(min) = t.min {
                 probe("at_min", &[&min.to_string()], accepted());
                 if let Some(below) = min.checked_sub(1) {
@@ -92,7 +96,9 @@ fn param_probes(e: &Endpoint, p: &Param, base: &Draft) -> Vec<(String, Draft, Ex
             }
         }
         ParamType::Boolean => {
-            probe("not_a_boolean", &["yes"], rejected(ParamCheck::Type));
+            if typed {
+                probe("not_a_boolean", &["yes"], rejected(ParamCheck::Type));
+            }
         }
         ParamType::Enum(set) => {
             for v in &set.values {
@@ -109,10 +115,11 @@ fn param_probes(e: &Endpoint, p: &Param, base: &Draft) -> Vec<(String, Draft, Ex
                 if let Some(v) = &valid {
                     probe("matching", &[v], accepted());
                 }
+                // An empty path segment names another route, not a value.
                 if let Some(bad) = pattern.counterexample()
-                    && (is_query || !bad.is_empty())
+                    && (i.place != Place::Path || !bad.is_empty())
                 {
-                    probe("not_matching", &[bad], rejected(ParamCheck::Pattern));
+                    probe("not_matching", &[&bad], rejected(ParamCheck::Pattern));
                 }
             }
             if let Some(format) = t.format {
