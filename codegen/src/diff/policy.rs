@@ -180,10 +180,11 @@ pub fn entry_label(h: &HistoryEntry) -> String {
 pub fn new_acks(old: &Api, new: &Api) -> Vec<AckSource> {
     let mut out = Vec::new();
     for h in &new.history {
-        let before = old.history.iter().find(|o| o.date == h.date);
+        // The old history's entries of that date (there may be several, in several files).
+        let before: Vec<&HistoryEntry> = old.history.iter().filter(|o| o.date == h.date).collect();
         let entry = entry_label(h);
         for c in &h.changes {
-            let known = before.is_some_and(|o| {
+            let known = before.iter().any(|o| {
                 o.changes
                     .iter()
                     .any(|d| d.action == c.action && d.method == c.method && d.path == c.path)
@@ -200,7 +201,7 @@ pub fn new_acks(old: &Api, new: &Api) -> Vec<AckSource> {
             }
         }
         for name in &h.breaking {
-            if !before.is_some_and(|o| o.breaking.contains(name)) {
+            if !before.iter().any(|o| o.breaking.contains(name)) {
                 out.push(AckSource {
                     ack: Ack::Name(name.clone()),
                     entry: entry.clone(),
