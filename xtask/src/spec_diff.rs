@@ -150,7 +150,7 @@ pub fn run(root: &Path, args: &Args) -> Outcome {
     }
     let labels = Labels { base: label, head };
     let (stdout, passed) = if args.changelog {
-        diff::changelog::changelog(&changes, &assessment, &old, &new, &labels)
+        diff::changelog::changelog(&changes, &assessment, &new, &labels)
     } else {
         let text = match args.format {
             Format::Text => diff::render::text(&changes, &assessment, &labels),

@@ -174,7 +174,7 @@ impl<'a> Cx<'a> {
                     })
             });
             if !listed {
-                let d = self.err(r.at(), format!("endpoint `{id}` is marked removed on {} in {}, but the change history has no such removal of GET {}", r.date, r.version, ep.path));
+                let d = self.err(r.at(), format!("endpoint `{id}` is marked removed on {} in {}, but the change history has no such removal of {} {}", r.date, r.version, ep.method.as_str(), ep.path));
                 Self::hint(d, "add the removal to `history`, or correct the date and version");
             }
             Removal {

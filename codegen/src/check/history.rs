@@ -1,13 +1,26 @@
-//! The change history.
+//! The change history: the rows of every file, merged and sorted by date, newest first.
+//!
+//! Any file may hold `history:` rows, so no row's place in the merged history may depend on the
+//! order the files are read in: entries are sorted by date (newest first), entries of one date
+//! by what they say (versions, changes, breaking names), and entries saying the same thing by
+//! where they are written (file name, line, column). Two entries of one date are two entries
+//! (a release day's rows may be split over files), but an endpoint is listed at most once per
+//! date, so the newest row of an endpoint (what `spec-diff` compares the spec with) is always
+//! one row.
+
+use std::collections::BTreeMap;
 
 use mrds_runtime::text::is_date;
 
 use super::Cx;
+use crate::diag::{Diagnostic, Location};
 use crate::model::*;
 
 impl Cx<'_> {
     pub(super) fn history(&mut self) -> Vec<HistoryEntry> {
         let mut out = Vec::new();
+        // Every row of an endpoint on a date: (date, method, path) -> where.
+        let mut listed: BTreeMap<(String, String, String), Vec<Location>> = BTreeMap::new();
         for file in self.files {
             for h in &file.ast.history {
                 if !is_date(&h.date) {
@@ -29,6 +42,10 @@ impl Cx<'_> {
                     }
                 }
                 for c in &h.changes {
+                    listed
+                        .entry((h.date.to_string(), c.method.to_string(), c.path.to_string()))
+                        .or_default()
+                        .push(self.loc(c.at()));
                     if !c.path.starts_with("/v1/") {
                         self.err(
                             c.path.at(),
@@ -73,6 +90,30 @@ impl Cx<'_> {
                 });
             }
         }
+        for ((date, method, path), mut places) in listed {
+            places.sort();
+            let first = places[0].clone();
+            for again in &places[1..] {
+                let d = Diagnostic::at(
+                    again.clone(),
+                    format!(
+                        "`{method} {path}` is listed twice on {date} (also at {first}): the history cannot say which row is its newest"
+                    ),
+                );
+                self.errors.push(d);
+                let d = self.errors.last_mut().expect("just pushed");
+                Self::hint(
+                    d,
+                    "list an endpoint once per date, as added or as removed (the entries of one date may be in several files, each endpoint in one of them)",
+                );
+            }
+        }
+        out.sort_by(|a, b| {
+            b.date
+                .cmp(&a.date)
+                .then_with(|| a.content().cmp(&b.content()))
+                .then_with(|| a.at.cmp(&b.at))
+        });
         out
     }
 }

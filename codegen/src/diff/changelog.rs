@@ -1,25 +1,20 @@
 //! `cargo xtask spec-diff --changelog`: the spec's change history as the interface
 //! description's change-history table (date, version, the endpoints added and removed, and the
 //! breaking changes each release acknowledges), then the history checked against what changed
-//! since the base: every endpoint added or removed must be listed by the history (a new entry,
-//! or the newest row of its path when the spec catches up with it), every new history row must
-//! match a change, every breaking change must be allowed, and the workspace version (when
-//! known) must step far enough.
+//! since the base: every endpoint added or removed must be listed by the history (the newest row
+//! of its method and path, new or one the spec catches up with, says what the spec says of it),
+//! every new history row must match a change, every breaking change must be allowed, and the
+//! workspace version (when known) must step far enough. Whether a row is listed is the
+//! assessment's decision ([`Assessment::rows`]), the one the report's verdict uses.
 
-use super::policy::{Assessment, Status, endpoint_rows, row_acknowledgment};
+use super::policy::{Assessment, Status, action_word};
 use super::render::{Labels, steps_line, verdict};
 use super::{Changes, list};
 use crate::model::{Api, ChangeAction, HistoryEntry};
 
 /// The printed changelog, and whether the history agrees with the changes (and the breaking
 /// changes are allowed).
-pub fn changelog(
-    changes: &Changes,
-    a: &Assessment,
-    old: &Api,
-    new: &Api,
-    labels: &Labels,
-) -> (String, bool) {
+pub fn changelog(changes: &Changes, a: &Assessment, new: &Api, labels: &Labels) -> (String, bool) {
     let mut out = String::from("# Change history\n\n| Date | Version | Changes |\n|---|---|---|\n");
     for h in &new.history {
         out.push_str(&format!(
@@ -35,23 +30,19 @@ pub fn changelog(
     ));
     let mut lines = Vec::new();
     let mut missing = 0;
-    for (f, s) in changes.contract.iter().zip(&a.statuses) {
-        let rows = endpoint_rows(f, old, new);
-        for (action, route) in &rows {
-            let listed = row_acknowledgment(&a.acks, new, *action, route);
-            let action = match action {
-                ChangeAction::Added => "added",
-                ChangeAction::Removed => "removed",
-            };
-            match listed {
-                Some(entry) => lines.push(format!(
+    for ((f, s), rows) in changes.contract.iter().zip(&a.statuses).zip(&a.rows) {
+        for row in rows {
+            let action = action_word(row.action);
+            let route = row.route();
+            match row.listing() {
+                Ok(entry) => lines.push(format!(
                     "- {action} `{route}` ({} `{}`): listed by {entry}",
                     f.check, f.subject
                 )),
-                None => {
+                Err(why) => {
                     missing += 1;
                     lines.push(format!(
-                        "- MISSING: {action} `{route}` ({} `{}`) is not listed by the history (a new entry, or the newest row of that path)",
+                        "- MISSING: {action} `{route}` ({} `{}`): {why}",
                         f.check, f.subject
                     ));
                 }

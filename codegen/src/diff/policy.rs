@@ -4,16 +4,24 @@
 //!
 //! - the service's `api_version` was raised by a major step: the number before the first dot
 //!   grew (`1.4` → `2.0`); every breaking change passes; or
-//! - a history entry new in this change acknowledges it: its `changes` list the endpoint added,
-//!   removed (or marked removed) at that method and path, or its `breaking` list names the
-//!   finding's check id (`param.added_required`) or its subject (`bars.venue`); or
-//! - for an endpoint added or removed, the history already says so: the newest row of the
-//!   history for that method and path is that addition or removal. The spec is catching up with
-//!   the provider, whose release the entry records.
+//! - it adds or removes an endpoint (`endpoint.added`, `endpoint.removed`,
+//!   `endpoint.marked_removed`, `endpoint.restored`, a moved endpoint: see [`endpoint_rows`])
+//!   and the history lists it: for each method and path, the newest row of the history naming
+//!   it says what the new spec says of it (added when the spec serves it, removed when the
+//!   spec marks it removed or no longer has it). That row may be new in this change, or one the
+//!   history already had (the spec catching up with a provider's release the history records);
+//!   an endpoint the history lists as added and later as removed is not acknowledged by the
+//!   older row. An endpoint change is acknowledged by these rows only, never by a name in
+//!   `breaking`; or
+//! - for any other change, a history entry new in this change names it in `breaking`: the
+//!   finding's check id (`param.added_required`) or its subject (`bars.venue`). Only what the
+//!   new spec's history adds counts (an entry with a date the old history does not have, or
+//!   names added to an entry of an existing date): an acknowledgment covers the change it was
+//!   written for, not every later change of the same subject.
 //!
-//! Otherwise only what the new spec's history adds counts (an entry with a date the old history
-//! does not have, or rows and names added to an existing entry): an acknowledgment covers the
-//! change it was written for, not every later change of the same subject.
+//! The rows are decided once, here ([`Row`], one list per finding in [`Assessment::rows`]):
+//! the report's verdict and `--changelog` both read them, and a row that is not listed says why
+//! and what would list it ([`Row::listing`]).
 //!
 //! Apart from the breaking changes, the assessment says which semver step each generated crate
 //! needs ([`super::semver`]) and, when the workspace versions of both sides are known, whether
@@ -22,11 +30,10 @@
 use std::collections::BTreeSet;
 
 use super::Check;
-use super::endpoints::route;
 use super::semver::{self, VersionCheck};
 use super::service::major;
 use super::{Changes, Finding, Impact, Steps};
-use crate::model::{Api, ChangeAction, HistoryEntry};
+use crate::model::{Api, ChangeAction, Endpoint, HistoryEntry};
 
 /// Which direction's breaking changes the check fails on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -101,13 +108,7 @@ impl std::fmt::Display for Ack {
                 action,
                 method,
                 path,
-            } => {
-                let action = match action {
-                    ChangeAction::Added => "added",
-                    ChangeAction::Removed => "removed",
-                };
-                write!(f, "{action} `{method} {path}`")
-            }
+            } => write!(f, "{} `{method} {path}`", action_word(*action)),
             Ack::Name(name) => write!(f, "breaking `{name}`"),
         }
     }
@@ -127,6 +128,9 @@ pub struct AckSource {
 pub struct Assessment {
     /// One status per contract finding, in the order of [`Changes::contract`].
     pub statuses: Vec<Status>,
+    /// The endpoint rows of the history each contract finding needs (empty for most), in the
+    /// same order: what acknowledges an endpoint change, for the report and the changelog.
+    pub rows: Vec<Vec<Row>>,
     /// `api_version` on each side.
     pub versions: (String, String),
     /// True when `api_version` was raised by a major step.
@@ -173,17 +177,18 @@ impl Assessment {
 
 /// `history 2026-09-10 (v0.11.0)`.
 pub fn entry_label(h: &HistoryEntry) -> String {
-    format!("history {} ({})", h.date, h.versions.join(", "))
+    label(&h.date, &h.versions)
 }
 
 /// The acknowledgments the new history adds to the old one.
 pub fn new_acks(old: &Api, new: &Api) -> Vec<AckSource> {
     let mut out = Vec::new();
     for h in &new.history {
-        let before = old.history.iter().find(|o| o.date == h.date);
+        // The old history's entries of that date (there may be several, in several files).
+        let before: Vec<&HistoryEntry> = old.history.iter().filter(|o| o.date == h.date).collect();
         let entry = entry_label(h);
         for c in &h.changes {
-            let known = before.is_some_and(|o| {
+            let known = before.iter().any(|o| {
                 o.changes
                     .iter()
                     .any(|d| d.action == c.action && d.method == c.method && d.path == c.path)
@@ -200,7 +205,7 @@ pub fn new_acks(old: &Api, new: &Api) -> Vec<AckSource> {
             }
         }
         for name in &h.breaking {
-            if !before.is_some_and(|o| o.breaking.contains(name)) {
+            if !before.iter().any(|o| o.breaking.contains(name)) {
                 out.push(AckSource {
                     ack: Ack::Name(name.clone()),
                     entry: entry.clone(),
@@ -211,24 +216,133 @@ pub fn new_acks(old: &Api, new: &Api) -> Vec<AckSource> {
     out
 }
 
-/// The endpoint rows (action, `METHOD path`) a finding needs to be acknowledged by the history
-/// alone; empty for findings that are not about an endpoint appearing or going.
-pub fn endpoint_rows(f: &Finding, old: &Api, new: &Api) -> Vec<(ChangeAction, String)> {
-    let on_new = || new.endpoint_named(&f.subject).map(route);
+/// One endpoint row of the history a finding needs, and what the history says of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// What the history must say of the endpoint: what the new spec says of it (added when the
+    /// spec serves it; removed when the spec marks it removed or no longer has it).
+    pub action: ChangeAction,
+    /// HTTP method.
+    pub method: String,
+    /// Path.
+    pub path: String,
+    /// The newest row of the new spec's history naming this method and path, if any.
+    pub newest: Option<NewestRow>,
+}
+
+/// The newest row of the history naming one method and path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewestRow {
+    /// What it says.
+    pub action: ChangeAction,
+    /// Its entry's date.
+    pub date: String,
+    /// Its entry's versions.
+    pub versions: Vec<String>,
+}
+
+impl Row {
+    /// `GET /v1/trades`.
+    pub fn route(&self) -> String {
+        format!("{} {}", self.method, self.path)
+    }
+
+    /// Whether the history acknowledges the row: `Ok` with the entry of the newest row naming the
+    /// endpoint (`history 2026-09-10 (v0.11.0)`) when that row says what the new spec says of
+    /// it; otherwise `Err` saying why, naming the row that makes it so, and what would.
+    pub fn listing(&self) -> Result<String, String> {
+        let path = if self.path.contains(['{', '}']) {
+            format!("\"{}\"", self.path)
+        } else {
+            self.path.clone()
+        };
+        let list = format!(
+            "list `{{ action: {}, method: {}, path: {path} }}` in a new history entry's `changes`",
+            action_word(self.action),
+            self.method
+        );
+        let Some(n) = &self.newest else {
+            return Err(format!("no history row lists `{}`: {list}", self.route()));
+        };
+        let (what, fix) = match (n.action, self.action) {
+            (newest, needed) if newest == needed => return Ok(label(&n.date, &n.versions)),
+            (ChangeAction::Removed, _) => {
+                let removed = match n.versions.as_slice() {
+                    [one] => format!("`removed: {{ date: {}, version: {one} }}`", n.date),
+                    many => format!(
+                        "`removed: {{ date: {}, version: ... }}` with one of its versions ({})",
+                        n.date,
+                        many.join(", ")
+                    ),
+                };
+                (
+                    "removal",
+                    format!("mark the endpoint {removed} as that row says, or {list}"),
+                )
+            }
+            (ChangeAction::Added, _) => ("addition", list),
+        };
+        Err(format!(
+            "the history's newest row for `{}` is its {what} on {} ({}): {fix}",
+            self.route(),
+            n.date,
+            n.versions.join(", ")
+        ))
+    }
+}
+
+/// `added` or `removed`.
+pub fn action_word(action: ChangeAction) -> &'static str {
+    match action {
+        ChangeAction::Added => "added",
+        ChangeAction::Removed => "removed",
+    }
+}
+
+/// `history 2026-09-10 (v0.11.0)`.
+fn label(date: &str, versions: &[String]) -> String {
+    format!("history {date} ({})", versions.join(", "))
+}
+
+/// The newest row of `api`'s history (sorted newest first) naming `method` and `path`.
+fn newest_row(api: &Api, method: &str, path: &str) -> Option<NewestRow> {
+    api.history.iter().find_map(|h| {
+        let c = h
+            .changes
+            .iter()
+            .find(|c| c.method == method && c.path == path)?;
+        Some(NewestRow {
+            action: c.action,
+            date: h.date.clone(),
+            versions: h.versions.clone(),
+        })
+    })
+}
+
+/// The endpoint rows a finding needs to be acknowledged, with what the history says of each;
+/// empty for findings that are not about an endpoint appearing or going (and for an endpoint
+/// gone from the spec after an earlier release marked it removed: listed back then).
+pub fn endpoint_rows(f: &Finding, old: &Api, new: &Api) -> Vec<Row> {
+    let on_new = || new.endpoint_named(&f.subject);
     let on_old = || {
-        old.endpoint_named(&f.subject)
-            .or_else(|| {
-                // A renamed endpoint: the old side has it under its old id, at the same place.
-                let n = new.endpoint_named(&f.subject)?;
-                old.endpoints
-                    .iter()
-                    .find(|o| o.method == n.method && o.path == n.path)
-            })
-            .map(route)
+        old.endpoint_named(&f.subject).or_else(|| {
+            // A renamed endpoint: the old side has it under its old id, at the same place.
+            let n = new.endpoint_named(&f.subject)?;
+            old.endpoints
+                .iter()
+                .find(|o| o.method == n.method && o.path == n.path)
+        })
     };
-    let rows = match f.check {
-        Check::EndpointAdded | Check::EndpointRestored => vec![(ChangeAction::Added, on_new())],
-        // Gone from the spec after an earlier release marked it removed: listed back then.
+    // What the history must say of an endpoint of the new spec.
+    let now = |e: &Endpoint| {
+        if e.removed.is_some() {
+            ChangeAction::Removed
+        } else {
+            ChangeAction::Added
+        }
+    };
+    let needs: Vec<Option<(ChangeAction, &Endpoint)>> = match f.check {
+        Check::EndpointAdded | Check::EndpointRestored => vec![on_new().map(|e| (now(e), e))],
         Check::EndpointRemoved
             if old
                 .endpoint_named(&f.subject)
@@ -237,45 +351,27 @@ pub fn endpoint_rows(f: &Finding, old: &Api, new: &Api) -> Vec<(ChangeAction, St
             Vec::new()
         }
         Check::EndpointRemoved | Check::EndpointMarkedRemoved => {
-            vec![(ChangeAction::Removed, on_old())]
+            vec![on_old().map(|e| (ChangeAction::Removed, e))]
         }
         Check::EndpointPathChanged | Check::EndpointMethodChanged => vec![
-            (ChangeAction::Removed, on_old()),
-            (ChangeAction::Added, on_new()),
+            on_old().map(|e| (ChangeAction::Removed, e)),
+            on_new().map(|e| (now(e), e)),
         ],
         _ => Vec::new(),
     };
-    rows.into_iter()
-        .filter_map(|(action, route)| route.map(|r| (action, r)))
+    needs
+        .into_iter()
+        .flatten()
+        .map(|(action, e)| {
+            let (method, path) = (e.method.as_str().to_owned(), e.path.to_string());
+            Row {
+                action,
+                newest: newest_row(new, &method, &path),
+                method,
+                path,
+            }
+        })
         .collect()
-}
-
-/// The history entry acknowledging the endpoint row (`action`, `route`): a new one listing it,
-/// or else the newest entry of `new`'s history naming the route, when it lists that action (the
-/// spec catching up with a release the history already records).
-pub fn row_acknowledgment(
-    acks: &[AckSource],
-    new: &Api,
-    action: ChangeAction,
-    route: &str,
-) -> Option<String> {
-    let fresh = acks.iter().find_map(|a| match &a.ack {
-        Ack::Endpoint {
-            action: b,
-            method,
-            path,
-        } if *b == action && format!("{method} {path}") == route => Some(a.entry.clone()),
-        _ => None,
-    });
-    fresh.or_else(|| {
-        new.history.iter().find_map(|h| {
-            let latest = h
-                .changes
-                .iter()
-                .find(|c| format!("{} {}", c.method, c.path) == route)?;
-            Some((latest.action == action).then(|| entry_label(h)))
-        })?
-    })
 }
 
 /// Decides the status of every contract finding.
@@ -286,16 +382,24 @@ pub fn assess(changes: &Changes, old: &Api, new: &Api, gate: Gate) -> Assessment
         (Some(a), Some(b)) if b > a
     );
     let mut used: BTreeSet<usize> = BTreeSet::new();
+    // Names of `breaking` matching an endpoint change, which only rows acknowledge.
+    let mut misplaced: BTreeSet<usize> = BTreeSet::new();
     let mut statuses = Vec::new();
+    let mut all_rows = Vec::new();
     for f in &changes.contract {
-        // Endpoint rows acknowledge the endpoint changes they describe, breaking or not.
         let rows = endpoint_rows(f, old, new);
-        let mut by_rows = None;
-        if !rows.is_empty() {
-            let entries: Vec<Option<String>> = rows
-                .iter()
-                .map(|(action, route)| row_acknowledgment(&acks, new, *action, route))
-                .collect();
+        let names: Vec<usize> = (acks.iter().enumerate())
+            .filter(|(_, a)| {
+                matches!(&a.ack, Ack::Name(name) if name == f.check.id() || *name == f.subject)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let acknowledged = if rows.is_empty() {
+            used.extend(&names);
+            names.first().map(|&i| acks[i].entry.clone())
+        } else {
+            misplaced.extend(&names);
+            // Endpoint rows acknowledge the endpoint changes they describe, breaking or not.
             for (i, a) in acks.iter().enumerate() {
                 if let Ack::Endpoint {
                     action,
@@ -304,27 +408,17 @@ pub fn assess(changes: &Changes, old: &Api, new: &Api, gate: Gate) -> Assessment
                 } = &a.ack
                     && rows
                         .iter()
-                        .any(|(b, r)| b == action && *r == format!("{method} {path}"))
+                        .any(|r| r.action == *action && r.method == *method && r.path == *path)
                 {
                     used.insert(i);
                 }
             }
-            if entries.iter().all(Option::is_some) {
-                by_rows = entries.into_iter().flatten().next();
-            }
-        }
-        let mut by_name = None;
-        for (i, a) in acks.iter().enumerate() {
-            if let Ack::Name(name) = &a.ack
-                && (name == f.check.id() || *name == f.subject)
-            {
-                used.insert(i);
-                by_name.get_or_insert_with(|| a.entry.clone());
-            }
-        }
+            let entries: Result<Vec<String>, String> = rows.iter().map(Row::listing).collect();
+            entries.ok().and_then(|e| e.into_iter().next())
+        };
         let status = if !gate.catches(f) {
             Status::Passes
-        } else if let Some(entry) = by_rows.or(by_name) {
+        } else if let Some(entry) = acknowledged {
             Status::Acknowledged(entry)
         } else if major_step {
             Status::MajorStep
@@ -332,15 +426,26 @@ pub fn assess(changes: &Changes, old: &Api, new: &Api, gate: Gate) -> Assessment
             Status::Unacknowledged
         };
         statuses.push(status);
+        all_rows.push(rows);
     }
     let unused = acks
         .iter()
         .enumerate()
         .filter(|(i, _)| !used.contains(i))
-        .map(|(_, a)| format!("{} lists {}, which matches no change", a.entry, a.ack))
+        .map(|(i, a)| {
+            if misplaced.contains(&i) {
+                format!(
+                    "{} lists {}, which names an endpoint added or removed: those are acknowledged by a row of `changes`, not by `breaking`",
+                    a.entry, a.ack
+                )
+            } else {
+                format!("{} lists {}, which matches no change", a.entry, a.ack)
+            }
+        })
         .collect();
     Assessment {
         statuses,
+        rows: all_rows,
         versions: (old.api_version.clone(), new.api_version.clone()),
         major_step,
         acks,
@@ -348,5 +453,62 @@ pub fn assess(changes: &Changes, old: &Api, new: &Api, gate: Gate) -> Assessment
         gate,
         steps: semver::needed(changes),
         version: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(action: ChangeAction, path: &str, newest: Option<(ChangeAction, &[&str])>) -> Row {
+        Row {
+            action,
+            method: "GET".into(),
+            path: path.into(),
+            newest: newest.map(|(action, versions)| NewestRow {
+                action,
+                date: "2026-06-30".into(),
+                versions: versions.iter().map(|v| v.to_string()).collect(),
+            }),
+        }
+    }
+
+    #[test]
+    fn a_row_is_listed_by_the_newest_row_saying_the_same() {
+        let listed = row(
+            ChangeAction::Added,
+            "/v1/a",
+            Some((ChangeAction::Added, &["v0.10.8", "v0.10.9"])),
+        );
+        assert_eq!(
+            listed.listing(),
+            Ok("history 2026-06-30 (v0.10.8, v0.10.9)".to_owned())
+        );
+    }
+
+    #[test]
+    fn a_row_that_is_not_listed_names_the_newest_row_and_the_fix() {
+        let removed_in_two = row(
+            ChangeAction::Added,
+            "/v1/items/{id}",
+            Some((ChangeAction::Removed, &["v0.10.8", "v0.10.9"])),
+        );
+        assert_eq!(
+            removed_in_two.listing(),
+            Err("the history's newest row for `GET /v1/items/{id}` is its removal on 2026-06-30 (v0.10.8, v0.10.9): mark the endpoint `removed: { date: 2026-06-30, version: ... }` with one of its versions (v0.10.8, v0.10.9) as that row says, or list `{ action: added, method: GET, path: \"/v1/items/{id}\" }` in a new history entry's `changes`".to_owned())
+        );
+        let still_added = row(
+            ChangeAction::Removed,
+            "/v1/a",
+            Some((ChangeAction::Added, &["v0.10.8"])),
+        );
+        assert_eq!(
+            still_added.listing(),
+            Err("the history's newest row for `GET /v1/a` is its addition on 2026-06-30 (v0.10.8): list `{ action: removed, method: GET, path: /v1/a }` in a new history entry's `changes`".to_owned())
+        );
+        assert_eq!(
+            row(ChangeAction::Added, "/v1/a", None).listing(),
+            Err("no history row lists `GET /v1/a`: list `{ action: added, method: GET, path: /v1/a }` in a new history entry's `changes`".to_owned())
+        );
     }
 }

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::policy::{Assessment, Gate, Status};
+use super::policy::{Assessment, Gate, Row, Status};
 use super::{Changes, Finding, Impact};
 use crate::diag::Location;
 
@@ -71,19 +71,29 @@ pub fn verdict(a: &Assessment) -> String {
     format!("{head}: {}{version}", parts.join(", "))
 }
 
-fn status_line(s: &Status) -> Option<String> {
+/// The status of a finding in words; for an unacknowledged change of an endpoint, each history
+/// row it needs that the history does not give, and what would give it.
+fn status_line(s: &Status, rows: &[Row]) -> Option<String> {
     match s {
         Status::Passes => None,
         Status::Acknowledged(entry) => Some(format!("acknowledged by {entry}")),
         Status::MajorStep => Some("allowed by the major version step".to_owned()),
-        Status::Unacknowledged => Some(
-            "NOT ACKNOWLEDGED: list it in a new history entry (an endpoint in `changes`, anything else by check id or subject in `breaking`), or raise api_version by a major step if the provider did"
-                .to_owned(),
-        ),
+        Status::Unacknowledged => {
+            let missing: Vec<String> = rows.iter().filter_map(|r| r.listing().err()).collect();
+            Some(if missing.is_empty() {
+                "NOT ACKNOWLEDGED: list it in a new history entry (an endpoint in `changes`, anything else by check id or subject in `breaking`), or raise api_version by a major step if the provider did"
+                    .to_owned()
+            } else {
+                format!(
+                    "NOT ACKNOWLEDGED: {}; or raise api_version by a major step if the provider did",
+                    missing.join("; ")
+                )
+            })
+        }
     }
 }
 
-fn finding_text(out: &mut String, f: &Finding, status: Option<&Status>) {
+fn finding_text(out: &mut String, f: &Finding, status: Option<(&Status, &[Row])>) {
     out.push_str(&format!("{} {}\n", f.check, f.subject));
     if !f.is_documentation() {
         out.push_str(&format!(
@@ -97,7 +107,7 @@ fn finding_text(out: &mut String, f: &Finding, status: Option<&Status>) {
         location(&f.old),
         location(&f.new)
     ));
-    if let Some(line) = status.and_then(status_line) {
+    if let Some(line) = status.and_then(|(s, rows)| status_line(s, rows)) {
         out.push_str(&format!("  {line}\n"));
     }
 }
@@ -128,9 +138,9 @@ pub fn text(changes: &Changes, a: &Assessment, labels: &Labels) -> String {
             count(|f| f.servers == Impact::Breaking),
             count(Finding::is_documentation),
         ));
-        for (f, s) in changes.contract.iter().zip(&a.statuses) {
+        for ((f, s), rows) in changes.contract.iter().zip(&a.statuses).zip(&a.rows) {
             out.push('\n');
-            finding_text(&mut out, f, Some(s));
+            finding_text(&mut out, f, Some((s, rows)));
         }
     }
     if !changes.samples.is_empty() {

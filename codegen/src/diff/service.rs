@@ -4,7 +4,9 @@
 use super::Check;
 use super::impact::*;
 use super::{Diff, changed_parts, list};
-use crate::model::HistoryEntry;
+use std::collections::BTreeSet;
+
+use crate::model::{Api, HistoryEntry};
 
 /// The major part of a version (`2` of `2.1`), when it has one.
 pub fn major(version: &str) -> Option<u64> {
@@ -133,37 +135,50 @@ impl Diff<'_> {
         }
     }
 
+    /// The history compared date by date: the entries of one date (there may be several, in
+    /// several files) that say the same on both sides are unchanged; the others are paired in
+    /// the order of the model (by what they say) as changed, and the rest are gone or new.
     pub(super) fn history(&mut self) {
         let (old, new) = (self.old, self.new);
-        for o in &old.history {
-            let subject = format!("history.{}", o.date);
-            match new.history.iter().find(|n| n.date == o.date) {
-                None => self.push(
+        let dates: BTreeSet<&str> = (old.history.iter().chain(&new.history))
+            .map(|h| h.date.as_str())
+            .collect();
+        for date in dates {
+            let (mut olds, mut news) = (entries_of(old, date), entries_of(new, date));
+            olds.retain(|o| match news.iter().position(|n| same_entry(o, n)) {
+                Some(i) => {
+                    news.remove(i);
+                    false
+                }
+                None => true,
+            });
+            let subject = format!("history.{date}");
+            let paired = olds.len().min(news.len());
+            for (o, n) in olds.iter().zip(&news) {
+                self.push(
+                    Check::HistoryEntryChanged,
+                    &subject,
+                    DOCS,
+                    format!("the history row of {date} changed: {}", describe(n)),
+                    (Some(&o.at), Some(&n.at)),
+                );
+            }
+            for o in &olds[paired..] {
+                self.push(
                     Check::HistoryEntryRemoved,
-                    subject,
+                    &subject,
                     DOCS,
                     format!(
-                        "the history row of {} ({}) is gone",
-                        o.date,
+                        "the history row of {date} ({}) is gone",
                         o.versions.join(", ")
                     ),
                     (Some(&o.at), None),
-                ),
-                Some(n) if !same_entry(o, n) => self.push(
-                    Check::HistoryEntryChanged,
-                    subject,
-                    DOCS,
-                    format!("the history row of {} changed: {}", o.date, describe(n)),
-                    (Some(&o.at), Some(&n.at)),
-                ),
-                Some(_) => {}
+                );
             }
-        }
-        for n in &new.history {
-            if !old.history.iter().any(|o| o.date == n.date) {
+            for n in &news[paired..] {
                 self.push(
                     Check::HistoryEntryAdded,
-                    format!("history.{}", n.date),
+                    &subject,
                     DOCS,
                     format!("new history row: {}", describe(n)),
                     (None, Some(&n.at)),
@@ -173,14 +188,13 @@ impl Diff<'_> {
     }
 }
 
+/// The entries of `date`, in the model's order.
+fn entries_of<'a>(api: &'a Api, date: &str) -> Vec<&'a HistoryEntry> {
+    api.history.iter().filter(|h| h.date == date).collect()
+}
+
 fn same_entry(a: &HistoryEntry, b: &HistoryEntry) -> bool {
-    let changes = |h: &HistoryEntry| -> Vec<(crate::model::ChangeAction, String, String)> {
-        h.changes
-            .iter()
-            .map(|c| (c.action, c.method.clone(), c.path.clone()))
-            .collect()
-    };
-    a.versions == b.versions && changes(a) == changes(b) && a.breaking == b.breaking
+    a.content() == b.content()
 }
 
 /// `2026-09-10 v0.11.0: added GET /v1/x; breaking: bars.venue`.

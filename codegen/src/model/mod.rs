@@ -248,6 +248,29 @@ pub struct HistoryEntry {
     pub breaking: Vec<String>,
 }
 
+/// What a history entry says apart from its date and place: its versions, its changes (action,
+/// method, path) and its breaking names.
+pub type EntryContent<'a> = (
+    &'a [String],
+    Vec<(ChangeAction, &'a str, &'a str)>,
+    &'a [String],
+);
+
+impl HistoryEntry {
+    /// What the entry says, apart from its date and where it is written. Entries of one date
+    /// are ordered by it, and two specs' entries compared with it.
+    pub fn content(&self) -> EntryContent<'_> {
+        (
+            &self.versions,
+            self.changes
+                .iter()
+                .map(|c| (c.action, c.method.as_str(), c.path.as_str()))
+                .collect(),
+            &self.breaking,
+        )
+    }
+}
+
 /// One change.
 #[derive(Clone, Debug)]
 pub struct Change {

@@ -531,6 +531,43 @@ fn the_changelog_accepts_the_spec_catching_up() {
     }
 }
 
+/// The report's verdict and `--changelog` decide whether an endpoint change is acknowledged by
+/// one decision (the assessment's rows), so with both directions gated their exit statuses
+/// agree: an endpoint the history lists (by a new row, by its newest row, by a row in a file of
+/// its own), one it does not, one whose newest row is its removal (added live, or marked removed
+/// as that row says), one named in `breaking` instead of `changes`.
+#[test]
+fn the_changelog_agrees_with_the_verdict() {
+    let scratch = scratch("changelog_agrees");
+    for (name, code) in [
+        ("endpoint_added", 1),
+        ("policy_endpoint_added_in_history", 0),
+        ("policy_endpoint_added_catches_up_with_history", 0),
+        ("history_entries_of_one_date_in_two_files", 0),
+        ("policy_catching_up_needs_the_newest_row", 1),
+        ("policy_newest_row_is_by_date_across_files", 1),
+        (
+            "policy_endpoint_added_marked_removed_as_the_history_says",
+            0,
+        ),
+        ("policy_endpoint_named_in_breaking", 1),
+    ] {
+        for changelog in [false, true] {
+            let out = run_case_in(
+                &scratch.join(format!("{name}-{changelog}")),
+                name,
+                Some(("0.1.0", "0.1.0")),
+                args(changelog, Direction::Both, false),
+            );
+            assert_eq!(
+                out.code, code,
+                "{name}, --changelog {changelog}:\n{}{}",
+                out.stdout, out.stderr
+            );
+        }
+    }
+}
+
 /// `--changelog` on the real spec against itself: the history as a table, and a history that
 /// agrees with (no) changes.
 #[test]
@@ -580,12 +617,17 @@ fn the_changelog_checks_the_history() {
         ("endpoint_added", false),
         ("policy_endpoint_added_in_history", true),
         ("policy_history_row_without_change", false),
+        ("policy_catching_up_needs_the_newest_row", false),
+        (
+            "policy_endpoint_added_marked_removed_as_the_history_says",
+            true,
+        ),
     ] {
         let c = case(name);
         let (old, new) = (load_side(&c, "old"), load_side(&c, "new"));
         let changes = diff::compare(&old, &new);
         let assessment = diff::assess(&changes, &old, &new, Gate::Both);
-        let (text, ok) = diff::changelog::changelog(&changes, &assessment, &old, &new, &labels());
+        let (text, ok) = diff::changelog::changelog(&changes, &assessment, &new, &labels());
         assert_eq!(ok, agrees, "{name}:\n{text}");
         insta::assert_snapshot!(format!("changelog_{name}"), text);
     }
