@@ -3,7 +3,8 @@
 //! The limits of the parse (alias expansion, nesting) are described in the documentation of
 //! [`crate::yaml`].
 
-use std::collections::BTreeMap;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 use saphyr_parser::{Event, Parser, ScalarStyle};
@@ -204,6 +205,7 @@ pub fn parse(file: u32, text: &str) -> Result<Option<Node>, Vec<SyntaxError>> {
                     Event::MappingStart(..) => FrameKind::Map {
                         entries: Vec::new(),
                         key: None,
+                        keys: HashMap::new(),
                     },
                     _ => FrameKind::Seq(Vec::new()),
                 };
@@ -312,6 +314,9 @@ enum FrameKind {
         entries: Vec<(Node, Node)>,
         /// The key read, waiting for its value.
         key: Option<Node>,
+        /// The place of each scalar key read, by its text (a key given twice is found without
+        /// reading the others again).
+        keys: HashMap<Rc<str>, Span>,
     },
     Seq(Vec<Node>),
 }
@@ -404,16 +409,19 @@ impl Builder<'_> {
         frame.height = frame.height.max(height);
         match &mut frame.kind {
             FrameKind::Seq(items) => items.push(node),
-            FrameKind::Map { entries, key } => match key.take() {
+            FrameKind::Map { entries, key, keys } => match key.take() {
                 Some(k) => entries.push((k, node)),
                 None => {
-                    let text = node.as_scalar().map(str::to_owned);
-                    let first = text.as_deref().and_then(|t| {
-                        entries
-                            .iter()
-                            .find(|(k, _)| k.as_scalar() == Some(t))
-                            .map(|(k, _)| k.span)
-                    });
+                    let first = match &node.kind {
+                        NodeKind::Scalar { text, .. } => match keys.entry(text.clone()) {
+                            Entry::Occupied(first) => Some(*first.get()),
+                            Entry::Vacant(new) => {
+                                new.insert(node.span);
+                                None
+                            }
+                        },
+                        _ => None,
+                    };
                     let merge = matches!(&node.kind, NodeKind::Scalar { text, plain: true } if &**text == "<<");
                     let span = node.span;
                     *key = Some(node);
