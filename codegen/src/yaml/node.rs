@@ -111,11 +111,17 @@ pub fn parse(file: u32, text: &str) -> Result<Option<Node>, Vec<SyntaxError>> {
             Err(e) => {
                 let m = e.marker();
                 let span = b.span(m.line(), m.col());
-                let hint = unclosed(text, span);
-                b.errors.push(SyntaxError {
-                    span,
-                    message: e.info().to_string(),
-                    hint,
+                b.errors.push(match tab_near(text, span, e.info()) {
+                    Some(tab) => SyntaxError {
+                        span: tab,
+                        message: "a tab character: YAML indents with spaces, never tabs".into(),
+                        hint: Some("replace the tab with spaces".into()),
+                    },
+                    None => SyntaxError {
+                        span,
+                        message: e.info().to_string(),
+                        hint: unclosed(text, span),
+                    },
                 });
                 return Err(b.errors);
             }
@@ -255,6 +261,21 @@ fn name_at(text: &str, at: Span) -> String {
         .skip(at.column as usize)
         .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | '[' | ']' | '{' | '}'))
         .collect()
+}
+
+/// The place of the tab a syntax error (at `at`, saying `message`) is about: the character at
+/// the error, or the first tab of its line when the parser says the problem is a tab.
+fn tab_near(text: &str, at: Span, message: &str) -> Option<Span> {
+    let line = text.lines().nth((at.line as usize).checked_sub(1)?)?;
+    let at_error = line.chars().nth((at.column as usize).checked_sub(1)?) == Some('\t');
+    let column = if at_error {
+        at.column
+    } else if message.contains("tab") {
+        u32::try_from(line.chars().position(|c| c == '\t')? + 1).ok()?
+    } else {
+        return None;
+    };
+    Some(Span { column, ..at })
 }
 
 /// For a syntax error at `at`: a `{` or `[` opened on an earlier line and not closed before
@@ -635,6 +656,22 @@ mod tests {
              anchor's value below 2 levels"
         );
         assert_eq!((errors[0].span.line, errors[0].span.column), (2, 5));
+    }
+
+    #[test]
+    fn a_tab_in_the_indentation_is_named_at_its_place() {
+        let errors = parse(0, "a:\n  b:\n\tc: 2\n").unwrap_err();
+        assert_eq!(
+            errors[0].message,
+            "a tab character: YAML indents with spaces, never tabs"
+        );
+        assert_eq!((errors[0].span.line, errors[0].span.column), (3, 1));
+        // A key given twice is not about tabs, whatever its name and its line hold.
+        let errors = parse(0, "table: 1\ntable: '\t'\n").unwrap_err();
+        assert_eq!(
+            errors[0].message,
+            "`table` is defined twice in the same mapping"
+        );
     }
 
     #[test]
