@@ -170,13 +170,6 @@ fn parse_one(id: u32, name: &str, text: &str) -> Result<LoadedFile, Vec<Diagnost
             return Err(errors
                 .into_iter()
                 .map(|e| {
-                    if let Some(tab) = tab_near(text, &e) {
-                        return Diagnostic::at(
-                            loc(tab),
-                            "a tab character: YAML indents with spaces, never tabs",
-                        )
-                        .with_hint("replace the tab with spaces");
-                    }
                     let d = Diagnostic::at(loc(e.span), e.message);
                     match e.hint {
                         Some(h) => d.with_hint(h),
@@ -206,21 +199,6 @@ fn parse_one(id: u32, name: &str, text: &str) -> Result<LoadedFile, Vec<Diagnost
         name: name.to_owned(),
         ast,
     })
-}
-
-/// The place of the tab a syntax error is about: the character at the error, or the first
-/// tab of its line when the parser says the problem is a tab.
-fn tab_near(text: &str, e: &yaml::SyntaxError) -> Option<Span> {
-    let line = text.lines().nth((e.span.line as usize).checked_sub(1)?)?;
-    let at_error = line.chars().nth((e.span.column as usize).checked_sub(1)?) == Some('\t');
-    let column = if at_error {
-        e.span.column
-    } else if e.message.contains("tab") {
-        u32::try_from(line.chars().position(|c| c == '\t')? + 1).ok()?
-    } else {
-        return None;
-    };
-    Some(Span { column, ..e.span })
 }
 
 /// From "unknown field `tpye`, expected one of `name`, `type`" takes `tpye` and the list.

@@ -1,6 +1,7 @@
 //! Test-only crate; see the `tests/` directory. The library holds what several tests share:
 //! compiling the crates generated from a spec in a scratch workspace, the spec grammar of the
-//! property test, and the overlays of the spec corpora ([`overlay`]).
+//! property test, the overlays of the spec corpora ([`overlay`]), and loading specs in a child
+//! process with a capped heap ([`capped`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -315,5 +316,6 @@ fn scratch_version(dir: &Path) -> String {
     format!("0.0.{}", 1 + hash % 1_000_000)
 }
 
+pub mod capped;
 pub mod overlay;
 pub mod spec_gen;

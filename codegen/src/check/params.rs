@@ -216,7 +216,19 @@ impl Cx<'_> {
             ParamType::Integer(_) => match v.as_i64().or_else(|| text.parse().ok()) {
                 Some(n) => Some(Literal::Integer(n)),
                 None => {
-                    self.err(at, format!("{what} is `{text}`, not an integer"));
+                    // Untyped, an integer beyond 64 bits is read as its text.
+                    let digits = text.strip_prefix(['-', '+']).unwrap_or(&text);
+                    let message =
+                        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                            format!(
+                                "{what} is the integer {text}, out of range: expected {}..={}",
+                                i64::MIN,
+                                i64::MAX
+                            )
+                        } else {
+                            format!("{what} is `{text}`, not an integer")
+                        };
+                    self.err(at, message);
                     None
                 }
             },

@@ -119,6 +119,7 @@ impl De<'_, '_> {
         }
     }
 
+    /// A floating-point number (an integer is one too).
     fn number<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         let r = match self.resolved() {
             Some(Resolved::Int(n)) => visitor.visit_i64(n),
@@ -127,6 +128,51 @@ impl De<'_, '_> {
             _ => return self.invalid(&visitor),
         };
         r.map_err(|e| self.place(e))
+    }
+
+    /// An integer of a type whose values are `min..=max` (`fits` says whether one is): a value
+    /// outside, however large, a number with a fraction or an exponent, or anything else is an
+    /// error naming the range.
+    fn integer<'de, V: Visitor<'de>>(
+        self,
+        visitor: V,
+        fits: fn(i128) -> bool,
+        min: impl fmt::Display,
+        max: impl fmt::Display,
+    ) -> Result<V::Value, Error> {
+        let range = || format!("{min}..={max}");
+        let text = match &self.node.kind {
+            NodeKind::Scalar { text, plain: true } => &**text,
+            _ => return self.invalid(&IntegerIn(&range())),
+        };
+        let r = match parse_int(text) {
+            Some(Some(n)) if fits(n) => match (i64::try_from(n), u64::try_from(n)) {
+                (Ok(n), _) => visitor.visit_i64(n),
+                (_, Ok(n)) => visitor.visit_u64(n),
+                _ => visitor.visit_i128(n),
+            },
+            Some(_) => Err(de::Error::custom(format!(
+                "integer {text} is out of range: expected {}",
+                range()
+            ))),
+            None => match Resolved::of(text) {
+                Resolved::Float(_) => Err(de::Error::custom(format!(
+                    "{text} is not an integer: expected an integer in {}",
+                    range()
+                ))),
+                _ => return self.invalid(&IntegerIn(&range())),
+            },
+        };
+        r.map_err(|e| self.place(e))
+    }
+}
+
+/// What an integer of a range expects, for messages (`an integer in 0..=65535`).
+struct IntegerIn<'a>(&'a str);
+
+impl de::Expected for IntegerIn<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "an integer in {}", self.0)
     }
 }
 
@@ -152,12 +198,12 @@ impl Resolved {
             _ => {}
         }
         if let Some(n) = parse_int(text) {
-            return match i64::try_from(n) {
-                Ok(n) => Resolved::Int(n),
-                Err(_) => match u64::try_from(n) {
-                    Ok(n) => Resolved::Uint(n),
-                    Err(_) => Resolved::Text,
-                },
+            // An integer beyond 64 bits has no value here: untyped, it stays the text written
+            // (a typed integer names its range instead).
+            return match n.map(|n| (i64::try_from(n), u64::try_from(n))) {
+                Some((Ok(n), _)) => Resolved::Int(n),
+                Some((_, Ok(n))) => Resolved::Uint(n),
+                _ => Resolved::Text,
             };
         }
         match parse_float(text) {
@@ -167,8 +213,9 @@ impl Resolved {
     }
 }
 
-/// `[-+]?[0-9]+`, `0x[0-9a-fA-F]+` or `0o[0-7]+`.
-fn parse_int(text: &str) -> Option<i128> {
+/// `[-+]?[0-9]+`, `0x[0-9a-fA-F]+` or `0o[0-7]+`: its value, or `Some(None)` for one beyond
+/// an `i128`.
+fn parse_int(text: &str) -> Option<Option<i128>> {
     let (negative, digits) = match text.as_bytes().first()? {
         b'-' => (true, &text[1..]),
         b'+' => (false, &text[1..]),
@@ -184,8 +231,15 @@ fn parse_int(text: &str) -> Option<i128> {
     if digits.is_empty() || !digits.bytes().all(|c| (c as char).is_digit(radix)) {
         return None;
     }
-    let n = i128::from_str_radix(digits, radix).ok()?;
-    Some(if negative { -n } else { n })
+    // The digits are checked: only a value too large fails.
+    let n = u128::from_str_radix(digits, radix).ok();
+    Some(n.and_then(|n| {
+        if negative {
+            0i128.checked_sub_unsigned(n)
+        } else {
+            i128::try_from(n).ok()
+        }
+    }))
 }
 
 /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, `.inf` and `.nan` in their spellings.
@@ -221,6 +275,14 @@ fn parse_float(text: &str) -> Option<f64> {
     } else {
         None
     }
+}
+
+macro_rules! integers {
+    ($($method:ident $t:ty,)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            self.integer(visitor, |n| <$t>::try_from(n).is_ok(), <$t>::MIN, <$t>::MAX)
+        }
+    )*};
 }
 
 macro_rules! numbers {
@@ -265,9 +327,13 @@ impl<'de> de::Deserializer<'de> for De<'_, '_> {
         }
     }
 
+    integers! {
+        deserialize_i8 i8, deserialize_i16 i16, deserialize_i32 i32, deserialize_i64 i64,
+        deserialize_i128 i128, deserialize_u8 u8, deserialize_u16 u16, deserialize_u32 u32,
+        deserialize_u64 u64, deserialize_u128 u128,
+    }
+
     numbers! {
-        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
         deserialize_f32 deserialize_f64
     }
 
@@ -647,7 +713,8 @@ mod tests {
         let e = read::<Top>("items:\n  a:\n    name: x\n    count: ten\n").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "items.a.count: invalid type: string \"ten\", expected i64"
+            "items.a.count: invalid type: string \"ten\", expected an integer in \
+             -9223372036854775808..=9223372036854775807"
         );
         assert_eq!(e.span.map(|s| (s.line, s.column)), Some((4, 12)));
 
@@ -664,9 +731,67 @@ mod tests {
         let e = read::<Top>("items: {}\nlist: [1, 70000]\n").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "list[1]: invalid value: integer `70000`, expected u16"
+            "list[1]: integer 70000 is out of range: expected 0..=65535"
         );
         assert_eq!(e.span.map(|s| (s.line, s.column)), Some((2, 11)));
+    }
+
+    #[test]
+    fn integers_out_of_range_name_the_range() {
+        let error = |text: &str| {
+            let e = read::<Top>(text).unwrap_err();
+            (e.to_string(), e.span.map(|s| (s.line, s.column)))
+        };
+        let i64_range = "-9223372036854775808..=9223372036854775807";
+        // Beyond 64 bits, and beyond 128.
+        assert_eq!(
+            error("items:\n  a: { name: x, count: 99999999999999999999 }\n"),
+            (
+                format!(
+                    "items.a.count: integer 99999999999999999999 is out of range: expected {i64_range}"
+                ),
+                Some((2, 24))
+            )
+        );
+        let huge = "9".repeat(50);
+        assert_eq!(
+            error(&format!("items: {{}}\nlist: [{huge}]\n")).0,
+            format!("list[0]: integer {huge} is out of range: expected 0..=65535")
+        );
+        assert_eq!(
+            error("items: {}\nlist: [-1]\n").0,
+            "list[0]: integer -1 is out of range: expected 0..=65535"
+        );
+        assert_eq!(
+            error("items: {}\nlist: [0x10000]\n").0,
+            "list[0]: integer 0x10000 is out of range: expected 0..=65535"
+        );
+        // A number with a fraction or an exponent is not an integer, whatever its value.
+        assert_eq!(
+            error("items:\n  a: { name: x, count: 1e30 }\n").0,
+            format!("items.a.count: 1e30 is not an integer: expected an integer in {i64_range}")
+        );
+        assert_eq!(
+            error("items: {}\nlist: [2.0]\n").0,
+            "list[0]: 2.0 is not an integer: expected an integer in 0..=65535"
+        );
+        // The ends of a range are in it.
+        let top: Top = read("items: {}\nlist: [0, 65535, 0xffff]\n").unwrap();
+        assert_eq!(
+            top.list.iter().map(|n| **n).collect::<Vec<_>>(),
+            [0, 65535, 65535]
+        );
+        assert_eq!(read::<i64>("-9223372036854775808").unwrap(), i64::MIN);
+        assert_eq!(read::<u64>("18446744073709551615").unwrap(), u64::MAX);
+        assert_eq!(read::<i8>("-0x80").unwrap(), i8::MIN);
+        assert_eq!(
+            read::<i128>("-170141183460469231731687303715884105728").unwrap(),
+            i128::MIN
+        );
+        assert_eq!(
+            read::<i8>("'12'").unwrap_err().to_string(),
+            "invalid type: string \"12\", expected an integer in -128..=127"
+        );
     }
 
     #[test]

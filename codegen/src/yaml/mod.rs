@@ -6,6 +6,26 @@
 //! point at later is read as [`Spanned`], so a diagnostic is located by the node it is about
 //! and a wrong place cannot be produced. Untyped values (a default, a sample record) are
 //! [`Value`]s, with a place for every nested value too.
+//!
+//! # Limits
+//!
+//! A spec file arrives by pull request, so reading one must take time and memory in proportion
+//! to its text, whatever the text. Two things of YAML could break that, and both are bounded
+//! while the tree is built by [`parse`], before anything is deserialized from it:
+//!
+//! - **Aliases.** An alias (`*names`) repeats the value of its anchor (`&names`), and an
+//!   anchored value may hold aliases itself: ten lines of aliases of aliases (an "alias bomb")
+//!   stand for billions of values. The tree shares a repeated value instead of copying it, so
+//!   building it costs what the text costs; deserializing it expands every alias, so a file's
+//!   size with its aliases expanded (each node and each byte of text counting 1) may be at most
+//!   [`ALIAS_BUDGET_FACTOR`] times its size as written, or [`ALIAS_BUDGET_MIN`] if that is
+//!   more. A file over the budget is refused at the alias that goes over it, naming its anchor.
+//!   Repeating an `assumed:` reason, or a list of parameters, a few times stays far below it
+//!   (the spec's own files stay below twice their written size).
+//! - **Nesting.** Deserializing a node, and dropping one, descend the tree by recursion, so a
+//!   few kilobytes of `- - - - ...` would overflow the stack. Mappings and sequences may nest
+//!   [`MAX_DEPTH`] levels deep, aliases expanded (a spec needs fewer than ten); a node
+//!   deeper than that is refused at its place.
 
 mod de;
 mod node;
@@ -13,7 +33,9 @@ mod spanned;
 mod value;
 
 pub use de::{Error, from_node};
-pub use node::{Node, NodeKind, SyntaxError, parse};
+pub use node::{
+    ALIAS_BUDGET_FACTOR, ALIAS_BUDGET_MIN, MAX_DEPTH, Node, NodeKind, SyntaxError, parse,
+};
 pub use spanned::Spanned;
 pub use value::{Value, ValueKind, to_string};
 
@@ -28,7 +50,7 @@ pub fn from_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String>
         Ok(None) => from_node(&Node {
             span: crate::diag::Span::default(),
             kind: NodeKind::Scalar {
-                text: String::new(),
+                text: "".into(),
                 plain: true,
             },
         })

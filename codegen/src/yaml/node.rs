@@ -1,15 +1,39 @@
 //! The YAML text as a tree of nodes, each with its place: the one parse of a spec file.
+//!
+//! The limits of the parse (alias expansion, nesting) are described in the documentation of
+//! [`crate::yaml`].
 
-use std::collections::BTreeMap;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
 use crate::diag::Span;
 
+/// How many levels mappings and sequences may nest in one file, aliases expanded (the
+/// document's top mapping is the first level).
+pub const MAX_DEPTH: usize = 128;
+
+/// How much larger than written a file may be with its aliases expanded. The size of a value
+/// counts 1 for each node (scalar, sequence or mapping) and 1 for each byte of scalar text, so
+/// without aliases a file's size expanded is its size as written; an alias written counts 1,
+/// expanded it counts the size of its anchor's value.
+pub const ALIAS_BUDGET_FACTOR: u64 = 10;
+
+/// The size a file may always have with its aliases expanded, however small it is as written
+/// (see [`ALIAS_BUDGET_FACTOR`]).
+pub const ALIAS_BUDGET_MIN: u64 = 10_000;
+
 /// One node of a YAML document.
+///
+/// Cloning a node is cheap: the nodes below it, and its text, are shared. An alias is a node of
+/// its own place holding its anchor's value, shared with the anchor (so the nodes inside it
+/// have the places of the anchored value).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Node {
-    /// Where the node starts (for a mapping or sequence, its first token).
+    /// Where the node starts (for a mapping or sequence, its first token; for an anchored
+    /// value, its anchor).
     pub span: Span,
     /// What it holds.
     pub kind: NodeKind,
@@ -22,14 +46,14 @@ pub enum NodeKind {
     /// style in which `12`, `true` or `~` are a number, a boolean or null.
     Scalar {
         /// The text, with escapes and folding applied.
-        text: String,
+        text: Rc<str>,
         /// Written plain.
         plain: bool,
     },
     /// A sequence.
-    Seq(Vec<Node>),
+    Seq(Rc<[Node]>),
     /// A mapping, its entries in the order written (keys are unique: a repeat is an error).
-    Map(Vec<(Node, Node)>),
+    Map(Rc<[(Node, Node)]>),
 }
 
 impl Node {
@@ -65,15 +89,21 @@ pub struct SyntaxError {
 
 /// Parses one YAML document of file number `file`. An empty text (or one of comments only) is
 /// no document: `Ok(None)`. Every key given twice in a mapping and every merge key (`<<`) is
-/// reported; a syntax error ends the parse.
+/// reported; a syntax error, nesting deeper than [`MAX_DEPTH`] or an alias inside its own
+/// anchor's value ends the parse. A file over its alias budget (see [`crate::yaml`]) is
+/// refused at the alias that goes over it.
 pub fn parse(file: u32, text: &str) -> Result<Option<Node>, Vec<SyntaxError>> {
     let mut b = Builder {
         file,
+        text,
         stack: Vec::new(),
         anchors: BTreeMap::new(),
         root: None,
         documents: 0,
         errors: Vec::new(),
+        written: 0,
+        added: 0,
+        aliases: Vec::new(),
     };
     for event in Parser::new_from_str(text) {
         let (event, span) = match event {
@@ -81,11 +111,17 @@ pub fn parse(file: u32, text: &str) -> Result<Option<Node>, Vec<SyntaxError>> {
             Err(e) => {
                 let m = e.marker();
                 let span = b.span(m.line(), m.col());
-                let hint = unclosed(text, span);
-                b.errors.push(SyntaxError {
-                    span,
-                    message: e.info().to_string(),
-                    hint,
+                b.errors.push(match tab_near(text, span, e.info()) {
+                    Some(tab) => SyntaxError {
+                        span: tab,
+                        message: "a tab character: YAML indents with spaces, never tabs".into(),
+                        hint: Some("replace the tab with spaces".into()),
+                    },
+                    None => SyntaxError {
+                        span,
+                        message: e.info().to_string(),
+                        hint: unclosed(text, span),
+                    },
                 });
                 return Err(b.errors);
             }
@@ -110,49 +146,88 @@ pub fn parse(file: u32, text: &str) -> Result<Option<Node>, Vec<SyntaxError>> {
                 let forced_text = tag.as_ref().is_some_and(|t| {
                     t.suffix == "str" && (t.handle == "!!" || t.handle == "tag:yaml.org,2002:")
                 });
+                let size = 1 + value.len() as u64;
+                b.written = b.written.saturating_add(size);
                 let node = Node {
                     span: at,
                     kind: NodeKind::Scalar {
-                        text: value.into_owned(),
+                        text: Rc::from(&*value),
                         plain: style == ScalarStyle::Plain && !forced_text,
                     },
                 };
-                b.complete(node, anchor);
+                b.complete(node, anchor, size, 0);
             }
             Event::Alias(anchor) => {
-                let node = match b.anchors.get(&anchor) {
-                    Some(n) => Node {
-                        span: at,
-                        kind: n.kind.clone(),
-                    },
-                    None => Node {
-                        span: at,
-                        kind: NodeKind::Scalar {
-                            text: String::new(),
-                            plain: true,
-                        },
-                    },
+                b.written = b.written.saturating_add(1);
+                let (kind, size, height) = match b.anchors.get(&anchor) {
+                    Some(a) => (a.node.kind.clone(), a.size, a.height),
+                    None => {
+                        // The parser knows every anchor written before the alias: this one's
+                        // value is still being read.
+                        let name = name_at(text, at);
+                        b.errors.push(SyntaxError {
+                            span: at,
+                            message: format!(
+                                "the alias `*{name}` is inside the value of its own anchor `&{name}`"
+                            ),
+                            hint: Some("a value cannot hold itself; alias another anchor".into()),
+                        });
+                        return Err(b.errors);
+                    }
                 };
-                b.complete(node, 0);
+                if b.stack.len() + height as usize > MAX_DEPTH {
+                    let name = name_at(text, at);
+                    b.errors.push(SyntaxError {
+                        span: at,
+                        message: format!(
+                            "nested deeper than {MAX_DEPTH} levels: the alias `*{name}` puts the \
+                             {height} levels of its anchor's value below {} levels",
+                            b.stack.len()
+                        ),
+                        hint: Some(format!(
+                            "a spec file nests at most {MAX_DEPTH} levels, aliases expanded"
+                        )),
+                    });
+                    return Err(b.errors);
+                }
+                b.added = b.added.saturating_add(size - 1);
+                b.aliases.push((at, anchor, b.added));
+                b.complete(Node { span: at, kind }, 0, size, height);
             }
-            Event::MappingStart(anchor, _) => b.stack.push(Frame {
-                span: at,
-                anchor,
-                kind: FrameKind::Map {
-                    entries: Vec::new(),
-                    key: None,
-                },
-            }),
-            Event::SequenceStart(anchor, _) => b.stack.push(Frame {
-                span: at,
-                anchor,
-                kind: FrameKind::Seq(Vec::new()),
-            }),
+            Event::MappingStart(anchor, _) | Event::SequenceStart(anchor, _) => {
+                b.written = b.written.saturating_add(1);
+                if b.stack.len() == MAX_DEPTH {
+                    b.errors.push(SyntaxError {
+                        span: at,
+                        message: format!("nested deeper than {MAX_DEPTH} levels"),
+                        hint: Some(format!(
+                            "a spec file nests at most {MAX_DEPTH} levels of mappings and lists \
+                             (a spec needs a few); is a bracket or an indentation astray?"
+                        )),
+                    });
+                    return Err(b.errors);
+                }
+                let kind = match event {
+                    Event::MappingStart(..) => FrameKind::Map {
+                        entries: Vec::new(),
+                        key: None,
+                        keys: HashMap::new(),
+                    },
+                    _ => FrameKind::Seq(Vec::new()),
+                };
+                b.stack.push(Frame {
+                    span: at,
+                    anchor,
+                    kind,
+                    size: 1,
+                    height: 0,
+                });
+            }
             Event::MappingEnd | Event::SequenceEnd => {
                 if let Some(frame) = b.stack.pop() {
                     let kind = match frame.kind {
-                        FrameKind::Map { entries, .. } => NodeKind::Map(entries),
-                        FrameKind::Seq(items) => NodeKind::Seq(items),
+                        FrameKind::Map { entries, .. } => NodeKind::Map(entries.into()),
+                        FrameKind::Seq(items) => NodeKind::Seq(items.into()),
                     };
                     b.complete(
                         Node {
@@ -160,17 +235,47 @@ pub fn parse(file: u32, text: &str) -> Result<Option<Node>, Vec<SyntaxError>> {
                             kind,
                         },
                         frame.anchor,
+                        frame.size,
+                        frame.height + 1,
                     );
                 }
             }
             Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {}
         }
     }
+    b.check_alias_budget();
     if b.errors.is_empty() {
         Ok(b.root)
     } else {
         Err(b.errors)
     }
+}
+
+/// The name of the anchor or alias written at `at` (`&name` or `*name`), for messages.
+fn name_at(text: &str, at: Span) -> String {
+    let line = text
+        .lines()
+        .nth((at.line as usize).saturating_sub(1))
+        .unwrap_or("");
+    line.chars()
+        .skip(at.column as usize)
+        .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | '[' | ']' | '{' | '}'))
+        .collect()
+}
+
+/// The place of the tab a syntax error (at `at`, saying `message`) is about: the character at
+/// the error, or the first tab of its line when the parser says the problem is a tab.
+fn tab_near(text: &str, at: Span, message: &str) -> Option<Span> {
+    let line = text.lines().nth((at.line as usize).checked_sub(1)?)?;
+    let at_error = line.chars().nth((at.column as usize).checked_sub(1)?) == Some('\t');
+    let column = if at_error {
+        at.column
+    } else if message.contains("tab") {
+        u32::try_from(line.chars().position(|c| c == '\t')? + 1).ok()?
+    } else {
+        return None;
+    };
+    Some(Span { column, ..at })
 }
 
 /// For a syntax error at `at`: a `{` or `[` opened on an earlier line and not closed before
@@ -218,6 +323,11 @@ struct Frame {
     span: Span,
     anchor: usize,
     kind: FrameKind,
+    /// Its size so far, aliases expanded (see [`ALIAS_BUDGET_FACTOR`]): 1 for itself and the
+    /// sizes of the nodes read into it.
+    size: u64,
+    /// The most levels of mappings and sequences a node read into it holds (0 for scalars).
+    height: u32,
 }
 
 enum FrameKind {
@@ -225,20 +335,39 @@ enum FrameKind {
         entries: Vec<(Node, Node)>,
         /// The key read, waiting for its value.
         key: Option<Node>,
+        /// The place of each scalar key read, by its text (a key given twice is found without
+        /// reading the others again).
+        keys: HashMap<Rc<str>, Span>,
     },
     Seq(Vec<Node>),
 }
 
-struct Builder {
+/// An anchored value, for its aliases.
+struct Anchored {
+    node: Node,
+    /// Its size, aliases expanded.
+    size: u64,
+    /// The levels of mappings and sequences it holds, itself included.
+    height: u32,
+}
+
+struct Builder<'t> {
     file: u32,
+    text: &'t str,
     stack: Vec<Frame>,
-    anchors: BTreeMap<usize, Node>,
+    anchors: BTreeMap<usize, Anchored>,
     root: Option<Node>,
     documents: usize,
     errors: Vec<SyntaxError>,
+    /// The file's size as written: every node counted once, an alias as 1.
+    written: u64,
+    /// What the aliases read so far add to the written size when expanded.
+    added: u64,
+    /// Every alias read: its place, its anchor's number, and `added` once it is counted.
+    aliases: Vec<(Span, usize, u64)>,
 }
 
-impl Builder {
+impl Builder<'_> {
     /// A span from the parser's line (from 1) and column (from 0).
     fn span(&self, line: usize, col: usize) -> Span {
         Span {
@@ -248,11 +377,48 @@ impl Builder {
         }
     }
 
-    /// A node is read: it becomes the pending key or the value of the mapping being read, an
-    /// item of the sequence, or the document.
-    fn complete(&mut self, node: Node, anchor: usize) {
+    /// Once the file is read: when its aliases expand it past its budget, an error at the
+    /// alias that goes over it.
+    fn check_alias_budget(&mut self) {
+        let limit = self
+            .written
+            .saturating_mul(ALIAS_BUDGET_FACTOR)
+            .max(ALIAS_BUDGET_MIN);
+        // Written nodes alone never go over (the factor is above 1): aliases do, one by one.
+        let allowed = limit - self.written.min(limit);
+        let Some(&(at, anchor, _)) = self.aliases.iter().find(|(.., added)| *added > allowed)
+        else {
+            return;
+        };
+        let name = name_at(self.text, at);
+        let anchor = self.anchors.get(&anchor).map(|a| (a.node.span, a.size));
+        self.errors.push(SyntaxError {
+            span: at,
+            message: format!(
+                "the alias `*{name}` goes over the alias budget: with its aliases expanded, this \
+                 file would be larger than {limit}, {ALIAS_BUDGET_FACTOR} times its size as \
+                 written ({written}; a node and a byte of text count 1 each, and {ALIAS_BUDGET_MIN} \
+                 is always allowed)",
+                written = self.written,
+            ),
+            hint: Some(match anchor {
+                Some((span, size)) => format!(
+                    "the value of `&{name}` (line {}, column {}) has a size of {size} expanded; \
+                     an alias repeats a value, it is not for multiplying one: write the value \
+                     out, or anchor a smaller part",
+                    span.line, span.column
+                ),
+                None => "an alias repeats a value, it is not for multiplying one".into(),
+            }),
+        });
+    }
+
+    /// A node is read (`size` and `height` as in [`Frame`]): it becomes the pending key or the
+    /// value of the mapping being read, an item of the sequence, or the document.
+    fn complete(&mut self, node: Node, anchor: usize, size: u64, height: u32) {
         if anchor != 0 {
-            self.anchors.insert(anchor, node.clone());
+            let node = node.clone();
+            self.anchors.insert(anchor, Anchored { node, size, height });
         }
         let Some(frame) = self.stack.last_mut() else {
             if self.documents <= 1 {
@@ -260,19 +426,24 @@ impl Builder {
             }
             return;
         };
+        frame.size = frame.size.saturating_add(size);
+        frame.height = frame.height.max(height);
         match &mut frame.kind {
             FrameKind::Seq(items) => items.push(node),
-            FrameKind::Map { entries, key } => match key.take() {
+            FrameKind::Map { entries, key, keys } => match key.take() {
                 Some(k) => entries.push((k, node)),
                 None => {
-                    let text = node.as_scalar().map(str::to_owned);
-                    let first = text.as_deref().and_then(|t| {
-                        entries
-                            .iter()
-                            .find(|(k, _)| k.as_scalar() == Some(t))
-                            .map(|(k, _)| k.span)
-                    });
-                    let merge = matches!(&node.kind, NodeKind::Scalar { text, plain: true } if text == "<<");
+                    let first = match &node.kind {
+                        NodeKind::Scalar { text, .. } => match keys.entry(text.clone()) {
+                            Entry::Occupied(first) => Some(*first.get()),
+                            Entry::Vacant(new) => {
+                                new.insert(node.span);
+                                None
+                            }
+                        },
+                        _ => None,
+                    };
+                    let merge = matches!(&node.kind, NodeKind::Scalar { text, plain: true } if &**text == "<<");
                     let span = node.span;
                     *key = Some(node);
                     if let Some(first) = first {
@@ -365,12 +536,142 @@ mod tests {
 
     #[test]
     fn aliases_repeat_their_anchor_at_their_own_place() {
-        let root = parse(0, "a: &r text\nb: *r\n").unwrap().unwrap();
+        let text = "a: &r text\nb: *r\nc: &m { x: [1, 2] }\nd: [*m, *r]\n";
+        let root = parse(0, text).unwrap().unwrap();
         let NodeKind::Map(top) = &root.kind else {
             panic!()
         };
         assert_eq!(scalar(&top[1].1), "text");
         assert_eq!(top[1].1.span.line, 2);
+        let NodeKind::Seq(d) = &top[3].1.kind else {
+            panic!()
+        };
+        // The alias is at its own place; what it repeats keeps the anchored value's places.
+        assert_eq!(d[0].kind, top[2].1.kind);
+        assert_eq!((d[0].span.line, d[0].span.column), (4, 5));
+        assert_eq!((top[2].1.span.line, top[2].1.span.column), (3, 4));
+        let NodeKind::Map(m) = &d[0].kind else {
+            panic!()
+        };
+        assert_eq!((m[0].1.span.line, m[0].1.span.column), (3, 12));
+        assert_eq!(scalar(&d[1]), "text");
+        assert_eq!((d[1].span.line, d[1].span.column), (4, 9));
+    }
+
+    /// Levels of aliases of aliases, each a list of nine aliases of the level before.
+    fn alias_bomb(levels: usize) -> String {
+        let mut text = format!("a: &a [{}]\n", ["lol"; 9].join(", "));
+        let names: Vec<char> = ('a'..='z').take(levels).collect();
+        for pair in names.windows(2) {
+            let (from, to) = (pair[0], pair[1]);
+            let items = vec![format!("*{from}"); 9].join(", ");
+            text.push_str(&format!("{to}: &{to} [{items}]\n"));
+        }
+        text
+    }
+
+    #[test]
+    fn an_alias_bomb_is_refused_at_the_alias_that_goes_over_the_budget() {
+        // Six levels would expand to 9^6 scalars. As written the file has a size of 100 (a
+        // mapping, six keys of 2, the first list of 37, five lists of ten): its budget is the
+        // least one, 10 000, of which aliases may add 9 900. The lists of `b` add 9 * 36, those
+        // of `c` 9 * 333, and each alias of `d` 3 006: the third goes over.
+        let errors = parse(0, &alias_bomb(6)).unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        let e = &errors[0];
+        assert_eq!((e.span.line, e.span.column), (4, 16));
+        assert_eq!(
+            e.message,
+            "the alias `*c` goes over the alias budget: with its aliases expanded, this file \
+             would be larger than 10000, 10 times its size as written (100; a node and a byte of \
+             text count 1 each, and 10000 is always allowed)"
+        );
+        assert_eq!(
+            e.hint.as_deref(),
+            Some(
+                "the value of `&c` (line 3, column 4) has a size of 3007 expanded; an alias \
+                 repeats a value, it is not for multiplying one: write the value out, or anchor \
+                 a smaller part"
+            )
+        );
+        // Two levels stay within it, however the file grows around them.
+        assert!(parse(0, &alias_bomb(3)).is_ok());
+    }
+
+    #[test]
+    fn the_alias_budget_grows_with_the_file() {
+        // A value of size 1 001 repeated by 20 aliases adds 20 000 to a file of size 1 027: the
+        // tenth alias goes over its budget of 10 270. With 2 003 more written (a key and a
+        // value), the budget of 30 300 holds all twenty.
+        let value = "x".repeat(1000);
+        let aliases = "*v, ".repeat(20);
+        let small = format!("a: &v {value}\nb: [{aliases}]\n");
+        let errors = parse(0, &small).unwrap_err();
+        assert!(
+            errors[0].message.starts_with("the alias `*v` goes over"),
+            "{errors:?}"
+        );
+        assert_eq!((errors[0].span.line, errors[0].span.column), (2, 41));
+        let large = format!("{small}c: {}\n", "y".repeat(2000));
+        assert!(parse(0, &large).is_ok());
+    }
+
+    #[test]
+    fn an_alias_inside_its_own_anchor_is_an_error() {
+        let errors = parse(0, "a: &x [1, *x]\n").unwrap_err();
+        assert_eq!(
+            errors[0].message,
+            "the alias `*x` is inside the value of its own anchor `&x`"
+        );
+        assert_eq!((errors[0].span.line, errors[0].span.column), (1, 11));
+    }
+
+    #[test]
+    fn nesting_is_limited_to_max_depth() {
+        let flow = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        let deepest = parse(0, &flow(MAX_DEPTH)).unwrap().unwrap();
+        // The deepest tree allowed deserializes (by recursion) on a test thread's stack.
+        let value: crate::yaml::Value = crate::yaml::from_node(&deepest).unwrap();
+        drop(value);
+
+        let errors = parse(0, &flow(MAX_DEPTH + 1)).unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].message, "nested deeper than 128 levels");
+        assert_eq!((errors[0].span.line, errors[0].span.column), (1, 129));
+
+        // Block lists nest as deep (and are refused at the same level) on one line.
+        let block = format!("{}x\n", "- ".repeat(MAX_DEPTH + 1));
+        let errors = parse(0, &block).unwrap_err();
+        assert_eq!(errors[0].message, "nested deeper than 128 levels");
+        assert_eq!((errors[0].span.line, errors[0].span.column), (1, 257));
+        assert!(parse(0, &format!("{}x\n", "- ".repeat(MAX_DEPTH))).is_ok());
+
+        // An alias counts the levels of its anchor's value where it stands.
+        let anchored = format!("a: &deep {}\n", flow(MAX_DEPTH - 1));
+        assert!(parse(0, &format!("{anchored}b: *deep\n")).is_ok());
+        let errors = parse(0, &format!("{anchored}b: [*deep]\n")).unwrap_err();
+        assert_eq!(
+            errors[0].message,
+            "nested deeper than 128 levels: the alias `*deep` puts the 127 levels of its \
+             anchor's value below 2 levels"
+        );
+        assert_eq!((errors[0].span.line, errors[0].span.column), (2, 5));
+    }
+
+    #[test]
+    fn a_tab_in_the_indentation_is_named_at_its_place() {
+        let errors = parse(0, "a:\n  b:\n\tc: 2\n").unwrap_err();
+        assert_eq!(
+            errors[0].message,
+            "a tab character: YAML indents with spaces, never tabs"
+        );
+        assert_eq!((errors[0].span.line, errors[0].span.column), (3, 1));
+        // A key given twice is not about tabs, whatever its name and its line hold.
+        let errors = parse(0, "table: 1\ntable: '\t'\n").unwrap_err();
+        assert_eq!(
+            errors[0].message,
+            "`table` is defined twice in the same mapping"
+        );
     }
 
     #[test]

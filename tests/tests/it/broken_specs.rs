@@ -27,9 +27,11 @@
 //! Overlays are read with the generator's own YAML reader (`mrds_codegen::yaml`); an unknown key, or a step with keys its kind does not
 //! take, is an error that names the case.
 //!
-//! The case is built in memory and loaded with `load_sources`, under the names a directory
-//! `tests/broken/<case>/` would give its files (`<case>/api.yaml`, sorted as `load::read_dir`
-//! sorts them):
+//! The case is built in memory and loaded with `load_sources` in a child process whose heap is
+//! capped (`mrds_tests::capped`: a case such as `alias_bomb`, were the reader's alias budget to
+//! regress, fails the test instead of taking the machine's memory), under the names a
+//! directory `tests/broken/<case>/` would give its files (`<case>/api.yaml`, sorted as
+//! `load::read_dir` sorts them):
 //!
 //! - a base file starts with a header comment line saying it is the base; a file the overlay
 //!   leaves alone loses that line;
@@ -49,6 +51,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use mrds_codegen::{Diagnostics, load, load_sources, load_spec};
+use mrds_tests::capped;
 use mrds_tests::overlay::{self, RawStep, Step};
 
 /// The directory of the base, under `tests/broken`.
@@ -205,30 +208,37 @@ fn every_broken_spec_fails_with_pinned_diagnostics() {
         cases.len()
     );
 
-    // First every case, so that one report names every case that panics or loads.
+    // First every case, so that one report names every case that panics or loads. The cases
+    // are loaded in a child process with a capped heap: a case that makes the loader allocate
+    // without bound (`alias_bomb`, were the alias budget to regress) fails the test instead of
+    // taking the machine's memory.
     let mut problems = Vec::new();
-    let mut texts = Vec::new();
+    let mut specs = Vec::new();
     for (name, overlay) in &cases {
-        let sources = match case_sources(name, overlay, &base) {
-            Ok(sources) => sources,
-            Err(e) => {
-                problems.push(e);
-                continue;
+        match case_sources(name, overlay, &base) {
+            Ok(sources) => specs.push(capped::Spec {
+                name: name.clone(),
+                sources,
+            }),
+            Err(e) => problems.push(e),
+        }
+    }
+    let loaded = capped::load_capped(Path::new(env!("CARGO_BIN_EXE_mrds-load-capped")), &specs)
+        .unwrap_or_else(|e| panic!("the broken specs could not be loaded: {e}"));
+    let mut texts = Vec::new();
+    for capped::Loaded { name, outcome, .. } in loaded {
+        match outcome {
+            capped::Outcome::Panicked(message) => {
+                problems.push(format!("{name}: loading panicked: {message}"))
             }
-        };
-        match panic::catch_unwind(|| load_sources(&sources)) {
-            Err(payload) => problems.push(format!(
-                "{name}: loading panicked: {}",
-                panic_text(payload.as_ref())
-            )),
-            Ok(Ok(_)) => problems.push(format!(
+            capped::Outcome::Loaded => problems.push(format!(
                 "{name}: loaded without error, but the case is broken on purpose"
             )),
-            Ok(Err(diags)) => {
-                if diags.is_empty() {
+            capped::Outcome::Refused { count, text } => {
+                if count == 0 {
                     problems.push(format!("{name}: failed with an empty list of diagnostics"));
                 }
-                texts.push((name.clone(), diags.to_string()));
+                texts.push((name, text));
             }
         }
     }
@@ -241,6 +251,46 @@ fn every_broken_spec_fails_with_pinned_diagnostics() {
     for (name, text) in texts {
         pin(&name, text);
     }
+}
+
+/// The alias bomb (ten levels of nine aliases, 9^10 values expanded) is refused at the alias
+/// that goes over the file's budget, naming the budget and the anchor, with the heap it takes to
+/// read the case's few files: the aliases are never expanded. Loaded in the capped child, so a
+/// regressed budget fails here instead of taking the machine's memory.
+#[test]
+fn an_alias_bomb_is_refused_without_expanding_it() {
+    let name = "alias_bomb";
+    let overlay = std::fs::read_to_string(broken_root().join(format!("{name}.yaml")))
+        .expect("the case is readable");
+    let spec = capped::Spec {
+        name: name.to_owned(),
+        sources: case_sources(name, &overlay, &base_files()).expect("the overlay applies"),
+    };
+    let loaded = capped::load_capped(Path::new(env!("CARGO_BIN_EXE_mrds-load-capped")), &[spec])
+        .unwrap_or_else(|e| panic!("the alias bomb could not be loaded: {e}"));
+    let capped::Outcome::Refused { count: 1, text } = &loaded[0].outcome else {
+        panic!(
+            "the alias bomb was not refused with one error: {:?}",
+            loaded[0].outcome
+        );
+    };
+    assert!(
+        text.starts_with(
+            "alias_bomb/api.yaml:38:226: error: the alias `*c` goes over the alias budget: \
+             with its aliases expanded, this file would be larger than 16850, 10 times its size"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("hint: the value of `&c` (line 38, column 169)"),
+        "{text}"
+    );
+    // The case's files, the report and the loader's own tables: far below one expansion.
+    let peak = loaded[0].peak_heap;
+    assert!(
+        peak < 4 << 20,
+        "the alias bomb took {peak} bytes of heap to refuse"
+    );
 }
 
 /// The diagnostics as printed, with the machine-specific location of the spec directory
