@@ -12,6 +12,12 @@
 //! watches the request line of each head it sees begin, and refuses one that does not end
 //! within the limit with 414 itself, before hyper sees those bytes.
 //!
+//! An answer that leaves the request's body unread (a 413 before the body is read, a 415,
+//! a 401, any route that does not read it) says `Connection: close` (`serve.rs` adds it, told
+//! by [`RequestBody`]), so nothing the client sends after it is read as a request: not the rest
+//! of the body, nor what it holds. The wrapper, told by [`ConnState`], looks for no head in it
+//! either, and the lingering close below discards it, within its bounds.
+//!
 //! When hyper closes a connection it shuts the write side down; closing the socket then, with
 //! requests the client pipelined still unread in the kernel, makes the kernel send a reset,
 //! which discards the answer still queued for the client. So the wrapper's shutdown lingers:
@@ -61,6 +67,12 @@ pub(crate) struct ConnState {
     busy: AtomicBool,
     /// Answers handed over so far.
     answered: AtomicU64,
+    /// The request being answered has a body that has not been read to its end.
+    body_unread: AtomicBool,
+    /// The answer handed over last says `Connection: close`: what the client sends after its
+    /// request is no request (the rest of a body left unread, say), and no head is looked for
+    /// in it.
+    last_answer: AtomicBool,
     /// The client's address, for the log line of a 414.
     peer: SocketAddr,
 }
@@ -70,6 +82,8 @@ impl ConnState {
         Self {
             busy: AtomicBool::new(false),
             answered: AtomicU64::new(0),
+            body_unread: AtomicBool::new(false),
+            last_answer: AtomicBool::new(false),
             peer,
         }
     }
@@ -81,6 +95,21 @@ impl ConnState {
     fn request_answered(&self) {
         self.answered.fetch_add(1, Ordering::Relaxed);
         self.busy.store(false, Ordering::Relaxed);
+    }
+
+    /// The request being answered has a body (read through a [`RequestBody`]).
+    pub(crate) fn body_started(&self) {
+        self.body_unread.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the answer about to be handed over leaves the request's body unread; if it
+    /// does, it is the connection's last (the caller says `Connection: close` in it).
+    pub(crate) fn answer_leaves_body_unread(&self) -> bool {
+        let unread = self.body_unread.swap(false, Ordering::Relaxed);
+        if unread {
+            self.last_answer.store(true, Ordering::Relaxed);
+        }
+        unread
     }
 }
 
@@ -292,6 +321,14 @@ impl<IO> Guarded<IO> {
 }
 
 impl<IO> Guarded<IO> {
+    /// The client begins its next request (the first bytes after an answer): its request line
+    /// is watched, unless the last answer closes the connection (what follows is no request
+    /// then).
+    fn next_head(&mut self) {
+        let expected = !self.state.last_answer.load(Ordering::Relaxed);
+        self.request_line = expected.then_some(0);
+    }
+
     /// Follows the request line through `read`, the next bytes of a head: whether it is
     /// longer than the head limit (it has not ended within the limit's bytes).
     #[inline]
@@ -364,7 +401,7 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncRead for Guarded<IO> {
                         this.phase = Phase::Head {
                             deadline: Instant::now() + this.limits.header_read,
                         };
-                        this.request_line = Some(0);
+                        this.next_head();
                     }
                     if this.request_line_too_long(&buf.filled()[before..]) {
                         // hyper would answer 431; the answer is 414, and hyper never sees
@@ -602,6 +639,52 @@ impl<B: Body<Data = Bytes> + Unpin> Body for Tracked<B> {
     }
 }
 
+/// A request body that tells the connection once it has been read to its end: an answer
+/// given before then leaves the rest unread, and closes the connection
+/// ([`ConnState::answer_leaves_body_unread`]).
+pub(crate) struct RequestBody<B> {
+    body: B,
+    state: Arc<ConnState>,
+}
+
+impl<B> RequestBody<B> {
+    /// `body`, whose reading `state` follows (from [`ConnState::body_started`]).
+    pub(crate) fn new(body: B, state: Arc<ConnState>) -> Self {
+        state.body_started();
+        Self { body, state }
+    }
+}
+
+impl<B: Body<Data = Bytes> + Unpin> Body for RequestBody<B> {
+    type Data = Bytes;
+    type Error = B::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, B::Error>>> {
+        let this = self.get_mut();
+        let frame = ready!(Pin::new(&mut this.body).poll_frame(cx));
+        let ended = match &frame {
+            None => true,
+            Some(Ok(_)) => this.body.is_end_stream(),
+            Some(Err(_)) => false,
+        };
+        if ended {
+            this.state.body_unread.store(false, Ordering::Relaxed);
+        }
+        Poll::Ready(frame)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -775,5 +858,24 @@ mod tests {
         let mut buf = [0; 4096];
         let error = server.read(&mut buf).await.unwrap_err();
         assert!(is_uri_too_long(&error), "{error}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn after_an_answer_that_closes_no_head_is_looked_for() {
+        let (mut server, state, mut client) = connection();
+        client.write_all(&head(100)).await.unwrap();
+        let mut read = vec![0; 100 + "Host: x\r\n\r\n".len()];
+        server.read_exact(&mut read).await.unwrap();
+        state.request_started();
+        let body = RequestBody::new((), state.clone());
+        assert!(state.answer_leaves_body_unread());
+        drop(body);
+        drop(Tracked::new((), state.clone()));
+        // The unread body: a line far over the head limit, which is no request line.
+        client.write_all(&[b'x'; 4 * HEAD_LIMIT]).await.unwrap();
+        let mut buf = vec![0; 8 * HEAD_LIMIT];
+        let n = server.read(&mut buf).await.unwrap();
+        assert_eq!(n, 4 * HEAD_LIMIT);
+        assert!(matches!(server.closing, Closing::Open));
     }
 }

@@ -29,7 +29,7 @@ use tower_http::compression::predicate::{And, NotForContentType, Predicate, Size
 use tower_http::compression::{Compression, CompressionBody, CompressionLayer, CompressionLevel};
 
 use super::REQUEST_ID_HEADER;
-use super::conn::{ConnState, Expired, Guarded, Limits, Tracked, is_uri_too_long};
+use super::conn::{ConnState, Expired, Guarded, Limits, RequestBody, Tracked, is_uri_too_long};
 use super::pipeline::{BodyLimit, PeerAddr, RequestTimeout};
 use super::rate_limit::{RateLimit, RateLimiter};
 use super::request_id::{RequestId, is_valid_request_id};
@@ -46,7 +46,7 @@ use crate::DEFAULT_BODY_LIMIT;
 /// | [`request_timeout`](Self::request_timeout) | 30 s | an implementation that has not answered in 30 s (a stuck database call) answers 500 `INTERNAL_ERROR` in the envelope, and its work is dropped; 30 s is far beyond a normal answer (milliseconds) and shorter than the 60 s after which common load balancers give up with an answer of their own, outside the envelope |
 /// | [`write_timeout`](Self::write_timeout) | 30 s | a client that reads nothing of an answer for 30 s is gone or hostile; it no longer holds a slot and the answer's memory (a large kline is 1.7 MB) |
 /// | [`max_head_bytes`](Self::max_head_bytes) | 16 KiB | the request line and headers: a valid request of this API is well under 1 KiB; 1,024 unfinished heads then hold at most 16 MiB. Larger heads get hyper's 431, except a request line that does not fit on its own (a request target too long): 414 `URI Too Long` |
-/// | [`max_body_bytes`](Self::max_body_bytes) | 1 MiB | the JSON body of an endpoint that takes one (a `POST`); larger bodies get 413 `PAYLOAD_TOO_LARGE` in the envelope, announced ones (`Content-Length`) before a byte of them is read. A body of this API is a few records; 1 MiB leaves room and bounds the memory 1,024 connections can make the server hold |
+/// | [`max_body_bytes`](Self::max_body_bytes) | 1 MiB | the JSON body of an endpoint that takes one (a `POST`); larger bodies get 413 `PAYLOAD_TOO_LARGE` in the envelope, announced ones (`Content-Length`) before a byte of them is read, and the connection closes after it. A body of this API is a few records; 1 MiB leaves room and bounds the memory 1,024 connections can make the server hold |
 /// | [`max_headers`](Self::max_headers) | 100 | a client of this API sends fewer than 10; 100 is hyper's own limit, which it keeps on the stack (any other limit costs two buffers filled on every request), and `max_head_bytes` bounds the head anyway |
 /// | [`shutdown_timeout`](Self::shutdown_timeout) | 10 s | answers take milliseconds; 10 s lets slow ones finish (and their connections close lingering, below) and stays well inside the 30 s an orchestrator waits between SIGTERM and SIGKILL |
 /// | [`compression`](Self::compression) | on, gzip, above 4 KiB | large answers shrink 5–10× for clients that send `Accept-Encoding: gzip`; small ones (a few records) are sent as they are, where compressing costs more than it saves; requests without `Accept-Encoding` skip the layer and its cost |
@@ -57,15 +57,21 @@ use crate::DEFAULT_BODY_LIMIT;
 /// The 414, like hyper's own 400 and 431, is answered before a request exists to route: it
 /// carries no envelope and no request id, and is logged at WARN with the peer address.
 ///
+/// **Unread bodies.** An answer given before the request's body was read to its end (a 413
+/// announced by `Content-Length`, or found while reading, a 415, a 401, an answer of a route
+/// that reads no body) says `Connection: close`: nothing the client sends after that head is
+/// read as a request (not the rest of the body, nor what it holds, nor a request pipelined
+/// behind it).
+///
 /// **Closing.** When the server closes a connection itself (after the answer in flight at a
-/// graceful shutdown, after an answer to `Connection: close`, after a 400, 414 or 431) it
-/// shuts its write side down and then, if the client has sent more than was read (requests
-/// it pipelined, the rest of a refused head), goes on reading and discarding it until the
-/// client closes, it has sent nothing for 2 s, 10 s have passed or 1 MiB was discarded: a
-/// lingering close. Closing a socket with unread input makes the kernel reset the
-/// connection, and the reset discards whatever of the answer the client has not read yet.
-/// With nothing unread it closes at once; connections closed by a timer, or still open when
-/// the shutdown timeout passes, are closed at once too.
+/// graceful shutdown, after an answer to `Connection: close`, after an answer that left the
+/// body unread, after a 400, 414 or 431) it shuts its write side down and then, if the client
+/// has sent more than was read (requests it pipelined, the rest of a body or of a refused
+/// head), goes on reading and discarding it until the client closes, it has sent nothing for
+/// 2 s, 10 s have passed or 1 MiB was discarded: a lingering close. Closing a socket with
+/// unread input makes the kernel reset the connection, and the reset discards whatever of the
+/// answer the client has not read yet. With nothing unread it closes at once; connections
+/// closed by a timer, or still open when the shutdown timeout passes, are closed at once too.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct ServeConfig {
@@ -88,7 +94,8 @@ pub struct ServeConfig {
     pub max_head_bytes: usize,
     /// Most request headers.
     pub max_headers: usize,
-    /// Largest request body (of an endpoint that takes one), in bytes.
+    /// Largest request body (of an endpoint that takes one), in bytes: a larger one is answered
+    /// 413, and the connection closes.
     pub max_body_bytes: usize,
     /// Time in-flight requests get to finish after a shutdown signal (their connections'
     /// lingering close included).
@@ -407,7 +414,14 @@ impl hyper::service::Service<hyper::Request<Incoming>> for PerConnection {
 
     fn call(&self, request: hyper::Request<Incoming>) -> Self::Future {
         self.state.request_started();
-        let mut request = request.map(Body::new);
+        let (parts, body) = request.into_parts();
+        let body = if http_body::Body::is_end_stream(&body) {
+            Body::new(body)
+        } else {
+            // Followed, so that an answer given before it is read closes the connection.
+            Body::new(RequestBody::new(body, self.state.clone()))
+        };
+        let mut request = Request::from_parts(parts, body);
         if let Some(limiter) = &self.shared.limiter {
             let extensions = request.extensions_mut();
             extensions.insert(limiter.clone());
@@ -470,7 +484,7 @@ impl Future for Answering {
     type Output = Result<Response<Tracked<AnswerBody>>, Infallible>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let (response, state) = match self.project() {
+        let (mut response, state) = match self.project() {
             AnsweringProj::Plain {
                 answer,
                 vary_when,
@@ -489,6 +503,12 @@ impl Future for Answering {
                 (ready!(answer.poll(cx))?.map(Either::Right), state)
             }
         };
+        if state.answer_leaves_body_unread() {
+            // What the client sends after it is no request (the rest of the body, or whatever
+            // that holds), and is not read as one: the connection closes after this answer.
+            let close = header::HeaderValue::from_static("close");
+            response.headers_mut().insert(header::CONNECTION, close);
+        }
         let state = state.clone();
         Poll::Ready(Ok(response.map(|body| Tracked::new(body, state))))
     }
