@@ -13,7 +13,7 @@
 //!   [`model_decode`]), the server and sample server over real HTTP ([`server_e2e`]), the
 //!   serving path's limits, shutdown and logs over real sockets and as a child process
 //!   ([`server_runtime`]), its answers before a request reaches an implementation (bodies left
-//!   unread: [`server_refusals`]), the client against canned servers and the
+//!   unread, malformed heads: [`server_refusals`]), the client against canned servers and the
 //!   sample server ([`client`], [`client_e2e`]), its paging streams ([`client_paging`]) and
 //!   its traces ([`client_tracing`]), typed time ([`typed_time`]);
 //! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]).
