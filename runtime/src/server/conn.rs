@@ -191,11 +191,19 @@ fn refusal_answer(refusal: &Refusal, request_id: &str) -> Bytes {
 /// it closes the connection: it ends `data`. No answer of the router looks like it (an
 /// answer has a body or a header of its own); one that does is counted by the service
 /// ([`ConnState::answer_looks_like_a_refusal`]) and let through.
+#[inline]
 fn hyper_refusal_at(data: &[u8]) -> Option<(usize, StatusCode)> {
     // The quick no, for almost every write: an answer ends with its body.
     if !data.ends_with(b"\r\n\r\n") {
         return None;
     }
+    bodiless_refusal_at(data)
+}
+
+/// [`hyper_refusal_at`] for `data` that ends with the end of a head.
+#[cold]
+#[inline(never)]
+fn bodiless_refusal_at(data: &[u8]) -> Option<(usize, StatusCode)> {
     let window = data.len().saturating_sub(256);
     let start = window + memchr::memmem::rfind(&data[window..], b"HTTP/1.")?;
     let mut headers = [httparse::EMPTY_HEADER; 4];
@@ -793,7 +801,9 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Guarded<IO> {
     /// Flushes, after writing out the answer to a refused head if one is being written.
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
-        ready!(this.poll_refusal_written(cx))?;
+        if let Closing::Refusing(..) = this.closing {
+            ready!(this.poll_refusal_written(cx))?;
+        }
         this.write_with(cx, |io, cx| io.poll_flush(cx))
     }
 

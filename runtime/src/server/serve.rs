@@ -422,14 +422,14 @@ impl hyper::service::Service<hyper::Request<Incoming>> for PerConnection {
 
     fn call(&self, request: hyper::Request<Incoming>) -> Self::Future {
         self.state.request_started();
-        let (parts, body) = request.into_parts();
-        let body = if http_body::Body::is_end_stream(&body) {
-            Body::new(body)
-        } else {
-            // Followed, so that an answer given before it is read closes the connection.
-            Body::new(RequestBody::new(body, self.state.clone()))
-        };
-        let mut request = Request::from_parts(parts, body);
+        let mut request = request.map(|body| {
+            if http_body::Body::is_end_stream(&body) {
+                Body::new(body)
+            } else {
+                // Followed, so that an answer given before it is read closes the connection.
+                Body::new(RequestBody::new(body, self.state.clone()))
+            }
+        });
         if let Some(limiter) = &self.shared.limiter {
             let extensions = request.extensions_mut();
             extensions.insert(limiter.clone());
@@ -492,7 +492,7 @@ impl Future for Answering {
     type Output = Result<Response<Tracked<AnswerBody>>, Infallible>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let (mut response, state) = match self.project() {
+        let (response, state) = match self.project() {
             AnsweringProj::Plain {
                 answer,
                 vary_when,
@@ -511,29 +511,43 @@ impl Future for Answering {
                 (ready!(answer.poll(cx))?.map(Either::Right), state)
             }
         };
-        if state.answer_leaves_body_unread() {
-            // What the client sends after it is no request (the rest of the body, or whatever
-            // that holds), and is not read as one: the connection closes after this answer.
-            let close = header::HeaderValue::from_static("close");
-            response.headers_mut().insert(header::CONNECTION, close);
-        }
-        if written_like_a_refusal(&response) {
-            state.answer_looks_like_a_refusal();
+        let close = state.answer_leaves_body_unread();
+        if close || matches!(response.status().as_u16(), 400 | 414 | 431) {
+            return Poll::Ready(Ok(told(response, close, state)));
         }
         let state = state.clone();
         Poll::Ready(Ok(response.map(|body| Tracked::new(body, state))))
     }
 }
 
-/// Whether hyper writes `response` as it writes its own refusal of a request head (400, 414
-/// or 431, no body, no header but those hyper adds), which the connection's socket wrapper
-/// takes over (see `conn.rs`).
-fn written_like_a_refusal<B: http_body::Body>(response: &Response<B>) -> bool {
-    matches!(response.status().as_u16(), 400 | 414 | 431)
-        && response.body().size_hint().exact() == Some(0)
+/// An answer the connection's socket wrapper is told of, out of the common path (which this
+/// keeps from copying every answer once more). `close`: it leaves the request's body unread,
+/// and says `Connection: close` (what the client sends after it is no request, the rest of the
+/// body or whatever that holds, and is not read as one). A 400, 414 or 431 that hyper writes
+/// as it writes its own refusal of a request head (no body, no header but those hyper adds) is
+/// counted, so that the wrapper, which takes such refusals over, lets it through (see
+/// `conn.rs`).
+#[cold]
+#[inline(never)]
+fn told(
+    mut response: Response<AnswerBody>,
+    close: bool,
+    state: &Arc<ConnState>,
+) -> Response<Tracked<AnswerBody>> {
+    if close {
+        let value = header::HeaderValue::from_static("close");
+        response.headers_mut().insert(header::CONNECTION, value);
+    }
+    let like_a_refusal = matches!(response.status().as_u16(), 400 | 414 | 431)
+        && http_body::Body::size_hint(response.body()).exact() == Some(0)
         && response.headers().keys().all(|name| {
             name == header::CONNECTION || name == header::CONTENT_LENGTH || name == header::DATE
-        })
+        });
+    if like_a_refusal {
+        state.answer_looks_like_a_refusal();
+    }
+    let state = state.clone();
+    response.map(|body| Tracked::new(body, state))
 }
 
 /// Listens for SIGINT and SIGTERM (SIGINT only off Unix) and turns each into a stop request.
