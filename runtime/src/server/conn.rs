@@ -1,5 +1,6 @@
 //! The timers of one connection, around its socket: the header-read, keep-alive and write
-//! timeouts; the 414 for a request line longer than the head limit; and the lingering close.
+//! timeouts; the answers to request heads refused before any router, in the envelope; and the
+//! lingering close.
 //!
 //! hyper's own `header_read_timeout` starts as soon as a connection waits for a request, so it
 //! cannot tell a keep-alive connection resting between requests (which should be allowed to
@@ -11,6 +12,24 @@
 //! hyper answers every head over the limit with 431, the request line included; the wrapper
 //! watches the request line of each head it sees begin, and refuses one that does not end
 //! within the limit with 414 itself, before hyper sees those bytes.
+//!
+//! hyper refuses a malformed head (400), one over the limits (431) or a request target over
+//! its own limit (414) with an answer of its own, bare: no body, no request id. The wrapper
+//! does not parse heads before hyper to avoid that (every request would be parsed twice, and
+//! a head in a pipelined stream can only be found by framing every body as hyper does); it
+//! rewrites hyper's answer instead. hyper writes it as the last thing before it closes the
+//! connection, in a form no answer of the service has (see [`hyper_refusal_at`]); the wrapper
+//! recognises it in what hyper writes, keeps it from the client, and writes the envelope in its
+//! place: `INVALID_PARAMETER` with the same status, a request id, `Connection: close`, and a
+//! message saying what was wrong, from the bytes read since the connection last waited for a
+//! request, which it keeps (up to the head limit) for that (see `head.rs`). A refusal is logged
+//! here, at WARN, with its request id.
+//!
+//! An answer that leaves the request's body unread (a 413 before the body is read, a 415,
+//! a 401, any route that does not read it) says `Connection: close` (`serve.rs` adds it, told
+//! by [`RequestBody`]), so nothing the client sends after it is read as a request: not the rest
+//! of the body, nor what it holds. The wrapper, told by [`ConnState`], looks for no head in it
+//! either, and the lingering close below discards it, within its bounds.
 //!
 //! When hyper closes a connection it shuts the write side down; closing the socket then, with
 //! requests the client pipelined still unread in the kernel, makes the kernel send a reset,
@@ -24,17 +43,24 @@ use std::mem::MaybeUninit;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
 use axum::body::Bytes;
+use axum::http::StatusCode;
 use http_body::{Body, Frame, SizeHint};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::Semaphore;
 use tokio::time::{Instant, Sleep};
 
-/// The limits of a connection: its timeouts and the head limit.
+use super::error::{ApiError, PlainErrorObject};
+use super::head::{self, HeadLimits, Refusal};
+use super::pipeline::{REQUEST_ID_HEADER, error_envelope};
+use super::request_id::new_request_id;
+use crate::ErrorKind;
+
+/// The limits of a connection: its timeouts and the head limits.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Limits {
     pub header_read: Duration,
@@ -44,6 +70,17 @@ pub(crate) struct Limits {
     /// The largest request head, in bytes; a request line that does not end within it is
     /// refused with 414.
     pub max_head_bytes: usize,
+    /// The most headers a request has (hyper's limit, named in the answer to one over it).
+    pub max_headers: usize,
+}
+
+impl Limits {
+    fn head(&self) -> HeadLimits {
+        HeadLimits {
+            max_bytes: self.max_head_bytes,
+            max_headers: self.max_headers,
+        }
+    }
 }
 
 /// How long a lingering close waits for the client to send more or close: once it has sent
@@ -61,7 +98,18 @@ pub(crate) struct ConnState {
     busy: AtomicBool,
     /// Answers handed over so far.
     answered: AtomicU64,
-    /// The client's address, for the log line of a 414.
+    /// The request being answered has a body that has not been read to its end.
+    body_unread: AtomicBool,
+    /// The answer handed over last says `Connection: close`: what the client sends after its
+    /// request is no request (the rest of a body left unread, say), and no head is looked for
+    /// in it.
+    last_answer: AtomicBool,
+    /// Answers of the service handed over that hyper writes as it writes its own refusal of a
+    /// head (see [`hyper_refusal_at`]): the wrapper lets that many of them through.
+    lookalikes: AtomicU32,
+    /// The wrapper answered a refused head (and logged it).
+    refused: AtomicBool,
+    /// The client's address, for the log line of a refusal.
     peer: SocketAddr,
 }
 
@@ -70,6 +118,10 @@ impl ConnState {
         Self {
             busy: AtomicBool::new(false),
             answered: AtomicU64::new(0),
+            body_unread: AtomicBool::new(false),
+            last_answer: AtomicBool::new(false),
+            lookalikes: AtomicU32::new(0),
+            refused: AtomicBool::new(false),
             peer,
         }
     }
@@ -82,29 +134,111 @@ impl ConnState {
         self.answered.fetch_add(1, Ordering::Relaxed);
         self.busy.store(false, Ordering::Relaxed);
     }
+
+    /// The request being answered has a body (read through a [`RequestBody`]).
+    pub(crate) fn body_started(&self) {
+        self.body_unread.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the answer about to be handed over leaves the request's body unread; if it
+    /// does, it is the connection's last (the caller says `Connection: close` in it).
+    pub(crate) fn answer_leaves_body_unread(&self) -> bool {
+        let unread = self.body_unread.swap(false, Ordering::Relaxed);
+        if unread {
+            self.last_answer.store(true, Ordering::Relaxed);
+        }
+        unread
+    }
+
+    /// The answer about to be handed over is written as hyper writes its own refusal of a
+    /// head: the wrapper must let it through.
+    pub(crate) fn answer_looks_like_a_refusal(&self) {
+        self.lookalikes.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Whether the wrapper answered a refused head on this connection (and logged it).
+    pub(crate) fn refused(&self) -> bool {
+        self.refused.load(Ordering::Relaxed)
+    }
 }
 
-/// The answer to a request line longer than the head limit: like hyper's own 431, no body
-/// (hyper's answers before routing carry no envelope either).
-fn uri_too_long_answer() -> Bytes {
+/// The answer to a refused request head: the error envelope (`INVALID_PARAMETER`, the status
+/// of the refusal, its message and hint, `details: []`) with a new request id, in the body
+/// and in `x-request-id`, and `Connection: close`.
+fn refusal_answer(refusal: &Refusal, request_id: &str) -> Bytes {
+    let error =
+        ApiError::<PlainErrorObject>::of_kind(ErrorKind::InvalidParameter, &refusal.message)
+            .with_hint(refusal.hint)
+            .with_status(refusal.status);
+    let body = error_envelope(request_id, &error);
+    let status = error.status();
     let date = httpdate::fmt_http_date(std::time::SystemTime::now());
-    Bytes::from(format!(
-        "HTTP/1.1 414 URI Too Long\r\ncontent-length: 0\r\nconnection: close\r\ndate: {date}\r\n\r\n"
-    ))
+    let mut answer = format!(
+        "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\n{REQUEST_ID_HEADER}: {request_id}\r\n\
+         content-length: {}\r\nconnection: close\r\ndate: {date}\r\n\r\n",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or_default(),
+        body.len()
+    )
+    .into_bytes();
+    answer.extend_from_slice(&body);
+    Bytes::from(answer)
 }
 
-/// The message of [`uri_too_long_error`].
-const URI_TOO_LONG: &str = "request line longer than the head limit: answered 414";
-
-/// What the socket returns to hyper once it has refused a request line.
-fn uri_too_long_error() -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, URI_TOO_LONG)
+/// Where hyper's own refusal of a request head begins in `data`, what hyper writes next, and
+/// its status. hyper answers such a head with 400, 414 or 431, no body, and no header but
+/// `connection: close`, `content-length: 0` and `date`, and writes it as the last thing before
+/// it closes the connection: it ends `data`. No answer of the router looks like it (an
+/// answer has a body or a header of its own); one that does is counted by the service
+/// ([`ConnState::answer_looks_like_a_refusal`]) and let through.
+#[inline]
+fn hyper_refusal_at(data: &[u8]) -> Option<(usize, StatusCode)> {
+    // The quick no, for almost every write: an answer ends with its body.
+    if !data.ends_with(b"\r\n\r\n") {
+        return None;
+    }
+    bodiless_refusal_at(data)
 }
 
-/// Whether an I/O error is the socket's refusal of a request line (logged when answered).
-pub(crate) fn is_uri_too_long(error: &io::Error) -> bool {
-    error.kind() == io::ErrorKind::InvalidData && error.to_string() == URI_TOO_LONG
+/// [`hyper_refusal_at`] for `data` that ends with the end of a head.
+#[cold]
+#[inline(never)]
+fn bodiless_refusal_at(data: &[u8]) -> Option<(usize, StatusCode)> {
+    let window = data.len().saturating_sub(256);
+    let start = window + memchr::memmem::rfind(&data[window..], b"HTTP/1.")?;
+    let mut headers = [httparse::EMPTY_HEADER; 4];
+    let mut response = httparse::Response::new(&mut headers);
+    let Ok(httparse::Status::Complete(len)) = response.parse(&data[start..]) else {
+        return None;
+    };
+    let status = match response.code? {
+        code @ (400 | 414 | 431) => StatusCode::from_u16(code).ok()?,
+        _ => return None,
+    };
+    let hypers = response.headers.iter().all(|h| {
+        h.name.eq_ignore_ascii_case("connection")
+            || h.name.eq_ignore_ascii_case("date")
+            || (h.name.eq_ignore_ascii_case("content-length") && h.value == b"0")
+    });
+    (start + len == data.len() && hypers).then_some((start, status))
 }
+
+/// The message of [`refused_error`].
+const REFUSED: &str = "request head refused before routing (answered in the envelope)";
+
+/// What the socket returns to hyper once it has refused a request head.
+fn refused_error() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, REFUSED)
+}
+
+/// Whether an I/O error is the socket's refusal of a request head (logged when answered).
+pub(crate) fn is_refused(error: &io::Error) -> bool {
+    error.kind() == io::ErrorKind::InvalidData && error.to_string() == REFUSED
+}
+
+/// At most this much of the bytes kept for a refused head's answer stays allocated while a
+/// connection waits for its next request.
+const KEPT_CAPACITY: usize = 4096;
 
 /// Why a connection was closed by a timer (the error its socket returns).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,11 +291,11 @@ enum Phase {
 enum Closing {
     /// Serving.
     Open,
-    /// Writing the 414 (the answer, and how much of it is written).
+    /// Writing the answer to a refused head (the answer, and how much of it is written).
     Refusing(Bytes, usize),
     /// The write side is shut: reading and discarding what the client still sends.
     Lingering(Linger),
-    /// Closed (the socket is only waiting to be dropped); `refused`: after a 414.
+    /// Closed (the socket is only waiting to be dropped); `refused`: after a refused head.
     Closed { refused: bool },
 }
 
@@ -172,7 +306,7 @@ struct Linger {
     /// unread when the write side is shut closes at once, as nothing can be reset).
     last: Option<Instant>,
     discarded: usize,
-    /// The close follows a 414.
+    /// The close follows a refused head.
     refused: bool,
 }
 
@@ -188,6 +322,12 @@ pub(crate) struct Guarded<IO> {
     /// The bytes of the current head's request line read so far, while its end has not been
     /// seen; `None` once it has (or when the head did not start in a read seen here).
     request_line: Option<usize>,
+    /// The bytes read since the connection last waited for a request, up to the head limit:
+    /// what [`head::diagnose`] reads again when hyper refuses a head.
+    kept: Vec<u8>,
+    /// Reads are added to `kept` (until it is full, or a body is read: what follows it can
+    /// no longer be found without all of it).
+    keeping: bool,
     closing: Closing,
     read_timer: Option<(Instant, Pin<Box<Sleep>>)>,
     /// Since when a write has been waiting for the client to read.
@@ -213,6 +353,8 @@ impl<IO> Guarded<IO> {
             },
             answered: 0,
             request_line: Some(0),
+            kept: Vec::new(),
+            keeping: true,
             closing: Closing::Open,
             read_timer: None,
             write_stalled: None,
@@ -292,6 +434,33 @@ impl<IO> Guarded<IO> {
 }
 
 impl<IO> Guarded<IO> {
+    /// The client begins its next request (the first bytes after an answer): its request line
+    /// is watched and its bytes kept, unless the last answer closes the connection (what
+    /// follows is no request then).
+    fn next_head(&mut self) {
+        if self.kept.capacity() > KEPT_CAPACITY {
+            self.kept = Vec::new();
+        }
+        self.kept.clear();
+        let expected = !self.state.last_answer.load(Ordering::Relaxed);
+        self.request_line = expected.then_some(0);
+        self.keeping = expected;
+    }
+
+    /// Adds `read` to the bytes kept for a refused head's answer, up to the head limit; stops
+    /// at a read made while a body is being read.
+    #[inline]
+    fn keep(&mut self, read: &[u8]) {
+        if self.state.body_unread.load(Ordering::Relaxed) {
+            self.keeping = false;
+            return;
+        }
+        let room = self.limits.max_head_bytes.saturating_sub(self.kept.len());
+        let taken = read.len().min(room);
+        self.kept.extend_from_slice(&read[..taken]);
+        self.keeping = taken < room;
+    }
+
     /// Follows the request line through `read`, the next bytes of a head: whether it is
     /// longer than the head limit (it has not ended within the limit's bytes).
     #[inline]
@@ -364,13 +533,18 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncRead for Guarded<IO> {
                         this.phase = Phase::Head {
                             deadline: Instant::now() + this.limits.header_read,
                         };
-                        this.request_line = Some(0);
+                        this.next_head();
                     }
-                    if this.request_line_too_long(&buf.filled()[before..]) {
+                    let read = &buf.filled()[before..];
+                    if this.keeping {
+                        this.keep(read);
+                    }
+                    if this.request_line_too_long(read) {
                         // hyper would answer 431; the answer is 414, and hyper never sees
                         // these bytes.
                         buf.set_filled(before);
-                        return this.refuse(cx);
+                        this.refuse(Refusal::request_line_too_long(this.limits.head()));
+                        return this.poll_read_closing(cx);
                     }
                 }
                 Poll::Ready(Ok(()))
@@ -384,27 +558,50 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncRead for Guarded<IO> {
     }
 }
 
-impl<IO: AsyncRead + AsyncWrite + Unpin> Guarded<IO> {
-    /// Starts refusing the current request with 414.
+impl<IO> Guarded<IO> {
+    /// Refuses the current request head: logs the refusal and makes its answer, which the
+    /// next write, flush, read or shutdown sends before the connection closes.
     #[cold]
     #[inline(never)]
-    fn refuse(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+    fn refuse(&mut self, refusal: Refusal) {
+        let request_id = new_request_id();
         tracing::warn!(
             peer = %self.state.peer,
-            status = 414,
-            "request rejected before routing: request line longer than the head limit"
+            status = refusal.status.as_u16(),
+            request_id,
+            "request rejected before routing: {}",
+            refusal.message
         );
+        self.state.refused.store(true, Ordering::Relaxed);
         self.request_line = None;
-        self.closing = Closing::Refusing(uri_too_long_answer(), 0);
-        self.poll_read_closing(cx)
+        self.keeping = false;
+        self.closing = Closing::Refusing(refusal_answer(&refusal, &request_id), 0);
+        self.kept = Vec::new();
     }
 
-    /// A read once the connection is closing: finishes the 414 (writes it, closes) and fails,
-    /// so hyper ends the connection without an answer of its own; after a close that was no
-    /// refusal, finds the end of the stream.
+    /// hyper writes its own refusal of a head, with `status`: unless it is an answer of the
+    /// service that only looks like one, refuses the head with the envelope instead, saying
+    /// what was wrong with it. Returns whether it did.
     #[cold]
     #[inline(never)]
-    fn poll_read_closing(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+    fn take_over(&mut self, status: StatusCode) -> bool {
+        let lookalike = self
+            .state
+            .lookalikes
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+            .is_ok();
+        if lookalike {
+            return false;
+        }
+        let refusal = head::diagnose(&self.kept, status, self.limits.head());
+        self.refuse(refusal);
+        true
+    }
+}
+
+impl<IO: AsyncRead + AsyncWrite + Unpin> Guarded<IO> {
+    /// Writes out the answer to a refused head, if one is being written.
+    fn poll_refusal_written(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         while let Closing::Refusing(answer, at) = &self.closing {
             let (answer, at) = (answer.clone(), *at);
             if at == answer.len() {
@@ -416,11 +613,34 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> Guarded<IO> {
             }
             self.closing = Closing::Refusing(answer, at + n);
         }
+        Poll::Ready(Ok(()))
+    }
+
+    /// A read once the connection is closing: finishes the answer to a refused head (writes
+    /// it, closes) and fails, so hyper ends the connection without an answer of its own;
+    /// after a close that was no refusal, finds the end of the stream.
+    #[cold]
+    #[inline(never)]
+    fn poll_read_closing(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         ready!(self.poll_close(cx))?;
         match self.closing {
-            Closing::Closed { refused: true } => Poll::Ready(Err(uri_too_long_error())),
+            Closing::Closed { refused: true } => Poll::Ready(Err(refused_error())),
             _ => Poll::Ready(Ok(())),
         }
+    }
+
+    /// What of `data`, the bytes hyper writes next (`data` is its last non-empty part, and
+    /// `more_before` says whether parts come before it), is written now: `Some(n)` when hyper's
+    /// own refusal of a head ends it and the `n` bytes before the refusal are to be written
+    /// first (`Some(0)`: the refusal was taken over, nothing is written); `None` when `data` is
+    /// written as it is.
+    #[inline]
+    fn intercept(&mut self, data: &[u8], more_before: bool) -> Option<usize> {
+        let (at, status) = hyper_refusal_at(data)?;
+        if at > 0 || more_before {
+            return Some(at);
+        }
+        self.take_over(status).then_some(0)
     }
 
     /// Shuts the write side down, then lingers: reads and discards what the client still
@@ -432,6 +652,7 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> Guarded<IO> {
             match &mut self.closing {
                 Closing::Open | Closing::Refusing(..) => {
                     let refused = matches!(self.closing, Closing::Refusing(..));
+                    ready!(self.poll_refusal_written(cx))?;
                     ready!(self.write_with(cx, |io, cx| io.poll_shutdown(cx)))?;
                     self.closing = Closing::Lingering(Linger {
                         started: Instant::now(),
@@ -530,30 +751,60 @@ impl<IO: AsyncWrite + Unpin> Guarded<IO> {
 }
 
 impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Guarded<IO> {
+    /// Writes what hyper writes, except hyper's own refusal of a head (see
+    /// [`hyper_refusal_at`]), whose bytes are taken and answered with the envelope.
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        self.get_mut()
-            .write_with(cx, |io, cx| io.poll_write(cx, buf))
+        let this = self.get_mut();
+        if let Closing::Refusing(..) = this.closing {
+            return Poll::Ready(Err(refused_error()));
+        }
+        match this.intercept(buf, false) {
+            None => this.write_with(cx, |io, cx| io.poll_write(cx, buf)),
+            Some(0) => Poll::Ready(Ok(buf.len())),
+            Some(before) => this.write_with(cx, |io, cx| io.poll_write(cx, &buf[..before])),
+        }
     }
 
+    /// As [`poll_write`](Self::poll_write), for hyper's answers in several parts (a head and
+    /// the body it queued).
     fn poll_write_vectored(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        self.get_mut()
-            .write_with(cx, |io, cx| io.poll_write_vectored(cx, bufs))
+        let this = self.get_mut();
+        if let Closing::Refusing(..) = this.closing {
+            return Poll::Ready(Err(refused_error()));
+        }
+        let Some(last) = bufs.iter().rposition(|b| !b.is_empty()) else {
+            return this.write_with(cx, |io, cx| io.poll_write_vectored(cx, bufs));
+        };
+        match this.intercept(&bufs[last], last > 0) {
+            None => this.write_with(cx, |io, cx| io.poll_write_vectored(cx, bufs)),
+            Some(0) if last == 0 => Poll::Ready(Ok(bufs[0].len())),
+            Some(before) if last == 0 => {
+                this.write_with(cx, |io, cx| io.poll_write(cx, &bufs[0][..before]))
+            }
+            // The parts before the refusal first; it comes again in the next write.
+            Some(_) => this.write_with(cx, |io, cx| io.poll_write_vectored(cx, &bufs[..last])),
+        }
     }
 
     fn is_write_vectored(&self) -> bool {
         self.io.is_write_vectored()
     }
 
+    /// Flushes, after writing out the answer to a refused head if one is being written.
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.get_mut().write_with(cx, |io, cx| io.poll_flush(cx))
+        let this = self.get_mut();
+        if let Closing::Refusing(..) = this.closing {
+            ready!(this.poll_refusal_written(cx))?;
+        }
+        this.write_with(cx, |io, cx| io.poll_flush(cx))
     }
 
     /// hyper is done with the connection: a lingering close (see [`Guarded::poll_close`]).
@@ -602,6 +853,52 @@ impl<B: Body<Data = Bytes> + Unpin> Body for Tracked<B> {
     }
 }
 
+/// A request body that tells the connection once it has been read to its end: an answer
+/// given before then leaves the rest unread, and closes the connection
+/// ([`ConnState::answer_leaves_body_unread`]).
+pub(crate) struct RequestBody<B> {
+    body: B,
+    state: Arc<ConnState>,
+}
+
+impl<B> RequestBody<B> {
+    /// `body`, whose reading `state` follows (from [`ConnState::body_started`]).
+    pub(crate) fn new(body: B, state: Arc<ConnState>) -> Self {
+        state.body_started();
+        Self { body, state }
+    }
+}
+
+impl<B: Body<Data = Bytes> + Unpin> Body for RequestBody<B> {
+    type Data = Bytes;
+    type Error = B::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, B::Error>>> {
+        let this = self.get_mut();
+        let frame = ready!(Pin::new(&mut this.body).poll_frame(cx));
+        let ended = match &frame {
+            None => true,
+            Some(Ok(_)) => this.body.is_end_stream(),
+            Some(Err(_)) => false,
+        };
+        if ended {
+            this.state.body_unread.store(false, Ordering::Relaxed);
+        }
+        Poll::Ready(frame)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -619,6 +916,7 @@ mod tests {
             keep_alive: Some(Duration::from_secs(75)),
             write: Duration::from_secs(30),
             max_head_bytes: HEAD_LIMIT,
+            max_headers: 100,
         };
         let guarded = Guarded::new(server, state.clone(), limits, Arc::new(Semaphore::new(4)));
         (guarded, state, client)
@@ -751,14 +1049,185 @@ mod tests {
         let answer = read_to_close(&mut client).await;
         client.shutdown().await.unwrap();
         let error = reading.await.unwrap();
-        assert!(is_uri_too_long(&error), "{error}");
-        assert!(
-            answer.starts_with("HTTP/1.1 414 URI Too Long\r\n"),
-            "{answer}"
+        assert!(is_refused(&error), "{error}");
+        let json = envelope(&answer, "HTTP/1.1 414 URI Too Long\r\n");
+        assert_eq!(
+            json["error"]["message"],
+            "the request line is longer than 1024 bytes: the request target is too long"
         );
-        assert!(answer.contains("\r\nconnection: close\r\n"), "{answer}");
-        assert!(answer.contains("\r\ndate: "), "{answer}");
-        assert!(answer.ends_with("\r\n\r\n"), "{answer}");
+    }
+
+    /// The error envelope in `answer`, after its head: the status line `status_line`, JSON,
+    /// a request id in the body and in `x-request-id`, `Connection: close` and a date;
+    /// `INVALID_PARAMETER` in `error` and as `data`'s one element, with `details: []` and a
+    /// hint.
+    fn envelope(answer: &str, status_line: &str) -> serde_json::Value {
+        assert!(answer.starts_with(status_line), "{answer}");
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        for header in [
+            "content-type: application/json",
+            "connection: close",
+            &format!("content-length: {}", body.len()),
+        ] {
+            assert!(
+                head.contains(&format!("\r\n{header}\r\n")),
+                "{header}: {head}"
+            );
+        }
+        assert!(head.contains("\r\ndate: "), "{head}");
+        let json: serde_json::Value = serde_json::from_str(body).unwrap();
+        let id = json["request_id"].as_str().unwrap();
+        assert!(
+            super::super::is_valid_request_id(id) && id.starts_with("req_"),
+            "{id}"
+        );
+        assert!(
+            head.contains(&format!("\r\nx-request-id: {id}\r\n")),
+            "{head}"
+        );
+        assert_eq!(json["success"], false);
+        assert_eq!(json["data"], serde_json::json!([json["error"]]));
+        assert_eq!(json["error"]["code"], "INVALID_PARAMETER");
+        assert_eq!(json["error"]["details"], serde_json::json!([]));
+        assert!(json["error"]["hint"].is_string(), "{json}");
+        json
+    }
+
+    /// hyper's own answer to a head it refuses, as hyper 1 writes it.
+    fn hypers(status: &str) -> Vec<u8> {
+        format!(
+            "HTTP/1.1 {status}\r\nconnection: close\r\ncontent-length: 0\r\n\
+             date: Thu, 26 Nov 2026 04:32:25 GMT\r\n\r\n"
+        )
+        .into_bytes()
+    }
+
+    #[test]
+    fn hypers_own_refusals_are_told_from_answers() {
+        for (status, code) in [
+            ("400 Bad Request", 400),
+            ("414 URI Too Long", 414),
+            ("431 Request Header Fields Too Large", 431),
+        ] {
+            let answer = hypers(status);
+            assert_eq!(
+                hyper_refusal_at(&answer),
+                Some((0, StatusCode::from_u16(code).unwrap()))
+            );
+            // At the end of what hyper writes, after answers to earlier requests.
+            let mut data = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}".to_vec();
+            let at = data.len();
+            data.extend_from_slice(&answer);
+            assert_eq!(hyper_refusal_at(&data).map(|(at, _)| at), Some(at));
+        }
+        for answer in [
+            // An answer with a body, or a header of its own, or another status.
+            &b"HTTP/1.1 400 Bad Request\r\ncontent-length: 2\r\n\r\n{}"[..],
+            b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: 0\r\n\r\n",
+            b"HTTP/1.1 400 Bad Request\r\ncontent-length: 7\r\n\r\n",
+            b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n",
+            // Not at the end, or not a whole head.
+            b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\nx",
+            b"400 Bad Request\r\ncontent-length: 0\r\n\r\n",
+            b"\r\n\r\n",
+        ] {
+            assert_eq!(hyper_refusal_at(answer), None, "{:?}", String::from_utf8_lossy(answer));
+        }
+    }
+
+    /// A connection that read `request` and then had `written` written to it by hyper, and
+    /// shut down: what the client got.
+    async fn answered(
+        request: &[u8],
+        written: &[&[u8]],
+        state_ready: impl FnOnce(&ConnState),
+    ) -> String {
+        let (mut server, state, mut client) = connection();
+        client.write_all(request).await.unwrap();
+        client.shutdown().await.unwrap();
+        let mut read = Vec::new();
+        server.read_to_end(&mut read).await.unwrap();
+        assert_eq!(read, request);
+        state_ready(&state);
+        for data in written {
+            server.write_all(data).await.unwrap();
+        }
+        server.flush().await.unwrap();
+        server.shutdown().await.unwrap();
+        read_to_close(&mut client).await
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn hypers_refusal_is_answered_with_the_envelope_saying_what_was_wrong() {
+        let answer = answered(
+            b"GET /a\x00b HTTP/1.1\r\n\r\n",
+            &[&hypers("400 Bad Request")],
+            |_| {},
+        )
+        .await;
+        let json = envelope(&answer, "HTTP/1.1 400 Bad Request\r\n");
+        assert_eq!(
+            json["error"]["message"],
+            "the request target holds the byte 0x00, which a request target may not hold"
+        );
+        // After an answer to an earlier request in the same write: that answer as it was.
+        let ok = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}";
+        let mut both = ok.to_vec();
+        both.extend_from_slice(&hypers("400 Bad Request"));
+        let answer = answered(
+            b"GET / HTTP/1.1\r\n\r\nGET / HTTP/9\r\n\r\n",
+            &[&both],
+            |_| {},
+        )
+        .await;
+        let rest = answer
+            .strip_prefix(std::str::from_utf8(ok).unwrap())
+            .unwrap();
+        let json = envelope(rest, "HTTP/1.1 400 Bad Request\r\n");
+        assert!(
+            json["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("`HTTP/9`")
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_answer_of_the_service_written_like_a_refusal_is_let_through() {
+        let bare = hypers("400 Bad Request");
+        let answer = answered(b"GET / HTTP/1.1\r\n\r\n", &[&bare], |state| {
+            state.answer_looks_like_a_refusal()
+        })
+        .await;
+        assert_eq!(answer.as_bytes(), bare);
+        // Once: a refusal of hyper after it is taken over.
+        let answer = answered(b"GET / HTTP/1.1\r\n\r\n", &[&bare, &bare], |state| {
+            state.answer_looks_like_a_refusal()
+        })
+        .await;
+        let rest = answer
+            .strip_prefix(std::str::from_utf8(&bare).unwrap())
+            .unwrap();
+        envelope(rest, "HTTP/1.1 400 Bad Request\r\n");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn after_an_answer_that_closes_no_head_is_looked_for() {
+        let (mut server, state, mut client) = connection();
+        client.write_all(&head(100)).await.unwrap();
+        let mut read = vec![0; 100 + "Host: x\r\n\r\n".len()];
+        server.read_exact(&mut read).await.unwrap();
+        state.request_started();
+        let body = RequestBody::new((), state.clone());
+        assert!(state.answer_leaves_body_unread());
+        drop(body);
+        drop(Tracked::new((), state.clone()));
+        // The unread body: a line far over the head limit, which is no request line.
+        client.write_all(&[b'x'; 4 * HEAD_LIMIT]).await.unwrap();
+        let mut buf = vec![0; 8 * HEAD_LIMIT];
+        let n = server.read(&mut buf).await.unwrap();
+        assert_eq!(n, 4 * HEAD_LIMIT);
+        assert!(matches!(server.closing, Closing::Open));
     }
 
     #[tokio::test(start_paused = true)]
@@ -774,6 +1243,6 @@ mod tests {
         client.write_all(&head(2 * HEAD_LIMIT)).await.unwrap();
         let mut buf = [0; 4096];
         let error = server.read(&mut buf).await.unwrap_err();
-        assert!(is_uri_too_long(&error), "{error}");
+        assert!(is_refused(&error), "{error}");
     }
 }

@@ -111,6 +111,13 @@ impl<E: ErrorBody> ApiError<E> {
         error
     }
 
+    /// Answers with `status` instead of the status of the code (a refused request head
+    /// answers 414 or 431 with `INVALID_PARAMETER`).
+    pub(crate) fn with_status(mut self, status: StatusCode) -> Self {
+        self.status = Some(status);
+        self
+    }
+
     /// Adds a header to the answer (`Retry-After` on a `RATE_LIMITED`, say).
     #[must_use]
     pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
@@ -183,5 +190,77 @@ impl<E: ErrorBody> std::error::Error for ApiError<E> {}
 impl<E: ErrorBody> From<ValidationError> for ApiError<E> {
     fn from(error: ValidationError) -> Self {
         Self::invalid(&error)
+    }
+}
+
+/// The error object of an answer given where no router, and so no spec's error type, is at
+/// hand: a request head refused before any request exists (see `conn.rs`). It has the fields
+/// every spec's error object has (the generator checks them): `code`, `message`, `details`
+/// (always there, empty for a refused head) and `hint` when there is one. The envelope around
+/// it is the router's ([`error_envelope`](super::pipeline::error_envelope)).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct PlainErrorObject {
+    code: String,
+    message: String,
+    details: Vec<PlainDetail>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<String>,
+}
+
+/// One `details` entry of a [`PlainErrorObject`].
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct PlainDetail {
+    field: String,
+    got: String,
+    reason: String,
+}
+
+impl ErrorBody for PlainErrorObject {
+    type Code = String;
+
+    fn from_code(code: String, message: String) -> Self {
+        Self {
+            code,
+            message,
+            details: Vec::new(),
+            hint: None,
+        }
+    }
+
+    fn from_kind(kind: ErrorKind, message: String) -> Self {
+        Self::from_code(kind.code().to_string(), message)
+    }
+
+    fn code(&self) -> &String {
+        &self.code
+    }
+
+    /// No status of its own: the answers made with it set theirs
+    /// ([`ApiError::with_status`]).
+    fn http_status(&self) -> Option<u16> {
+        None
+    }
+
+    fn message(&self) -> &str {
+        &self.message
+    }
+
+    fn hint(&self) -> Option<&str> {
+        self.hint.as_deref()
+    }
+
+    fn set_hint(&mut self, hint: String) {
+        self.hint = Some(hint);
+    }
+
+    fn push_detail(&mut self, field: String, got: String, reason: String) {
+        self.details.push(PlainDetail { field, got, reason });
+    }
+
+    fn details(&self) -> Vec<(&str, &str, &str)> {
+        self.details
+            .iter()
+            .map(|d| (d.field.as_str(), d.got.as_str(), d.reason.as_str()))
+            .collect()
     }
 }

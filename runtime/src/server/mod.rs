@@ -5,6 +5,7 @@
 
 mod conn;
 mod error;
+mod head;
 mod keys;
 mod pipeline;
 mod rate_limit;

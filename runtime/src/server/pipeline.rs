@@ -595,16 +595,9 @@ fn success<T: serde::Serialize, E: ErrorBody>(request_id: HeaderValue, records: 
     }
 }
 
-/// The error envelope: `success: false`, the request id, the error object in `error` and as
-/// the one element of `data`.
+/// The error envelope as an answer: [`error_envelope`] with the status of the error, its
+/// headers, and the request id in `x-request-id`; an internal error's detail is logged.
 pub(crate) fn failure<E: ErrorBody>(request_id: HeaderValue, error: &ApiError<E>) -> Response {
-    #[derive(serde::Serialize)]
-    struct Failure<'a, E> {
-        success: bool,
-        request_id: &'a str,
-        data: [&'a E; 1],
-        error: &'a E,
-    }
     let id = request_id.to_str().unwrap_or_default();
     if let Some(detail) = error.internal_detail() {
         tracing::error!(
@@ -613,22 +606,37 @@ pub(crate) fn failure<E: ErrorBody>(request_id: HeaderValue, error: &ApiError<E>
             "request failed inside the implementation"
         );
     }
-    let object = error.error_object();
-    let body = Failure {
-        success: false,
-        request_id: id,
-        data: [object],
-        error: object,
-    };
-    let bytes = serde_json::to_vec(&body).unwrap_or_else(|_| {
-        br#"{"success":false,"request_id":"","data":[],"error":{"code":"INTERNAL_ERROR","message":"internal error"}}"#
-            .to_vec()
-    });
+    let bytes = error_envelope(id, error);
     let mut response = json(error.status(), request_id, bytes);
     for (name, value) in error.headers() {
         response.headers_mut().append(name, value.clone());
     }
     response
+}
+
+/// The error envelope's JSON, the one definition of its shape: `success: false`, the request
+/// id, the error object in `error` and as the one element of `data`. Every error answer is
+/// written with it: the router's ([`failure`]) and the connection's own, for a request head
+/// refused before any router (`conn.rs`).
+pub(crate) fn error_envelope<E: ErrorBody>(request_id: &str, error: &ApiError<E>) -> Vec<u8> {
+    #[derive(serde::Serialize)]
+    struct Failure<'a, E> {
+        success: bool,
+        request_id: &'a str,
+        data: [&'a E; 1],
+        error: &'a E,
+    }
+    let object = error.error_object();
+    let body = Failure {
+        success: false,
+        request_id,
+        data: [object],
+        error: object,
+    };
+    serde_json::to_vec(&body).unwrap_or_else(|_| {
+        br#"{"success":false,"request_id":"","data":[],"error":{"code":"INTERNAL_ERROR","message":"internal error"}}"#
+            .to_vec()
+    })
 }
 
 fn json(status: StatusCode, request_id: HeaderValue, bytes: Vec<u8>) -> Response {

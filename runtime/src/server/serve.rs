@@ -29,7 +29,7 @@ use tower_http::compression::predicate::{And, NotForContentType, Predicate, Size
 use tower_http::compression::{Compression, CompressionBody, CompressionLayer, CompressionLevel};
 
 use super::REQUEST_ID_HEADER;
-use super::conn::{ConnState, Expired, Guarded, Limits, Tracked, is_uri_too_long};
+use super::conn::{ConnState, Expired, Guarded, Limits, RequestBody, Tracked, is_refused};
 use super::pipeline::{BodyLimit, PeerAddr, RequestTimeout};
 use super::rate_limit::{RateLimit, RateLimiter};
 use super::request_id::{RequestId, is_valid_request_id};
@@ -45,8 +45,8 @@ use crate::DEFAULT_BODY_LIMIT;
 /// | [`keep_alive_timeout`](Self::keep_alive_timeout) | 75 s | longer than the 60 s idle timeout of common load balancers, so the balancer, not the server, closes an idle connection (the other way round, a request can race the close and fail). At the connection cap a connection that has rested for `header_read_timeout` is closed to free its slot (resting connections look every `header_read_timeout`) |
 /// | [`request_timeout`](Self::request_timeout) | 30 s | an implementation that has not answered in 30 s (a stuck database call) answers 500 `INTERNAL_ERROR` in the envelope, and its work is dropped; 30 s is far beyond a normal answer (milliseconds) and shorter than the 60 s after which common load balancers give up with an answer of their own, outside the envelope |
 /// | [`write_timeout`](Self::write_timeout) | 30 s | a client that reads nothing of an answer for 30 s is gone or hostile; it no longer holds a slot and the answer's memory (a large kline is 1.7 MB) |
-/// | [`max_head_bytes`](Self::max_head_bytes) | 16 KiB | the request line and headers: a valid request of this API is well under 1 KiB; 1,024 unfinished heads then hold at most 16 MiB. Larger heads get hyper's 431, except a request line that does not fit on its own (a request target too long): 414 `URI Too Long` |
-/// | [`max_body_bytes`](Self::max_body_bytes) | 1 MiB | the JSON body of an endpoint that takes one (a `POST`); larger bodies get 413 `PAYLOAD_TOO_LARGE` in the envelope, announced ones (`Content-Length`) before a byte of them is read. A body of this API is a few records; 1 MiB leaves room and bounds the memory 1,024 connections can make the server hold |
+/// | [`max_head_bytes`](Self::max_head_bytes) | 16 KiB | the request line and headers: a valid request of this API is well under 1 KiB; 1,024 unfinished heads then hold at most 32 MiB (hyper's buffer, and the copy each connection keeps to say what was wrong with a head it refuses). Larger heads get 431, except a request line that does not fit on its own (a request target too long): 414 `URI Too Long`; both in the envelope |
+/// | [`max_body_bytes`](Self::max_body_bytes) | 1 MiB | the JSON body of an endpoint that takes one (a `POST`); larger bodies get 413 `PAYLOAD_TOO_LARGE` in the envelope, announced ones (`Content-Length`) before a byte of them is read, and the connection closes after it. A body of this API is a few records; 1 MiB leaves room and bounds the memory 1,024 connections can make the server hold |
 /// | [`max_headers`](Self::max_headers) | 100 | a client of this API sends fewer than 10; 100 is hyper's own limit, which it keeps on the stack (any other limit costs two buffers filled on every request), and `max_head_bytes` bounds the head anyway |
 /// | [`shutdown_timeout`](Self::shutdown_timeout) | 10 s | answers take milliseconds; 10 s lets slow ones finish (and their connections close lingering, below) and stays well inside the 30 s an orchestrator waits between SIGTERM and SIGKILL |
 /// | [`compression`](Self::compression) | on, gzip, above 4 KiB | large answers shrink 5–10× for clients that send `Accept-Encoding: gzip`; small ones (a few records) are sent as they are, where compressing costs more than it saves; requests without `Accept-Encoding` skip the layer and its cost |
@@ -54,18 +54,31 @@ use crate::DEFAULT_BODY_LIMIT;
 /// | [`trust_request_id`](Self::trust_request_id) | off | an id the caller chooses is neither unique nor unguessable; turn on behind a proxy that sets `x-request-id` |
 /// | [`handle_signals`](Self::handle_signals) | on | SIGINT and SIGTERM start a graceful shutdown; a second one ends it at once |
 ///
-/// The 414, like hyper's own 400 and 431, is answered before a request exists to route: it
-/// carries no envelope and no request id, and is logged at WARN with the peer address.
+/// **Refused heads.** A request head refused before a request exists to route (malformed:
+/// 400; a request line longer than `max_head_bytes`: 414; a larger head, or more than
+/// `max_headers` headers: 431) is answered in the error envelope all the same:
+/// `INVALID_PARAMETER` with that status, a message naming what was wrong (the byte a request
+/// target may not hold, the folded header, the two Content-Lengths, the HTTP version, the
+/// limit), `details: []`, a hint, a new request id (in the body and `x-request-id`) and
+/// `Connection: close`; it is logged at WARN with the peer address, status and request id.
+/// hyper decides what it refuses; the connection's socket wrapper puts the envelope in place of
+/// hyper's bare answer.
+///
+/// **Unread bodies.** An answer given before the request's body was read to its end (a 413
+/// announced by `Content-Length`, or found while reading, a 415, a 401, an answer of a route
+/// that reads no body) says `Connection: close`: nothing the client sends after that head is
+/// read as a request (not the rest of the body, nor what it holds, nor a request pipelined
+/// behind it).
 ///
 /// **Closing.** When the server closes a connection itself (after the answer in flight at a
-/// graceful shutdown, after an answer to `Connection: close`, after a 400, 414 or 431) it
-/// shuts its write side down and then, if the client has sent more than was read (requests
-/// it pipelined, the rest of a refused head), goes on reading and discarding it until the
-/// client closes, it has sent nothing for 2 s, 10 s have passed or 1 MiB was discarded: a
-/// lingering close. Closing a socket with unread input makes the kernel reset the
-/// connection, and the reset discards whatever of the answer the client has not read yet.
-/// With nothing unread it closes at once; connections closed by a timer, or still open when
-/// the shutdown timeout passes, are closed at once too.
+/// graceful shutdown, after an answer to `Connection: close`, after an answer that left the
+/// body unread, after a refused head) it shuts its write side down and then, if the client
+/// has sent more than was read (requests it pipelined, the rest of a body or of a refused
+/// head), goes on reading and discarding it until the client closes, it has sent nothing for
+/// 2 s, 10 s have passed or 1 MiB was discarded: a lingering close. Closing a socket with
+/// unread input makes the kernel reset the connection, and the reset discards whatever of the
+/// answer the client has not read yet. With nothing unread it closes at once; connections
+/// closed by a timer, or still open when the shutdown timeout passes, are closed at once too.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct ServeConfig {
@@ -84,11 +97,12 @@ pub struct ServeConfig {
     /// Time a client may read nothing of an answer being sent.
     pub write_timeout: Duration,
     /// Largest request head (request line and headers), in bytes: a larger head is answered
-    /// 431, and a request line that does not end within it 414.
+    /// 431, and a request line that does not end within it 414 (both in the envelope).
     pub max_head_bytes: usize,
-    /// Most request headers.
+    /// Most request headers: a request with more is answered 431 (in the envelope).
     pub max_headers: usize,
-    /// Largest request body (of an endpoint that takes one), in bytes.
+    /// Largest request body (of an endpoint that takes one), in bytes: a larger one is answered
+    /// 413, and the connection closes.
     pub max_body_bytes: usize,
     /// Time in-flight requests get to finish after a shutdown signal (their connections'
     /// lingering close included).
@@ -179,6 +193,7 @@ impl ServeConfig {
             keep_alive: self.keep_alive_timeout,
             write: self.write_timeout,
             max_head_bytes: self.max_head_bytes,
+            max_headers: self.max_headers.max(1),
         }
     }
 }
@@ -325,7 +340,7 @@ impl Server {
             let io = Guarded::new(tcp, state.clone(), limits, slots.clone());
             let service = PerConnection {
                 routes: routes.clone(),
-                state,
+                state: state.clone(),
                 peer,
                 shared: shared.clone(),
             };
@@ -334,7 +349,7 @@ impl Server {
             connections.spawn(async move {
                 let _permit = permit;
                 if let Err(e) = conn.await {
-                    connection_failed(&e, peer);
+                    connection_failed(&e, peer, &state);
                 }
             });
         }
@@ -407,7 +422,14 @@ impl hyper::service::Service<hyper::Request<Incoming>> for PerConnection {
 
     fn call(&self, request: hyper::Request<Incoming>) -> Self::Future {
         self.state.request_started();
-        let mut request = request.map(Body::new);
+        let mut request = request.map(|body| {
+            if http_body::Body::is_end_stream(&body) {
+                Body::new(body)
+            } else {
+                // Followed, so that an answer given before it is read closes the connection.
+                Body::new(RequestBody::new(body, self.state.clone()))
+            }
+        });
         if let Some(limiter) = &self.shared.limiter {
             let extensions = request.extensions_mut();
             extensions.insert(limiter.clone());
@@ -489,9 +511,43 @@ impl Future for Answering {
                 (ready!(answer.poll(cx))?.map(Either::Right), state)
             }
         };
+        let close = state.answer_leaves_body_unread();
+        if close || matches!(response.status().as_u16(), 400 | 414 | 431) {
+            return Poll::Ready(Ok(told(response, close, state)));
+        }
         let state = state.clone();
         Poll::Ready(Ok(response.map(|body| Tracked::new(body, state))))
     }
+}
+
+/// An answer the connection's socket wrapper is told of, out of the common path (which this
+/// keeps from copying every answer once more). `close`: it leaves the request's body unread,
+/// and says `Connection: close` (what the client sends after it is no request, the rest of the
+/// body or whatever that holds, and is not read as one). A 400, 414 or 431 that hyper writes
+/// as it writes its own refusal of a request head (no body, no header but those hyper adds) is
+/// counted, so that the wrapper, which takes such refusals over, lets it through (see
+/// `conn.rs`).
+#[cold]
+#[inline(never)]
+fn told(
+    mut response: Response<AnswerBody>,
+    close: bool,
+    state: &Arc<ConnState>,
+) -> Response<Tracked<AnswerBody>> {
+    if close {
+        let value = header::HeaderValue::from_static("close");
+        response.headers_mut().insert(header::CONNECTION, value);
+    }
+    let like_a_refusal = matches!(response.status().as_u16(), 400 | 414 | 431)
+        && http_body::Body::size_hint(response.body()).exact() == Some(0)
+        && response.headers().keys().all(|name| {
+            name == header::CONNECTION || name == header::CONTENT_LENGTH || name == header::DATE
+        });
+    if like_a_refusal {
+        state.answer_looks_like_a_refusal();
+    }
+    let state = state.clone();
+    response.map(|body| Tracked::new(body, state))
 }
 
 /// Listens for SIGINT and SIGTERM (SIGINT only off Unix) and turns each into a stop request.
@@ -545,12 +601,11 @@ async fn accept_failed(error: io::Error) {
     tokio::time::sleep(Duration::from_millis(100)).await;
 }
 
-/// Logs why a connection ended early: what hyper answered itself (a head too large, a
-/// malformed request: no envelope is possible there) and which timer closed it. (The 414 is
-/// logged where it is answered, by the connection's socket wrapper.)
-fn connection_failed(error: &hyper::Error, peer: SocketAddr) {
+/// Logs why a connection ended early: which timer closed it, or why it failed. (A refused
+/// head is logged where it is answered, by the connection's socket wrapper, `state`.)
+fn connection_failed(error: &hyper::Error, peer: SocketAddr, state: &ConnState) {
     let io_error = std::error::Error::source(error).and_then(|e| e.downcast_ref::<io::Error>());
-    if io_error.is_some_and(is_uri_too_long) {
+    if io_error.is_some_and(is_refused) || (state.refused() && error.is_parse()) {
         // Logged when it was answered.
         return;
     }
@@ -558,16 +613,12 @@ fn connection_failed(error: &hyper::Error, peer: SocketAddr) {
     match expired {
         Some(Expired::KeepAlive) => tracing::debug!(%peer, "{}", Expired::KeepAlive.message()),
         Some(expired) => tracing::info!(%peer, "connection closed: {}", expired.message()),
-        None if error.is_parse_too_large() => tracing::warn!(
-            %peer,
-            status = 431,
-            "request rejected before routing: head too large (or URI too long: 414)"
-        ),
+        // hyper left without answering (a head refused while an answer was still being
+        // written, the HTTP/2 preface): what it found.
         None if error.is_parse() => tracing::warn!(
             %peer,
-            status = 400,
             error = %error,
-            "request rejected before routing: malformed"
+            "request rejected before routing, unanswered"
         ),
         None if error.is_incomplete_message() || error.is_canceled() => {
             tracing::debug!(%peer, error = %error, "connection closed by the client")

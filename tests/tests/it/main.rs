@@ -12,9 +12,10 @@
 //!   validation and decoding tests ([`model_validation`],
 //!   [`model_decode`]), the server and sample server over real HTTP ([`server_e2e`]), the
 //!   serving path's limits, shutdown and logs over real sockets and as a child process
-//!   ([`server_runtime`]), the client against canned servers and the sample server
-//!   ([`client`], [`client_e2e`]), its paging streams ([`client_paging`]) and its traces
-//!   ([`client_tracing`]), typed time ([`typed_time`]);
+//!   ([`server_runtime`]), its answers before a request reaches an implementation (bodies left
+//!   unread, malformed heads: [`server_refusals`]), the client against canned servers and the
+//!   sample server ([`client`], [`client_e2e`]), its paging streams ([`client_paging`]) and
+//!   its traces ([`client_tracing`]), typed time ([`typed_time`]);
 //! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]).
 
 mod bodies;
@@ -40,6 +41,7 @@ mod packaging;
 mod pattern_matchers;
 mod pipeline;
 mod server_e2e;
+mod server_refusals;
 mod server_runtime;
 mod spec_coverage;
 mod spec_diff;

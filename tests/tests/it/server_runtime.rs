@@ -333,21 +333,26 @@ async fn oversized_heads_are_refused_and_the_server_goes_on() {
     let limit = 2048;
     let addr = serve(config().with_max_head_bytes(limit)).await;
     let long = "a".repeat(2 * limit);
-    // Headers over the limit: 431.
+    // Headers over the limit: 431, in the envelope.
     let answer = send(addr, "GET", TREASURY, &[("X-Padding", &long)]).await;
-    assert_eq!(answer.status, 431);
+    let error = answer.error(431, ErrorCode::InvalidParameter);
+    assert_eq!(error.message, "the request head is larger than 2048 bytes");
     // A request target that fits, with headers that take the head over the limit: 431 too.
     let fits = "a".repeat(limit / 2);
     let target = format!("{TREASURY}&pad={fits}");
     let answer = send(addr, "GET", &target, &[("X-Padding", &fits)]).await;
-    assert_eq!(answer.status, 431);
+    answer.error(431, ErrorCode::InvalidParameter);
     // A request target over the limit on its own: 414, on a new connection and on a kept-alive
     // one after an answer.
     let answer = get(addr, &format!("{TREASURY}&pad={long}"), Some(KEY)).await;
-    assert_eq!(answer.status, 414);
+    let error = answer.error(414, ErrorCode::InvalidParameter);
+    assert!(
+        error.message.contains("longer than 2048 bytes"),
+        "{}",
+        error.message
+    );
     assert_eq!(answer.header("connection"), Some("close"));
     assert!(answer.header("date").is_some());
-    assert!(answer.body.is_empty());
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let request = format!("GET {TREASURY} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
     stream.write_all(request.as_bytes()).await.unwrap();
@@ -770,6 +775,41 @@ async fn no_key_in_any_log_line_or_output() {
         output.contains("accepting the demo API key demo-key"),
         "{output}"
     );
+}
+
+#[tokio::test]
+async fn a_refused_head_is_logged_at_warn_with_its_request_id() {
+    let process = Process::start(0, &[]);
+    let mut stream = TcpStream::connect(process.addr).await.unwrap();
+    stream
+        .write_all(b"GET /api/v1/nothing HTTP/2.0\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    stream.shutdown().await.unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.unwrap();
+    let (answer, _) = crate::http::parse(&raw);
+    let error = answer.error(400, ErrorCode::InvalidParameter);
+    let id = answer.header("x-request-id").unwrap().to_string();
+    process.signal("TERM");
+    let (code, _, logs) = process.wait(Duration::from_secs(5));
+    assert_eq!(code, Some(0), "{logs}");
+    let line = logs
+        .lines()
+        .find(|line| line.contains(&id))
+        .unwrap_or_else(|| panic!("no log line with {id}: {logs}"));
+    let record: Value = serde_json::from_str(line).unwrap();
+    assert_eq!(record["level"], "WARN", "{line}");
+    assert_eq!(record["status"], 400, "{line}");
+    assert!(record["peer"].is_string(), "{line}");
+    let message = record["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("request rejected before routing"),
+        "{line}"
+    );
+    assert!(message.contains(&error.message), "{line}");
+    // Logged once.
+    assert_eq!(logs.matches("rejected before routing").count(), 1, "{logs}");
 }
 
 #[tokio::test]
