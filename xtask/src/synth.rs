@@ -115,13 +115,13 @@ fn copy_path(path: &str, i: usize) -> String {
     }
 }
 
-/// `type` and `returns` values naming a renamed type are renamed, at any depth.
+/// `type`, `returns` and `body` values naming a renamed type are renamed, at any depth.
 fn retype(value: &Value, renames: &BTreeMap<String, String>) -> Value {
     match value {
         Value::Object(m) => Value::Object(
             m.iter()
                 .map(|(k, v)| {
-                    let is_type = matches!(k.as_str(), "type" | "returns");
+                    let is_type = matches!(k.as_str(), "type" | "returns" | "body");
                     let v = match v.as_str().and_then(|s| renames.get(s)) {
                         Some(new) if is_type => Value::String(new.clone()),
                         _ => retype(v, renames),

@@ -20,10 +20,11 @@ async fn the_packaged_client_reads_the_packaged_sample_server() {
     ]))));
 
     // The sample server's own example request of the endpoint, as typed parameters.
-    let (_, example) = mrds_mock::EXAMPLES
+    let example = mrds_mock::EXAMPLES
         .iter()
-        .find(|(id, _)| *id == "person_commentary")
-        .expect("an example of person_commentary");
+        .find(|x| x.endpoint == "person_commentary")
+        .expect("an example of person_commentary")
+        .request;
     let (path, query) = example.split_once('?').unwrap_or((example, ""));
     let mut raw = RawParams::from_query_string(query);
     let template = <PersonCommentaryParams as Request>::ENDPOINT.path;

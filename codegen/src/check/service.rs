@@ -324,6 +324,8 @@ impl<'a> Cx<'a> {
                 )));
             }
         }
+        // The codes of every file together, by status: never by the order files are read.
+        out.sort_by(|a, b| (a.status, &a.code).cmp(&(b.status, &b.code)));
         out
     }
 }

@@ -8,7 +8,9 @@
 
 use super::values::{T0, candidates, instant_text};
 use super::{Check, Draft, Expect};
-use crate::model::{self, Condition, Endpoint, Input, Operand, Rule, TimeFormat};
+use crate::model::{
+    self, Condition, Endpoint, Inclusion, Input, Operand, ParamType, Pattern, Rule, TimeFormat,
+};
 
 /// The checks of rule `r` of `e`, from the request `base`. A side that no value can be found
 /// for is left out (the derivation test asserts every rule of the real spec has both).
@@ -174,9 +176,17 @@ fn assign<'m>(r: &Rule, draft: &Draft<'m>, side: Side) -> Option<Draft<'m>> {
         model::Check::Matches { param, pattern } => {
             let p = input(param)?;
             let keep = side == Side::Keep;
-            let v = value_of(r, &p, draft, pattern.examples().to_vec(), |v| {
-                pattern.is_match(v) == keep
-            })?;
+            // To break it: a text the input's own pattern takes and the rule's does not.
+            let own = match p.ty {
+                ParamType::String(t) => t.pattern.as_ref(),
+                _ => None,
+            };
+            let outside = match own.unwrap_or(Pattern::anything()).included_in(pattern) {
+                Inclusion::No(text) if !keep => Some(text),
+                _ => None,
+            };
+            let extra = pattern.examples().iter().cloned().chain(outside).collect();
+            let v = value_of(r, &p, draft, extra, |v| pattern.is_match(v) == keep)?;
             Some(draft.with(p.operand, &[&v]))
         }
     }

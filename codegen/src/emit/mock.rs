@@ -55,8 +55,8 @@ fn readme_md(api: &Api) -> String {
          use mrds_server::StaticKeys;\n\n\
          let app = mrds_mock::router(StaticKeys::new([mrds_mock::DEMO_KEY]));\n\
          // Every endpoint's example request answers with sample records.\n\
-         for (endpoint, request) in mrds_mock::EXAMPLES {{\n\
-         \x20   println!(\"{{endpoint}}: GET {{}}{{request}}\", mrds_mock::BASE_PATH);\n\
+         for example in mrds_mock::EXAMPLES {{\n\
+         \x20   println!(\"{{}}: {{}} {{}}{{}}\", example.endpoint, example.method, mrds_mock::BASE_PATH, example.request);\n\
          }}\n\
          # drop(app);\n\
          ```",
@@ -89,8 +89,9 @@ fn lib_rs(api: &Api) -> TokenStream {
         mod service;
 
         pub use mrds_model::api::{AUTH_HEADER, BASE_PATH};
+        pub use mrds_runtime::mock::Example;
         pub use samples::EXAMPLES;
-        pub use service::{APP, DEMO_KEY, EXAMPLE_REQUEST, Mock, router, run};
+        pub use service::{APP, DEMO_KEY, EXAMPLE, Mock, router, run};
     }
 }
 
@@ -117,8 +118,15 @@ fn service_rs(api: &Api) -> TokenStream {
     let example = api
         .endpoints
         .iter()
-        .find_map(|e| e.samples.as_ref().map(|s| s.example.clone()))
-        .unwrap_or_default();
+        .find_map(|e| Some(example(e, e.samples.as_ref()?)))
+        .unwrap_or_else(|| {
+            quote!(mrds_runtime::mock::Example {
+                endpoint: "",
+                method: "GET",
+                request: "",
+                body: None,
+            })
+        });
     let about = format!("Serves the {} with the sample data of its spec.", api.title);
     quote! {
         //! [`Mock`]: the service answering with the sample data.
@@ -155,8 +163,8 @@ fn service_rs(api: &Api) -> TokenStream {
         /// The key accepted when no other is configured.
         pub const DEMO_KEY: &str = #DEMO_KEY;
 
-        /// A request the sample data answers (path below the base path, and query).
-        pub const EXAMPLE_REQUEST: &str = #example;
+        /// A request the sample data answers: the first of [`crate::EXAMPLES`].
+        pub const EXAMPLE: mrds_runtime::mock::Example = #example;
 
         /// The command line: what `mrds-mock` serves.
         pub const APP: mrds_runtime::mock::App = mrds_runtime::mock::App {
@@ -164,7 +172,7 @@ fn service_rs(api: &Api) -> TokenStream {
             about: #about,
             protocol: mrds_model::api::PROTOCOL,
             demo_key: DEMO_KEY,
-            example_request: EXAMPLE_REQUEST,
+            example: EXAMPLE,
             router: |serve_removed, keys| {
                 let mock = if serve_removed { Mock::serving_removed() } else { Mock::new() };
                 mrds_server::router(mock, keys)
@@ -359,22 +367,33 @@ fn samples_rs(api: &Api) -> TokenStream {
             use mrds_runtime::mock::{#(#names),*};
         }
     });
-    let examples = api.endpoints.iter().filter_map(|e| {
-        let s = e.samples.as_ref()?;
-        let (id, example) = (&e.id, &s.example);
-        Some(quote!((#id, #example)))
-    });
+    let examples = api
+        .endpoints
+        .iter()
+        .filter_map(|e| Some(example(e, e.samples.as_ref()?)));
     quote! {
         //! The sample data of every endpoint, from the spec's `samples:` sections.
         #![allow(clippy::type_complexity)]
 
         #uses
 
-        /// (endpoint id, a request it answers with sample records: path and query).
-        pub const EXAMPLES: &[(&str, &str)] = &[#(#examples),*];
+        /// Of every endpoint with sample data, a request it answers with sample records.
+        pub const EXAMPLES: &[mrds_runtime::mock::Example] = &[#(#examples),*];
 
         #(#tables)*
     }
+}
+
+/// The example request of endpoint `e` with samples `s`, as the runtime's `Example`.
+fn example(e: &Endpoint, s: &Samples) -> TokenStream {
+    let (id, method, request) = (&e.id, e.method.as_str(), &s.example);
+    let body = option(s.example_body.as_ref().map(|b| quote!(#b)));
+    quote!(mrds_runtime::mock::Example {
+        endpoint: #id,
+        method: #method,
+        request: #request,
+        body: #body,
+    })
 }
 
 fn option(tokens: Option<TokenStream>) -> TokenStream {

@@ -244,10 +244,10 @@ pub struct ExampleRequest<'a> {
     pub params: String,
 }
 
-/// Of the endpoints (not removed) whose sample request gives every required parameter a value
-/// of its type, the first with the most required parameters (the most telling example), as
-/// Rust below the model crate's path `prefix` (`mrds_model`, `mrds_client::model`); `None`
-/// when no endpoint has one.
+/// Of the endpoints (not removed, without a body: an example of a few lines) whose sample
+/// request gives every required parameter a value of its type, the first with the most
+/// required parameters (the most telling example), as Rust below the model crate's path
+/// `prefix` (`mrds_model`, `mrds_client::model`); `None` when no endpoint has one.
 pub fn example_request<'a>(api: &'a Api, prefix: &str) -> Option<ExampleRequest<'a>> {
     let mut best: Option<(usize, ExampleRequest<'a>)> = None;
     for e in &api.endpoints {
@@ -269,7 +269,7 @@ fn endpoint_example<'a>(
     prefix: &str,
 ) -> Option<ExampleRequest<'a>> {
     use crate::model::ParamType;
-    if e.removed.is_some() {
+    if e.removed.is_some() || e.body.is_some() {
         return None;
     }
     let samples = e.samples.as_ref()?;

@@ -120,7 +120,7 @@ pub struct Api {
     pub auth: AuthScheme,
     /// The common envelope.
     pub envelope: Envelope,
-    /// Error codes in the spec's order.
+    /// Error codes by HTTP status, then code, from every file.
     pub error_codes: Vec<ErrorCode>,
     /// Records, by name.
     pub records: Vec<Record>,

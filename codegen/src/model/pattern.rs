@@ -191,7 +191,7 @@ impl Pattern {
         if let Some(text) = simple.into_iter().find(|c| !self.is_match(c)) {
             return Some(text.to_owned());
         }
-        let any = Pattern::any();
+        let any = Pattern::anything();
         let printable = |b: u8| (0x20..0x7F).contains(&b);
         [Some(printable as fn(u8) -> bool), None]
             .into_iter()
@@ -204,7 +204,7 @@ impl Pattern {
     }
 
     /// The pattern every text matches (the empty one).
-    fn any() -> &'static Pattern {
+    pub fn anything() -> &'static Pattern {
         static ANY: std::sync::OnceLock<Pattern> = std::sync::OnceLock::new();
         ANY.get_or_init(|| Pattern::compile("").expect("the empty pattern compiles"))
     }

@@ -14,5 +14,6 @@ mod samples;
 #[rustfmt::skip]
 mod service;
 pub use mrds_model::api::{AUTH_HEADER, BASE_PATH};
+pub use mrds_runtime::mock::Example;
 pub use samples::EXAMPLES;
-pub use service::{APP, DEMO_KEY, EXAMPLE_REQUEST, Mock, router, run};
+pub use service::{APP, DEMO_KEY, EXAMPLE, Mock, router, run};

@@ -4,60 +4,104 @@
 #![allow(clippy::type_complexity)]
 use std::sync::OnceLock;
 use mrds_runtime::mock::{FieldChoice, Order, Range, Samples, Set};
-/// (endpoint id, a request it answers with sample records: path and query).
-pub const EXAMPLES: &[(&str, &str)] = &[
-    ("company_detail", "/v1/stocks/company/detail?symbol=AAPL"),
-    ("equity_offering", "/v1/stocks/equity-offering?limit=2"),
-    ("etf_flow", "/v1/etf/flow?symbol=SPY&start_time=1793491200&end_time=1795996800"),
-    (
-        "forex_historical",
-        "/v1/macro/forex/historical?symbol=EURUSD&start_time=1793491200&end_time=1795996800",
-    ),
-    (
-        "index_1min",
-        "/v1/macro/index/1min?symbol=%5EGSPC&start_time=1784505600&end_time=1784592000",
-    ),
-    (
-        "leverage_ratio",
-        "/v1/crypto/metrics/leverage-ratio?symbol=BTC&start_time=1793491200&end_time=1795996800",
-    ),
-    (
-        "market_kline",
-        "/v1/market/kline?trading_pair=US_SPOT_AAPL_USD&interval=1d&start_time=2026-11-01T00:00:00Z&end_time=2026-11-30T00:00:00Z",
-    ),
-    (
-        "nand_flash_spot_price",
-        "/v1/other/semiconductor/nand-flash-spot-price?item=MLC%2064Gb%208GBx8&start_time=1793491200&end_time=1795996800",
-    ),
-    (
-        "non_us_kline",
-        "/v1/stocks/non-us/kline?symbol=0700.HK&start_time=1793491200&end_time=1795996800",
-    ),
-    (
-        "perp_kline",
-        "/v1/crypto/hyperliquid/perp/usdc/kline?symbol=BTC&interval=1h&start_time=1795132800&end_time=1795219200",
-    ),
-    (
-        "person_commentary",
-        "/v1/persons/6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f/commentary?start_time=1793491200&end_time=1795996800",
-    ),
-    ("research_units", "/v1/stocks/research/units?doc_id=a1b2c3d4e5f60718"),
-    (
-        "screener_events",
-        "/v1/stocks/screener/events?event_type=Earnings%20Date&start_time=1782864000&end_time=1798675200",
-    ),
-    (
-        "ssr",
-        "/v1/crypto/metrics/ssr?symbol=BTC&start_time=1793491200&end_time=1795996800",
-    ),
-    (
-        "stock_dividends",
-        "/v1/stocks/dividends?symbol=AAPL&start_time=1735689600&end_time=1798761600&time_type=PAYMENT_DATE",
-    ),
-    (
-        "treasury_rates",
-        "/v1/macro/treasury-rates?start_time=1793491200&end_time=1795996800",
-    ),
+/// Of every endpoint with sample data, a request it answers with sample records.
+pub const EXAMPLES: &[mrds_runtime::mock::Example] = &[
+    mrds_runtime::mock::Example {
+        endpoint: "company_detail",
+        method: "GET",
+        request: "/v1/stocks/company/detail?symbol=AAPL",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "equity_offering",
+        method: "GET",
+        request: "/v1/stocks/equity-offering?limit=2",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "etf_flow",
+        method: "GET",
+        request: "/v1/etf/flow?symbol=SPY&start_time=1793491200&end_time=1795996800",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "forex_historical",
+        method: "GET",
+        request: "/v1/macro/forex/historical?symbol=EURUSD&start_time=1793491200&end_time=1795996800",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "index_1min",
+        method: "GET",
+        request: "/v1/macro/index/1min?symbol=%5EGSPC&start_time=1784505600&end_time=1784592000",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "leverage_ratio",
+        method: "GET",
+        request: "/v1/crypto/metrics/leverage-ratio?symbol=BTC&start_time=1793491200&end_time=1795996800",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "market_kline",
+        method: "GET",
+        request: "/v1/market/kline?trading_pair=US_SPOT_AAPL_USD&interval=1d&start_time=2026-11-01T00:00:00Z&end_time=2026-11-30T00:00:00Z",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "nand_flash_spot_price",
+        method: "GET",
+        request: "/v1/other/semiconductor/nand-flash-spot-price?item=MLC%2064Gb%208GBx8&start_time=1793491200&end_time=1795996800",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "non_us_kline",
+        method: "GET",
+        request: "/v1/stocks/non-us/kline?symbol=0700.HK&start_time=1793491200&end_time=1795996800",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "perp_kline",
+        method: "GET",
+        request: "/v1/crypto/hyperliquid/perp/usdc/kline?symbol=BTC&interval=1h&start_time=1795132800&end_time=1795219200",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "person_commentary",
+        method: "GET",
+        request: "/v1/persons/6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f/commentary?start_time=1793491200&end_time=1795996800",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "research_units",
+        method: "GET",
+        request: "/v1/stocks/research/units?doc_id=a1b2c3d4e5f60718",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "screener_events",
+        method: "GET",
+        request: "/v1/stocks/screener/events?event_type=Earnings%20Date&start_time=1782864000&end_time=1798675200",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "ssr",
+        method: "GET",
+        request: "/v1/crypto/metrics/ssr?symbol=BTC&start_time=1793491200&end_time=1795996800",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "stock_dividends",
+        method: "GET",
+        request: "/v1/stocks/dividends?symbol=AAPL&start_time=1735689600&end_time=1798761600&time_type=PAYMENT_DATE",
+        body: None,
+    },
+    mrds_runtime::mock::Example {
+        endpoint: "treasury_rates",
+        method: "GET",
+        request: "/v1/macro/treasury-rates?start_time=1793491200&end_time=1795996800",
+        body: None,
+    },
 ];
 /// Sample data of `company_detail`.
 pub static COMPANY_DETAIL: Samples = Samples {

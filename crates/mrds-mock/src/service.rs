@@ -28,15 +28,20 @@ impl Mock {
 }
 /// The key accepted when no other is configured.
 pub const DEMO_KEY: &str = "demo-key";
-/// A request the sample data answers (path below the base path, and query).
-pub const EXAMPLE_REQUEST: &str = "/v1/stocks/company/detail?symbol=AAPL";
+/// A request the sample data answers: the first of [`crate::EXAMPLES`].
+pub const EXAMPLE: mrds_runtime::mock::Example = mrds_runtime::mock::Example {
+    endpoint: "company_detail",
+    method: "GET",
+    request: "/v1/stocks/company/detail?symbol=AAPL",
+    body: None,
+};
 /// The command line: what `mrds-mock` serves.
 pub const APP: mrds_runtime::mock::App = mrds_runtime::mock::App {
     name: "mrds-mock",
     about: "Serves the Market and Reference Data Service with the sample data of its spec.",
     protocol: mrds_model::api::PROTOCOL,
     demo_key: DEMO_KEY,
-    example_request: EXAMPLE_REQUEST,
+    example: EXAMPLE,
     router: |serve_removed, keys| {
         let mock = if serve_removed { Mock::serving_removed() } else { Mock::new() };
         mrds_server::router(mock, keys)

@@ -22,8 +22,8 @@ pub struct App {
     pub protocol: crate::Protocol,
     /// The key accepted when none is given on the command line.
     pub demo_key: &'static str,
-    /// A request the sample data answers (path below the base path, and query).
-    pub example_request: &'static str,
+    /// A request the sample data answers.
+    pub example: super::Example,
     /// The router serving the sample data with `keys`; removed endpoints answer with
     /// their sample data when `serve_removed`, 410 otherwise.
     pub router: fn(serve_removed: bool, keys: StaticKeys) -> axum::Router,
@@ -201,8 +201,9 @@ async fn serve(app: &App, args: Args) -> ExitCode {
     };
     println!("{name}: serving sample data at http://{addr}{base}");
     println!(
-        "{name}: try  curl -H \"{header}: {shown_key}\" 'http://{addr}{base}{}'",
-        app.example_request
+        "{name}: try  {}",
+        app.example
+            .curl(&format!("http://{addr}{base}"), header, Some(shown_key))
     );
     let router = (app.router)(args.serve_removed, StaticKeys::new(&keys));
     drop(keys);

@@ -19,9 +19,10 @@ pub struct Samples {
     pub first_of: &'static [&'static str],
     /// Parameters matched as a case-insensitive part of a spelling.
     pub contains: &'static [&'static str],
-    /// (record field, parameter): the field echoes the caller's spelling.
+    /// (record field, input): the field echoes the caller's spelling of a parameter, or the
+    /// value of a body field (`body.<field>`), with the kind of value the field held.
     pub echo: &'static [(&'static str, &'static str)],
-    /// (parameter, record field): equality filters.
+    /// (input, record field): equality filters.
     pub filter: &'static [(&'static str, &'static str)],
     /// The range filter.
     pub range: Option<Range>,
@@ -41,7 +42,7 @@ pub struct Samples {
 
 /// One sample set.
 pub struct Set {
-    /// (parameter, spellings): a given parameter must be one of them.
+    /// (input, spellings): a given parameter or body field must be one of them.
     pub when: &'static [(&'static str, &'static [&'static str])],
     /// The records, as JSON array text.
     pub records: &'static str,
@@ -75,7 +76,8 @@ pub struct Order {
     pub by: Option<&'static str>,
 }
 
-/// The parameters of a request by wire name, `None` when not given.
+/// The inputs of a request by name (a parameter's wire name, `body.<field>` for a field of the
+/// body), `None` when not given.
 pub type Given<'a> = [(&'static str, Option<String>)];
 
 fn value_of<'a>(given: &'a Given<'_>, name: &str) -> Option<&'a str> {
@@ -153,14 +155,11 @@ pub fn select<E: ErrorBody>(
         )));
     }
 
-    for (field, param) in samples.echo {
-        if let Some(value) = value_of(given, param) {
-            for record in &mut records {
-                if let Some(object) = record.as_object_mut()
-                    && object.contains_key(*field)
-                {
-                    object.insert(field.to_string(), Value::String(value.to_string()));
-                }
+    for (field, input) in samples.echo {
+        if let Some(value) = value_of(given, input) {
+            for record in records.iter_mut().filter_map(Value::as_object_mut) {
+                let echoed = typed_like(record.get(*field), value);
+                record.insert(field.to_string(), echoed);
             }
         }
     }
@@ -243,6 +242,17 @@ fn choose(field: &FieldChoice, given: &Given<'_>) -> Option<&'static str> {
     }
 }
 
+/// `text` as a JSON value of the kind `like` is (a number, a boolean), else as text: what a
+/// record field echoing an input holds.
+fn typed_like(like: Option<&Value>, text: &str) -> Value {
+    let parsed = match like {
+        Some(Value::Number(_)) => text.parse::<serde_json::Number>().ok().map(Value::Number),
+        Some(Value::Bool(_)) => text.parse::<bool>().ok().map(Value::Bool),
+        _ => None,
+    };
+    parsed.unwrap_or_else(|| Value::String(text.to_owned()))
+}
+
 fn text(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
@@ -264,5 +274,66 @@ fn compare(a: Option<&Value>, b: Option<&Value>) -> Ordering {
     match (a.and_then(instant), b.and_then(instant)) {
         (Some(x), Some(y)) => x.cmp(&y),
         _ => a.map(text).cmp(&b.map(text)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_object::Object;
+
+    /// Records chosen by a body field and echoing body fields, as the samples of a `POST`
+    /// declare them: `when: { body.symbol: [...] }`, `echo: { handle: body.handle, ... }`.
+    static BY_BODY: Samples = Samples {
+        not_found_when_missing: false,
+        first_of: &[],
+        contains: &[],
+        echo: &[
+            ("handle", "body.handle"),
+            ("label", "body.label"),
+            ("shares", "body.shares"),
+        ],
+        filter: &[],
+        range: None,
+        order: None,
+        latest_without: &[],
+        limit: None,
+        offset: None,
+        sets: &[
+            Set {
+                when: &[("body.symbol", &["AAPL"])],
+                records: r#"[{"symbol":"AAPL","handle":"tim","shares":1}]"#,
+            },
+            Set {
+                when: &[("body.symbol", &["MSFT"])],
+                records: r#"[{"symbol":"MSFT","handle":"satya","shares":1}]"#,
+            },
+        ],
+        parsed: OnceLock::new(),
+    };
+
+    #[test]
+    fn a_body_selects_sets_and_its_fields_are_echoed_as_the_fields_hold_them() {
+        let given = |symbol: &str, label: Option<&str>| -> Vec<(&'static str, Option<String>)> {
+            vec![
+                ("body.symbol", Some(symbol.to_owned())),
+                ("body.handle", Some("someone".to_owned())),
+                ("body.label", label.map(str::to_owned)),
+                ("body.shares", Some("250".to_owned())),
+            ]
+        };
+        let records = select::<Object>(&BY_BODY, &given("MSFT", Some("CEO"))).unwrap();
+        assert_eq!(
+            records,
+            [serde_json::json!({
+                "symbol": "MSFT", "handle": "someone", "label": "CEO", "shares": 250
+            })]
+        );
+        // A field the body leaves out is not echoed; another body selects another set.
+        let records = select::<Object>(&BY_BODY, &given("AAPL", None)).unwrap();
+        assert_eq!(
+            records,
+            [serde_json::json!({ "symbol": "AAPL", "handle": "someone", "shares": 250 })]
+        );
     }
 }

@@ -5,4 +5,68 @@ mod cli;
 mod engine;
 
 pub use cli::{App, LogFormat, run};
+
+/// A request of one endpoint that its sample data answers: what the spec's samples give as
+/// `example` (and `example_body`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Example {
+    /// The endpoint id.
+    pub endpoint: &'static str,
+    /// The HTTP method.
+    pub method: &'static str,
+    /// The path below the base path, and the query.
+    pub request: &'static str,
+    /// The JSON body, for an endpoint that takes one.
+    pub body: Option<&'static str>,
+}
+
+impl Example {
+    /// A `curl` command sending this request to the service root `root` (scheme, host and
+    /// base path), with the key header `header: key` when a key is given.
+    pub fn curl(&self, root: &str, header: &str, key: Option<&str>) -> String {
+        let mut out = String::from("curl");
+        if self.method != "GET" || self.body.is_some() {
+            out.push_str(&format!(" -X {}", self.method));
+        }
+        if let Some(key) = key {
+            out.push_str(&format!(" -H \"{header}: {key}\""));
+        }
+        if let Some(body) = self.body {
+            out.push_str(&format!(
+                " -H 'Content-Type: application/json' --data '{}'",
+                body.replace('\'', "'\\''")
+            ));
+        }
+        out.push_str(&format!(" '{root}{}'", self.request));
+        out
+    }
+}
 pub use engine::{FieldChoice, Given, Order, Range, Samples, Set, answer, select};
+
+#[cfg(test)]
+mod tests {
+    use super::Example;
+
+    #[test]
+    fn an_example_is_repeated_with_its_method_and_body() {
+        let get = Example {
+            endpoint: "a",
+            method: "GET",
+            request: "/v1/a?x=1&y=2",
+            body: None,
+        };
+        assert_eq!(
+            get.curl("http://h/api", "X-API-Key", Some("k")),
+            "curl -H \"X-API-Key: k\" 'http://h/api/v1/a?x=1&y=2'"
+        );
+        let post = Example {
+            method: "POST",
+            body: Some(r#"{"note":"it's"}"#),
+            ..get
+        };
+        assert_eq!(
+            post.curl("http://h/api", "X-API-Key", None),
+            "curl -X POST -H 'Content-Type: application/json' --data '{\"note\":\"it'\\''s\"}' 'http://h/api/v1/a?x=1&y=2'"
+        );
+    }
+}

@@ -106,7 +106,7 @@ impl<E: ErrorBody> ApiError<E> {
     /// spec having no code of its own for it; the router adds `Allow`).
     pub(crate) fn method_not_allowed(method: &str, path: &str) -> Self {
         let mut error = Self::not_found(format!("{method} is not allowed on {path}"))
-            .with_hint("every endpoint of this service answers GET (see the Allow header)");
+            .with_hint("the Allow header lists the methods this path answers");
         error.status = Some(StatusCode::METHOD_NOT_ALLOWED);
         error
     }

@@ -69,13 +69,19 @@ impl Server {
     }
 }
 
+/// The sample server's example request for `P`'s endpoint.
+fn example_of<P: Request>() -> &'static mrds_mock::Example {
+    let id = P::ENDPOINT.id;
+    mrds_mock::EXAMPLES
+        .iter()
+        .find(|x| x.endpoint == id)
+        .unwrap_or_else(|| panic!("no example for {id}"))
+}
+
 /// The parameters of the sample server's example request for `P`'s endpoint.
 fn example<P: Request>() -> P {
     let id = P::ENDPOINT.id;
-    let (_, target) = mrds_mock::EXAMPLES
-        .iter()
-        .find(|(e, _)| *e == id)
-        .unwrap_or_else(|| panic!("no example for {id}"));
+    let target = example_of::<P>().request;
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
     let mut raw = RawParams::from_query_string(query);
     for (template, value) in P::ENDPOINT.path.split('/').zip(path.split('/')) {
@@ -93,6 +99,15 @@ struct EveryEndpoint {
     calls: Vec<(&'static str, LocalBoxFuture<'static, Result<usize, String>>)>,
 }
 
+/// The number of records of an answer carrying a request id.
+fn records<R>(page: Result<mrds_client::Response<R>, mrds_client::Error>) -> Result<usize, String> {
+    let page = page.map_err(|e| e.to_string())?;
+    if !page.request_id.starts_with("req_") {
+        return Err(format!("request id {}", page.request_id));
+    }
+    Ok(page.data.len())
+}
+
 impl RequestVisitor for EveryEndpoint {
     fn visit<P>(&mut self)
     where
@@ -102,17 +117,27 @@ impl RequestVisitor for EveryEndpoint {
             return;
         }
         let client = self.client.clone();
-        let call = async move {
-            let page = client
-                .send(&example::<P>())
-                .await
-                .map_err(|e| e.to_string())?;
-            if !page.request_id.starts_with("req_") {
-                return Err(format!("request id {}", page.request_id));
-            }
-            Ok(page.data.len())
-        };
+        let call = async move { records(client.send(&example::<P>()).await) };
         self.calls.push((P::ENDPOINT.id, Box::pin(call)));
+    }
+
+    fn visit_with_body<P>(&mut self)
+    where
+        P: mrds_runtime::WithBody + Clone + std::fmt::Debug + Send + Sync + 'static,
+        P::Body: Clone + std::fmt::Debug + Send + Sync + 'static,
+    {
+        if P::ENDPOINT.removed.is_some() {
+            return;
+        }
+        let id = P::ENDPOINT.id;
+        let text = example_of::<P>()
+            .body
+            .unwrap_or_else(|| panic!("the example of {id} has no body"));
+        let body: P::Body = serde_json::from_str(text)
+            .unwrap_or_else(|e| panic!("the example body of {id} does not decode: {e}"));
+        let client = self.client.clone();
+        let call = async move { records(client.send_with_body(&example::<P>(), &body).await) };
+        self.calls.push((id, Box::pin(call)));
     }
 }
 

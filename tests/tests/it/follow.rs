@@ -63,7 +63,7 @@ fn followed() -> Vec<(String, String)> {
 fn the_overlay_is_an_acknowledged_addition() {
     let old = mrds_codegen::load_spec(&workspace_root().join("spec")).unwrap();
     if std::env::var_os(FOLLOWED).is_some() {
-        for id in ["insider_trade", "insider_trades"] {
+        for id in ["insider_trade", "insider_trades", "social_handles"] {
             assert!(
                 old.endpoint_named(id).is_some(),
                 "the followed spec lacks {id}"
@@ -78,7 +78,7 @@ fn the_overlay_is_an_acknowledged_addition() {
         .filter(|e| old.endpoint_named(&e.id).is_none())
         .map(|e| e.id.as_str())
         .collect();
-    assert_eq!(added, ["insider_trade", "insider_trades"]);
+    assert_eq!(added, ["insider_trade", "insider_trades", "social_handles"]);
     let changes = diff::compare(&old, &new);
     let assessment = diff::assess(&changes, &old, &new, Gate::Both);
     assert!(

@@ -102,13 +102,29 @@ pub async fn send(
     target: &str,
     headers: &[(&str, &str)],
 ) -> Answer {
+    send_body(addr, method, target, headers, &[]).await
+}
+
+/// [`send`] with `body` (sent with its `Content-Length` when not empty).
+pub async fn send_body(
+    addr: SocketAddr,
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Answer {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let mut request = format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\n");
     for (name, value) in headers {
         request.push_str(&format!("{name}: {value}\r\n"));
     }
+    if !body.is_empty() {
+        request.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
     request.push_str("Connection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut bytes = request.into_bytes();
+    bytes.extend_from_slice(body);
+    stream.write_all(&bytes).await.unwrap();
     // Read to the end; a server that refuses a request may reset the connection after its
     // answer (unread request bytes), so an error ends the answer too.
     let mut raw = Vec::new();
@@ -117,6 +133,31 @@ pub async fn send(
         raw.extend_from_slice(&chunk[..n]);
     }
     parse(&raw).0
+}
+
+/// The sample server's example request of endpoint `id` (its method, target and body).
+pub fn example(id: &str) -> &'static mrds_mock::Example {
+    mrds_mock::EXAMPLES
+        .iter()
+        .find(|x| x.endpoint == id)
+        .unwrap_or_else(|| panic!("no sample example for {id}"))
+}
+
+/// Sends `example` below `base` (`/api`) with `key` in `X-API-Key` when given: its method,
+/// and its body as JSON when it has one.
+pub async fn call(
+    addr: SocketAddr,
+    base: &str,
+    example: &mrds_mock::Example,
+    key: Option<&str>,
+) -> Answer {
+    let target = format!("{base}{}", example.request);
+    let mut headers: Vec<(&str, &str)> = key.map(|k| ("X-API-Key", k)).into_iter().collect();
+    if example.body.is_some() {
+        headers.push(("Content-Type", "application/json"));
+    }
+    let body = example.body.unwrap_or_default().as_bytes();
+    send_body(addr, example.method, &target, &headers, body).await
 }
 
 /// `GET target` with `key` in `X-API-Key` when given.

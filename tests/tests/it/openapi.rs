@@ -23,15 +23,26 @@ fn document(api: &Api) -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
+/// The operation of endpoint `e` in `doc`: under its path, by its method.
+fn operation<'d>(
+    doc: &'d serde_json::Value,
+    e: &mrds_codegen::model::Endpoint,
+) -> &'d serde_json::Value {
+    &doc["paths"][&e.path.to_string()][e.method.as_str().to_ascii_lowercase()]
+}
+
 #[test]
 fn every_endpoint_and_parameter_is_described() {
     let api = api();
     let doc = document(&api);
     assert_eq!(doc["openapi"], "3.1.0");
     assert_eq!(doc["servers"][0]["url"], api.base_path);
-    assert_eq!(doc["paths"].as_object().unwrap().len(), api.endpoints.len());
+    let operations: usize = (doc["paths"].as_object().unwrap().values())
+        .map(|item| item.as_object().unwrap().len())
+        .sum();
+    assert_eq!(operations, api.endpoints.len());
     for e in &api.endpoints {
-        let op = &doc["paths"][&e.path.to_string()]["get"];
+        let op = operation(&doc, e);
         assert_eq!(op["operationId"], e.id.as_str());
         let params = op["parameters"].as_array().unwrap();
         assert_eq!(params.len(), e.params.len(), "{}", e.id);
@@ -173,15 +184,14 @@ fn response_schemas_are_named_after_their_record() {
     assert_eq!(responses, returned);
     assert!(schemas.contains_key("PITDividendResponse"));
     for e in ["market_kline", "perp_kline"] {
-        let path = api.endpoint_named(e).unwrap().path.to_string();
+        let op = operation(&doc, api.endpoint_named(e).unwrap());
         assert_eq!(
-            doc["paths"][&path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
-                ["$ref"],
+            op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"],
             "#/components/schemas/CandleResponse"
         );
     }
     // The unified kline's rule across parameters, as data.
-    let kline = &doc["paths"]["/v1/market/kline"]["get"]["x-rules"];
+    let kline = &operation(&doc, api.endpoint_named("market_kline").unwrap())["x-rules"];
     let order = kline
         .as_array()
         .unwrap()

@@ -58,12 +58,15 @@ fn decode(id: &str, answer: &Answer) -> usize {
     decode.records.unwrap_or_else(|| panic!("no endpoint {id}"))
 }
 
+/// The target of the example request of endpoint `id` (an endpoint named here is a `GET`).
 fn example(id: &str) -> &'static str {
-    mrds_mock::EXAMPLES
-        .iter()
-        .find(|(e, _)| *e == id)
-        .unwrap_or_else(|| panic!("no sample example for {id}"))
-        .1
+    http::example(id).request
+}
+
+/// The example request of endpoint `id`, sent as the spec says (its method, its body) with
+/// `key`: what tests reaching every endpoint send.
+async fn call(addr: SocketAddr, id: &str, key: Option<&str>) -> Answer {
+    http::call(addr, "/api", http::example(id), key).await
 }
 
 /// The details of a 400 as (field, rule id) pairs, the rule id read from the reason.
@@ -94,7 +97,7 @@ fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
 async fn every_endpoint_answers_its_example_with_records_of_its_type() {
     let addr = mock().await;
     for endpoint in ENDPOINTS.iter().filter(|e| e.removed.is_none()) {
-        let answer = get(addr, example(endpoint.id), Some(KEY)).await;
+        let answer = call(addr, endpoint.id, Some(KEY)).await;
         let n = decode(endpoint.id, &answer);
         assert!(n > 0, "{}: the example answers no records", endpoint.id);
         // Every record is a JSON object: data is always an array of records.
@@ -250,9 +253,17 @@ async fn keys_are_required_where_the_spec_says_and_checked_everywhere() {
         .collect();
     assert!(!required.is_empty());
     for endpoint in required {
-        let target = match mrds_mock::EXAMPLES.iter().find(|(e, _)| *e == endpoint.id) {
-            Some((_, example)) => example.to_string(),
-            None => endpoint.path.to_string(),
+        let example = match mrds_mock::EXAMPLES
+            .iter()
+            .find(|x| x.endpoint == endpoint.id)
+        {
+            Some(example) => *example,
+            None => mrds_mock::Example {
+                endpoint: endpoint.id,
+                method: endpoint.method,
+                request: endpoint.path,
+                body: None,
+            },
         };
         let longer = format!("{KEY}x");
         for key in [
@@ -262,17 +273,17 @@ async fn keys_are_required_where_the_spec_says_and_checked_everywhere() {
             Some(&KEY[..KEY.len() - 1]),
             Some(&longer),
         ] {
-            let answer = get(addr, &target, key).await;
+            let answer = http::call(addr, "/api", &example, key).await;
             let error = answer.error(401, ErrorCode::Unauthorized);
             assert!(!String::from_utf8_lossy(&answer.body).contains(KEY));
             assert!(error.message.contains("API key"), "{}", error.message);
         }
     }
     for endpoint in ENDPOINTS.iter().filter(|e| e.auth == Auth::Optional) {
-        let target = example(endpoint.id);
-        assert!(decode(endpoint.id, &get(addr, target, None).await) > 0);
-        assert!(decode(endpoint.id, &get(addr, target, Some(KEY)).await) > 0);
-        get(addr, target, Some("wrong-key"))
+        let id = endpoint.id;
+        assert!(decode(id, &call(addr, id, None).await) > 0);
+        assert!(decode(id, &call(addr, id, Some(KEY)).await) > 0);
+        call(addr, id, Some("wrong-key"))
             .await
             .error(401, ErrorCode::Unauthorized);
     }
@@ -660,8 +671,7 @@ async fn endpoints_an_implementation_leaves_out_answer_501_in_the_envelope() {
     ))
     .await;
     for endpoint in ENDPOINTS {
-        let target = example(endpoint.id);
-        let answer = get(addr, target, Some(KEY)).await;
+        let answer = call(addr, endpoint.id, Some(KEY)).await;
         if endpoint.removed.is_some() {
             answer.error(410, ErrorCode::EndpointRemoved);
             continue;
@@ -671,7 +681,7 @@ async fn endpoints_an_implementation_leaves_out_answer_501_in_the_envelope() {
         assert!(error.hint.is_some());
         // The key and the parameters are checked first.
         if endpoint.auth == Auth::Required {
-            get(addr, target, None)
+            call(addr, endpoint.id, None)
                 .await
                 .error(401, ErrorCode::Unauthorized);
         }
@@ -708,7 +718,7 @@ async fn a_wrapper_changes_one_endpoint_and_falls_back_for_the_others() {
         .iter()
         .filter(|e| e.removed.is_none() && e.id != "etf_flow")
     {
-        let answer = get(addr, example(endpoint.id), Some(KEY)).await;
+        let answer = call(addr, endpoint.id, Some(KEY)).await;
         assert!(decode(endpoint.id, &answer) > 0, "{}", endpoint.id);
     }
 }

@@ -61,7 +61,10 @@ pub(super) fn file(api: &Api) -> TokenStream {
         .map(|e| format_ident!("{}", e.names.constant));
     let params = api.endpoints.iter().map(|e| {
         let name = format_ident!("{}", e.names.params_type);
-        quote!(visitor.visit::<crate::params::#name>();)
+        match e.body {
+            Some(_) => quote!(visitor.visit_with_body::<crate::params::#name>();),
+            None => quote!(visitor.visit::<crate::params::#name>();),
+        }
     });
     let history = api.history.iter().map(|h| {
         let date = &h.date;
@@ -104,16 +107,27 @@ pub(super) fn file(api: &Api) -> TokenStream {
         pub const HISTORY: &[HistoryEntry] = &[#(#history),*];
 
         /// Something done with the parameter type of every endpoint: [`visit_requests`] calls
-        /// [`RequestVisitor::visit`] once per endpoint. Code that reaches every endpoint
-        /// through its types (calling each one with a client, decoding each one's records)
-        /// uses it instead of a list of its own, so an endpoint added to the spec is reached
-        /// with no change.
+        /// [`RequestVisitor::visit`] once per endpoint without a body, and
+        /// [`RequestVisitor::visit_with_body`] once per endpoint with one. Code that reaches
+        /// every endpoint through its types (calling each one with a client, decoding each
+        /// one's records) uses it instead of a list of its own, so an endpoint added to the
+        /// spec is reached with no change, whatever its method.
         pub trait RequestVisitor {
             /// Called with the parameter type `P` of one endpoint (`P::ENDPOINT` says which;
             /// `P::Record` is its record).
             fn visit<P>(&mut self)
             where
                 P: mrds_runtime::Request + Clone + std::fmt::Debug + Send + Sync + 'static;
+
+            /// Called with the parameter type `P` of one endpoint that takes a body (`P::Body`
+            /// is its record); by default, as [`visit`](Self::visit).
+            fn visit_with_body<P>(&mut self)
+            where
+                P: mrds_runtime::WithBody + Clone + std::fmt::Debug + Send + Sync + 'static,
+                P::Body: Clone + std::fmt::Debug + Send + Sync + 'static,
+            {
+                self.visit::<P>()
+            }
         }
 
         /// Calls `visitor` with the parameter type of every endpoint, in the order of

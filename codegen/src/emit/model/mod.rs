@@ -107,11 +107,12 @@ fn readme_md(api: &Api) -> String {
              let params = {};\n\
              // Every rule of the spec, every problem at once.\n\
              match params.validate() {{\n\
-             \x20   Ok(()) => println!(\"GET {{}}?{{:?}}\", params.path(), params.to_query()),\n\
+             \x20   Ok(()) => println!(\"{} {{}}?{{:?}}\", params.path(), params.to_query()),\n\
              \x20   Err(e) => println!(\"invalid: {{e}}\"),\n\
              }}\n\n",
             x.uses.join("\n"),
-            x.params
+            x.params,
+            x.endpoint.method.as_str()
         ));
     }
     if let Some(record) = record {
