@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Deserializer};
 
 pub use crate::yaml::{Spanned, Value, ValueKind};
+pub use mrds_runtime::Equal;
 
 /// An `assumed:` reason: the text the generated docs render for an assumed fact, so never
 /// blank.
@@ -624,7 +625,7 @@ impl Check<'_> {
     }
 }
 
-/// `before < after` when both are given.
+/// `before < after` (or `before <= after` with `equal: allowed`) when both are given.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Ordered {
@@ -632,6 +633,10 @@ pub struct Ordered {
     pub before: Spanned<OperandName>,
     /// The later parameter.
     pub after: Spanned<OperandName>,
+    /// Whether the two may be the same instant: `refused` (the default: "before") or
+    /// `allowed` ("not after").
+    #[serde(default)]
+    pub equal: Equal,
 }
 
 /// `to - from <= seconds` when both are given.

@@ -52,7 +52,7 @@ pub use json::JsonValue;
 pub use pattern::{Automaton, Pattern};
 pub use raw::{ParamRules, ParamValue, RawParams};
 pub use validate::{
-    Issues, TextFormat, TimeValue, ValidationError, ValidationIssue, holds, pattern_reason,
+    Equal, Issues, TextFormat, TimeValue, ValidationError, ValidationIssue, holds, pattern_reason,
     range_reason,
 };
 pub use values::values_reason;

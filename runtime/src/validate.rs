@@ -227,17 +227,19 @@ impl Issues {
         }
     }
 
-    /// `before` earlier than `after`, when both are given. The issue names `after`.
+    /// `before` earlier than `after` (or the same instant, when `equal` allows it), when both
+    /// are given. The issue names `after`.
     pub fn ordered<T: TimeValue>(
         &mut self,
         rule: &'static str,
         reason: &str,
         before: (&'static str, Option<T>),
         after: (&'static str, Option<T>),
+        equal: Equal,
     ) {
         if let (Some(a), Some(b)) = (&before.1, &after.1)
             && let (Some(x), Some(y)) = (a.seconds(), b.seconds())
-            && !holds::ordered(x, y)
+            && !holds::ordered(x, y, equal)
         {
             self.add(
                 rule,
@@ -316,6 +318,19 @@ impl Issues {
     }
 }
 
+/// Whether an order rule accepts two equal values: `ordered: { before, after }` does not (the
+/// earlier strictly before the later), `ordered: { before, after, equal: allowed }` does (the
+/// earlier not after the later).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Equal {
+    /// Equal values break the rule.
+    #[default]
+    Refused,
+    /// Equal values keep the rule.
+    Allowed,
+}
+
 /// What each kind of check requires of values that are given: the one definition of the
 /// rules' meaning, which the generated checks (through [`Issues`]) and the generator (judging
 /// the spec's example requests before anything is generated) share.
@@ -325,9 +340,13 @@ pub mod holds {
         min.is_none_or(|min| value >= min) && max.is_none_or(|max| value <= max)
     }
 
-    /// The instant `before` (Unix seconds) earlier than `after`.
-    pub fn ordered(before: i64, after: i64) -> bool {
-        before < after
+    /// The instant `before` (Unix seconds) earlier than `after`, or the same when `equal`
+    /// allows it.
+    pub fn ordered(before: i64, after: i64, equal: super::Equal) -> bool {
+        match equal {
+            super::Equal::Refused => before < after,
+            super::Equal::Allowed => before <= after,
+        }
     }
 
     /// From `from` to `to` (Unix seconds) at most `seconds`.
@@ -437,7 +456,7 @@ mod tests {
         let mut issues = Issues::new();
         issues.range("r", "f", None, Some(1), Some(2));
         issues.format("r", "f", None, TextFormat::Uuid);
-        issues.ordered::<i64>("r", "x", ("a", None), ("b", Some(1)));
+        issues.ordered::<i64>("r", "x", ("a", None), ("b", Some(1)), Equal::Refused);
         issues.requires::<i64>("r", "f", "x", None, false);
         issues.allowed::<i64>("r", "f", "x", None, |_| false);
         assert!(issues.is_empty());
@@ -454,12 +473,22 @@ mod tests {
             "start before end",
             ("start", Some(5)),
             ("end", Some(5)),
+            Equal::Refused,
         );
         issues.ordered(
             "e.order",
             "start before end",
             ("start", Some(4)),
             ("end", Some(5)),
+            Equal::Refused,
+        );
+        // Not after: the same instant keeps it, a later one breaks it.
+        issues.ordered(
+            "e.not_after",
+            "from not after to",
+            ("from", Some(5)),
+            ("to", Some(5)),
+            Equal::Allowed,
         );
         issues.max_span(
             "e.span",
@@ -477,6 +506,13 @@ mod tests {
         );
         issues.requires("e.req", "idx", "idx requires kind", Some(3), false);
         issues.at_least_one("e.one", "a", "a or b", &[false, false]);
+        issues.ordered(
+            "e.not_after",
+            "from not after to",
+            ("from", Some(6)),
+            ("to", Some(5)),
+            Equal::Allowed,
+        );
         issues.allowed("e.allowed", "n", "odd only", Some(4), |n| n % 2 == 1);
         assert_eq!(
             rules(&issues),
@@ -487,6 +523,7 @@ mod tests {
                 ("e.span", "to", "1970-01-01T00:00:11Z"),
                 ("e.req", "idx", "3"),
                 ("e.one", "a", ""),
+                ("e.not_after", "to", "5"),
                 ("e.allowed", "n", "4"),
             ]
         );
@@ -494,7 +531,7 @@ mod tests {
         assert_eq!(issues.as_slice()[2].reason, "start before end (start is 5)");
         let error = issues.into_error();
         assert!(error.breaks("e.span") && !error.breaks("e.limit"));
-        assert_eq!(error.message(), "7 invalid parameters");
+        assert_eq!(error.message(), "8 invalid parameters");
     }
 
     #[test]

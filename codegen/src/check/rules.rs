@@ -166,7 +166,11 @@ impl Cx<'_> {
         match check {
             ast::Check::Ordered(c) => self
                 .time_pair(scope, id, (&c.before, &c.after), c.at())
-                .map(|(before, after)| Check::Ordered { before, after }),
+                .map(|(before, after)| Check::Ordered {
+                    before,
+                    after,
+                    equal: c.equal,
+                }),
             ast::Check::MaxSpan(m) => {
                 let pair = self.time_pair(scope, id, (&m.from, &m.to), m.at());
                 if *m.seconds <= 0 {

@@ -9,7 +9,8 @@
 use super::values::{T0, candidates, instant_text};
 use super::{Check, Draft, Expect};
 use crate::model::{
-    self, Condition, Endpoint, Inclusion, Input, Operand, ParamType, Pattern, Rule, TimeFormat,
+    self, Condition, Endpoint, Equal, Inclusion, Input, Operand, ParamType, Pattern, Rule,
+    TimeFormat,
 };
 
 /// The checks of rule `r` of `e`, from the request `base`. A side that no value can be found
@@ -111,7 +112,7 @@ fn value_of(
 fn assign<'m>(r: &Rule, draft: &Draft<'m>, side: Side) -> Option<Draft<'m>> {
     let input = |op: &Operand| draft.input(*op);
     match &r.check {
-        model::Check::Ordered { before, after }
+        model::Check::Ordered { before, after, .. }
         | model::Check::MaxSpan {
             from: before,
             to: after,
@@ -126,6 +127,7 @@ fn assign<'m>(r: &Rule, draft: &Draft<'m>, side: Side) -> Option<Draft<'m>> {
                     TimeFormat::Rfc3339 => mrds_runtime::text::rfc3339_seconds(&v),
                 })
                 .unwrap_or(T0);
+            // Each side at the boundary: the last instant the rule keeps, the first it breaks.
             let end = match (&r.check, side) {
                 (model::Check::MaxSpan { seconds, .. }, Side::Break) => {
                     start.checked_add(seconds + 1)?
@@ -133,6 +135,11 @@ fn assign<'m>(r: &Rule, draft: &Draft<'m>, side: Side) -> Option<Draft<'m>> {
                 (model::Check::MaxSpan { seconds, .. }, Side::Keep) => {
                     start.checked_add(*seconds)?
                 }
+                (model::Check::Ordered { equal, .. }, side) => match (equal, side) {
+                    (Equal::Refused, Side::Break) | (Equal::Allowed, Side::Keep) => start,
+                    (Equal::Refused, Side::Keep) => start.checked_add(1)?,
+                    (Equal::Allowed, Side::Break) => start.checked_sub(1)?,
+                },
                 (_, Side::Break) => start,
                 (_, Side::Keep) => start.checked_add(1)?,
             };

@@ -10,7 +10,7 @@ use super::Check as Kind;
 use super::impact::*;
 use super::lang::Lang;
 use super::{Diff, changed_parts, list};
-use crate::model::{Api, Check, Condition, Endpoint, Inclusion, Literal, Operand, Rule};
+use crate::model::{Api, Check, Condition, Endpoint, Equal, Inclusion, Literal, Operand, Rule};
 
 /// A rule of one version with its parameters named as they travel: the names are what two
 /// versions of the spec share (ids belong to one model).
@@ -72,7 +72,16 @@ impl Rel {
 /// The check in words (`` `start_time` before `end_time` ``).
 fn describe_check(c: &Check<Name>) -> String {
     match c {
-        Check::Ordered { before, after } => format!("ordered: `{before}` before `{after}`"),
+        Check::Ordered {
+            before,
+            after,
+            equal: Equal::Refused,
+        } => format!("ordered: `{before}` before `{after}`"),
+        Check::Ordered {
+            before,
+            after,
+            equal: Equal::Allowed,
+        } => format!("ordered: `{before}` not after `{after}`"),
         Check::MaxSpan { from, to, seconds } => {
             format!("max_span: `{to}` - `{from}` at most {seconds} seconds")
         }
@@ -112,7 +121,7 @@ fn wires(values: &[Literal]) -> Vec<String> {
 /// every request).
 fn triggers<'r>(r: &'r Named<'_>) -> Vec<&'r str> {
     let mut out: Vec<&str> = match &r.check {
-        Check::Ordered { before, after } => vec![before, after],
+        Check::Ordered { before, after, .. } => vec![before, after],
         Check::MaxSpan { from, to, .. } => vec![from, to],
         Check::Requires { param, .. }
         | Check::AllowedValues { param, .. }
@@ -154,6 +163,23 @@ fn compare_check(old: &Check<Name>, new: &Check<Name>) -> Rel {
         return Rel::Same;
     }
     match (old, new) {
+        // Equal instants allowed: more requests kept.
+        (
+            Check::Ordered {
+                before: b1,
+                after: a1,
+                equal: e1,
+            },
+            Check::Ordered {
+                before: b2,
+                after: a2,
+                equal: e2,
+            },
+        ) if (b1, a1) == (b2, a2) => match (e1, e2) {
+            (Equal::Refused, Equal::Allowed) => Rel::More,
+            (Equal::Allowed, Equal::Refused) => Rel::Fewer,
+            _ => Rel::Same,
+        },
         (Check::Ordered { .. }, Check::Ordered { .. })
         | (Check::Requires { .. }, Check::Requires { .. }) => {
             if old.operands() == new.operands() {

@@ -14,9 +14,9 @@ use serde_json::{Map, Value, json};
 
 use super::endpoint_doc::{EndpointDoc, Style};
 use crate::model::{
-    Api, AuthMode, Check, Condition, Endpoint, Field, FieldFormat, IntegerFormat, Literal, Operand,
-    Param, ParamId, ParamLocation, ParamType, Record, Rule, StringFormat, StringType, TypeRef,
-    ValueSet,
+    Api, AuthMode, Check, Condition, Endpoint, Equal, Field, FieldFormat, IntegerFormat, Literal,
+    Operand, Param, ParamId, ParamLocation, ParamType, Record, Rule, StringFormat, StringType,
+    TypeRef, ValueSet,
 };
 
 /// The generated marker, on the document's first line.
@@ -197,9 +197,17 @@ fn rule_value(r: &Rule, name: &dyn Fn(&Operand) -> String) -> Value {
         "assumed": r.provenance.is_assumed(),
     });
     match &r.check {
-        Check::Ordered { before, after } => {
+        Check::Ordered {
+            before,
+            after,
+            equal,
+        } => {
             rule["before"] = json!(name(before));
             rule["after"] = json!(name(after));
+            // Added only when allowed, so the document of a spec without it is as it was.
+            if *equal == Equal::Allowed {
+                rule["equal"] = json!("allowed");
+            }
         }
         Check::MaxSpan { from, to, seconds } => {
             rule["from"] = json!(name(from));

@@ -162,9 +162,11 @@ impl Given<'_> {
     fn broken(&self, r: &Rule) -> Option<(Operand, String)> {
         let value = |op: Operand| self.valid(op).unwrap_or_default();
         let broken = match &r.check {
-            Check::Ordered { before, after } => {
-                !holds::ordered(self.seconds(*before)?, self.seconds(*after)?)
-            }
+            Check::Ordered {
+                before,
+                after,
+                equal,
+            } => !holds::ordered(self.seconds(*before)?, self.seconds(*after)?, *equal),
             Check::MaxSpan { from, to, seconds } => {
                 !holds::within_span(self.seconds(*from)?, self.seconds(*to)?, *seconds)
             }

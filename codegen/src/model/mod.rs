@@ -13,7 +13,7 @@
 //! ([`Api::record`], [`Endpoint::param`], ...): nothing is looked up by name after the checker,
 //! and nothing can fail to resolve. An id belongs to the model that made it.
 
-pub use crate::ast::{AuthMode, BODY, ChangeAction, FieldFormat, Method, ParamLocation};
+pub use crate::ast::{AuthMode, BODY, ChangeAction, Equal, FieldFormat, Method, ParamLocation};
 pub use crate::diag::Location;
 pub use endpoint::{
     Body, Endpoint, EndpointNames, Input, Inputs, Order, Paging, Param, PathTemplate, Place,

@@ -1,7 +1,7 @@
 //! Rules across the inputs of a request: what they read ([`Operand`]), when they apply
 //! ([`Condition`]) and what they require ([`Check`]).
 
-use super::{FieldId, Literal, Location, ParamId, Pattern, Provenance};
+use super::{Equal, FieldId, Literal, Location, ParamId, Pattern, Provenance};
 
 /// What a rule (or a sample's selector) reads of a request: a parameter, or a field of the
 /// body.
@@ -150,12 +150,14 @@ impl<P: Clone> Condition<P> {
 /// lowers each kind, the model emitter generates its check, the OpenAPI emitter describes it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Check<P = Operand> {
-    /// `before < after` when both are given.
+    /// `before < after` when both are given (`before <= after` when `equal` allows it).
     Ordered {
         /// Earlier parameter.
         before: P,
         /// Later parameter.
         after: P,
+        /// Whether the two may be the same instant.
+        equal: Equal,
     },
     /// `to - from <= seconds` when both are given.
     MaxSpan {
@@ -195,9 +197,14 @@ impl<P: Clone> Check<P> {
     /// The same check, its parameters named by `f` (wire names, say).
     pub fn map<Q>(&self, f: impl Fn(P) -> Q) -> Check<Q> {
         match self {
-            Check::Ordered { before, after } => Check::Ordered {
+            Check::Ordered {
+                before,
+                after,
+                equal,
+            } => Check::Ordered {
                 before: f(before.clone()),
                 after: f(after.clone()),
+                equal: *equal,
             },
             Check::MaxSpan { from, to, seconds } => Check::MaxSpan {
                 from: f(from.clone()),
@@ -237,7 +244,7 @@ impl<P: Clone> Check<P> {
     /// The inputs the check reads.
     pub fn operands(&self) -> Vec<P> {
         match self {
-            Check::Ordered { before, after } => vec![before.clone(), after.clone()],
+            Check::Ordered { before, after, .. } => vec![before.clone(), after.clone()],
             Check::MaxSpan { from, to, .. } => vec![from.clone(), to.clone()],
             Check::Requires { param, needs } => vec![param.clone(), needs.clone()],
             Check::AtLeastOne(params) => params.clone(),

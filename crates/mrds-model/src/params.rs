@@ -417,6 +417,7 @@ impl EtfFlowParams {
                 "start_time must be before end_time",
                 ("start_time", p_start_time),
                 ("end_time", p_end_time),
+                mrds_runtime::Equal::Refused,
             );
     }
 }
@@ -600,6 +601,7 @@ impl ForexHistoricalParams {
                 "start_time must be before end_time",
                 ("start_time", p_start_time),
                 ("end_time", p_end_time),
+                mrds_runtime::Equal::Refused,
             );
     }
 }
@@ -785,6 +787,7 @@ impl Index1minParams {
                 "start_time must be before end_time",
                 ("start_time", p_start_time),
                 ("end_time", p_end_time),
+                mrds_runtime::Equal::Refused,
             );
     }
 }
@@ -1009,6 +1012,7 @@ impl LeverageRatioParams {
                 "start_time must be before end_time",
                 ("start_time", p_start_time),
                 ("end_time", p_end_time),
+                mrds_runtime::Equal::Refused,
             );
     }
 }
@@ -1273,6 +1277,7 @@ impl MarketKlineParams {
                 "end_time must be greater than start_time",
                 ("start_time", p_start_time),
                 ("end_time", p_end_time),
+                mrds_runtime::Equal::Refused,
             );
         if p_trading_pair
             .is_some_and(|v| {
@@ -1457,6 +1462,7 @@ impl NandFlashSpotPriceParams {
                 "start_time must be before end_time",
                 ("start_time", p_start_time),
                 ("end_time", p_end_time),
+                mrds_runtime::Equal::Refused,
             );
     }
 }
@@ -1668,6 +1674,7 @@ impl NonUsKlineParams {
                 "end_time must be greater than start_time",
                 ("start_time", p_start_time),
                 ("end_time", p_end_time),
+                mrds_runtime::Equal::Refused,
             );
     }
 }
@@ -1873,6 +1880,7 @@ impl PerpKlineParams {
                 "end_time must be greater than start_time",
                 ("start_time", p_start_time),
                 ("end_time", p_end_time),
+                mrds_runtime::Equal::Refused,
             );
     }
 }
@@ -2096,6 +2104,7 @@ impl PersonCommentaryParams {
                 "start_time must be before end_time",
                 ("start_time", p_start_time),
                 ("end_time", p_end_time),
+                mrds_runtime::Equal::Refused,
             );
     }
 }
@@ -2432,6 +2441,7 @@ impl ScreenerEventsParams {
                 "start_time must be before end_time",
                 ("start_time", p_start_time),
                 ("end_time", p_end_time),
+                mrds_runtime::Equal::Refused,
             );
         if matches!(
             p_event_type, Some(ScreenerEventType::SplitDate |
@@ -2662,6 +2672,7 @@ impl SsrParams {
                 "start_time must be before end_time",
                 ("start_time", p_start_time),
                 ("end_time", p_end_time),
+                mrds_runtime::Equal::Refused,
             );
     }
 }
@@ -2860,6 +2871,7 @@ impl StockDividendsParams {
                 "start_time must be before end_time",
                 ("start_time", p_start_time),
                 ("end_time", p_end_time),
+                mrds_runtime::Equal::Refused,
             );
     }
 }
@@ -3009,6 +3021,7 @@ impl TreasuryRatesParams {
                 "start_time must be before end_time",
                 ("start_time", p_start_time),
                 ("end_time", p_end_time),
+                mrds_runtime::Equal::Refused,
             );
     }
 }

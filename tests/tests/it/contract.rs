@@ -494,6 +494,48 @@ fn a_new_rule_in_a_spec_brings_its_checks() {
     }
 }
 
+/// An order rule is probed at its boundary: "before" breaks with equal instants and keeps one
+/// second later; "not after" (`equal: allowed`) keeps equal instants and breaks one second
+/// earlier.
+#[test]
+fn order_rules_are_probed_at_their_boundary() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let read = |name: &str| {
+        (
+            name.to_string(),
+            std::fs::read_to_string(dir.join(name)).unwrap(),
+        )
+    };
+    let api = mrds_codegen::load_sources(&[read("base.yaml"), read("ordered.yaml")])
+        .unwrap_or_else(|d| panic!("{d}"));
+    let checks = contract::derive(&api, Removed::Gone);
+    let pair = |id: &str, from: &str, to: &str| {
+        let check = checks
+            .iter()
+            .find(|c| c.id == id)
+            .unwrap_or_else(|| panic!("no check {id}"));
+        let value = |name: &str| {
+            let (_, v) = check.request.query.iter().find(|(n, _)| n == name).unwrap();
+            v.clone()
+        };
+        (value(from), value(to))
+    };
+    let t0 = "2026-01-01T00:00:00Z".to_string();
+    let (a, b) = pair("points.range_order.broken", "start_time", "end_time");
+    assert_eq!(a, b, "before: equal instants break it");
+    let (a, b) = pair("points.range_order.kept", "start_time", "end_time");
+    assert_eq!(b.parse::<i64>().unwrap() - a.parse::<i64>().unwrap(), 1);
+    assert_eq!(
+        pair("points.validity.kept", "valid_from", "valid_until"),
+        (t0.clone(), t0.clone()),
+        "not after: equal instants keep it"
+    );
+    assert_eq!(
+        pair("points.validity.broken", "valid_from", "valid_until"),
+        (t0, "2025-12-31T23:59:59Z".to_string())
+    );
+}
+
 /// Serves only `treasury_rates` (from the sample data); every other endpoint is left to the
 /// trait's default.
 struct OnlyTreasury(mrds_mock::Mock);

@@ -11,8 +11,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use mrds_codegen::model::{
-    Api, AuthMode, ChangeAction, Check, Condition, Endpoint, IntegerFormat, Literal, ParamLocation,
-    ParamType, Provenance, StringFormat, TypeRef,
+    Api, AuthMode, ChangeAction, Check, Condition, Endpoint, Equal, IntegerFormat, Literal,
+    ParamLocation, ParamType, Provenance, StringFormat, TypeRef,
 };
 
 fn api() -> &'static Api {
@@ -116,7 +116,16 @@ fn describe_rule(e: &mrds_codegen::model::Endpoint, r: &mrds_codegen::model::Rul
     let inputs = api().inputs(e);
     let name = |op| inputs.get(op).map(|i| i.name()).unwrap_or_default();
     let check = match &r.check.map(name) {
-        Check::Ordered { before, after } => format!("ordered {before} < {after}"),
+        Check::Ordered {
+            before,
+            after,
+            equal: Equal::Refused,
+        } => format!("ordered {before} < {after}"),
+        Check::Ordered {
+            before,
+            after,
+            equal: Equal::Allowed,
+        } => format!("ordered {before} <= {after}"),
         Check::MaxSpan { from, to, seconds } => format!("max_span {to} - {from} <= {seconds}"),
         Check::Requires { param, needs } => format!("requires {param} -> {needs}"),
         Check::AtLeastOne(names) => format!("at_least_one [{}]", names.join(", ")),
@@ -663,6 +672,7 @@ fn the_cross_parameter_rules() {
                 == Check::Ordered {
                     before: "start_time".to_owned(),
                     after: "end_time".to_owned(),
+                    equal: Equal::Refused,
                 }
                 && r.when.is_none()
         });

@@ -17,9 +17,9 @@ use super::records::{init_docs, init_name};
 use crate::emit::endpoint_doc::{EndpointDoc, Style};
 use crate::emit::{deprecation, docs, ident, pattern, prose, with_provenance};
 use crate::model::{
-    Api, Body, Check, Condition, Endpoint, Input, Inputs, IntegerFormat, IntegerType, Literal,
-    Operand, Param, ParamCheck, ParamId, ParamLocation, ParamType, Place, Reads, Rule, Segment,
-    StringFormat, StringType,
+    Api, Body, Check, Condition, Endpoint, Equal, Input, Inputs, IntegerFormat, IntegerType,
+    Literal, Operand, Param, ParamCheck, ParamId, ParamLocation, ParamType, Place, Reads, Rule,
+    Segment, StringFormat, StringType,
 };
 
 pub(super) fn file(api: &Api) -> TokenStream {
@@ -338,9 +338,17 @@ pub(super) fn rule_check<'v>(
         Some(quote!((#wire, #x)))
     };
     let call = match &rule.check {
-        Check::Ordered { before, after } => {
+        Check::Ordered {
+            before,
+            after,
+            equal,
+        } => {
             let (a, b) = (arg(before)?, arg(after)?);
-            quote!(issues.ordered(#id, #reason, #a, #b);)
+            let equal = match equal {
+                Equal::Refused => quote!(mrds_runtime::Equal::Refused),
+                Equal::Allowed => quote!(mrds_runtime::Equal::Allowed),
+            };
+            quote!(issues.ordered(#id, #reason, #a, #b, #equal);)
         }
         Check::MaxSpan { from, to, seconds } => {
             let (a, b, seconds) = (arg(from)?, arg(to)?, int(*seconds));
