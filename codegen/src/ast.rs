@@ -562,7 +562,7 @@ pub const CHECK_KINDS: &[&str] = &[
 impl Rule {
     /// The check kinds this rule names, with their spelling and place. The destructuring
     /// names every field, so a new kind cannot be added to [`Rule`] without being listed here.
-    pub fn checks(&self) -> Vec<(&'static str, crate::diag::Span, Check<'_>)> {
+    pub fn checks(&self) -> Vec<(&'static str, crate::diag::Span, Requirement<'_>)> {
         let Rule {
             id: _,
             doc: _,
@@ -576,16 +576,18 @@ impl Rule {
             matches,
         } = self;
         let all = [
-            ordered.as_ref().map(|c| (c.span, Check::Ordered(c))),
-            max_span.as_ref().map(|c| (c.span, Check::MaxSpan(c))),
-            requires.as_ref().map(|c| (c.span, Check::Requires(c))),
+            ordered.as_ref().map(|c| (c.span, Requirement::Ordered(c))),
+            max_span.as_ref().map(|c| (c.span, Requirement::MaxSpan(c))),
+            requires
+                .as_ref()
+                .map(|c| (c.span, Requirement::Requires(c))),
             at_least_one
                 .as_ref()
-                .map(|c| (c.span, Check::AtLeastOne(c))),
+                .map(|c| (c.span, Requirement::AtLeastOne(c))),
             allowed_values
                 .as_ref()
-                .map(|c| (c.span, Check::AllowedValues(c))),
-            matches.as_ref().map(|c| (c.span, Check::Matches(c))),
+                .map(|c| (c.span, Requirement::AllowedValues(c))),
+            matches.as_ref().map(|c| (c.span, Requirement::Matches(c))),
         ];
         all.into_iter()
             .flatten()
@@ -594,9 +596,9 @@ impl Rule {
     }
 }
 
-/// One check of a rule, borrowed.
+/// What a rule requires, borrowed.
 #[derive(Debug)]
-pub enum Check<'a> {
+pub enum Requirement<'a> {
     /// See [`Ordered`].
     Ordered(&'a Spanned<Ordered>),
     /// See [`MaxSpan`].
@@ -611,16 +613,16 @@ pub enum Check<'a> {
     Matches(&'a Spanned<Matches>),
 }
 
-impl Check<'_> {
+impl Requirement<'_> {
     /// The kind's spelling (one of [`CHECK_KINDS`]).
     pub fn kind(&self) -> &'static str {
         match self {
-            Check::Ordered(_) => CHECK_KINDS[0],
-            Check::MaxSpan(_) => CHECK_KINDS[1],
-            Check::Requires(_) => CHECK_KINDS[2],
-            Check::AtLeastOne(_) => CHECK_KINDS[3],
-            Check::AllowedValues(_) => CHECK_KINDS[4],
-            Check::Matches(_) => CHECK_KINDS[5],
+            Requirement::Ordered(_) => CHECK_KINDS[0],
+            Requirement::MaxSpan(_) => CHECK_KINDS[1],
+            Requirement::Requires(_) => CHECK_KINDS[2],
+            Requirement::AtLeastOne(_) => CHECK_KINDS[3],
+            Requirement::AllowedValues(_) => CHECK_KINDS[4],
+            Requirement::Matches(_) => CHECK_KINDS[5],
         }
     }
 }

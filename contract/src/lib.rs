@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use bytes::Bytes;
-use mrds_codegen::contract::{self, Check, Key};
+use mrds_codegen::contract::{self, Key, Probe};
 use mrds_codegen::model::{Api, Method};
 use mrds_runtime::client::RawClient;
 
@@ -163,7 +163,7 @@ fn selects_rest(rest: &str, pattern: &str) -> bool {
 }
 
 /// The checks `options` selects.
-pub fn selected(api: &Api, options: &Options) -> Vec<Check> {
+pub fn selected(api: &Api, options: &Options) -> Vec<Probe> {
     contract::derive(api, options.removed)
         .into_iter()
         .filter(|c| options.only.is_empty() || options.only.iter().any(|p| selects(p, &c.id)))
@@ -211,7 +211,7 @@ async fn send(
     client: &RawClient,
     api: &Api,
     root: &str,
-    check: &Check,
+    check: &Probe,
     options: &Options,
 ) -> Outcome {
     let url = format!("{root}{}", check.request.target());

@@ -7,7 +7,10 @@ use mrds_runtime::text::is_date;
 
 use super::{Cx, Def, Types};
 use crate::ast::{self, ParamLocation, Spanned};
-use crate::model::*;
+use crate::model::{
+    Body, ChangeAction, Endpoint, FieldId, HistoryEntry, Inputs, Location, Method, Order, Paging,
+    Param, ParamId, PathTemplate, Provenance, Record, Removal, Rule, Segment, ValueType,
+};
 use crate::naming;
 
 impl<'a> Cx<'a> {
@@ -364,7 +367,7 @@ impl<'a> Cx<'a> {
         let direction = order.direction.as_ref().and_then(|direction| {
             match scope.inputs.params.iter().find(|p| p.wire == **direction) {
                 Some(Param {
-                    ty: ParamType::Enum(e),
+                    ty: ValueType::Enum(e),
                     id,
                     ..
                 }) if e.values.len() == 2 && e.values.iter().all(|v| v == "asc" || v == "desc") => {
@@ -420,7 +423,7 @@ impl<'a> Cx<'a> {
                 return;
             };
             let min = match &p.ty {
-                ParamType::Integer(t) if p.location == ParamLocation::Query => t.min,
+                ValueType::Integer(t) if p.location == ParamLocation::Query => t.min,
                 _ => {
                     cx.err(
                         at,

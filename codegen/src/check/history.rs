@@ -14,7 +14,7 @@ use mrds_runtime::text::is_date;
 
 use super::Cx;
 use crate::diag::{Diagnostic, Location};
-use crate::model::*;
+use crate::model::{Change, HistoryEntry};
 
 impl Cx<'_> {
     pub(super) fn history(&mut self) -> Vec<HistoryEntry> {

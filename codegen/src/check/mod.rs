@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::ast::{self, Spanned};
 use crate::diag::{Diagnostic, Diagnostics, Location, Span};
 use crate::load::LoadedFile;
-use crate::model::*;
+use crate::model::{Api, AuthScheme, Provenance, Record, RecordId, TypeRef, ValueSet, ValueSetId};
 use crate::naming;
 
 mod endpoints;

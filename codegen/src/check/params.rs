@@ -4,7 +4,10 @@
 use super::Cx;
 use crate::ast::{self, ParamFormat, ParamLocation, Spanned, ValueKind};
 use crate::diag::Span;
-use crate::model::*;
+use crate::model::{
+    EnumType, IntegerFormat, IntegerType, Literal, Param, ParamId, Pattern, PatternError,
+    Provenance, StringFormat, StringType, ValueRef, ValueSet, ValueType, VariantId,
+};
 
 /// Primitive parameter types.
 const PARAM_PRIMITIVES: &[&str] = &["string", "integer", "boolean"];
@@ -22,15 +25,15 @@ impl Cx<'_> {
         let type_text = p.ty.as_str();
         let (min, max) = (p.min.as_deref().copied(), p.max.as_deref().copied());
         let mut ty = match type_text {
-            "string" => ParamType::String(StringType::default()),
-            "integer" => ParamType::Integer(IntegerType {
+            "string" => ValueType::String(StringType::default()),
+            "integer" => ValueType::Integer(IntegerType {
                 min,
                 max,
                 format: None,
             }),
-            "boolean" => ParamType::Boolean,
+            "boolean" => ValueType::Boolean,
             other => match value_sets.iter().find(|v| v.spec_name == other) {
-                Some(vs) => ParamType::Enum(EnumType {
+                Some(vs) => ValueType::Enum(EnumType {
                     set: vs.id,
                     name: vs.name.clone(),
                     tolerant: vs.tolerant,
@@ -57,11 +60,11 @@ impl Cx<'_> {
         if let Some(spanned_format) = &p.format {
             let format = **spanned_format;
             let fits = match (&mut ty, format) {
-                (ParamType::Integer(t), ParamFormat::UnixSeconds) => {
+                (ValueType::Integer(t), ParamFormat::UnixSeconds) => {
                     t.format = Some(IntegerFormat::UnixSeconds);
                     true
                 }
-                (ParamType::String(t), f) => {
+                (ValueType::String(t), f) => {
                     t.format = match f {
                         ParamFormat::Rfc3339 => Some(StringFormat::Rfc3339),
                         ParamFormat::Uuid => Some(StringFormat::Uuid),
@@ -87,14 +90,14 @@ impl Cx<'_> {
                 );
             }
         }
-        if *p.location == ParamLocation::Path && ty == ParamType::Boolean {
+        if *p.location == ParamLocation::Path && ty == ValueType::Boolean {
             self.err(
                 p.ty.at(),
                 format!("path parameter `{name}` cannot be a boolean"),
             );
         }
         if let Some(bound) = p.min.as_ref().or(p.max.as_ref())
-            && !matches!(ty, ParamType::Integer(_))
+            && !matches!(ty, ValueType::Integer(_))
         {
             self.err(bound.at(), format!("parameter `{name}` has a range but is of type `{type_text}`; ranges apply to integers"));
         }
@@ -108,7 +111,7 @@ impl Cx<'_> {
             Self::hint(d, "swap them, or correct one");
         }
         let text = match &mut ty {
-            ParamType::String(t) => Ok(t),
+            ValueType::String(t) => Ok(t),
             _ => Err(format!(
                 "is of type `{type_text}`; patterns apply to strings"
             )),
@@ -150,9 +153,9 @@ impl Cx<'_> {
     }
 
     /// A default must pass the parameter's own checks.
-    fn default_fits(&mut self, at: Span, name: &str, lit: &Literal, ty: &ParamType) -> bool {
+    fn default_fits(&mut self, at: Span, name: &str, lit: &Literal, ty: &ValueType) -> bool {
         match (lit, ty) {
-            (Literal::Integer(n), ParamType::Integer(t))
+            (Literal::Integer(n), ValueType::Integer(t))
                 if t.min.is_some_and(|min| *n < min) || t.max.is_some_and(|max| *n > max) =>
             {
                 let range = match (t.min, t.max) {
@@ -168,7 +171,7 @@ impl Cx<'_> {
                 );
                 false
             }
-            (Literal::String(s), ParamType::String(t)) => {
+            (Literal::String(s), ValueType::String(t)) => {
                 if let Some(p) = &t.pattern
                     && !p.is_match(s)
                 {
@@ -198,7 +201,7 @@ impl Cx<'_> {
         &mut self,
         at: Span,
         v: &ValueKind,
-        ty: &ParamType,
+        ty: &ValueType,
         value_sets: &[ValueSet],
         what: &str,
     ) -> Option<Literal> {
@@ -213,7 +216,7 @@ impl Cx<'_> {
         };
         match ty {
             // Values of rules are written as text (`in: ["true"]`): read that text too.
-            ParamType::Integer(_) => match v.as_i64().or_else(|| text.parse().ok()) {
+            ValueType::Integer(_) => match v.as_i64().or_else(|| text.parse().ok()) {
                 Some(n) => Some(Literal::Integer(n)),
                 None => {
                     // Untyped, an integer beyond 64 bits is read as its text.
@@ -232,7 +235,7 @@ impl Cx<'_> {
                     None
                 }
             },
-            ParamType::Boolean => match v.as_bool().or(match text.as_str() {
+            ValueType::Boolean => match v.as_bool().or(match text.as_str() {
                 "true" => Some(true),
                 "false" => Some(false),
                 _ => None,
@@ -243,8 +246,8 @@ impl Cx<'_> {
                     None
                 }
             },
-            ParamType::String(_) => Some(Literal::String(text)),
-            ParamType::Enum(e) => {
+            ValueType::String(_) => Some(Literal::String(text)),
+            ValueType::Enum(e) => {
                 let vs = &value_sets[e.set.index()];
                 match vs.values.iter().position(|x| x.wire == text) {
                     Some(i) => Some(Literal::Variant(ValueRef {

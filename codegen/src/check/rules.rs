@@ -7,8 +7,8 @@ use super::Cx;
 use super::endpoints::Scope;
 use crate::ast::{self, OperandName, Spanned, ValueKind};
 use crate::model::{
-    Check, Condition, FieldId, Input, Literal, Operand, ParamType, Pattern, Provenance, Rule,
-    ValueSet,
+    Condition, FieldId, Input, Literal, Operand, Pattern, Provenance, Requirement, Rule, ValueSet,
+    ValueType,
 };
 
 impl Cx<'_> {
@@ -150,7 +150,7 @@ impl Cx<'_> {
             doc: r.doc.clone(),
             provenance: Provenance::from_reason(r.assumed.as_ref()),
             when,
-            check,
+            requirement: check,
         })
     }
 
@@ -160,18 +160,18 @@ impl Cx<'_> {
         &mut self,
         scope: &Scope<'_>,
         id: &str,
-        check: &ast::Check<'_>,
+        check: &ast::Requirement<'_>,
         value_sets: &[ValueSet],
-    ) -> Option<Check> {
+    ) -> Option<Requirement> {
         match check {
-            ast::Check::Ordered(c) => self
+            ast::Requirement::Ordered(c) => self
                 .time_pair(scope, id, (&c.before, &c.after), c.at())
-                .map(|(before, after)| Check::Ordered {
+                .map(|(before, after)| Requirement::Ordered {
                     before,
                     after,
                     equal: c.equal,
                 }),
-            ast::Check::MaxSpan(m) => {
+            ast::Requirement::MaxSpan(m) => {
                 let pair = self.time_pair(scope, id, (&m.from, &m.to), m.at());
                 if *m.seconds <= 0 {
                     self.err(
@@ -182,13 +182,13 @@ impl Cx<'_> {
                         ),
                     );
                 }
-                pair.map(|(from, to)| Check::MaxSpan {
+                pair.map(|(from, to)| Requirement::MaxSpan {
                     from,
                     to,
                     seconds: *m.seconds,
                 })
             }
-            ast::Check::Requires(c) => {
+            ast::Requirement::Requires(c) => {
                 let a = self.operand_ref(scope, id, &c.param);
                 let b = self.operand_ref(scope, id, &c.needs);
                 let (a, b) = (a?, b?);
@@ -205,12 +205,12 @@ impl Cx<'_> {
                     );
                     Self::hint(d, "`requires` relates two optional parameters");
                 }
-                Some(Check::Requires {
+                Some(Requirement::Requires {
                     param: a.operand,
                     needs: b.operand,
                 })
             }
-            ast::Check::AtLeastOne(names) => {
+            ast::Requirement::AtLeastOne(names) => {
                 if names.len() < 2 {
                     self.err(
                         names.at(),
@@ -242,11 +242,11 @@ impl Cx<'_> {
                         all
                     });
                 }
-                params.map(Check::AtLeastOne)
+                params.map(Requirement::AtLeastOne)
             }
-            ast::Check::AllowedValues(c) => {
+            ast::Requirement::AllowedValues(c) => {
                 let p = self.operand_ref(scope, id, &c.param)?;
-                if !matches!(p.ty, ParamType::Enum(_)) {
+                if !matches!(p.ty, ValueType::Enum(_)) {
                     self.err(
                         c.param.at(),
                         format!(
@@ -261,15 +261,15 @@ impl Cx<'_> {
                 }
                 let what = |v: &str| format!("value `{v}` of rule `{id}`");
                 let values = self.literals(&c.values, p.ty, value_sets, what);
-                values.map(|values| Check::AllowedValues {
+                values.map(|values| Requirement::AllowedValues {
                     param: p.operand,
                     values,
                 })
             }
-            ast::Check::Matches(c) => {
+            ast::Requirement::Matches(c) => {
                 let p = self.operand_ref(scope, id, &c.param);
                 if let Some(p) = p
-                    && !matches!(p.ty, ParamType::String(_))
+                    && !matches!(p.ty, ValueType::String(_))
                 {
                     self.err(
                         c.param.at(),
@@ -280,7 +280,7 @@ impl Cx<'_> {
                     );
                 }
                 let pattern = self.regex(c.pattern.at(), &c.pattern);
-                Some(Check::Matches {
+                Some(Requirement::Matches {
                     param: p?.operand,
                     pattern: pattern?,
                 })
@@ -319,7 +319,7 @@ impl Cx<'_> {
     fn literals(
         &mut self,
         values: &[Spanned<String>],
-        ty: &ParamType,
+        ty: &ValueType,
         value_sets: &[ValueSet],
         what: impl Fn(&str) -> String,
     ) -> Option<Vec<Literal>> {
@@ -356,7 +356,7 @@ impl Cx<'_> {
                 })
             }
             (None, Some(re)) => {
-                if !matches!(p.ty, ParamType::String(_)) {
+                if !matches!(p.ty, ValueType::String(_)) {
                     self.err(c.param.at(), format!("the condition of rule `{id}` matches a pattern against `{}`, which is not a string", p.name()));
                     return None;
                 }

@@ -10,8 +10,8 @@ use super::{Cx, Def, Types, quoted};
 use crate::ast::{self, OperandName, Spanned, Value, ValueKind};
 use crate::diag::Span;
 use crate::model::{
-    Endpoint, Field, FieldId, Input, Inputs, Operand, Param, ParamId, ParamType, PathTemplate,
-    Record, SampleField, SampleOrder, SampleRange, SampleSet, Samples, Segment, TypeRef,
+    Endpoint, Field, FieldId, Input, Inputs, Operand, Param, ParamId, PathTemplate, Record,
+    SampleField, SampleOrder, SampleRange, SampleSet, Samples, Segment, TypeRef, ValueType,
 };
 
 impl<'a> Cx<'a> {
@@ -325,7 +325,7 @@ impl<'a> Cx<'a> {
             (None, Some(by), fields) => {
                 let p = self.sample_param(by.at(), t, by)?;
                 let values: Vec<String> = match &p.ty {
-                    ParamType::Enum(e) => e.values.clone(),
+                    ValueType::Enum(e) => e.values.clone(),
                     _ => {
                         self.err(
                             by.at(),
@@ -569,7 +569,7 @@ impl<'a> Cx<'a> {
         for s in spellings {
             let at = s.at();
             match p.ty {
-                ParamType::Integer(_) if s.parse::<i64>().is_err() => {
+                ValueType::Integer(_) if s.parse::<i64>().is_err() => {
                     self.err(
                         at,
                         format!(
@@ -578,10 +578,10 @@ impl<'a> Cx<'a> {
                         ),
                     );
                 }
-                ParamType::Boolean if *s != "true" && *s != "false" => {
+                ValueType::Boolean if *s != "true" && *s != "false" => {
                     self.err(at, format!("`{s}` is not `true` or `false`"));
                 }
-                ParamType::Enum(e) => {
+                ValueType::Enum(e) => {
                     let wires: Vec<&str> = e.values.iter().map(String::as_str).collect();
                     if !wires.contains(&s.as_str()) {
                         let d = self.err(

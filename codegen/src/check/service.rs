@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::{Cx, Def, TypeNames};
 use crate::ast::{self, Spanned};
 use crate::diag::Diagnostic;
-use crate::model::*;
+use crate::model::{Envelope, ErrorCode, ErrorShapes, Field, Provenance, Record, TypeRef};
 use crate::naming;
 
 /// How a field the runtime uses must be declared.

@@ -4,7 +4,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Cx, Def, TypeNames};
 use crate::ast::{self, Spanned};
-use crate::model::*;
+use crate::model::{
+    EnumType, Field, FieldFormat, IntegerFormat, IntegerType, Provenance, StringFormat, StringType,
+    TypeRef, ValueSet, ValueSetId, ValueType, Variant,
+};
 use crate::naming;
 
 /// Primitive field types.
@@ -194,7 +197,7 @@ impl<'a> Cx<'a> {
         ty: &TypeRef,
         owner: Owner<'_>,
         types: &TypeNames<'_>,
-    ) -> Option<ParamType> {
+    ) -> Option<ValueType> {
         let name = f.name.as_str();
         let constraint = [
             f.min.as_ref().map(Spanned::at),
@@ -226,7 +229,7 @@ impl<'a> Cx<'a> {
         let format = f.format.as_ref().map(|f| **f);
         let mut checks = match (ty, f.array) {
             (_, true) => None,
-            (TypeRef::Integer, _) => Some(ParamType::Integer(IntegerType {
+            (TypeRef::Integer, _) => Some(ValueType::Integer(IntegerType {
                 min,
                 max,
                 format: (format == Some(FieldFormat::UnixSeconds))
@@ -250,14 +253,14 @@ impl<'a> Cx<'a> {
                         None
                     }
                 };
-                Some(ParamType::String(StringType {
+                Some(ValueType::String(StringType {
                     pattern: None,
                     pattern_doc: None,
                     format: string_format,
                 }))
             }
-            (TypeRef::Boolean, _) => Some(ParamType::Boolean),
-            (TypeRef::ValueSet(id), _) => Some(ParamType::Enum(EnumType {
+            (TypeRef::Boolean, _) => Some(ValueType::Boolean),
+            (TypeRef::ValueSet(id), _) => Some(ValueType::Enum(EnumType {
                 set: *id,
                 name: types.value_set_names[id.index()].clone(),
                 // A set a record field uses keeps values the spec does not know.
@@ -266,7 +269,7 @@ impl<'a> Cx<'a> {
             })),
             _ => None,
         };
-        let is_integer = matches!(checks, Some(ParamType::Integer(_)));
+        let is_integer = matches!(checks, Some(ValueType::Integer(_)));
         if let Some(bound) = f.min.as_ref().or(f.max.as_ref())
             && !is_integer
         {
@@ -282,7 +285,7 @@ impl<'a> Cx<'a> {
             Self::hint(d, "swap them, or correct one");
         }
         let text = match &mut checks {
-            Some(ParamType::String(t)) => Ok(t),
+            Some(ValueType::String(t)) => Ok(t),
             _ => Err("is not a single string; patterns apply to text".to_string()),
         };
         self.pattern(

@@ -5,12 +5,12 @@
 use mrds_runtime::ErrorKind;
 
 use super::values::format_nothing;
-use super::{Check, Draft, Expect, Key, Sorted};
-use crate::model::{Api, AuthMode, Endpoint, Literal, Operand, Param, ParamType};
+use super::{Draft, Expect, Key, Probe, Sorted};
+use crate::model::{Api, AuthMode, Endpoint, Literal, Operand, Param, ValueType};
 
 /// The behaviour checks of `e`, from the request `base`; only the 410 of a removed endpoint
 /// when it is `gone`.
-pub(crate) fn checks(api: &Api, e: &Endpoint, base: &Draft<'_>, gone: bool) -> Vec<Check> {
+pub(crate) fn checks(api: &Api, e: &Endpoint, base: &Draft<'_>, gone: bool) -> Vec<Probe> {
     let records = |at_most: Option<usize>, draft: &Draft<'_>| Expect::Records {
         record: e.returns,
         at_most,
@@ -92,12 +92,12 @@ fn sorted(api: &Api, e: &Endpoint, draft: &Draft<'_>) -> Option<Sorted> {
 /// A well-formed value of `p` unlikely to name anything.
 fn nothing(p: &Param) -> Option<String> {
     match &p.ty {
-        ParamType::String(t) => match (t.format, &t.pattern) {
+        ValueType::String(t) => match (t.format, &t.pattern) {
             (Some(format), _) => Some(format_nothing(format)),
             (None, Some(pattern)) => pattern.examples().first().cloned(),
             (None, None) => Some("contract-nothing".into()),
         },
-        ParamType::Integer(t) => Some(t.max.unwrap_or(i64::MAX).to_string()),
-        ParamType::Boolean | ParamType::Enum(_) => None,
+        ValueType::Integer(t) => Some(t.max.unwrap_or(i64::MAX).to_string()),
+        ValueType::Boolean | ValueType::Enum(_) => None,
     }
 }

@@ -4,11 +4,11 @@
 
 use mrds_runtime::ErrorKind;
 
-use super::{Check, Draft, Expect, JSON};
+use super::{Draft, Expect, JSON, Probe};
 use crate::model::{Api, BODY, Endpoint, Record, TypeRef, body_field_name};
 
 /// The checks of the shape of `e`'s body (a `record`), from the request `base`.
-pub(crate) fn checks(api: &Api, e: &Endpoint, record: &Record, base: &Draft<'_>) -> Vec<Check> {
+pub(crate) fn checks(api: &Api, e: &Endpoint, record: &Record, base: &Draft<'_>) -> Vec<Probe> {
     let shape = || Expect::Rejected {
         field: BODY.to_string(),
         rule: e.body_rule(),

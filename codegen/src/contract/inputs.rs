@@ -4,11 +4,11 @@
 //! not, a format violation.
 
 use super::values::candidates;
-use super::{Check, Draft, Expect};
-use crate::model::{Endpoint, Input, ParamCheck, ParamType, Place, StringFormat};
+use super::{Draft, Expect, Probe};
+use crate::model::{Endpoint, Input, Place, StringFormat, ValueCheck, ValueType};
 
 /// The checks of input `i` of `e`, from the request `base`: `<endpoint>.<input>.<probe>`.
-pub(crate) fn checks(e: &Endpoint, i: &Input<'_>, base: &Draft<'_>) -> Vec<Check> {
+pub(crate) fn checks(e: &Endpoint, i: &Input<'_>, base: &Draft<'_>) -> Vec<Probe> {
     let name = i.name();
     probes(e, i, base)
         .into_iter()
@@ -29,7 +29,7 @@ pub(super) fn format_violation(format: StringFormat) -> &'static str {
 /// The probes of one input: (probe name, request, expected answer).
 fn probes<'m>(e: &Endpoint, i: &Input<'_>, base: &Draft<'m>) -> Vec<(String, Draft<'m>, Expect)> {
     let name = i.name();
-    let rejected = |check: ParamCheck| Expect::Rejected {
+    let rejected = |check: ValueCheck| Expect::Rejected {
         field: name.clone(),
         rule: e.value_rule(&name, check),
     };
@@ -47,31 +47,31 @@ fn probes<'m>(e: &Endpoint, i: &Input<'_>, base: &Draft<'m>) -> Vec<(String, Dra
     // Presence and spelling: a query parameter's own rules; a body's shape has its own checks.
     if is_query {
         if i.required {
-            probe("missing", &[], rejected(ParamCheck::Required));
+            probe("missing", &[], rejected(ValueCheck::Required));
         }
         if let Some(v) = &valid {
-            probe("repeated", &[v, v], rejected(ParamCheck::Repeated));
+            probe("repeated", &[v, v], rejected(ValueCheck::Repeated));
         }
         let expect = match i.ty {
-            ParamType::Integer(_) | ParamType::Boolean => rejected(ParamCheck::Type),
-            ParamType::Enum(_) => rejected(ParamCheck::Values),
-            ParamType::String(t) if t.format.is_some() => rejected(ParamCheck::Format),
-            ParamType::String(t) if t.pattern.as_ref().is_some_and(|p| !p.is_match("")) => {
-                rejected(ParamCheck::Pattern)
+            ValueType::Integer(_) | ValueType::Boolean => rejected(ValueCheck::Type),
+            ValueType::Enum(_) => rejected(ValueCheck::Values),
+            ValueType::String(t) if t.format.is_some() => rejected(ValueCheck::Format),
+            ValueType::String(t) if t.pattern.as_ref().is_some_and(|p| !p.is_match("")) => {
+                rejected(ValueCheck::Pattern)
             }
-            ParamType::String(_) => accepted(),
+            ValueType::String(_) => accepted(),
         };
         probe("empty", &[""], expect);
     }
     let typed = i.place != Place::Body;
     match i.ty {
-        ParamType::Integer(t) => {
+        ValueType::Integer(t) => {
             if typed {
-                probe("not_an_integer", &["12x"], rejected(ParamCheck::Type));
+                probe("not_an_integer", &["12x"], rejected(ValueCheck::Type));
                 probe(
                     "past_i64",
                     &["9223372036854775808"],
-                    rejected(ParamCheck::Type),
+                    rejected(ValueCheck::Type),
                 );
             }
             if let Some(min) = t.min {
@@ -80,7 +80,7 @@ fn probes<'m>(e: &Endpoint, i: &Input<'_>, base: &Draft<'m>) -> Vec<(String, Dra
                     probe(
                         "below_min",
                         &[&below.to_string()],
-                        rejected(ParamCheck::Range),
+                        rejected(ValueCheck::Range),
                     );
                 }
             }
@@ -90,27 +90,27 @@ fn probes<'m>(e: &Endpoint, i: &Input<'_>, base: &Draft<'m>) -> Vec<(String, Dra
                     probe(
                         "above_max",
                         &[&above.to_string()],
-                        rejected(ParamCheck::Range),
+                        rejected(ValueCheck::Range),
                     );
                 }
             }
         }
-        ParamType::Boolean => {
+        ValueType::Boolean => {
             if typed {
-                probe("not_a_boolean", &["yes"], rejected(ParamCheck::Type));
+                probe("not_a_boolean", &["yes"], rejected(ValueCheck::Type));
             }
         }
-        ParamType::Enum(set) => {
+        ValueType::Enum(set) => {
             for v in &set.values {
                 probe(&format!("value_{}", probe_name(v)), &[v], accepted());
             }
             probe(
                 "not_a_value",
                 &["not-a-value"],
-                rejected(ParamCheck::Values),
+                rejected(ValueCheck::Values),
             );
         }
-        ParamType::String(t) => {
+        ValueType::String(t) => {
             if let Some(pattern) = &t.pattern {
                 if let Some(v) = &valid {
                     probe("matching", &[v], accepted());
@@ -119,14 +119,14 @@ fn probes<'m>(e: &Endpoint, i: &Input<'_>, base: &Draft<'m>) -> Vec<(String, Dra
                 if let Some(bad) = pattern.counterexample()
                     && (i.place != Place::Path || !bad.is_empty())
                 {
-                    probe("not_matching", &[&bad], rejected(ParamCheck::Pattern));
+                    probe("not_matching", &[&bad], rejected(ValueCheck::Pattern));
                 }
             }
             if let Some(format) = t.format {
                 probe(
                     "bad_format",
                     &[format_violation(format)],
-                    rejected(ParamCheck::Format),
+                    rejected(ValueCheck::Format),
                 );
             }
         }

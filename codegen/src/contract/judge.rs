@@ -4,11 +4,11 @@
 
 use serde_json::Value;
 
-use super::{Check, Expect, Sorted};
-use crate::model::*;
+use super::{Expect, Probe, Sorted};
+use crate::model::{Api, Field, RecordId, TypeRef};
 
 /// `Ok` when `status` and `body` are the answer `check` predicts, else what differs.
-pub fn judge(api: &Api, check: &Check, status: u16, body: &[u8]) -> Result<(), String> {
+pub fn judge(api: &Api, check: &Probe, status: u16, body: &[u8]) -> Result<(), String> {
     let doc: Value = serde_json::from_slice(body)
         .map_err(|e| format!("the body is not JSON ({e}); every answer is an envelope"))?;
     let Some(envelope) = doc.as_object() else {

@@ -42,7 +42,7 @@ pub use judge::{judge, not_implemented, record_problems};
 
 /// One request and what the spec says the answer is.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Check {
+pub struct Probe {
     /// A stable id: `<endpoint>.<parameter>.<probe>`, `<rule id>.<probe>` or
     /// `<endpoint>.<behaviour>` (`stock_dividends.limit.above_max`,
     /// `stock_dividends.range_order.broken`, `stock_dividends.auth.missing_key`).
@@ -190,7 +190,7 @@ pub enum Removed {
 }
 
 /// Every check of the spec, endpoint by endpoint (sorted as the model is).
-pub fn derive(api: &Api, removed: Removed) -> Vec<Check> {
+pub fn derive(api: &Api, removed: Removed) -> Vec<Probe> {
     api.endpoints
         .iter()
         .flat_map(|e| endpoint_checks(api, e, removed))
@@ -198,7 +198,7 @@ pub fn derive(api: &Api, removed: Removed) -> Vec<Check> {
 }
 
 /// The checks of one endpoint.
-pub fn endpoint_checks(api: &Api, e: &Endpoint, removed: Removed) -> Vec<Check> {
+pub fn endpoint_checks(api: &Api, e: &Endpoint, removed: Removed) -> Vec<Probe> {
     let base = Draft::base(api, e);
     let gone = e.removed.is_some() && removed == Removed::Gone;
     let mut out = behaviour::checks(api, e, &base, gone);
@@ -433,7 +433,7 @@ impl<'m> Draft<'m> {
     }
 
     /// The check `<endpoint>.<probe>` sending this request.
-    pub(crate) fn check(&self, e: &Endpoint, probe: &str, expect: Expect) -> Check {
+    pub(crate) fn check(&self, e: &Endpoint, probe: &str, expect: Expect) -> Probe {
         let mut path = String::new();
         for s in &e.path.segments {
             path.push('/');
@@ -451,7 +451,7 @@ impl<'m> Draft<'m> {
                 content_type: JSON,
             },
         });
-        Check {
+        Probe {
             id: format!("{}.{probe}", e.id),
             endpoint: e.id.clone(),
             request: Request {

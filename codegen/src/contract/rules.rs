@@ -7,17 +7,17 @@
 //! where the rule looks.
 
 use super::values::{T0, candidates, instant_text};
-use super::{Check, Draft, Expect};
+use super::{Draft, Expect, Probe};
 use crate::model::{
-    self, Condition, Endpoint, Equal, Inclusion, Input, Operand, ParamType, Pattern, Rule,
-    TimeFormat,
+    self, Condition, Endpoint, Equal, Inclusion, Input, Operand, Pattern, Rule, TimeFormat,
+    ValueType,
 };
 
 /// The checks of rule `r` of `e`, from the request `base`. A side that no value can be found
 /// for is left out (the derivation test asserts every rule of the real spec has both).
-pub(crate) fn checks(e: &Endpoint, r: &Rule, base: &Draft<'_>) -> Vec<Check> {
+pub(crate) fn checks(e: &Endpoint, r: &Rule, base: &Draft<'_>) -> Vec<Probe> {
     let name = r.name();
-    let Some(field) = base.input(r.check.field()) else {
+    let Some(field) = base.input(r.requirement.field()) else {
         return Vec::new();
     };
     let broken = Expect::Rejected {
@@ -111,9 +111,9 @@ fn value_of(
 /// `draft` with the rule's inputs set to break or keep it.
 fn assign<'m>(r: &Rule, draft: &Draft<'m>, side: Side) -> Option<Draft<'m>> {
     let input = |op: &Operand| draft.input(*op);
-    match &r.check {
-        model::Check::Ordered { before, after, .. }
-        | model::Check::MaxSpan {
+    match &r.requirement {
+        model::Requirement::Ordered { before, after, .. }
+        | model::Requirement::MaxSpan {
             from: before,
             to: after,
             ..
@@ -128,14 +128,14 @@ fn assign<'m>(r: &Rule, draft: &Draft<'m>, side: Side) -> Option<Draft<'m>> {
                 })
                 .unwrap_or(T0);
             // Each side at the boundary: the last instant the rule keeps, the first it breaks.
-            let end = match (&r.check, side) {
-                (model::Check::MaxSpan { seconds, .. }, Side::Break) => {
+            let end = match (&r.requirement, side) {
+                (model::Requirement::MaxSpan { seconds, .. }, Side::Break) => {
                     start.checked_add(seconds + 1)?
                 }
-                (model::Check::MaxSpan { seconds, .. }, Side::Keep) => {
+                (model::Requirement::MaxSpan { seconds, .. }, Side::Keep) => {
                     start.checked_add(*seconds)?
                 }
-                (model::Check::Ordered { equal, .. }, side) => match (equal, side) {
+                (model::Requirement::Ordered { equal, .. }, side) => match (equal, side) {
                     (Equal::Refused, Side::Break) | (Equal::Allowed, Side::Keep) => start,
                     (Equal::Refused, Side::Keep) => start.checked_add(1)?,
                     (Equal::Allowed, Side::Break) => start.checked_sub(1)?,
@@ -146,7 +146,7 @@ fn assign<'m>(r: &Rule, draft: &Draft<'m>, side: Side) -> Option<Draft<'m>> {
             let (x, y) = (instant_text(start, format), instant_text(end, format));
             Some(draft.with(a.operand, &[&x]).with(b.operand, &[&y]))
         }
-        model::Check::Requires {
+        model::Requirement::Requires {
             param: dependent,
             needs,
         } => {
@@ -161,7 +161,7 @@ fn assign<'m>(r: &Rule, draft: &Draft<'m>, side: Side) -> Option<Draft<'m>> {
                 }
             }
         }
-        model::Check::AtLeastOne(ops) => {
+        model::Requirement::AtLeastOne(ops) => {
             let none = ops.iter().fold(draft.clone(), |d, op| d.with(*op, &[]));
             match side {
                 Side::Break => Some(none),
@@ -172,7 +172,7 @@ fn assign<'m>(r: &Rule, draft: &Draft<'m>, side: Side) -> Option<Draft<'m>> {
                 }
             }
         }
-        model::Check::AllowedValues { param, values } => {
+        model::Requirement::AllowedValues { param, values } => {
             let p = input(param)?;
             let allowed = |v: &str| values.iter().any(|l| l.wire() == v);
             let v = value_of(r, &p, draft, Vec::new(), |v| {
@@ -180,12 +180,12 @@ fn assign<'m>(r: &Rule, draft: &Draft<'m>, side: Side) -> Option<Draft<'m>> {
             })?;
             Some(draft.with(p.operand, &[&v]))
         }
-        model::Check::Matches { param, pattern } => {
+        model::Requirement::Matches { param, pattern } => {
             let p = input(param)?;
             let keep = side == Side::Keep;
             // To break it: a text the input's own pattern takes and the rule's does not.
             let own = match p.ty {
-                ParamType::String(t) => t.pattern.as_ref(),
+                ValueType::String(t) => t.pattern.as_ref(),
                 _ => None,
             };
             let outside = match own.unwrap_or(Pattern::anything()).included_in(pattern) {

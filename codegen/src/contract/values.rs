@@ -1,7 +1,7 @@
 //! Values for the contract's requests: instants in each time format, and values a parameter's
 //! own rules accept.
 
-use crate::model::{IntegerFormat, Literal, ParamType, StringFormat, TimeFormat};
+use crate::model::{IntegerFormat, Literal, StringFormat, TimeFormat, ValueType};
 
 /// 2026-01-01T00:00:00Z, the instant the requests start from when the sample request has none.
 pub const T0: i64 = 1_767_225_600;
@@ -60,20 +60,20 @@ pub fn format_nothing(format: StringFormat) -> String {
 
 /// Values of type `ty` its own rules accept, the sample request's (`base`) first: the
 /// `default`, its set's values, its bounds, texts of its pattern and format.
-pub fn candidates(ty: &ParamType, default: Option<&Literal>, base: Option<&str>) -> Vec<String> {
+pub fn candidates(ty: &ValueType, default: Option<&Literal>, base: Option<&str>) -> Vec<String> {
     let mut out: Vec<String> = base.into_iter().map(str::to_string).collect();
     out.extend(default.map(Literal::wire));
     match ty {
-        ParamType::Integer(t) => {
+        ValueType::Integer(t) => {
             out.extend([t.min, t.max].into_iter().flatten().map(|n| n.to_string()));
             out.extend(["0", "1"].map(str::to_string));
             if t.format == Some(IntegerFormat::UnixSeconds) {
                 out.push(T0.to_string());
             }
         }
-        ParamType::Boolean => out.extend(["true", "false"].map(str::to_string)),
-        ParamType::Enum(e) => out.extend(e.values.iter().cloned()),
-        ParamType::String(t) => {
+        ValueType::Boolean => out.extend(["true", "false"].map(str::to_string)),
+        ValueType::Enum(e) => out.extend(e.values.iter().cloned()),
+        ValueType::String(t) => {
             if let Some(pattern) = &t.pattern {
                 out.extend(pattern.examples().iter().cloned());
             }

@@ -9,7 +9,7 @@ use super::impact::*;
 use super::types::{decodes, type_name};
 use super::{Diff, changed_parts};
 use crate::model::{
-    Api, Endpoint, Field, FieldId, Input, Operand, ParamType, Record, TypeRef, body_field_name,
+    Api, Endpoint, Field, FieldId, Input, Operand, Record, TypeRef, ValueType, body_field_name,
 };
 
 impl Diff<'_> {
@@ -173,7 +173,7 @@ impl Diff<'_> {
             }
         }
         let pattern_doc = |field: &Field| match &field.checks {
-            Some(ParamType::String(t)) => t.pattern_doc.clone(),
+            Some(ValueType::String(t)) => t.pattern_doc.clone(),
             _ => None,
         };
         if let Some(parts) = changed_parts(&[

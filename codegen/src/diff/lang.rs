@@ -7,7 +7,7 @@
 //! question that comes down to what a format and a pattern have in common is answered "cannot
 //! be decided" rather than guessed.
 
-use crate::model::{Inclusion, Literal, ParamType, Pattern, StringFormat};
+use crate::model::{Inclusion, Literal, Pattern, StringFormat, ValueType};
 
 /// The texts a parameter of some type accepts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,9 +29,9 @@ const INTEGER_TEXT: &str = "^[+-]?[0-9]+$";
 
 impl Lang {
     /// The texts a parameter of type `ty` accepts.
-    pub fn of_param(ty: &ParamType) -> Lang {
+    pub fn of_param(ty: &ValueType) -> Lang {
         match ty {
-            ParamType::Integer(t) => Lang {
+            ValueType::Integer(t) => Lang {
                 what: match (t.min, t.max) {
                     (None, None) => "integer".into(),
                     (min, max) => format!(
@@ -45,7 +45,7 @@ impl Lang {
                 format: None,
                 finite: None,
             },
-            ParamType::String(t) => Lang {
+            ValueType::String(t) => Lang {
                 what: match (&t.pattern, t.format) {
                     (None, None) => "string".into(),
                     (Some(p), None) => format!("string matching `{p}`"),
@@ -59,8 +59,8 @@ impl Lang {
                 format: t.format,
                 finite: None,
             },
-            ParamType::Boolean => Lang::values("boolean", ["true", "false"]),
-            ParamType::Enum(e) => Lang::values(&format!("value set {}", e.name), &e.values),
+            ValueType::Boolean => Lang::values("boolean", ["true", "false"]),
+            ValueType::Enum(e) => Lang::values(&format!("value set {}", e.name), &e.values),
         }
     }
 
@@ -257,7 +257,7 @@ mod tests {
     use crate::model::{IntegerType, StringType};
 
     fn text(pattern: Option<&str>, format: Option<StringFormat>) -> Lang {
-        Lang::of_param(&ParamType::String(StringType {
+        Lang::of_param(&ValueType::String(StringType {
             pattern: pattern.map(|p| Pattern::compile(p).unwrap()),
             pattern_doc: None,
             format,
@@ -265,7 +265,7 @@ mod tests {
     }
 
     fn int(min: Option<i64>, max: Option<i64>) -> Lang {
-        Lang::of_param(&ParamType::Integer(IntegerType {
+        Lang::of_param(&ValueType::Integer(IntegerType {
             min,
             max,
             format: None,

@@ -11,17 +11,17 @@ use super::impact::*;
 use super::lang::{Lang, format_name};
 use super::{Diff, Impact, changed_parts};
 use crate::model::{
-    Endpoint, Inclusion, Input, Operand, Param, ParamCheck, ParamLocation, ParamType, Place,
-    StringType,
+    Endpoint, Inclusion, Input, Operand, Param, ParamLocation, Place, StringType, ValueCheck,
+    ValueType,
 };
 
 /// `string`, `integer`, `boolean` or `value set X`.
-fn kind(ty: &ParamType) -> String {
+fn kind(ty: &ValueType) -> String {
     match ty {
-        ParamType::Integer(_) => "integer".into(),
-        ParamType::String(_) => "string".into(),
-        ParamType::Boolean => "boolean".into(),
-        ParamType::Enum(e) => format!("value set {}", e.name),
+        ValueType::Integer(_) => "integer".into(),
+        ValueType::String(_) => "string".into(),
+        ValueType::Boolean => "boolean".into(),
+        ValueType::Enum(e) => format!("value set {}", e.name),
     }
 }
 
@@ -80,7 +80,7 @@ impl Diff<'_> {
                 self.push(Check::ParamRemovedRequired, subject, SERVERS_BREAK, format!(
                         "required parameter `{}` is gone{hint}: new servers ignore it from old clients; new clients leave it out and old servers reject their requests ({})",
                         p.wire,
-                        o.param_rule(p, ParamCheck::Required)
+                        o.param_rule(p, ValueCheck::Required)
                     ), (Some(&p.at), Some(&n.at)));
             } else {
                 self.push(Check::ParamRemovedOptional, subject, COMPATIBLE, format!(
@@ -97,7 +97,7 @@ impl Diff<'_> {
                         "new required {} parameter `{}`{hint}: old clients do not send it and new servers reject their requests ({}); old servers ignore it",
                         kind(&q.ty),
                         q.wire,
-                        n.param_rule(q, ParamCheck::Required)
+                        n.param_rule(q, ValueCheck::Required)
                     ), (Some(&o.at), Some(&q.at)));
             } else {
                 let default = q
@@ -136,7 +136,7 @@ impl Diff<'_> {
             (false, true) => self.push(Check::ParamNowRequired, &subject, CLIENTS_BREAK, format!(
                     "`{}` became required: old clients may leave it out and new servers reject that ({}); new clients always send it",
                     q.wire,
-                    n.param_rule(q, ParamCheck::Required)
+                    n.param_rule(q, ValueCheck::Required)
                 ), at),
             (true, false) => self.push(Check::ParamNowOptional, &subject, SERVERS_BREAK, format!(
                     "`{}` became optional: old clients still send it; new clients may leave it out and old servers reject that ({}.{}.required)",
@@ -189,7 +189,7 @@ impl Diff<'_> {
     ) {
         let at = (Some(o.at), Some(q.at));
         let name = q.name();
-        let rule = |check: ParamCheck| n.value_rule(&name, check);
+        let rule = |check: ValueCheck| n.value_rule(&name, check);
         let body = q.place == Place::Body;
         // The check reported, from whether each side accepts what the other sends.
         let pick = |param: Check| {
@@ -202,7 +202,7 @@ impl Diff<'_> {
             }
         };
         match (o.ty, q.ty) {
-            (ParamType::Integer(a), ParamType::Integer(b)) => {
+            (ValueType::Integer(a), ValueType::Integer(b)) => {
                 if (a.min, a.max) != (b.min, b.max) {
                     let (old, new) = (Lang::of_param(o.ty), Lang::of_param(q.ty));
                     let (clients, servers) = (old.included_in(&new), new.included_in(&old));
@@ -216,7 +216,7 @@ impl Diff<'_> {
                         pick(check),
                         what,
                         (&clients, &servers),
-                        &rule(ParamCheck::Range),
+                        &rule(ValueCheck::Range),
                     );
                     self.push(check, subject, impacts, text, at);
                 }
@@ -232,9 +232,9 @@ impl Diff<'_> {
                         ), at);
                 }
             }
-            (ParamType::String(a), ParamType::String(b)) => {
+            (ValueType::String(a), ValueType::String(b)) => {
                 // One change at a time: the format first, then the pattern.
-                let step = ParamType::String(StringType {
+                let step = ValueType::String(StringType {
                     pattern: a.pattern.clone(),
                     pattern_doc: None,
                     format: b.format,
@@ -254,7 +254,7 @@ impl Diff<'_> {
                         pick(Check::ParamFormatChanged),
                         what,
                         (&old.included_in(&mid), &mid.included_in(&old)),
-                        &rule(ParamCheck::Format),
+                        &rule(ValueCheck::Format),
                     );
                     self.push(check, subject, impacts, text, at);
                 }
@@ -273,21 +273,21 @@ impl Diff<'_> {
                         pick(Check::ParamPatternChanged),
                         what,
                         (&mid.included_in(&new), &new.included_in(&mid)),
-                        &rule(ParamCheck::Pattern),
+                        &rule(ValueCheck::Pattern),
                     );
                     self.push(check, subject, impacts, text, at);
                 }
             }
-            (ParamType::Boolean, ParamType::Boolean) => {}
+            (ValueType::Boolean, ValueType::Boolean) => {}
             // The same value set: its values are compared at the value set.
-            (ParamType::Enum(a), ParamType::Enum(b)) if a.name == b.name => {}
+            (ValueType::Enum(a), ValueType::Enum(b)) if a.name == b.name => {}
             (x, y) => {
                 let (old, new) = (Lang::of_param(x), Lang::of_param(y));
                 let what = format!("type of `{}` {} became {}", name, kind(x), kind(y));
-                let check = if matches!(y, ParamType::Enum(_)) {
-                    ParamCheck::Values
+                let check = if matches!(y, ValueType::Enum(_)) {
+                    ValueCheck::Values
                 } else {
-                    ParamCheck::Type
+                    ValueCheck::Type
                 };
                 let (check, impacts, text) = languages(
                     pick(Check::ParamTypeChanged),
@@ -348,7 +348,7 @@ fn location(l: ParamLocation) -> &'static str {
 
 fn pattern_doc(p: &Param) -> Option<&str> {
     match &p.ty {
-        ParamType::String(t) => t.pattern_doc.as_deref(),
+        ValueType::String(t) => t.pattern_doc.as_deref(),
         _ => None,
     }
 }

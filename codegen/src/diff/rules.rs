@@ -10,13 +10,15 @@ use super::Check as Kind;
 use super::impact::*;
 use super::lang::Lang;
 use super::{Diff, changed_parts, list};
-use crate::model::{Api, Check, Condition, Endpoint, Equal, Inclusion, Literal, Operand, Rule};
+use crate::model::{
+    Api, Condition, Endpoint, Equal, Inclusion, Literal, Operand, Requirement, Rule,
+};
 
 /// A rule of one version with its parameters named as they travel: the names are what two
 /// versions of the spec share (ids belong to one model).
 struct Named<'a> {
     rule: &'a Rule,
-    check: Check<Name>,
+    requirement: Requirement<Name>,
     when: Option<Condition<Name>>,
 }
 
@@ -29,7 +31,7 @@ impl<'a> Named<'a> {
         let name = |op: Operand| inputs.get(op).map(|i| i.name()).unwrap_or_default();
         Named {
             rule,
-            check: rule.check.map(name),
+            requirement: rule.requirement.map(name),
             when: rule.when.as_ref().map(|c| c.map(name)),
         }
     }
@@ -70,27 +72,29 @@ impl Rel {
 }
 
 /// The check in words (`` `start_time` before `end_time` ``).
-fn describe_check(c: &Check<Name>) -> String {
+fn describe_check(c: &Requirement<Name>) -> String {
     match c {
-        Check::Ordered {
+        Requirement::Ordered {
             before,
             after,
             equal: Equal::Refused,
         } => format!("ordered: `{before}` before `{after}`"),
-        Check::Ordered {
+        Requirement::Ordered {
             before,
             after,
             equal: Equal::Allowed,
         } => format!("ordered: `{before}` not after `{after}`"),
-        Check::MaxSpan { from, to, seconds } => {
+        Requirement::MaxSpan { from, to, seconds } => {
             format!("max_span: `{to}` - `{from}` at most {seconds} seconds")
         }
-        Check::Requires { param, needs } => format!("requires: `{param}` needs `{needs}`"),
-        Check::AtLeastOne(names) => format!("at_least_one: {}", list(names)),
-        Check::AllowedValues { param, values } => {
+        Requirement::Requires { param, needs } => format!("requires: `{param}` needs `{needs}`"),
+        Requirement::AtLeastOne(names) => format!("at_least_one: {}", list(names)),
+        Requirement::AllowedValues { param, values } => {
             format!("allowed_values: `{param}` one of {}", list(&wires(values)))
         }
-        Check::Matches { param, pattern } => format!("matches: `{param}` matches `{pattern}`"),
+        Requirement::Matches { param, pattern } => {
+            format!("matches: `{param}` matches `{pattern}`")
+        }
     }
 }
 
@@ -108,8 +112,12 @@ fn describe_when(c: &Option<Condition<Name>>) -> String {
 
 fn describe(r: &Named<'_>) -> String {
     match &r.when {
-        None => describe_check(&r.check),
-        Some(_) => format!("{}, {}", describe_check(&r.check), describe_when(&r.when)),
+        None => describe_check(&r.requirement),
+        Some(_) => format!(
+            "{}, {}",
+            describe_check(&r.requirement),
+            describe_when(&r.when)
+        ),
     }
 }
 
@@ -120,13 +128,13 @@ fn wires(values: &[Literal]) -> Vec<String> {
 /// The inputs a request must give for the rule to apply at all (`at_least_one` applies to
 /// every request).
 fn triggers<'r>(r: &'r Named<'_>) -> Vec<&'r str> {
-    let mut out: Vec<&str> = match &r.check {
-        Check::Ordered { before, after, .. } => vec![before, after],
-        Check::MaxSpan { from, to, .. } => vec![from, to],
-        Check::Requires { param, .. }
-        | Check::AllowedValues { param, .. }
-        | Check::Matches { param, .. } => vec![param],
-        Check::AtLeastOne(_) => Vec::new(),
+    let mut out: Vec<&str> = match &r.requirement {
+        Requirement::Ordered { before, after, .. } => vec![before, after],
+        Requirement::MaxSpan { from, to, .. } => vec![from, to],
+        Requirement::Requires { param, .. }
+        | Requirement::AllowedValues { param, .. }
+        | Requirement::Matches { param, .. } => vec![param],
+        Requirement::AtLeastOne(_) => Vec::new(),
     };
     if let Some(c) = &r.when {
         out.push(c.operand_ref());
@@ -158,19 +166,19 @@ fn compare_when(old: &Option<Condition<Name>>, new: &Option<Condition<Name>>) ->
 
 /// How the requests the new check accepts relate to the old one's. A kind this does not know
 /// how to order compares as [`Rel::Other`] when it changed (breaking both ways).
-fn compare_check(old: &Check<Name>, new: &Check<Name>) -> Rel {
+fn compare_check(old: &Requirement<Name>, new: &Requirement<Name>) -> Rel {
     if old == new {
         return Rel::Same;
     }
     match (old, new) {
         // Equal instants allowed: more requests kept.
         (
-            Check::Ordered {
+            Requirement::Ordered {
                 before: b1,
                 after: a1,
                 equal: e1,
             },
-            Check::Ordered {
+            Requirement::Ordered {
                 before: b2,
                 after: a2,
                 equal: e2,
@@ -180,8 +188,8 @@ fn compare_check(old: &Check<Name>, new: &Check<Name>) -> Rel {
             (Equal::Allowed, Equal::Refused) => Rel::Fewer,
             _ => Rel::Same,
         },
-        (Check::Ordered { .. }, Check::Ordered { .. })
-        | (Check::Requires { .. }, Check::Requires { .. }) => {
+        (Requirement::Ordered { .. }, Requirement::Ordered { .. })
+        | (Requirement::Requires { .. }, Requirement::Requires { .. }) => {
             if old.operands() == new.operands() {
                 Rel::Same
             } else {
@@ -189,12 +197,12 @@ fn compare_check(old: &Check<Name>, new: &Check<Name>) -> Rel {
             }
         }
         (
-            Check::MaxSpan {
+            Requirement::MaxSpan {
                 from: f1,
                 to: t1,
                 seconds: s1,
             },
-            Check::MaxSpan {
+            Requirement::MaxSpan {
                 from: f2,
                 to: t2,
                 seconds: s2,
@@ -205,23 +213,23 @@ fn compare_check(old: &Check<Name>, new: &Check<Name>) -> Rel {
             std::cmp::Ordering::Greater => Rel::More,
         },
         // Fewer alternatives accept fewer requests.
-        (Check::AtLeastOne(a), Check::AtLeastOne(b)) => Rel::of_sets(a, b),
+        (Requirement::AtLeastOne(a), Requirement::AtLeastOne(b)) => Rel::of_sets(a, b),
         (
-            Check::AllowedValues {
+            Requirement::AllowedValues {
                 param: p1,
                 values: v1,
             },
-            Check::AllowedValues {
+            Requirement::AllowedValues {
                 param: p2,
                 values: v2,
             },
         ) if p1 == p2 => Rel::of_sets(&wires(v1), &wires(v2)),
         (
-            Check::Matches {
+            Requirement::Matches {
                 param: p1,
                 pattern: r1,
             },
-            Check::Matches {
+            Requirement::Matches {
                 param: p2,
                 pattern: r2,
             },
@@ -235,7 +243,8 @@ fn compare_check(old: &Check<Name>, new: &Check<Name>) -> Rel {
 
 /// True when the two rules check the same thing under the same condition.
 fn same_contract(a: &Named<'_>, b: &Named<'_>) -> bool {
-    compare_check(&a.check, &b.check) == Rel::Same && compare_when(&a.when, &b.when) == Rel::Same
+    compare_check(&a.requirement, &b.requirement) == Rel::Same
+        && compare_when(&a.when, &b.when) == Rel::Same
 }
 
 impl Diff<'_> {
@@ -332,7 +341,7 @@ impl Diff<'_> {
         let (r, s) = (named_r.rule, named_s.rule);
         let at = (Some(&r.at), Some(&s.at));
         let when = compare_when(&named_r.when, &named_s.when);
-        let check = compare_check(&named_r.check, &named_s.check);
+        let check = compare_check(&named_r.requirement, &named_s.requirement);
         // The new rule rejects a request when its condition holds and its check fails.
         let tightened =
             matches!(when, Rel::Same | Rel::More) && matches!(check, Rel::Same | Rel::Fewer);
@@ -342,8 +351,8 @@ impl Diff<'_> {
         if check != Rel::Same {
             what.push(format!(
                 "{} became {}",
-                describe_check(&named_r.check),
-                describe_check(&named_s.check)
+                describe_check(&named_r.requirement),
+                describe_check(&named_s.requirement)
             ));
         }
         if when != Rel::Same {

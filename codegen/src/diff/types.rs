@@ -7,7 +7,7 @@ use super::Check;
 use super::impact::*;
 use super::{Diff, changed_parts, list};
 use crate::diag::Location;
-use crate::model::{Api, Field, FieldFormat, ParamType, TypeRef, ValueSet};
+use crate::model::{Api, Field, FieldFormat, TypeRef, ValueSet, ValueType};
 
 impl Diff<'_> {
     pub(super) fn value_sets(&mut self) {
@@ -155,7 +155,7 @@ impl Diff<'_> {
                 .iter()
                 .flat_map(|e| {
                     api.inputs(e).all().filter_map(move |i| match i.ty {
-                        ParamType::Enum(t) if t.name == set => {
+                        ValueType::Enum(t) if t.name == set => {
                             Some(format!("{}.{}", e.id, i.name()))
                         }
                         _ => None,

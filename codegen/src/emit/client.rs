@@ -13,7 +13,7 @@ use super::{
     Emitted, cargo_toml_with_features, deprecation, docs, example_request, ident, inner_docs,
     prose, readme, runtime_dependency, sibling_dependency,
 };
-use crate::model::*;
+use crate::model::Api;
 
 /// Crate directory, relative to the workspace root.
 pub const DIR: &str = "crates/mrds-client";

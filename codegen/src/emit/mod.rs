@@ -268,7 +268,7 @@ fn endpoint_example<'a>(
     e: &'a crate::model::Endpoint,
     prefix: &str,
 ) -> Option<ExampleRequest<'a>> {
-    use crate::model::ParamType;
+    use crate::model::ValueType;
     if e.removed.is_some() || e.body.is_some() {
         return None;
     }
@@ -282,10 +282,10 @@ fn endpoint_example<'a>(
             .find(|(id, _)| *id == p.id)
             .map(|(_, v)| v.as_str())?;
         args.push(match &p.ty {
-            ParamType::String(_) => format!("{value:?}"),
-            ParamType::Integer(_) => value.parse::<i64>().ok()?.to_string(),
-            ParamType::Boolean => value.parse::<bool>().ok()?.to_string(),
-            ParamType::Enum(set) => {
+            ValueType::String(_) => format!("{value:?}"),
+            ValueType::Integer(_) => value.parse::<i64>().ok()?.to_string(),
+            ValueType::Boolean => value.parse::<bool>().ok()?.to_string(),
+            ValueType::Enum(set) => {
                 let variant = api
                     .value_set(set.set)
                     .values

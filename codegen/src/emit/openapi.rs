@@ -14,9 +14,9 @@ use serde_json::{Map, Value, json};
 
 use super::endpoint_doc::{EndpointDoc, Style};
 use crate::model::{
-    Api, AuthMode, Check, Condition, Endpoint, Equal, Field, FieldFormat, IntegerFormat, Literal,
-    Operand, Param, ParamId, ParamLocation, ParamType, Record, Rule, StringFormat, StringType,
-    TypeRef, ValueSet,
+    Api, AuthMode, Condition, Endpoint, Equal, Field, FieldFormat, IntegerFormat, Literal, Operand,
+    Param, ParamId, ParamLocation, Record, Requirement, Rule, StringFormat, StringType, TypeRef,
+    ValueSet, ValueType,
 };
 
 /// The generated marker, on the document's first line.
@@ -187,17 +187,17 @@ fn rules_extension(api: &Api, e: &Endpoint) -> Value {
 
 /// One rule as data, what it reads named by `name`.
 fn rule_value(r: &Rule, name: &dyn Fn(&Operand) -> String) -> Value {
-    let params: Vec<String> = r.check.operands().iter().map(name).collect();
+    let params: Vec<String> = r.requirement.operands().iter().map(name).collect();
     let mut rule = json!({
         "id": r.id,
-        "kind": r.check.kind(),
+        "kind": r.requirement.kind(),
         "parameters": params,
-        "field": name(&r.check.field()),
+        "field": name(&r.requirement.field()),
         "description": r.doc.trim(),
         "assumed": r.provenance.is_assumed(),
     });
-    match &r.check {
-        Check::Ordered {
+    match &r.requirement {
+        Requirement::Ordered {
             before,
             after,
             equal,
@@ -209,21 +209,21 @@ fn rule_value(r: &Rule, name: &dyn Fn(&Operand) -> String) -> Value {
                 rule["equal"] = json!("allowed");
             }
         }
-        Check::MaxSpan { from, to, seconds } => {
+        Requirement::MaxSpan { from, to, seconds } => {
             rule["from"] = json!(name(from));
             rule["to"] = json!(name(to));
             rule["seconds"] = json!(seconds);
         }
-        Check::Requires { param, needs } => {
+        Requirement::Requires { param, needs } => {
             rule["parameter"] = json!(name(param));
             rule["needs"] = json!(name(needs));
         }
-        Check::AtLeastOne(_) => {}
-        Check::AllowedValues { param, values } => {
+        Requirement::AtLeastOne(_) => {}
+        Requirement::AllowedValues { param, values } => {
             rule["parameter"] = json!(name(param));
             rule["values"] = Value::Array(values.iter().map(literal).collect());
         }
-        Check::Matches { param, pattern } => {
+        Requirement::Matches { param, pattern } => {
             rule["parameter"] = json!(name(param));
             rule["pattern"] = json!(pattern.source());
         }
@@ -349,7 +349,7 @@ fn parameter(p: &Param, example: Option<&str>) -> Value {
     let mut schema = Map::new();
     let mut doc = p.doc.trim().to_string();
     match &p.ty {
-        ParamType::Integer(t) => {
+        ValueType::Integer(t) => {
             schema.insert("type".into(), json!("integer"));
             schema.insert("format".into(), json!("int64"));
             if let Some(min) = t.min {
@@ -362,10 +362,10 @@ fn parameter(p: &Param, example: Option<&str>) -> Value {
                 doc.push_str(" Format: unix_seconds.");
             }
         }
-        ParamType::Boolean => {
+        ValueType::Boolean => {
             schema.insert("type".into(), json!("boolean"));
         }
-        ParamType::String(t) => {
+        ValueType::String(t) => {
             schema.insert("type".into(), json!("string"));
             match t.format {
                 Some(StringFormat::Rfc3339) => {
@@ -395,7 +395,7 @@ fn parameter(p: &Param, example: Option<&str>) -> Value {
                 }
             }
         }
-        ParamType::Enum(e) => {
+        ValueType::Enum(e) => {
             schema.insert("type".into(), json!("string"));
             schema.insert("enum".into(), json!(e.values));
         }
@@ -419,7 +419,7 @@ fn parameter(p: &Param, example: Option<&str>) -> Value {
     });
     if let Some(example) = example {
         let value = match p.ty {
-            ParamType::Integer(_) => example
+            ValueType::Integer(_) => example
                 .parse::<i64>()
                 .map_or_else(|_| json!(example), |n| json!(n)),
             _ => json!(example),
@@ -504,7 +504,7 @@ fn field_schema(api: &Api, names: &SchemaNames, f: &Field, records: Option<&Valu
     // What a request body checks of the field.
     if let (Some(checks), Value::Object(map)) = (&f.checks, &mut item) {
         match checks {
-            ParamType::Integer(t) => {
+            ValueType::Integer(t) => {
                 if let Some(min) = t.min {
                     map.insert("minimum".into(), json!(min));
                 }
@@ -512,7 +512,7 @@ fn field_schema(api: &Api, names: &SchemaNames, f: &Field, records: Option<&Valu
                     map.insert("maximum".into(), json!(max));
                 }
             }
-            ParamType::String(StringType {
+            ValueType::String(StringType {
                 pattern: Some(p), ..
             }) => {
                 map.insert("pattern".into(), json!(p.source()));

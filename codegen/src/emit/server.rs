@@ -9,7 +9,7 @@ use super::{
     Emitted, cargo_toml, deprecation, docs, ident, inner_docs, prose, readme, runtime_dependency,
     sibling_dependency, with_provenance,
 };
-use crate::model::*;
+use crate::model::{Api, Method, ValueCheck};
 
 /// Crate directory, relative to the workspace root.
 pub const DIR: &str = "crates/mrds-server";
@@ -218,7 +218,7 @@ fn router_rs(api: &Api) -> TokenStream {
         let route = format!("{}{}", api.base_path, e.path);
         let path_rule = match e.path.params().next().map(|id| e.param(id)) {
             Some(p) => {
-                let (rule, field) = (e.param_rule(p, ParamCheck::Type), &p.wire);
+                let (rule, field) = (e.param_rule(p, ValueCheck::Type), &p.wire);
                 quote!(Some(mrds_runtime::server::PathRule { rule: #rule, field: #field }))
             }
             None => quote!(None),

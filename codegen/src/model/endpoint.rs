@@ -4,8 +4,8 @@
 use std::fmt;
 
 use super::{
-    AuthMode, BODY, FieldId, Literal, Location, Method, Operand, ParamCheck, ParamId,
-    ParamLocation, ParamType, Provenance, Record, RecordId, Rule, Samples, TimeFormat,
+    AuthMode, BODY, FieldId, Literal, Location, Method, Operand, ParamId, ParamLocation,
+    Provenance, Record, RecordId, Rule, Samples, TimeFormat, ValueCheck, ValueType,
 };
 
 /// An endpoint.
@@ -69,13 +69,13 @@ impl Endpoint {
     }
 
     /// The id of one of a parameter's own checks (`stock_dividends.limit.range`).
-    pub fn param_rule(&self, param: &Param, check: ParamCheck) -> String {
+    pub fn param_rule(&self, param: &Param, check: ValueCheck) -> String {
         self.value_rule(&param.wire, check)
     }
 
     /// The id of one of an input's own checks: `<endpoint>.<input>.<check>`, the input named
     /// as its issues name it (`social_handles.body.handle.pattern`).
-    pub fn value_rule(&self, input: &str, check: ParamCheck) -> String {
+    pub fn value_rule(&self, input: &str, check: ValueCheck) -> String {
         format!("{}.{input}.{}", self.id, check.as_str())
     }
 
@@ -229,7 +229,7 @@ pub struct Param {
     /// Where it travels.
     pub location: ParamLocation,
     /// Value type and its constraints.
-    pub ty: ParamType,
+    pub ty: ValueType,
     /// Required on every request.
     pub required: bool,
     /// Value used when absent.
@@ -295,7 +295,7 @@ pub struct Input<'m> {
     /// Where it travels.
     pub place: Place,
     /// Its type and constraints.
-    pub ty: &'m ParamType,
+    pub ty: &'m ValueType,
     /// A parameter required on every request; a body field that is not optional.
     pub required: bool,
     /// The value a parameter takes when absent.

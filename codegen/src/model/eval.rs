@@ -10,8 +10,8 @@ use std::borrow::Cow;
 use mrds_runtime::{ParamValue, TimeValue, holds};
 
 use super::{
-    Check, Condition, Endpoint, Input, Inputs, Operand, ParamCheck, ParamId, ParamType, Place,
-    Record, Rule, TimeFormat,
+    Condition, Endpoint, Input, Inputs, Operand, ParamId, Place, Record, Requirement, Rule,
+    TimeFormat, ValueCheck, ValueType,
 };
 
 /// One problem of a request: the rule it breaks, the input it names, the value, why.
@@ -29,46 +29,46 @@ pub struct Problem {
     pub reason: String,
 }
 
-impl ParamType {
+impl ValueType {
     /// True when the type's own checks accept `text`.
     pub fn accepts(&self, text: &str) -> bool {
         self.refuses(text).is_none()
     }
 
     /// Which of the type's own checks `text` fails, and why; `None` when they accept it.
-    pub fn refuses(&self, text: &str) -> Option<(ParamCheck, String)> {
+    pub fn refuses(&self, text: &str) -> Option<(ValueCheck, String)> {
         refuses(self, text)
     }
 }
 
 /// Which check of a value of type `ty` the text fails, and why.
-fn refuses(ty: &ParamType, text: &str) -> Option<(ParamCheck, String)> {
+fn refuses(ty: &ValueType, text: &str) -> Option<(ValueCheck, String)> {
     match ty {
-        ParamType::Integer(t) => {
+        ValueType::Integer(t) => {
             let n = match i64::parse_param(text) {
                 Ok(n) => n,
-                Err((_, reason)) => return Some((ParamCheck::Type, reason)),
+                Err((_, reason)) => return Some((ValueCheck::Type, reason)),
             };
             (!holds::in_range(n, t.min, t.max))
-                .then(|| (ParamCheck::Range, mrds_runtime::range_reason(t.min, t.max)))
+                .then(|| (ValueCheck::Range, mrds_runtime::range_reason(t.min, t.max)))
         }
-        ParamType::Boolean => bool::parse_param(text)
+        ValueType::Boolean => bool::parse_param(text)
             .err()
-            .map(|(_, reason)| (ParamCheck::Type, reason)),
-        ParamType::Enum(e) => (!e.values.iter().any(|v| v == text)).then(|| {
+            .map(|(_, reason)| (ValueCheck::Type, reason)),
+        ValueType::Enum(e) => (!e.values.iter().any(|v| v == text)).then(|| {
             let values: Vec<&str> = e.values.iter().map(String::as_str).collect();
-            (ParamCheck::Values, mrds_runtime::values_reason(&values))
+            (ValueCheck::Values, mrds_runtime::values_reason(&values))
         }),
-        ParamType::String(t) => {
+        ValueType::String(t) => {
             if let Some(p) = &t.pattern
                 && !p.is_match(text)
             {
                 let reason = mrds_runtime::pattern_reason(p.source(), t.pattern_doc.as_deref());
-                return Some((ParamCheck::Pattern, reason));
+                return Some((ValueCheck::Pattern, reason));
             }
             let format = t.format?;
             (!format.runtime().holds(text))
-                .then(|| (ParamCheck::Format, format.runtime().reason().to_string()))
+                .then(|| (ValueCheck::Format, format.runtime().reason().to_string()))
         }
     }
 }
@@ -161,29 +161,29 @@ impl Given<'_> {
     /// When rule `r`'s check fails: the input it names and its value.
     fn broken(&self, r: &Rule) -> Option<(Operand, String)> {
         let value = |op: Operand| self.valid(op).unwrap_or_default();
-        let broken = match &r.check {
-            Check::Ordered {
+        let broken = match &r.requirement {
+            Requirement::Ordered {
                 before,
                 after,
                 equal,
             } => !holds::ordered(self.seconds(*before)?, self.seconds(*after)?, *equal),
-            Check::MaxSpan { from, to, seconds } => {
+            Requirement::MaxSpan { from, to, seconds } => {
                 !holds::within_span(self.seconds(*from)?, self.seconds(*to)?, *seconds)
             }
-            Check::Requires { param, needs } => {
+            Requirement::Requires { param, needs } => {
                 self.valid(*param).is_some() && !holds::requires(true, self.has(*needs))
             }
-            Check::AtLeastOne(ops) => {
+            Requirement::AtLeastOne(ops) => {
                 let given: Vec<bool> = ops.iter().map(|op| self.has(*op)).collect();
                 return (!holds::at_least_one(&given)).then(|| (ops[0], String::new()));
             }
-            Check::AllowedValues { param, values } => {
+            Requirement::AllowedValues { param, values } => {
                 let v = self.valid(*param)?;
                 !values.iter().any(|l| l.wire() == v)
             }
-            Check::Matches { param, pattern } => !pattern.is_match(&self.valid(*param)?),
+            Requirement::Matches { param, pattern } => !pattern.is_match(&self.valid(*param)?),
         };
-        let at = r.check.field();
+        let at = r.requirement.field();
         broken.then(|| (at, value(at)))
     }
 }
@@ -213,7 +213,7 @@ impl Endpoint {
         for input in given.inputs.all() {
             let problem = match (given.sent(&input), input.place) {
                 (None, Place::Query | Place::Path) if input.required => Some((
-                    ParamCheck::Required,
+                    ValueCheck::Required,
                     String::new(),
                     "is required".to_string(),
                 )),

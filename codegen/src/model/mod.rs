@@ -21,12 +21,12 @@ pub use endpoint::{
 };
 pub use eval::Problem;
 pub use pattern::{Inclusion, Pattern, PatternError};
-pub use rule::{Check, Condition, Operand, Reads, Rule};
+pub use rule::{Condition, Operand, Reads, Requirement, Rule};
 pub use samples::{SampleField, SampleOrder, SampleRange, SampleSet, Samples};
 pub use types::{Field, Record, TypeRef, ValueSet, Variant};
 pub use values::{
-    EnumType, IntegerFormat, IntegerType, Literal, ParamCheck, ParamType, StringFormat, StringType,
-    TimeFormat, ValueRef,
+    EnumType, IntegerFormat, IntegerType, Literal, StringFormat, StringType, TimeFormat,
+    ValueCheck, ValueRef, ValueType,
 };
 
 mod endpoint;

@@ -1,5 +1,5 @@
 //! Rules across the inputs of a request: what they read ([`Operand`]), when they apply
-//! ([`Condition`]) and what they require ([`Check`]).
+//! ([`Condition`]) and what they require ([`Requirement`]).
 
 use super::{Equal, FieldId, Literal, Location, ParamId, Pattern, Provenance};
 
@@ -41,7 +41,7 @@ impl Rule {
 }
 
 /// A rule across the inputs of a request; `P` names what it reads: an [`Operand`] in the
-/// model, a name when two models are compared ([`Check::map`]).
+/// model, a name when two models are compared ([`Requirement::map`]).
 #[derive(Clone, Debug)]
 pub struct Rule<P = Operand> {
     /// Where the spec defines it.
@@ -55,7 +55,7 @@ pub struct Rule<P = Operand> {
     /// The rule applies only when this holds.
     pub when: Option<Condition<P>>,
     /// What must hold.
-    pub check: Check<P>,
+    pub requirement: Requirement<P>,
 }
 
 impl<P: Clone> Rule<P> {
@@ -71,7 +71,7 @@ impl<P: Clone> Rule<P> {
 
     /// Every input the rule reads, its condition's included.
     pub fn operands(&self) -> Vec<P> {
-        let mut out = self.check.operands();
+        let mut out = self.requirement.operands();
         if let Some(c) = &self.when {
             out.push(c.operand());
         }
@@ -84,8 +84,8 @@ impl<P: Clone> Rule<P> {
             Some(Condition::In { values, .. }) => values.as_slice(),
             _ => &[],
         };
-        let check = match &self.check {
-            Check::AllowedValues { values, .. } => values.as_slice(),
+        let check = match &self.requirement {
+            Requirement::AllowedValues { values, .. } => values.as_slice(),
             _ => &[],
         };
         when.iter().chain(check)
@@ -144,12 +144,12 @@ impl<P: Clone> Condition<P> {
 }
 
 /// What a rule requires, of inputs of its endpoint. `P` names an input: an [`Operand`] in the
-/// model; a tool comparing two models maps them to names ([`Check::map`]).
+/// model; a tool comparing two models maps them to names ([`Requirement::map`]).
 ///
 /// Adding a kind here makes the compiler list every place that must handle it: the checker
 /// lowers each kind, the model emitter generates its check, the OpenAPI emitter describes it.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Check<P = Operand> {
+pub enum Requirement<P = Operand> {
     /// `before < after` when both are given (`before <= after` when `equal` allows it).
     Ordered {
         /// Earlier parameter.
@@ -193,36 +193,36 @@ pub enum Check<P = Operand> {
     },
 }
 
-impl<P: Clone> Check<P> {
+impl<P: Clone> Requirement<P> {
     /// The same check, its parameters named by `f` (wire names, say).
-    pub fn map<Q>(&self, f: impl Fn(P) -> Q) -> Check<Q> {
+    pub fn map<Q>(&self, f: impl Fn(P) -> Q) -> Requirement<Q> {
         match self {
-            Check::Ordered {
+            Requirement::Ordered {
                 before,
                 after,
                 equal,
-            } => Check::Ordered {
+            } => Requirement::Ordered {
                 before: f(before.clone()),
                 after: f(after.clone()),
                 equal: *equal,
             },
-            Check::MaxSpan { from, to, seconds } => Check::MaxSpan {
+            Requirement::MaxSpan { from, to, seconds } => Requirement::MaxSpan {
                 from: f(from.clone()),
                 to: f(to.clone()),
                 seconds: *seconds,
             },
-            Check::Requires { param, needs } => Check::Requires {
+            Requirement::Requires { param, needs } => Requirement::Requires {
                 param: f(param.clone()),
                 needs: f(needs.clone()),
             },
-            Check::AtLeastOne(params) => {
-                Check::AtLeastOne(params.iter().map(|p| f(p.clone())).collect())
+            Requirement::AtLeastOne(params) => {
+                Requirement::AtLeastOne(params.iter().map(|p| f(p.clone())).collect())
             }
-            Check::AllowedValues { param, values } => Check::AllowedValues {
+            Requirement::AllowedValues { param, values } => Requirement::AllowedValues {
                 param: f(param.clone()),
                 values: values.clone(),
             },
-            Check::Matches { param, pattern } => Check::Matches {
+            Requirement::Matches { param, pattern } => Requirement::Matches {
                 param: f(param.clone()),
                 pattern: pattern.clone(),
             },
@@ -232,23 +232,23 @@ impl<P: Clone> Check<P> {
     /// The kind's spelling in the spec (`max_span`).
     pub fn kind(&self) -> &'static str {
         match self {
-            Check::Ordered { .. } => "ordered",
-            Check::MaxSpan { .. } => "max_span",
-            Check::Requires { .. } => "requires",
-            Check::AtLeastOne(_) => "at_least_one",
-            Check::AllowedValues { .. } => "allowed_values",
-            Check::Matches { .. } => "matches",
+            Requirement::Ordered { .. } => "ordered",
+            Requirement::MaxSpan { .. } => "max_span",
+            Requirement::Requires { .. } => "requires",
+            Requirement::AtLeastOne(_) => "at_least_one",
+            Requirement::AllowedValues { .. } => "allowed_values",
+            Requirement::Matches { .. } => "matches",
         }
     }
 
     /// The inputs the check reads.
     pub fn operands(&self) -> Vec<P> {
         match self {
-            Check::Ordered { before, after, .. } => vec![before.clone(), after.clone()],
-            Check::MaxSpan { from, to, .. } => vec![from.clone(), to.clone()],
-            Check::Requires { param, needs } => vec![param.clone(), needs.clone()],
-            Check::AtLeastOne(params) => params.clone(),
-            Check::AllowedValues { param, .. } | Check::Matches { param, .. } => {
+            Requirement::Ordered { before, after, .. } => vec![before.clone(), after.clone()],
+            Requirement::MaxSpan { from, to, .. } => vec![from.clone(), to.clone()],
+            Requirement::Requires { param, needs } => vec![param.clone(), needs.clone()],
+            Requirement::AtLeastOne(params) => params.clone(),
+            Requirement::AllowedValues { param, .. } | Requirement::Matches { param, .. } => {
                 vec![param.clone()]
             }
         }
@@ -257,17 +257,20 @@ impl<P: Clone> Check<P> {
     /// The input a violation names (`field` of the issue).
     pub fn field(&self) -> P {
         match self {
-            Check::Ordered { after: f, .. }
-            | Check::MaxSpan { to: f, .. }
-            | Check::Requires { param: f, .. }
-            | Check::AllowedValues { param: f, .. }
-            | Check::Matches { param: f, .. } => f.clone(),
-            Check::AtLeastOne(params) => params[0].clone(),
+            Requirement::Ordered { after: f, .. }
+            | Requirement::MaxSpan { to: f, .. }
+            | Requirement::Requires { param: f, .. }
+            | Requirement::AllowedValues { param: f, .. }
+            | Requirement::Matches { param: f, .. } => f.clone(),
+            Requirement::AtLeastOne(params) => params[0].clone(),
         }
     }
 
     /// True when the check is about which parameters are present, not their values.
     pub fn is_presence(&self) -> bool {
-        matches!(self, Check::Requires { .. } | Check::AtLeastOne(_))
+        matches!(
+            self,
+            Requirement::Requires { .. } | Requirement::AtLeastOne(_)
+        )
     }
 }

@@ -1,6 +1,6 @@
 //! Records and value sets: the shapes of what travels.
 
-use super::{FieldFormat, FieldId, Location, ParamType, Provenance, RecordId, ValueSetId};
+use super::{FieldFormat, FieldId, Location, Provenance, RecordId, ValueSetId, ValueType};
 
 /// A record.
 #[derive(Clone, Debug)]
@@ -55,7 +55,7 @@ pub struct Field {
     pub format: Option<FieldFormat>,
     /// In a request body: the checks of the value (its range, pattern, format or values),
     /// for a single string, integer, boolean or value-set field.
-    pub checks: Option<ParamType>,
+    pub checks: Option<ValueType>,
     /// Explanation.
     pub doc: String,
     /// Provenance.

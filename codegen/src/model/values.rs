@@ -3,16 +3,16 @@
 
 use super::{Pattern, ValueSetId, VariantId};
 
-impl ParamType {
+impl ValueType {
     /// The time format, when a value of this type is a point in time (Unix seconds or
     /// RFC 3339 text).
     pub fn time_format(&self) -> Option<TimeFormat> {
         match self {
-            ParamType::Integer(IntegerType {
+            ValueType::Integer(IntegerType {
                 format: Some(IntegerFormat::UnixSeconds),
                 ..
             }) => Some(TimeFormat::UnixSeconds),
-            ParamType::String(StringType {
+            ValueType::String(StringType {
                 format: Some(StringFormat::Rfc3339),
                 ..
             }) => Some(TimeFormat::Rfc3339),
@@ -32,7 +32,7 @@ pub enum TimeFormat {
 
 /// A parameter's value type, with the constraints each kind can carry.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParamType {
+pub enum ValueType {
     /// A 64-bit integer.
     Integer(IntegerType),
     /// Text.
@@ -126,7 +126,7 @@ impl PartialEq for ValueRef {
 
 /// A parameter's own checks, each with a rule id `<endpoint>.<param>.<check>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ParamCheck {
+pub enum ValueCheck {
     /// Missing although required.
     Required,
     /// Given more than once.
@@ -143,17 +143,17 @@ pub enum ParamCheck {
     Format,
 }
 
-impl ParamCheck {
+impl ValueCheck {
     /// The last part of the rule id.
     pub fn as_str(self) -> &'static str {
         match self {
-            ParamCheck::Required => "required",
-            ParamCheck::Repeated => "repeated",
-            ParamCheck::Type => "type",
-            ParamCheck::Values => "values",
-            ParamCheck::Range => "range",
-            ParamCheck::Pattern => "pattern",
-            ParamCheck::Format => "format",
+            ValueCheck::Required => "required",
+            ValueCheck::Repeated => "repeated",
+            ValueCheck::Type => "type",
+            ValueCheck::Values => "values",
+            ValueCheck::Range => "range",
+            ValueCheck::Pattern => "pattern",
+            ValueCheck::Format => "format",
         }
     }
 }

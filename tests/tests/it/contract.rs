@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use mrds_codegen::contract::{self, Check, Expect, Key, Removed};
+use mrds_codegen::contract::{self, Expect, Key, Probe, Removed};
 use mrds_codegen::model::Api;
 use mrds_server::axum::body::{Body, to_bytes};
 use mrds_server::axum::http::Request;
@@ -20,7 +20,7 @@ fn api() -> Api {
 
 /// The status and body of `check`'s answer from `router`, in-process: its method, target, key
 /// and body, as the runner sends them.
-async fn answer(router: mrds_server::axum::Router, check: &Check) -> (u16, Vec<u8>) {
+async fn answer(router: mrds_server::axum::Router, check: &Probe) -> (u16, Vec<u8>) {
     let mut request = Request::builder()
         .method(check.request.method.as_str())
         .uri(format!(

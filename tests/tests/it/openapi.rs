@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use mrds_codegen::model::{Api, AuthMode, Literal, ParamLocation, ParamType};
+use mrds_codegen::model::{Api, AuthMode, Literal, ParamLocation, ValueType};
 use serde_json::Value;
 
 fn api() -> Api {
@@ -58,12 +58,12 @@ fn every_endpoint_and_parameter_is_described() {
             assert_eq!(o["required"], p.required, "{at}");
             let schema = &o["schema"];
             let (min, max) = match &p.ty {
-                ParamType::Integer(t) => (t.min, t.max),
+                ValueType::Integer(t) => (t.min, t.max),
                 _ => (None, None),
             };
             assert_eq!(schema["minimum"].as_i64(), min, "{at}");
             assert_eq!(schema["maximum"].as_i64(), max, "{at}");
-            if let ParamType::String(t) = &p.ty
+            if let ValueType::String(t) = &p.ty
                 && let Some(pattern) = &t.pattern
             {
                 assert_eq!(schema["pattern"], pattern.source(), "{at}");
@@ -74,7 +74,7 @@ fn every_endpoint_and_parameter_is_described() {
                 Some(other) => panic!("{at}: unexpected default {other:?}"),
                 None => assert!(schema.get("default").is_none(), "{at}"),
             }
-            if let ParamType::Enum(set) = &p.ty {
+            if let ValueType::Enum(set) = &p.ty {
                 let wires: Vec<&str> = api
                     .value_set(set.set)
                     .values
@@ -123,12 +123,13 @@ fn every_endpoint_and_parameter_is_described() {
                 assert_eq!(rules.len(), e.rules.len(), "{}", e.id);
                 for (rule, x) in e.rules.iter().zip(rules) {
                     assert_eq!(x["id"], rule.id.as_str());
-                    assert_eq!(x["kind"], rule.check.kind(), "{}", rule.id);
+                    assert_eq!(x["kind"], rule.requirement.kind(), "{}", rule.id);
                     let inputs = api.inputs(e);
                     let wire = |op| inputs.get(op).map(|i| i.name()).unwrap_or_default();
-                    let params: Vec<String> = rule.check.operands().into_iter().map(wire).collect();
+                    let params: Vec<String> =
+                        rule.requirement.operands().into_iter().map(wire).collect();
                     assert_eq!(x["parameters"], serde_json::json!(params));
-                    assert_eq!(x["field"], wire(rule.check.field()), "{}", rule.id);
+                    assert_eq!(x["field"], wire(rule.requirement.field()), "{}", rule.id);
                     assert_eq!(x["when"].is_object(), rule.when.is_some(), "{}", rule.id);
                 }
             }

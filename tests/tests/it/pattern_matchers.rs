@@ -13,7 +13,7 @@
 
 use std::collections::BTreeSet;
 
-use mrds_codegen::model::{Api, Check, Condition, ParamType, Pattern, PatternError};
+use mrds_codegen::model::{Api, Condition, Pattern, PatternError, Requirement, ValueType};
 use mrds_tests::spec_gen::{self, Rng};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
@@ -75,14 +75,14 @@ const TRICKY: &[char] = &[
 fn patterns_of(api: &Api, out: &mut BTreeSet<String>) {
     for e in &api.endpoints {
         for p in &e.params {
-            if let ParamType::String(t) = &p.ty
+            if let ValueType::String(t) = &p.ty
                 && let Some(pattern) = &t.pattern
             {
                 out.insert(pattern.source().to_owned());
             }
         }
         for r in &e.rules {
-            if let Check::Matches { pattern, .. } = &r.check {
+            if let Requirement::Matches { pattern, .. } = &r.requirement {
                 out.insert(pattern.source().to_owned());
             }
             if let Some(Condition::Matches { pattern, .. }) = &r.when {

@@ -11,8 +11,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use mrds_codegen::model::{
-    Api, AuthMode, ChangeAction, Check, Condition, Endpoint, Equal, IntegerFormat, Literal,
-    ParamLocation, ParamType, Provenance, StringFormat, TypeRef,
+    Api, AuthMode, ChangeAction, Condition, Endpoint, Equal, IntegerFormat, Literal, ParamLocation,
+    Provenance, Requirement, StringFormat, TypeRef, ValueType,
 };
 
 fn api() -> &'static Api {
@@ -81,7 +81,7 @@ fn describe_param(p: &mrds_codegen::model::Param) -> String {
     }
     s.push_str(": ");
     match &p.ty {
-        ParamType::String(t) => {
+        ValueType::String(t) => {
             s.push_str("string");
             let format = match t.format {
                 Some(StringFormat::Rfc3339) => " (rfc3339)",
@@ -92,7 +92,7 @@ fn describe_param(p: &mrds_codegen::model::Param) -> String {
             };
             s.push_str(format);
         }
-        ParamType::Integer(t) => {
+        ValueType::Integer(t) => {
             s.push_str("integer");
             if t.format == Some(IntegerFormat::UnixSeconds) {
                 s.push_str(" (unix_seconds)");
@@ -102,8 +102,8 @@ fn describe_param(p: &mrds_codegen::model::Param) -> String {
                 s.push_str(&format!(" {}..={}", bound(t.min), bound(t.max)));
             }
         }
-        ParamType::Boolean => s.push_str("boolean"),
-        ParamType::Enum(e) => s.push_str(&e.name),
+        ValueType::Boolean => s.push_str("boolean"),
+        ValueType::Enum(e) => s.push_str(&e.name),
     }
     if let Some(d) = &p.default {
         s.push_str(&format!(" = {}", literal(d)));
@@ -115,25 +115,27 @@ fn describe_param(p: &mrds_codegen::model::Param) -> String {
 fn describe_rule(e: &mrds_codegen::model::Endpoint, r: &mrds_codegen::model::Rule) -> String {
     let inputs = api().inputs(e);
     let name = |op| inputs.get(op).map(|i| i.name()).unwrap_or_default();
-    let check = match &r.check.map(name) {
-        Check::Ordered {
+    let check = match &r.requirement.map(name) {
+        Requirement::Ordered {
             before,
             after,
             equal: Equal::Refused,
         } => format!("ordered {before} < {after}"),
-        Check::Ordered {
+        Requirement::Ordered {
             before,
             after,
             equal: Equal::Allowed,
         } => format!("ordered {before} <= {after}"),
-        Check::MaxSpan { from, to, seconds } => format!("max_span {to} - {from} <= {seconds}"),
-        Check::Requires { param, needs } => format!("requires {param} -> {needs}"),
-        Check::AtLeastOne(names) => format!("at_least_one [{}]", names.join(", ")),
-        Check::AllowedValues { param, values } => format!(
+        Requirement::MaxSpan { from, to, seconds } => {
+            format!("max_span {to} - {from} <= {seconds}")
+        }
+        Requirement::Requires { param, needs } => format!("requires {param} -> {needs}"),
+        Requirement::AtLeastOne(names) => format!("at_least_one [{}]", names.join(", ")),
+        Requirement::AllowedValues { param, values } => format!(
             "allowed_values {param} in [{}]",
             values.iter().map(literal).collect::<Vec<_>>().join(", ")
         ),
-        Check::Matches { param, pattern } => format!("matches {param} ~ {pattern}"),
+        Requirement::Matches { param, pattern } => format!("matches {param} ~ {pattern}"),
     };
     match &r.when.as_ref().map(|c| c.map(name)) {
         None => check,
@@ -576,7 +578,7 @@ fn the_parameters_of_every_endpoint() {
         endpoint(id)
             .param_named(param)
             .and_then(|p| match &p.ty {
-                ParamType::String(t) => t.pattern.as_ref().map(|p| p.source().to_owned()),
+                ValueType::String(t) => t.pattern.as_ref().map(|p| p.source().to_owned()),
                 _ => None,
             })
             .unwrap_or_else(|| panic!("{id}.{param} has no pattern"))
@@ -666,10 +668,10 @@ fn the_cross_parameter_rules() {
         let inputs = api().inputs(e);
         let ordered = e.rules.iter().any(|r| {
             let named = r
-                .check
+                .requirement
                 .map(|op| inputs.get(op).map(|i| i.name()).unwrap_or_default());
             named
-                == Check::Ordered {
+                == Requirement::Ordered {
                     before: "start_time".to_owned(),
                     after: "end_time".to_owned(),
                     equal: Equal::Refused,

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::emit::{deprecation, docs, prose, with_provenance};
-use crate::model::*;
+use crate::model::{Api, AuthMode, ChangeAction};
 
 pub(super) fn file(api: &Api) -> TokenStream {
     let version = &api.api_version;

@@ -7,7 +7,7 @@ use quote::quote;
 use super::MAX_ARGS;
 use super::records::{constructors, init_docs, struct_fields, typed_time};
 use crate::emit::{docs, ident, prose};
-use crate::model::*;
+use crate::model::{Api, Record};
 
 pub(super) fn file(api: &Api) -> TokenStream {
     let made = if api.envelope.fields.iter().filter(|f| !f.optional).count() > MAX_ARGS {

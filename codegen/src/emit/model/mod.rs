@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{Emitted, cargo_toml, example_request, inner_docs, prose, readme, runtime_dependency};
-use crate::model::*;
+use crate::model::{Api, Condition, Requirement, Rule, StringType, ValueType};
 
 mod api;
 mod envelope;
@@ -38,17 +38,17 @@ pub fn emit(api: &Api, out: &mut Emitted) {
 /// True when some parameter, field of a request body or rule of the spec has a regular
 /// expression.
 fn uses_patterns(api: &Api) -> bool {
-    let patterned = |ty: Option<&ParamType>| {
+    let patterned = |ty: Option<&ValueType>| {
         matches!(
             ty,
-            Some(ParamType::String(StringType {
+            Some(ValueType::String(StringType {
                 pattern: Some(_),
                 ..
             }))
         )
     };
     fn matching(r: &Rule) -> bool {
-        matches!(r.check, Check::Matches { .. })
+        matches!(r.requirement, Requirement::Matches { .. })
             || matches!(r.when, Some(Condition::Matches { .. }))
     }
     let bodies = api

@@ -17,9 +17,9 @@ use super::records::{init_docs, init_name};
 use crate::emit::endpoint_doc::{EndpointDoc, Style};
 use crate::emit::{deprecation, docs, ident, pattern, prose, with_provenance};
 use crate::model::{
-    Api, Body, Check, Condition, Endpoint, Equal, Input, Inputs, IntegerFormat, IntegerType,
-    Literal, Operand, Param, ParamCheck, ParamId, ParamLocation, ParamType, Place, Reads, Rule,
-    Segment, StringFormat, StringType,
+    Api, Body, Condition, Endpoint, Equal, Input, Inputs, IntegerFormat, IntegerType, Literal,
+    Operand, Param, ParamId, ParamLocation, Place, Reads, Requirement, Rule, Segment, StringFormat,
+    StringType, ValueCheck, ValueType,
 };
 
 pub(super) fn file(api: &Api) -> TokenStream {
@@ -29,7 +29,7 @@ pub(super) fn file(api: &Api) -> TokenStream {
         .iter()
         .flat_map(|e| &e.params)
         .filter_map(|p| match &p.ty {
-            ParamType::Enum(e) => Some(e.name.as_str()),
+            ValueType::Enum(e) => Some(e.name.as_str()),
             _ => None,
         })
         .chain(api.endpoints.iter().flat_map(|e| {
@@ -71,10 +71,10 @@ fn param_local(bare: &str) -> proc_macro2::Ident {
 
 fn base_type(p: &Param) -> TokenStream {
     match &p.ty {
-        ParamType::String(_) => quote!(String),
-        ParamType::Integer(_) => quote!(i64),
-        ParamType::Boolean => quote!(bool),
-        ParamType::Enum(e) => {
+        ValueType::String(_) => quote!(String),
+        ValueType::Integer(_) => quote!(i64),
+        ValueType::Boolean => quote!(bool),
+        ValueType::Enum(e) => {
             let n = ident(&e.name);
             quote!(#n)
         }
@@ -89,10 +89,10 @@ fn check_type(p: &Param) -> TokenStream {
 /// [`check_type`] with the references' `lifetime` (`'a`, or nothing where it is elided).
 fn check_type_for(p: &Param, lifetime: &TokenStream) -> TokenStream {
     match &p.ty {
-        ParamType::String(_) => quote!(Option<&#lifetime str>),
-        ParamType::Integer(_) => quote!(Option<i64>),
-        ParamType::Boolean => quote!(Option<bool>),
-        ParamType::Enum(_) => {
+        ValueType::String(_) => quote!(Option<&#lifetime str>),
+        ValueType::Integer(_) => quote!(Option<i64>),
+        ValueType::Boolean => quote!(Option<bool>),
+        ValueType::Enum(_) => {
             let t = base_type(p);
             quote!(Option<&#lifetime #t>)
         }
@@ -165,12 +165,12 @@ impl CheckValues {
 fn from_self(p: &Param) -> TokenStream {
     let x = ident(&p.ident);
     match (&p.ty, p.always()) {
-        (ParamType::String(_), true) => quote!(Some(self.#x.as_str())),
-        (ParamType::String(_), false) => quote!(self.#x.as_deref()),
-        (ParamType::Integer(_) | ParamType::Boolean, true) => quote!(Some(self.#x)),
-        (ParamType::Integer(_) | ParamType::Boolean, false) => quote!(self.#x),
-        (ParamType::Enum(_), true) => quote!(Some(&self.#x)),
-        (ParamType::Enum(_), false) => quote!(self.#x.as_ref()),
+        (ValueType::String(_), true) => quote!(Some(self.#x.as_str())),
+        (ValueType::String(_), false) => quote!(self.#x.as_deref()),
+        (ValueType::Integer(_) | ValueType::Boolean, true) => quote!(Some(self.#x)),
+        (ValueType::Integer(_) | ValueType::Boolean, false) => quote!(self.#x),
+        (ValueType::Enum(_), true) => quote!(Some(&self.#x)),
+        (ValueType::Enum(_), false) => quote!(self.#x.as_ref()),
     }
 }
 
@@ -178,9 +178,9 @@ fn from_self(p: &Param) -> TokenStream {
 fn from_local(p: &Param) -> TokenStream {
     let x = local(p);
     match &p.ty {
-        ParamType::String(_) => quote!(#x.as_deref()),
-        ParamType::Integer(_) | ParamType::Boolean => quote!(#x),
-        ParamType::Enum(_) => quote!(#x.as_ref()),
+        ValueType::String(_) => quote!(#x.as_deref()),
+        ValueType::Integer(_) | ValueType::Boolean => quote!(#x),
+        ValueType::Enum(_) => quote!(#x.as_ref()),
     }
 }
 
@@ -242,7 +242,7 @@ fn option_i64(v: Option<i64>) -> TokenStream {
 pub(super) struct Var<'a> {
     pub wire: String,
     pub local: proc_macro2::Ident,
-    pub ty: &'a ParamType,
+    pub ty: &'a ValueType,
 }
 
 /// An input as the checks read it: named as its issues name it (`limit`, `body.handle`), in
@@ -276,36 +276,36 @@ fn param_checks(e: &Endpoint, p: &Param) -> Vec<TokenStream> {
 
 /// The checks of an input's own rules, one statement each.
 pub(super) fn value_checks(e: &Endpoint, v: &Var<'_>) -> Vec<TokenStream> {
-    let rule = |check: ParamCheck| e.value_rule(&v.wire, check);
+    let rule = |check: ValueCheck| e.value_rule(&v.wire, check);
     let (x, wire) = (&v.local, &v.wire);
     let mut out = Vec::new();
     match v.ty {
-        ParamType::Integer(t) => {
+        ValueType::Integer(t) => {
             if t.min.is_some() || t.max.is_some() {
-                let rule = rule(ParamCheck::Range);
+                let rule = rule(ValueCheck::Range);
                 let (min, max) = (option_i64(t.min), option_i64(t.max));
                 out.push(quote!(issues.range(#rule, #wire, #x, #min, #max);));
             }
         }
-        ParamType::String(t) => {
+        ValueType::String(t) => {
             if let Some(p) = &t.pattern {
-                let rule = rule(ParamCheck::Pattern);
+                let rule = rule(ValueCheck::Pattern);
                 let reason = mrds_runtime::pattern_reason(p.source(), t.pattern_doc.as_deref());
                 let matcher = pattern(p);
                 out.push(quote!(issues.pattern(#rule, #wire, #x, #matcher, #reason);));
             }
             if let Some(format) = t.format {
-                let rule = rule(ParamCheck::Format);
+                let rule = rule(ValueCheck::Format);
                 let f = format_ident!("{}", format!("{format:?}"));
                 out.push(quote!(issues.format(#rule, #wire, #x, mrds_runtime::TextFormat::#f);));
             }
         }
-        ParamType::Enum(set) if set.tolerant => {
-            let rule = rule(ParamCheck::Values);
+        ValueType::Enum(set) if set.tolerant => {
+            let rule = rule(ValueCheck::Values);
             let name = ident(&set.name);
             out.push(quote!(issues.known(#rule, #wire, #x, crate::value_sets::#name::WIRE);));
         }
-        ParamType::Enum(_) | ParamType::Boolean => {}
+        ValueType::Enum(_) | ValueType::Boolean => {}
     }
     out
 }
@@ -337,8 +337,8 @@ pub(super) fn rule_check<'v>(
         let Var { wire, local: x, .. } = var(*op)?;
         Some(quote!((#wire, #x)))
     };
-    let call = match &rule.check {
-        Check::Ordered {
+    let call = match &rule.requirement {
+        Requirement::Ordered {
             before,
             after,
             equal,
@@ -350,11 +350,11 @@ pub(super) fn rule_check<'v>(
             };
             quote!(issues.ordered(#id, #reason, #a, #b, #equal);)
         }
-        Check::MaxSpan { from, to, seconds } => {
+        Requirement::MaxSpan { from, to, seconds } => {
             let (a, b, seconds) = (arg(from)?, arg(to)?, int(*seconds));
             quote!(issues.max_span(#id, #reason, #seconds, #a, #b);)
         }
-        Check::Requires {
+        Requirement::Requires {
             param: dependent,
             needs,
         } => {
@@ -362,7 +362,7 @@ pub(super) fn rule_check<'v>(
             let (wire, xa, xb) = (&a.wire, &a.local, &b.local);
             quote!(issues.requires(#id, #wire, #reason, #xa, #xb.is_some());)
         }
-        Check::AtLeastOne(ops) => {
+        Requirement::AtLeastOne(ops) => {
             let field = var(ops[0])?.wire;
             let given = ops
                 .iter()
@@ -373,12 +373,12 @@ pub(super) fn rule_check<'v>(
                 .collect::<Option<Vec<_>>>()?;
             quote!(issues.at_least_one(#id, #field, #reason, &[#(#given),*]);)
         }
-        Check::AllowedValues { param, values } => {
+        Requirement::AllowedValues { param, values } => {
             let Var { wire, local: x, .. } = var(*param)?;
             let pats = values.iter().map(literal_pattern);
             quote!(issues.allowed(#id, #wire, #reason, #x, |v| matches!(v, #(#pats)|*));)
         }
-        Check::Matches { param, pattern: p } => {
+        Requirement::Matches { param, pattern: p } => {
             let Var { wire, local: x, .. } = var(*param)?;
             let matcher = pattern(p);
             quote!(issues.pattern(#id, #wire, #x, #matcher, #reason);)
@@ -410,7 +410,7 @@ fn field_facts(p: &Param) -> String {
         facts.push(format!("default `{}`", d.wire()));
     }
     match &p.ty {
-        ParamType::Integer(t) => {
+        ValueType::Integer(t) => {
             if t.min.is_some() || t.max.is_some() {
                 facts.push(mrds_runtime::range_reason(t.min, t.max).replace("must be ", ""));
             }
@@ -418,7 +418,7 @@ fn field_facts(p: &Param) -> String {
                 facts.push("format: Unix seconds (UTC)".into());
             }
         }
-        ParamType::String(t) => {
+        ValueType::String(t) => {
             match t.format {
                 Some(StringFormat::Rfc3339) => facts.push("format: RFC 3339 timestamp".into()),
                 Some(StringFormat::Uuid) => facts.push("format: UUID".into()),
@@ -430,7 +430,7 @@ fn field_facts(p: &Param) -> String {
                 facts.push(format!("pattern `{pattern}`"));
             }
         }
-        ParamType::Boolean | ParamType::Enum(_) => {}
+        ValueType::Boolean | ValueType::Enum(_) => {}
     }
     format!("{}.", facts.join("; "))
 }
@@ -459,21 +459,21 @@ fn struct_doc(api: &Api, e: &Endpoint) -> String {
 /// turning it into the parameter's plain value.
 fn time_writer(p: &Param) -> Option<(TokenStream, TokenStream)> {
     match &p.ty {
-        ParamType::Integer(IntegerType {
+        ValueType::Integer(IntegerType {
             format: Some(IntegerFormat::UnixSeconds),
             ..
         }) => Some((
             quote!(mrds_runtime::time::Timestamp),
             quote!(mrds_runtime::time::unix_seconds),
         )),
-        ParamType::String(StringType {
+        ValueType::String(StringType {
             format: Some(StringFormat::Rfc3339),
             ..
         }) => Some((
             quote!(mrds_runtime::time::Timestamp),
             quote!(mrds_runtime::time::rfc3339),
         )),
-        ParamType::String(StringType {
+        ValueType::String(StringType {
             format: Some(StringFormat::Date),
             ..
         }) => Some((
@@ -499,7 +499,7 @@ fn typed_time(e: &Endpoint) -> TokenStream {
             let x = ident(&p.ident);
             match (time_writer(p), &p.ty) {
                 (Some((ty, _)), _) => quote!(#x: #ty),
-                (None, ParamType::String(_)) => quote!(#x: impl Into<String>),
+                (None, ValueType::String(_)) => quote!(#x: impl Into<String>),
                 (None, _) => {
                     let t = base_type(p);
                     quote!(#x: #t)
@@ -645,7 +645,7 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
         let args = required.iter().map(|p| {
             let x = ident(&p.ident);
             match p.ty {
-                ParamType::String(_) => quote!(#x: impl Into<String>),
+                ValueType::String(_) => quote!(#x: impl Into<String>),
                 _ => {
                     let t = base_type(p);
                     quote!(#x: #t)
@@ -655,7 +655,7 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
         let fields = new_fields(&|p| {
             let x = ident(&p.ident);
             match p.ty {
-                ParamType::String(_) => quote!(#x: #x.into()),
+                ValueType::String(_) => quote!(#x: #x.into()),
                 _ => quote!(#x),
             }
         });
@@ -672,8 +672,8 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
         let setter = format_ident!("with_{}", p.bare_ident());
         let doc = docs(&format!("Sets `{}`.", p.wire));
         let (arg, value) = match (&p.ty, p.default.is_some()) {
-            (ParamType::String(_), true) => (quote!(impl Into<String>), quote!(value.into())),
-            (ParamType::String(_), false) => {
+            (ValueType::String(_), true) => (quote!(impl Into<String>), quote!(value.into())),
+            (ValueType::String(_), false) => {
                 (quote!(impl Into<String>), quote!(Some(value.into())))
             }
             (_, true) => (base_type(p), quote!(value)),
@@ -925,9 +925,9 @@ fn from_raw_body(e: &Endpoint, checked: &[&Param], values: Option<&CheckValues>)
     let forgive = (e.rules.iter())
         .filter(|r| r.reads() == Reads::Params)
         .filter_map(|r| {
-            let given: Vec<&str> = match &r.check {
-                Check::Requires { needs, .. } => vec![wire(needs)?],
-                Check::AtLeastOne(ops) => ops.iter().map(wire).collect::<Option<_>>()?,
+            let given: Vec<&str> = match &r.requirement {
+                Requirement::Requires { needs, .. } => vec![wire(needs)?],
+                Requirement::AtLeastOne(ops) => ops.iter().map(wire).collect::<Option<_>>()?,
                 _ => return None,
             };
             let id = &r.id;

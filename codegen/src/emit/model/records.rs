@@ -6,8 +6,8 @@ use quote::{format_ident, quote};
 use super::MAX_ARGS;
 use crate::emit::{docs, ident, prose, with_provenance};
 use crate::model::{
-    Api, Endpoint, Field, FieldFormat, Input, Operand, ParamType, Place, Reads, Record, Rule,
-    TypeRef,
+    Api, Endpoint, Field, FieldFormat, Input, Operand, Place, Reads, Record, Rule, TypeRef,
+    ValueType,
 };
 
 pub(super) fn file(api: &Api) -> TokenStream {
@@ -80,12 +80,12 @@ pub(super) fn body_local(i: &Input<'_>, from: &TokenStream) -> Option<TokenStrea
     let (x, field) = (&v.local, ident(i.ident));
     let optional = !i.required;
     let value = match (v.ty, optional) {
-        (ParamType::String(_), false) => quote!(Some(#from.#field.as_str())),
-        (ParamType::String(_), true) => quote!(#from.#field.as_deref()),
-        (ParamType::Integer(_) | ParamType::Boolean, false) => quote!(Some(#from.#field)),
-        (ParamType::Integer(_) | ParamType::Boolean, true) => quote!(#from.#field),
-        (ParamType::Enum(_), false) => quote!(Some(&#from.#field)),
-        (ParamType::Enum(_), true) => quote!(#from.#field.as_ref()),
+        (ValueType::String(_), false) => quote!(Some(#from.#field.as_str())),
+        (ValueType::String(_), true) => quote!(#from.#field.as_deref()),
+        (ValueType::Integer(_) | ValueType::Boolean, false) => quote!(Some(#from.#field)),
+        (ValueType::Integer(_) | ValueType::Boolean, true) => quote!(#from.#field),
+        (ValueType::Enum(_), false) => quote!(Some(&#from.#field)),
+        (ValueType::Enum(_), true) => quote!(#from.#field.as_ref()),
     };
     (i.place == Place::Body).then(|| quote!(let #x = #value;))
 }

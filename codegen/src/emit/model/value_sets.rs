@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::emit::{docs, ident, prose, with_provenance};
-use crate::model::*;
+use crate::model::{Api, Provenance};
 
 /// One enum to generate.
 struct EnumSpec<'a> {
