@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Deserializer};
 
 pub use crate::yaml::{Spanned, Value, ValueKind};
-pub use mrds_runtime::Equal;
+pub use mrds_runtime::{Equal, TextFormat};
 
 /// An `assumed:` reason: the text the generated docs render for an assumed fact, so never
 /// blank.
@@ -211,7 +211,7 @@ pub struct Field {
     pub optional: bool,
     /// Format of a text or integer value.
     #[serde(default)]
-    pub format: Option<Spanned<FieldFormat>>,
+    pub format: Option<Spanned<Format>>,
     /// Smallest allowed integer (fields of a request body).
     #[serde(default)]
     pub min: Option<Spanned<i64>>,
@@ -231,76 +231,91 @@ pub struct Field {
     pub assumed: Option<String>,
 }
 
-/// Formats of record fields, documented in the generated types and OpenAPI.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
-#[serde(rename_all = "snake_case")]
-pub enum FieldFormat {
-    /// `YYYY-MM-DD`.
-    Date,
+/// A `format:` of a parameter or a field. A text format ([`TextFormat`], the runtime's: every
+/// value is checked against it) or Unix seconds (on integers) fit parameters and the fields of
+/// a request body; the others describe the fields of answers, which are read as they come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Format {
+    /// Integer Unix seconds (UTC).
+    UnixSeconds,
+    /// A text format the generated code checks.
+    Text(TextFormat),
     /// ISO 8601 timestamp.
     Timestamp,
     /// ISO 8601 UTC timestamp with milliseconds and `Z`.
     TimestampMillis,
     /// `YYYY-MM-DD HH:MM:SS`.
     DateTime,
-    /// RFC 3339 timestamp.
-    Rfc3339,
-    /// Integer Unix seconds (UTC).
-    UnixSeconds,
-    /// A UUID in its hyphenated text form.
-    Uuid,
-    /// 16 hexadecimal characters.
-    Hex16,
     /// A decimal number carried as text.
     NumericText,
     /// A URL.
     Url,
 }
 
-impl FieldFormat {
+impl Format {
+    /// Every format, in the order a message lists them.
+    pub fn all() -> impl Iterator<Item = Format> {
+        let documented = [
+            Format::Timestamp,
+            Format::TimestampMillis,
+            Format::DateTime,
+            Format::NumericText,
+            Format::Url,
+        ];
+        std::iter::once(Format::UnixSeconds)
+            .chain(TextFormat::ALL.map(Format::Text))
+            .chain(documented)
+    }
+
     /// The spec spelling.
     pub fn name(self) -> &'static str {
         match self {
-            FieldFormat::Date => "date",
-            FieldFormat::Timestamp => "timestamp",
-            FieldFormat::TimestampMillis => "timestamp_millis",
-            FieldFormat::DateTime => "date_time",
-            FieldFormat::Rfc3339 => "rfc3339",
-            FieldFormat::UnixSeconds => "unix_seconds",
-            FieldFormat::Uuid => "uuid",
-            FieldFormat::Hex16 => "hex16",
-            FieldFormat::NumericText => "numeric_text",
-            FieldFormat::Url => "url",
+            Format::UnixSeconds => "unix_seconds",
+            Format::Text(f) => f.name(),
+            Format::Timestamp => "timestamp",
+            Format::TimestampMillis => "timestamp_millis",
+            Format::DateTime => "date_time",
+            Format::NumericText => "numeric_text",
+            Format::Url => "url",
+        }
+    }
+
+    /// What it is, for documentation (`RFC 3339 timestamp`).
+    pub fn description(self) -> &'static str {
+        match self {
+            Format::UnixSeconds => "Unix seconds (UTC)",
+            Format::Text(f) => f.info().description,
+            Format::Timestamp => "ISO 8601 timestamp",
+            Format::TimestampMillis => "ISO 8601 UTC timestamp with milliseconds and `Z`",
+            Format::DateTime => "`YYYY-MM-DD HH:MM:SS`",
+            Format::NumericText => "a decimal number carried as text",
+            Format::Url => "URL",
+        }
+    }
+
+    /// The JSON Schema `format` keyword describing it, when there is one.
+    pub fn json_format(self) -> Option<&'static str> {
+        match self {
+            Format::Text(f) => f.info().json_format,
+            Format::TimestampMillis => Some("date-time"),
+            Format::Url => Some("uri"),
+            Format::UnixSeconds | Format::Timestamp | Format::DateTime | Format::NumericText => {
+                None
+            }
         }
     }
 }
 
-/// Formats of parameters: each one is enforced by a check of the generated code.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
-#[serde(rename_all = "snake_case")]
-pub enum ParamFormat {
-    /// Integer Unix seconds (UTC), on integers.
-    UnixSeconds,
-    /// RFC 3339 timestamp, on strings.
-    Rfc3339,
-    /// A hyphenated UUID, on strings.
-    Uuid,
-    /// 16 hexadecimal characters, on strings.
-    Hex16,
-    /// `YYYY-MM-DD`, on strings.
-    Date,
-}
-
-impl ParamFormat {
-    /// The spec spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            ParamFormat::UnixSeconds => "unix_seconds",
-            ParamFormat::Rfc3339 => "rfc3339",
-            ParamFormat::Uuid => "uuid",
-            ParamFormat::Hex16 => "hex16",
-            ParamFormat::Date => "date",
-        }
+impl<'de> Deserialize<'de> for Format {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Format::all().find(|f| f.name() == name).ok_or_else(|| {
+            let all: Vec<String> = Format::all().map(|f| format!("`{}`", f.name())).collect();
+            serde::de::Error::custom(format!(
+                "unknown variant `{name}`, expected one of {}",
+                all.join(", ")
+            ))
+        })
     }
 }
 
@@ -488,7 +503,7 @@ pub struct Param {
     pub ty: Spanned<String>,
     /// Format, checked by the generated code.
     #[serde(default)]
-    pub format: Option<Spanned<ParamFormat>>,
+    pub format: Option<Spanned<Format>>,
     /// Required on every request.
     #[serde(default)]
     pub required: bool,

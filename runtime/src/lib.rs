@@ -52,8 +52,8 @@ pub use json::JsonValue;
 pub use pattern::{Automaton, Pattern};
 pub use raw::{ParamRules, ParamValue, RawParams};
 pub use validate::{
-    Equal, Issues, TextFormat, TimeValue, ValidationError, ValidationIssue, holds, pattern_reason,
-    range_reason,
+    Equal, FormatInfo, Issues, TextFormat, TimeKind, TimeValue, ValidationError, ValidationIssue,
+    holds, pattern_reason, range_reason,
 };
 pub use values::values_reason;
 

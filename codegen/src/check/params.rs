@@ -2,11 +2,11 @@
 //! default, and the literals rules compare it with.
 
 use super::Cx;
-use crate::ast::{self, ParamFormat, ParamLocation, Spanned, ValueKind};
+use crate::ast::{self, Format, ParamLocation, Spanned, ValueKind};
 use crate::diag::Span;
 use crate::model::{
     EnumType, IntegerFormat, IntegerType, Literal, Param, ParamId, Pattern, PatternError,
-    Provenance, StringFormat, StringType, ValueRef, ValueSet, ValueType, VariantId,
+    Provenance, StringType, TextFormat, ValueRef, ValueSet, ValueType, VariantId,
 };
 
 /// Primitive parameter types.
@@ -60,19 +60,13 @@ impl Cx<'_> {
         if let Some(spanned_format) = &p.format {
             let format = **spanned_format;
             let fits = match (&mut ty, format) {
-                (ValueType::Integer(t), ParamFormat::UnixSeconds) => {
+                (ValueType::Integer(t), Format::UnixSeconds) => {
                     t.format = Some(IntegerFormat::UnixSeconds);
                     true
                 }
-                (ValueType::String(t), f) => {
-                    t.format = match f {
-                        ParamFormat::Rfc3339 => Some(StringFormat::Rfc3339),
-                        ParamFormat::Uuid => Some(StringFormat::Uuid),
-                        ParamFormat::Hex16 => Some(StringFormat::Hex16),
-                        ParamFormat::Date => Some(StringFormat::Date),
-                        ParamFormat::UnixSeconds => None,
-                    };
-                    t.format.is_some()
+                (ValueType::String(t), Format::Text(f)) => {
+                    t.format = Some(f);
+                    true
                 }
                 _ => false,
             };
@@ -84,10 +78,7 @@ impl Cx<'_> {
                         format.name()
                     ),
                 );
-                Self::hint(
-                    d,
-                    "parameters take unix_seconds on integers, and rfc3339, uuid, hex16 or date on strings",
-                );
+                Self::hint(d, format!("parameters take {}", checked_formats()));
             }
         }
         if *p.location == ParamLocation::Path && ty == ValueType::Boolean {
@@ -179,14 +170,11 @@ impl Cx<'_> {
                     return false;
                 }
                 if let Some(f) = t.format
-                    && !f.runtime().holds(s)
+                    && !f.holds(s)
                 {
                     self.err(
                         at,
-                        format!(
-                            "the default `{s}` of parameter `{name}` {}",
-                            f.runtime().reason()
-                        ),
+                        format!("the default `{s}` of parameter `{name}` {}", f.reason()),
                     );
                     return false;
                 }
@@ -349,4 +337,16 @@ impl Cx<'_> {
             );
         }
     }
+}
+
+/// The formats a request's values are checked against: `unix_seconds on integers, and rfc3339,
+/// uuid, hex16 or date on strings`.
+pub(super) fn checked_formats() -> String {
+    let text: Vec<&str> = TextFormat::ALL.iter().map(|f| f.name()).collect();
+    let (last, rest) = text.split_last().unwrap_or((&"", &[]));
+    format!(
+        "{} on integers, and {} or {last} on strings",
+        Format::UnixSeconds.name(),
+        rest.join(", ")
+    )
 }

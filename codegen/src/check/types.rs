@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::{Cx, Def, TypeNames};
 use crate::ast::{self, Spanned};
 use crate::model::{
-    EnumType, Field, FieldFormat, IntegerFormat, IntegerType, Provenance, StringFormat, StringType,
-    TypeRef, ValueSet, ValueSetId, ValueType, Variant,
+    EnumType, Field, Format, IntegerFormat, IntegerType, Provenance, StringType, TypeRef, ValueSet,
+    ValueSetId, ValueType, Variant,
 };
 use crate::naming;
 
@@ -156,7 +156,7 @@ impl<'a> Cx<'a> {
             };
             if let Some(format) = &f.format {
                 let ok = match **format {
-                    FieldFormat::UnixSeconds => ty == TypeRef::Integer,
+                    Format::UnixSeconds => ty == TypeRef::Integer,
                     _ => ty == TypeRef::String,
                 };
                 if !ok {
@@ -232,16 +232,12 @@ impl<'a> Cx<'a> {
             (TypeRef::Integer, _) => Some(ValueType::Integer(IntegerType {
                 min,
                 max,
-                format: (format == Some(FieldFormat::UnixSeconds))
-                    .then_some(IntegerFormat::UnixSeconds),
+                format: (format == Some(Format::UnixSeconds)).then_some(IntegerFormat::UnixSeconds),
             })),
             (TypeRef::String, _) => {
                 let string_format = match format {
                     None => None,
-                    Some(FieldFormat::Rfc3339) => Some(StringFormat::Rfc3339),
-                    Some(FieldFormat::Uuid) => Some(StringFormat::Uuid),
-                    Some(FieldFormat::Hex16) => Some(StringFormat::Hex16),
-                    Some(FieldFormat::Date) => Some(StringFormat::Date),
+                    Some(Format::Text(f)) => Some(f),
                     Some(other) => {
                         if let Some(at) = f.format.as_ref().map(Spanned::at) {
                             let d = self.err(at, format!("format `{}` of body field `{name}` is not one a request is checked against", other.name()));

@@ -4,7 +4,6 @@
 
 use mrds_runtime::ErrorKind;
 
-use super::values::format_nothing;
 use super::{Draft, Expect, Key, Probe, Sorted};
 use crate::model::{Api, AuthMode, Endpoint, Literal, Operand, Param, ValueType};
 
@@ -93,7 +92,7 @@ fn sorted(api: &Api, e: &Endpoint, draft: &Draft<'_>) -> Option<Sorted> {
 fn nothing(p: &Param) -> Option<String> {
     match &p.ty {
         ValueType::String(t) => match (t.format, &t.pattern) {
-            (Some(format), _) => Some(format_nothing(format)),
+            (Some(format), _) => Some(format.info().examples[1].to_owned()),
             (None, Some(pattern)) => pattern.examples().first().cloned(),
             (None, None) => Some("contract-nothing".into()),
         },

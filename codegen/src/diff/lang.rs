@@ -7,7 +7,7 @@
 //! question that comes down to what a format and a pattern have in common is answered "cannot
 //! be decided" rather than guessed.
 
-use crate::model::{Inclusion, Literal, Pattern, StringFormat, ValueType};
+use crate::model::{Inclusion, Literal, Pattern, TextFormat, ValueType};
 
 /// The texts a parameter of some type accepts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub struct Lang {
     /// Integers: the value parses as an `i64` within these bounds.
     ints: Option<(i64, i64)>,
     /// Strings: the value is in this format.
-    format: Option<StringFormat>,
+    format: Option<TextFormat>,
     /// A finite language: exactly these values.
     finite: Option<Vec<String>>,
 }
@@ -49,9 +49,9 @@ impl Lang {
                 what: match (&t.pattern, t.format) {
                     (None, None) => "string".into(),
                     (Some(p), None) => format!("string matching `{p}`"),
-                    (None, Some(f)) => format!("string in format {}", format_name(f)),
+                    (None, Some(f)) => format!("string in format {}", f.name()),
                     (Some(p), Some(f)) => {
-                        format!("string in format {} matching `{p}`", format_name(f))
+                        format!("string in format {} matching `{p}`", f.name())
                     }
                 },
                 pattern: t.pattern.clone(),
@@ -100,7 +100,7 @@ impl Lang {
         let in_range = self
             .ints
             .is_none_or(|(lo, hi)| text.parse::<i64>().is_ok_and(|n| lo <= n && n <= hi));
-        let formatted = self.format.is_none_or(|f| f.runtime().holds(text));
+        let formatted = self.format.is_none_or(|f| f.holds(text));
         shaped && in_range && formatted
     }
 
@@ -190,7 +190,7 @@ impl Lang {
                         "whether every {} is a {} cannot be decided: the shortest text that tells the patterns apart, {w:?}, is not a valid {}",
                         self.what,
                         sup.what,
-                        self.format.map_or("value", format_name)
+                        self.format.map_or("value", TextFormat::name)
                     ))
                 }
             }
@@ -212,16 +212,6 @@ impl Lang {
     }
 }
 
-/// The spec's name of a string format.
-pub fn format_name(f: StringFormat) -> &'static str {
-    match f {
-        StringFormat::Rfc3339 => "rfc3339",
-        StringFormat::Uuid => "uuid",
-        StringFormat::Hex16 => "hex16",
-        StringFormat::Date => "date",
-    }
-}
-
 /// Integers of `lo..=hi` worth trying against `sup`: the bounds, small numbers, and enough
 /// consecutive values to get past a finite language.
 fn int_candidates(lo: i64, hi: i64, sup: &Lang) -> impl Iterator<Item = String> {
@@ -233,22 +223,14 @@ fn int_candidates(lo: i64, hi: i64, sup: &Lang) -> impl Iterator<Item = String> 
     out.into_iter().map(|n| n.to_string())
 }
 
-/// Texts of `lang` worth trying: samples of each format, from different years and cases.
+/// Texts of `lang` worth trying: a letter, a digit, and the examples of every format.
 fn text_candidates(lang: &Lang) -> impl Iterator<Item = String> + '_ {
-    [
-        "a",
-        "0",
-        "2026-07-01",
-        "1999-12-31",
-        "2026-07-01T00:00:00Z",
-        "1999-12-31T23:59:59+01:00",
-        "123e4567-e89b-12d3-a456-426614174000",
-        "0123456789abcdef",
-        "FEDCBA9876543210",
-    ]
-    .into_iter()
-    .map(str::to_owned)
-    .filter(|w| lang.accepts(w))
+    let examples = TextFormat::ALL.into_iter().flat_map(|f| f.info().examples);
+    ["a", "0"]
+        .into_iter()
+        .chain(examples)
+        .map(str::to_owned)
+        .filter(|w| lang.accepts(w))
 }
 
 #[cfg(test)]
@@ -256,7 +238,7 @@ mod tests {
     use super::*;
     use crate::model::{IntegerType, StringType};
 
-    fn text(pattern: Option<&str>, format: Option<StringFormat>) -> Lang {
+    fn text(pattern: Option<&str>, format: Option<TextFormat>) -> Lang {
         Lang::of_param(&ValueType::String(StringType {
             pattern: pattern.map(|p| Pattern::compile(p).unwrap()),
             pattern_doc: None,
@@ -300,16 +282,15 @@ mod tests {
             Inclusion::No("c".into())
         );
         assert_eq!(
-            text(None, Some(StringFormat::Date)).included_in(&text(None, None)),
+            text(None, Some(TextFormat::Date)).included_in(&text(None, None)),
             Inclusion::Yes
         );
         assert!(matches!(
-            text(None, None).included_in(&text(None, Some(StringFormat::Uuid))),
+            text(None, None).included_in(&text(None, Some(TextFormat::Uuid))),
             Inclusion::No(_)
         ));
         assert!(matches!(
-            text(None, Some(StringFormat::Uuid))
-                .included_in(&text(None, Some(StringFormat::Hex16))),
+            text(None, Some(TextFormat::Uuid)).included_in(&text(None, Some(TextFormat::Hex16))),
             Inclusion::No(_)
         ));
     }

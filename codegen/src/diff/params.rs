@@ -8,7 +8,7 @@
 
 use super::Check;
 use super::impact::*;
-use super::lang::{Lang, format_name};
+use super::lang::Lang;
 use super::{Diff, Impact, changed_parts};
 use crate::model::{
     Endpoint, Inclusion, Input, Operand, Param, ParamLocation, Place, StringType, ValueCheck,
@@ -241,8 +241,8 @@ impl Diff<'_> {
                 });
                 if a.format != b.format {
                     let (old, mid) = (Lang::of_param(o.ty), Lang::of_param(&step));
-                    let show = |f: Option<crate::model::StringFormat>| {
-                        f.map_or("none".to_owned(), |f| format!("`{}`", format_name(f)))
+                    let show = |f: Option<crate::model::TextFormat>| {
+                        f.map_or("none".to_owned(), |f| format!("`{}`", f.name()))
                     };
                     let what = format!(
                         "format of `{}` {} became {}",

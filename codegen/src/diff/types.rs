@@ -7,7 +7,7 @@ use super::Check;
 use super::impact::*;
 use super::{Diff, changed_parts, list};
 use crate::diag::Location;
-use crate::model::{Api, Field, FieldFormat, TypeRef, ValueSet, ValueType};
+use crate::model::{Api, Field, Format, TypeRef, ValueSet, ValueType};
 
 impl Diff<'_> {
     pub(super) fn value_sets(&mut self) {
@@ -306,7 +306,7 @@ impl Diff<'_> {
             );
         }
         if o.format != n.format {
-            let name = |f: Option<FieldFormat>| f.map_or("none", FieldFormat::name);
+            let name = |f: Option<Format>| f.map_or("none", Format::name);
             let (impacts, why) = match (o.format, n.format) {
                 (Some(_), Some(_)) => (
                     BOTH_BREAK,

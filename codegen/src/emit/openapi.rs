@@ -14,9 +14,9 @@ use serde_json::{Map, Value, json};
 
 use super::endpoint_doc::{EndpointDoc, Style};
 use crate::model::{
-    Api, AuthMode, Condition, Endpoint, Equal, Field, FieldFormat, IntegerFormat, Literal, Operand,
-    Param, ParamId, ParamLocation, Record, Requirement, Rule, StringFormat, StringType, TypeRef,
-    ValueSet, ValueType,
+    Api, AuthMode, Condition, Endpoint, Equal, Field, Format, IntegerFormat, Literal, Operand,
+    Param, ParamId, ParamLocation, Record, Requirement, Rule, StringType, TypeRef, ValueSet,
+    ValueType,
 };
 
 /// The generated marker, on the document's first line.
@@ -367,26 +367,18 @@ fn parameter(p: &Param, example: Option<&str>) -> Value {
         }
         ValueType::String(t) => {
             schema.insert("type".into(), json!("string"));
-            match t.format {
-                Some(StringFormat::Rfc3339) => {
-                    schema.insert("format".into(), json!("date-time"));
-                    doc.push_str(
-                        " Format: rfc3339; the offset may also be written `+hhmm` (ISO 8601 basic).",
-                    );
+            if let Some(f) = t.format {
+                let info = f.info();
+                if let Some(format) = info.json_format {
+                    schema.insert("format".into(), json!(format));
                 }
-                Some(StringFormat::Uuid) => {
-                    schema.insert("format".into(), json!("uuid"));
-                    doc.push_str(" Format: uuid.");
+                if let Some(pattern) = info.json_pattern {
+                    schema.insert("pattern".into(), json!(pattern));
                 }
-                Some(StringFormat::Hex16) => {
-                    schema.insert("pattern".into(), json!("^[0-9A-Fa-f]{16}$"));
-                    doc.push_str(" Format: hex16.");
+                match info.leniency {
+                    Some(more) => doc.push_str(&format!(" Format: {}; {more}.", info.name)),
+                    None => doc.push_str(&format!(" Format: {}.", info.name)),
                 }
-                Some(StringFormat::Date) => {
-                    schema.insert("format".into(), json!("date"));
-                    doc.push_str(" Format: date.");
-                }
-                None => {}
             }
             if let Some(pattern) = &t.pattern {
                 schema.insert("pattern".into(), json!(pattern.source()));
@@ -489,17 +481,8 @@ fn field_schema(api: &Api, names: &SchemaNames, f: &Field, records: Option<&Valu
         }
         TypeRef::Records => records.cloned().unwrap_or_else(|| json!({})),
     };
-    if let (Some(format), Value::Object(map)) = (f.format, &mut item) {
-        let known = match format {
-            FieldFormat::Date => Some("date"),
-            FieldFormat::Rfc3339 | FieldFormat::TimestampMillis => Some("date-time"),
-            FieldFormat::Uuid => Some("uuid"),
-            FieldFormat::Url => Some("uri"),
-            _ => None,
-        };
-        if let Some(known) = known {
-            map.insert("format".into(), json!(known));
-        }
+    if let (Some(known), Value::Object(map)) = (f.format.and_then(Format::json_format), &mut item) {
+        map.insert("format".into(), json!(known));
     }
     // What a request body checks of the field.
     if let (Some(checks), Value::Object(map)) = (&f.checks, &mut item) {

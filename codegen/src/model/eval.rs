@@ -67,8 +67,7 @@ fn refuses(ty: &ValueType, text: &str) -> Option<(ValueCheck, String)> {
                 return Some((ValueCheck::Pattern, reason));
             }
             let format = t.format?;
-            (!format.runtime().holds(text))
-                .then(|| (ValueCheck::Format, format.runtime().reason().to_string()))
+            (!format.holds(text)).then(|| (ValueCheck::Format, format.reason().to_string()))
         }
     }
 }

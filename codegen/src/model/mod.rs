@@ -13,20 +13,23 @@
 //! ([`Api::record`], [`Endpoint::param`], ...): nothing is looked up by name after the checker,
 //! and nothing can fail to resolve. An id belongs to the model that made it.
 
-pub use crate::ast::{AuthMode, BODY, ChangeAction, Equal, FieldFormat, Method, ParamLocation};
+pub use crate::ast::{
+    AuthMode, BODY, ChangeAction, Equal, Format, Method, ParamLocation, TextFormat,
+};
 pub use crate::diag::Location;
 pub use endpoint::{
     Body, Endpoint, EndpointNames, Input, Inputs, Order, Paging, Param, PathTemplate, Place,
     Removal, Segment, body_field_name,
 };
 pub use eval::Problem;
+pub use mrds_runtime::TimeKind;
 pub use pattern::{Inclusion, Pattern, PatternError};
 pub use rule::{Condition, Operand, Reads, Requirement, Rule};
 pub use samples::{SampleField, SampleOrder, SampleRange, SampleSet, Samples};
 pub use types::{Field, Record, TypeRef, ValueSet, Variant};
 pub use values::{
-    EnumType, IntegerFormat, IntegerType, Literal, StringFormat, StringType, TimeFormat,
-    ValueCheck, ValueRef, ValueType,
+    EnumType, IntegerFormat, IntegerType, Literal, StringType, TimeFormat, ValueCheck, ValueRef,
+    ValueType,
 };
 
 mod endpoint;

@@ -1,6 +1,6 @@
 //! Records and value sets: the shapes of what travels.
 
-use super::{FieldFormat, FieldId, Location, Provenance, RecordId, ValueSetId, ValueType};
+use super::{FieldId, Format, Location, Provenance, RecordId, ValueSetId, ValueType};
 
 /// A record.
 #[derive(Clone, Debug)]
@@ -52,7 +52,7 @@ pub struct Field {
     /// through an array): held in a `Box`, so the types have a size.
     pub boxed: bool,
     /// Text or number format.
-    pub format: Option<FieldFormat>,
+    pub format: Option<Format>,
     /// In a request body: the checks of the value (its range, pattern, format or values),
     /// for a single string, integer, boolean or value-set field.
     pub checks: Option<ValueType>,

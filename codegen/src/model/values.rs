@@ -1,7 +1,7 @@
 //! The values of a request: each input's type and the constraints its kind can carry, its
 //! own checks, and the literals the spec compares values with.
 
-use super::{Pattern, ValueSetId, VariantId};
+use super::{Pattern, TextFormat, ValueSetId, VariantId};
 
 impl ValueType {
     /// The time format, when a value of this type is a point in time (Unix seconds or
@@ -13,7 +13,7 @@ impl ValueType {
                 ..
             }) => Some(TimeFormat::UnixSeconds),
             ValueType::String(StringType {
-                format: Some(StringFormat::Rfc3339),
+                format: Some(TextFormat::Rfc3339),
                 ..
             }) => Some(TimeFormat::Rfc3339),
             _ => None,
@@ -69,32 +69,7 @@ pub struct StringType {
     /// What the pattern means, for messages (`a six-letter currency pair`).
     pub pattern_doc: Option<String>,
     /// A format every value is checked against.
-    pub format: Option<StringFormat>,
-}
-
-/// Formats of text parameters; every one is enforced by a check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StringFormat {
-    /// RFC 3339 timestamp.
-    Rfc3339,
-    /// Hyphenated UUID.
-    Uuid,
-    /// 16 hexadecimal characters.
-    Hex16,
-    /// `YYYY-MM-DD`.
-    Date,
-}
-
-impl StringFormat {
-    /// The runtime check enforcing the format.
-    pub fn runtime(self) -> mrds_runtime::TextFormat {
-        match self {
-            StringFormat::Rfc3339 => mrds_runtime::TextFormat::Rfc3339,
-            StringFormat::Uuid => mrds_runtime::TextFormat::Uuid,
-            StringFormat::Hex16 => mrds_runtime::TextFormat::Hex16,
-            StringFormat::Date => mrds_runtime::TextFormat::Date,
-        }
-    }
+    pub format: Option<TextFormat>,
 }
 
 /// A parameter of a value set. Two are equal when they mean the same (the set's name, its

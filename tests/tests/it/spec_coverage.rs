@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use mrds_codegen::model::{
     Api, AuthMode, ChangeAction, Condition, Endpoint, Equal, IntegerFormat, Literal, ParamLocation,
-    Provenance, Requirement, StringFormat, TypeRef, ValueType,
+    Provenance, Requirement, TextFormat, TypeRef, ValueType,
 };
 
 fn api() -> &'static Api {
@@ -84,10 +84,10 @@ fn describe_param(p: &mrds_codegen::model::Param) -> String {
         ValueType::String(t) => {
             s.push_str("string");
             let format = match t.format {
-                Some(StringFormat::Rfc3339) => " (rfc3339)",
-                Some(StringFormat::Uuid) => " (uuid)",
-                Some(StringFormat::Hex16) => " (hex16)",
-                Some(StringFormat::Date) => " (date)",
+                Some(TextFormat::Rfc3339) => " (rfc3339)",
+                Some(TextFormat::Uuid) => " (uuid)",
+                Some(TextFormat::Hex16) => " (hex16)",
+                Some(TextFormat::Date) => " (date)",
                 None => "",
             };
             s.push_str(format);

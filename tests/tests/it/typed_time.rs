@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use mrds_codegen::model::{Api, FieldFormat, TypeRef};
+use mrds_codegen::model::{Api, Format, TextFormat, TypeRef};
 use mrds_model::params::{MarketKlineParams, PersonCommentaryParams, StockDividendsParams};
 use mrds_model::records::{Candle, EquityOffering, PersonCommentary, PitDividend, ResearchUnit};
 use mrds_model::runtime::time::{self, Timestamp};
@@ -138,17 +138,19 @@ fn every_time_field_of_every_sample_record_parses() {
                     };
                     for v in values {
                         let ok = match (format, &f.ty) {
-                            (FieldFormat::Date, _) => time::parse_date(v.as_str().unwrap()).is_ok(),
-                            (FieldFormat::DateTime, _) => {
+                            (Format::Text(TextFormat::Date), _) => {
+                                time::parse_date(v.as_str().unwrap()).is_ok()
+                            }
+                            (Format::DateTime, _) => {
                                 time::parse_date_time(v.as_str().unwrap()).is_ok()
                             }
                             (
-                                FieldFormat::Timestamp
-                                | FieldFormat::TimestampMillis
-                                | FieldFormat::Rfc3339,
+                                Format::Timestamp
+                                | Format::TimestampMillis
+                                | Format::Text(TextFormat::Rfc3339),
                                 _,
                             ) => time::parse_timestamp(v.as_str().unwrap()).is_ok(),
-                            (FieldFormat::UnixSeconds, TypeRef::Integer) => {
+                            (Format::UnixSeconds, TypeRef::Integer) => {
                                 time::from_unix_seconds(v.as_i64().unwrap()).is_ok()
                             }
                             _ => continue,

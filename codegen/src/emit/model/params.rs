@@ -17,9 +17,9 @@ use super::records::{init_docs, init_name};
 use crate::emit::endpoint_doc::{EndpointDoc, Style};
 use crate::emit::{deprecation, docs, ident, pattern, prose, with_provenance};
 use crate::model::{
-    Api, Body, Condition, Endpoint, Equal, Input, Inputs, IntegerFormat, IntegerType, Literal,
-    Operand, Param, ParamId, ParamLocation, Place, Reads, Requirement, Rule, Segment, StringFormat,
-    StringType, ValueCheck, ValueType,
+    Api, Body, Condition, Endpoint, Equal, Format, Input, Inputs, IntegerFormat, IntegerType,
+    Literal, Operand, Param, ParamId, ParamLocation, Place, Reads, Requirement, Rule, Segment,
+    StringType, TimeKind, ValueCheck, ValueType,
 };
 
 pub(super) fn file(api: &Api) -> TokenStream {
@@ -415,16 +415,12 @@ fn field_facts(p: &Param) -> String {
                 facts.push(mrds_runtime::range_reason(t.min, t.max).replace("must be ", ""));
             }
             if t.format == Some(IntegerFormat::UnixSeconds) {
-                facts.push("format: Unix seconds (UTC)".into());
+                facts.push(format!("format: {}", Format::UnixSeconds.description()));
             }
         }
         ValueType::String(t) => {
-            match t.format {
-                Some(StringFormat::Rfc3339) => facts.push("format: RFC 3339 timestamp".into()),
-                Some(StringFormat::Uuid) => facts.push("format: UUID".into()),
-                Some(StringFormat::Hex16) => facts.push("format: 16 hexadecimal characters".into()),
-                Some(StringFormat::Date) => facts.push("format: `YYYY-MM-DD`".into()),
-                None => {}
+            if let Some(f) = t.format {
+                facts.push(format!("format: {}", f.info().description));
             }
             if let Some(pattern) = &t.pattern {
                 facts.push(format!("pattern `{pattern}`"));
@@ -458,6 +454,7 @@ fn struct_doc(api: &Api, e: &Endpoint) -> String {
 /// The `jiff` type a time parameter takes with the `jiff` feature, and the runtime function
 /// turning it into the parameter's plain value.
 fn time_writer(p: &Param) -> Option<(TokenStream, TokenStream)> {
+    let text_time = |t: &StringType| t.format?.info().time;
     match &p.ty {
         ValueType::Integer(IntegerType {
             format: Some(IntegerFormat::UnixSeconds),
@@ -466,20 +463,16 @@ fn time_writer(p: &Param) -> Option<(TokenStream, TokenStream)> {
             quote!(mrds_runtime::time::Timestamp),
             quote!(mrds_runtime::time::unix_seconds),
         )),
-        ValueType::String(StringType {
-            format: Some(StringFormat::Rfc3339),
-            ..
-        }) => Some((
-            quote!(mrds_runtime::time::Timestamp),
-            quote!(mrds_runtime::time::rfc3339),
-        )),
-        ValueType::String(StringType {
-            format: Some(StringFormat::Date),
-            ..
-        }) => Some((
-            quote!(mrds_runtime::time::Date),
-            quote!(mrds_runtime::time::date_text),
-        )),
+        ValueType::String(t) => match text_time(t)? {
+            TimeKind::Instant => Some((
+                quote!(mrds_runtime::time::Timestamp),
+                quote!(mrds_runtime::time::rfc3339),
+            )),
+            TimeKind::Date => Some((
+                quote!(mrds_runtime::time::Date),
+                quote!(mrds_runtime::time::date_text),
+            )),
+        },
         _ => None,
     }
 }

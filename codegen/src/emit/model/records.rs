@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 use super::MAX_ARGS;
 use crate::emit::{docs, ident, prose, with_provenance};
 use crate::model::{
-    Api, Endpoint, Field, FieldFormat, Input, Operand, Place, Reads, Record, Rule, TypeRef,
+    Api, Endpoint, Field, Format, Input, Operand, Place, Reads, Record, Rule, TimeKind, TypeRef,
     ValueType,
 };
 
@@ -355,31 +355,33 @@ fn init_struct(api: &Api, name: &str, generics: &TokenStream, fields: &[Field]) 
 }
 
 /// The `jiff` type of a time field, the runtime function that reads it, and its name in docs.
-fn time_reader(format: FieldFormat) -> Option<(TokenStream, TokenStream, &'static str)> {
-    Some(match format {
-        FieldFormat::Date => (
+fn time_reader(format: Format) -> Option<(TokenStream, TokenStream, &'static str)> {
+    let time = match format {
+        Format::Text(f) => f.info().time,
+        _ => None,
+    };
+    Some(match (format, time) {
+        (_, Some(TimeKind::Date)) => (
             quote!(mrds_runtime::time::Date),
             quote!(mrds_runtime::time::parse_date),
             "`jiff::civil::Date`",
         ),
-        FieldFormat::DateTime => (
+        (Format::DateTime, _) => (
             quote!(mrds_runtime::time::DateTime),
             quote!(mrds_runtime::time::parse_date_time),
             "`jiff::civil::DateTime`",
         ),
-        FieldFormat::Timestamp | FieldFormat::TimestampMillis | FieldFormat::Rfc3339 => (
+        (Format::Timestamp | Format::TimestampMillis, _) | (_, Some(TimeKind::Instant)) => (
             quote!(mrds_runtime::time::Timestamp),
             quote!(mrds_runtime::time::parse_timestamp),
             "`jiff::Timestamp`",
         ),
-        FieldFormat::UnixSeconds => (
+        (Format::UnixSeconds, _) => (
             quote!(mrds_runtime::time::Timestamp),
             quote!(mrds_runtime::time::from_unix_seconds),
             "`jiff::Timestamp`",
         ),
-        FieldFormat::Uuid | FieldFormat::Hex16 | FieldFormat::NumericText | FieldFormat::Url => {
-            return None;
-        }
+        (Format::Text(_) | Format::NumericText | Format::Url, None) => return None,
     })
 }
 
@@ -470,19 +472,8 @@ fn field_type(api: &Api, f: &Field) -> TokenStream {
 }
 
 /// The sentence documenting a field's format.
-pub(super) fn format_note(format: FieldFormat) -> &'static str {
-    match format {
-        FieldFormat::Date => "Format: `YYYY-MM-DD`.",
-        FieldFormat::Timestamp => "Format: ISO 8601 timestamp.",
-        FieldFormat::TimestampMillis => "Format: ISO 8601 UTC timestamp with milliseconds and `Z`.",
-        FieldFormat::DateTime => "Format: `YYYY-MM-DD HH:MM:SS`.",
-        FieldFormat::Rfc3339 => "Format: RFC 3339 timestamp.",
-        FieldFormat::UnixSeconds => "Format: Unix seconds (UTC).",
-        FieldFormat::Uuid => "Format: UUID.",
-        FieldFormat::Hex16 => "Format: 16 hexadecimal characters.",
-        FieldFormat::NumericText => "Format: a decimal number carried as text.",
-        FieldFormat::Url => "Format: URL.",
-    }
+pub(super) fn format_note(format: Format) -> String {
+    format!("Format: {}.", format.description())
 }
 
 /// The fields of a record or of the envelope, with their serde attributes.
