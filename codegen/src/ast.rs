@@ -564,20 +564,59 @@ pub struct Rule {
     pub matches: Option<Spanned<Matches>>,
 }
 
-/// The spellings of the check kinds, for messages.
-pub const CHECK_KINDS: &[&str] = &[
-    "ordered",
-    "max_span",
-    "requires",
-    "at_least_one",
-    "allowed_values",
-    "matches",
-];
+/// The kinds of rule: what a rule's requirement is, in the spec ([`Rule`]'s keys, whose serde
+/// names are these spellings: a test of the loader holds them together) and in the model
+/// (`model::Requirement::kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RuleKind {
+    /// `ordered`.
+    Ordered,
+    /// `max_span`.
+    MaxSpan,
+    /// `requires`.
+    Requires,
+    /// `at_least_one`.
+    AtLeastOne,
+    /// `allowed_values`.
+    AllowedValues,
+    /// `matches`.
+    Matches,
+}
+
+impl RuleKind {
+    /// Every kind.
+    pub const ALL: [RuleKind; 6] = [
+        RuleKind::Ordered,
+        RuleKind::MaxSpan,
+        RuleKind::Requires,
+        RuleKind::AtLeastOne,
+        RuleKind::AllowedValues,
+        RuleKind::Matches,
+    ];
+
+    /// The spelling in the spec (`max_span`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleKind::Ordered => "ordered",
+            RuleKind::MaxSpan => "max_span",
+            RuleKind::Requires => "requires",
+            RuleKind::AtLeastOne => "at_least_one",
+            RuleKind::AllowedValues => "allowed_values",
+            RuleKind::Matches => "matches",
+        }
+    }
+}
+
+impl std::fmt::Display for RuleKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 impl Rule {
     /// The check kinds this rule names, with their spelling and place. The destructuring
     /// names every field, so a new kind cannot be added to [`Rule`] without being listed here.
-    pub fn checks(&self) -> Vec<(&'static str, crate::diag::Span, Requirement<'_>)> {
+    pub fn checks(&self) -> Vec<(RuleKind, crate::diag::Span, Requirement<'_>)> {
         let Rule {
             id: _,
             doc: _,
@@ -629,15 +668,15 @@ pub enum Requirement<'a> {
 }
 
 impl Requirement<'_> {
-    /// The kind's spelling (one of [`CHECK_KINDS`]).
-    pub fn kind(&self) -> &'static str {
+    /// The kind.
+    pub fn kind(&self) -> RuleKind {
         match self {
-            Requirement::Ordered(_) => CHECK_KINDS[0],
-            Requirement::MaxSpan(_) => CHECK_KINDS[1],
-            Requirement::Requires(_) => CHECK_KINDS[2],
-            Requirement::AtLeastOne(_) => CHECK_KINDS[3],
-            Requirement::AllowedValues(_) => CHECK_KINDS[4],
-            Requirement::Matches(_) => CHECK_KINDS[5],
+            Requirement::Ordered(_) => RuleKind::Ordered,
+            Requirement::MaxSpan(_) => RuleKind::MaxSpan,
+            Requirement::Requires(_) => RuleKind::Requires,
+            Requirement::AtLeastOne(_) => RuleKind::AtLeastOne,
+            Requirement::AllowedValues(_) => RuleKind::AllowedValues,
+            Requirement::Matches(_) => RuleKind::Matches,
         }
     }
 }
@@ -855,4 +894,29 @@ pub struct SampleSet {
     pub when: BTreeMap<OperandName, Spanned<Vec<Spanned<String>>>>,
     /// The records, as they travel.
     pub records: Vec<Value>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys of a rule are the kinds' spellings: a rule written with each key reads as that
+    /// kind.
+    #[test]
+    fn rule_keys_are_the_kinds_spellings() {
+        for kind in RuleKind::ALL {
+            let value = match kind {
+                RuleKind::Ordered => "{ before: a, after: b }",
+                RuleKind::MaxSpan => "{ from: a, to: b, seconds: 1 }",
+                RuleKind::Requires => "{ param: a, needs: b }",
+                RuleKind::AtLeastOne => "[a, b]",
+                RuleKind::AllowedValues => "{ param: a, values: [x] }",
+                RuleKind::Matches => "{ param: a, pattern: '^x$' }",
+            };
+            let text = format!("{{ id: e.r, doc: d, {}: {value} }}", kind.name());
+            let rule: Rule = crate::yaml::from_str(&text).unwrap_or_else(|e| panic!("{kind}: {e}"));
+            let kinds: Vec<RuleKind> = rule.checks().into_iter().map(|(k, _, _)| k).collect();
+            assert_eq!(kinds, [kind]);
+        }
+    }
 }

@@ -119,7 +119,7 @@ impl Cx<'_> {
                     d,
                     format!(
                         "give exactly one of {}",
-                        ast::CHECK_KINDS
+                        ast::RuleKind::ALL
                             .iter()
                             .map(|k| format!("`{k}`"))
                             .collect::<Vec<_>>()

@@ -190,7 +190,7 @@ fn rule_value(r: &Rule, name: &dyn Fn(&Operand) -> String) -> Value {
     let params: Vec<String> = r.requirement.operands().iter().map(name).collect();
     let mut rule = json!({
         "id": r.id,
-        "kind": r.requirement.kind(),
+        "kind": r.requirement.kind().name(),
         "parameters": params,
         "field": name(&r.requirement.field()),
         "description": r.doc.trim(),

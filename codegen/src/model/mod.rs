@@ -14,7 +14,7 @@
 //! and nothing can fail to resolve. An id belongs to the model that made it.
 
 pub use crate::ast::{
-    AuthMode, BODY, ChangeAction, Equal, Format, Method, ParamLocation, TextFormat,
+    AuthMode, BODY, ChangeAction, Equal, Format, Method, ParamLocation, RuleKind, TextFormat,
 };
 pub use crate::diag::Location;
 pub use endpoint::{

@@ -1,7 +1,7 @@
 //! Rules across the inputs of a request: what they read ([`Operand`]), when they apply
 //! ([`Condition`]) and what they require ([`Requirement`]).
 
-use super::{Equal, FieldId, Literal, Location, ParamId, Pattern, Provenance};
+use super::{Equal, FieldId, Literal, Location, ParamId, Pattern, Provenance, RuleKind};
 
 /// What a rule (or a sample's selector) reads of a request: a parameter, or a field of the
 /// body.
@@ -230,14 +230,14 @@ impl<P: Clone> Requirement<P> {
     }
 
     /// The kind's spelling in the spec (`max_span`).
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> RuleKind {
         match self {
-            Requirement::Ordered { .. } => "ordered",
-            Requirement::MaxSpan { .. } => "max_span",
-            Requirement::Requires { .. } => "requires",
-            Requirement::AtLeastOne(_) => "at_least_one",
-            Requirement::AllowedValues { .. } => "allowed_values",
-            Requirement::Matches { .. } => "matches",
+            Requirement::Ordered { .. } => RuleKind::Ordered,
+            Requirement::MaxSpan { .. } => RuleKind::MaxSpan,
+            Requirement::Requires { .. } => RuleKind::Requires,
+            Requirement::AtLeastOne(_) => RuleKind::AtLeastOne,
+            Requirement::AllowedValues { .. } => RuleKind::AllowedValues,
+            Requirement::Matches { .. } => RuleKind::Matches,
         }
     }
 

@@ -123,7 +123,7 @@ fn every_endpoint_and_parameter_is_described() {
                 assert_eq!(rules.len(), e.rules.len(), "{}", e.id);
                 for (rule, x) in e.rules.iter().zip(rules) {
                     assert_eq!(x["id"], rule.id.as_str());
-                    assert_eq!(x["kind"], rule.requirement.kind(), "{}", rule.id);
+                    assert_eq!(x["kind"], rule.requirement.kind().name(), "{}", rule.id);
                     let inputs = api.inputs(e);
                     let wire = |op| inputs.get(op).map(|i| i.name()).unwrap_or_default();
                     let params: Vec<String> =
