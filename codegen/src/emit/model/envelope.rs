@@ -5,7 +5,9 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::MAX_ARGS;
-use super::records::{constructors, init_docs, struct_fields, typed_time};
+use super::init::init_docs;
+use super::jiff::record_methods;
+use super::records::{constructors, struct_fields};
 use crate::emit::{docs, ident, prose};
 use crate::model::{Api, Record};
 
@@ -23,7 +25,7 @@ pub(super) fn file(api: &Api) -> TokenStream {
     let fields = struct_fields(api, &api.envelope.fields);
     let generics = quote!(<T>);
     let construction = constructors(api, "Envelope", &generics, &api.envelope.fields);
-    let time = typed_time("Envelope", &generics, &api.envelope.fields);
+    let time = record_methods("Envelope", &generics, &api.envelope.fields);
     let glue = error_body(api);
     quote! {
         //! The common response envelope, and the error object as the runtime builds it.

@@ -5,10 +5,13 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{Emitted, cargo_toml, example_request, inner_docs, prose, readme, runtime_dependency};
-use crate::model::{Api, Condition, Requirement, Rule, StringType, ValueType};
+use crate::model::{Api, Condition, Format, Requirement, Rule, StringType, ValueType};
 
 mod api;
+mod checks;
 mod envelope;
+mod init;
+mod jiff;
 mod params;
 mod records;
 mod value_sets;
@@ -184,4 +187,9 @@ fn lib_rs(api: &Api) -> TokenStream {
         pub use records::*;
         pub use value_sets::*;
     }
+}
+
+/// The sentence documenting a field's format.
+pub(super) fn format_note(format: Format) -> String {
+    format!("Format: {}.", format.description())
 }

@@ -13,13 +13,15 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::MAX_ARGS;
-use super::records::{init_docs, init_name};
+use super::checks::{
+    base_type, body_local, int, param_local, rule_check, set_of, value_checks, var, vars,
+};
+use super::init::{init_docs, init_name};
 use crate::emit::endpoint_doc::{EndpointDoc, Style};
-use crate::emit::{deprecation, docs, ident, pattern, prose, with_provenance};
+use crate::emit::{deprecation, docs, ident, prose, with_provenance};
 use crate::model::{
-    Api, Body, Condition, Endpoint, Equal, Format, Input, Inputs, IntegerFormat, IntegerType,
-    Literal, Operand, Param, ParamId, ParamLocation, Place, Reads, Requirement, Rule, Segment,
-    StringType, TimeKind, ValueCheck, ValueType,
+    Api, Body, Endpoint, Format, Inputs, IntegerFormat, Literal, Operand, Param, ParamId,
+    ParamLocation, Reads, Requirement, Rule, Segment, ValueType,
 };
 
 pub(super) fn file(api: &Api) -> TokenStream {
@@ -62,23 +64,6 @@ pub(super) fn file(api: &Api) -> TokenStream {
 /// The local holding a parameter's value while parsing and checking.
 fn local(p: &Param) -> proc_macro2::Ident {
     param_local(p.bare_ident())
-}
-
-/// `p_<name>`: the local of the parameter whose bare identifier is `bare`.
-fn param_local(bare: &str) -> proc_macro2::Ident {
-    format_ident!("p_{bare}")
-}
-
-fn base_type(p: &Param) -> TokenStream {
-    match &p.ty {
-        ValueType::String(_) => quote!(String),
-        ValueType::Integer(_) => quote!(i64),
-        ValueType::Boolean => quote!(bool),
-        ValueType::Enum(e) => {
-            let n = ident(&e.name);
-            quote!(#n)
-        }
-    }
 }
 
 /// How the check function sees a parameter: `Option<&str>`, `Option<i64>`, ...
@@ -184,15 +169,6 @@ fn from_local(p: &Param) -> TokenStream {
     }
 }
 
-/// The value set of a literal naming one of its values (imported where the literal is
-/// written: a path in a `matches!` pattern is written as it is).
-pub(super) fn set_of(l: &Literal) -> Option<&str> {
-    match l {
-        Literal::Variant(v) => Some(v.set_name.as_str()),
-        _ => None,
-    }
-}
-
 /// A literal as a value of its parameter's type (its value set imported).
 fn literal(l: &Literal) -> TokenStream {
     match l {
@@ -209,60 +185,6 @@ fn literal(l: &Literal) -> TokenStream {
     }
 }
 
-/// A literal as a pattern (for `matches!`).
-fn literal_pattern(l: &Literal) -> TokenStream {
-    match l {
-        Literal::String(s) => quote!(#s),
-        Literal::Integer(n) => {
-            let n = int(*n);
-            quote!(#n)
-        }
-        Literal::Boolean(b) => quote!(#b),
-        Literal::Variant(v) => {
-            let (set, var) = (ident(&v.set_name), ident(&v.ident));
-            quote!(#set::#var)
-        }
-    }
-}
-
-/// An integer literal without a type suffix (`500`, not `500i64`).
-fn int(n: i64) -> proc_macro2::Literal {
-    proc_macro2::Literal::i64_unsuffixed(n)
-}
-
-fn option_i64(v: Option<i64>) -> TokenStream {
-    match v.map(int) {
-        Some(n) => quote!(Some(#n)),
-        None => quote!(None),
-    }
-}
-
-/// A value the checks read: its name in an issue, the local holding it while checking (an
-/// `Option` as the check function sees it), and its type.
-pub(super) struct Var<'a> {
-    pub wire: String,
-    pub local: proc_macro2::Ident,
-    pub ty: &'a ValueType,
-}
-
-/// An input as the checks read it: named as its issues name it (`limit`, `body.handle`), in
-/// the local `p_<param>` or `f_<field>`.
-pub(super) fn var<'m>(i: &Input<'m>) -> Var<'m> {
-    Var {
-        wire: i.name(),
-        local: match i.place {
-            Place::Query | Place::Path => param_local(i.bare_ident()),
-            Place::Body => format_ident!("f_{}", i.bare_ident()),
-        },
-        ty: i.ty,
-    }
-}
-
-/// The inputs of `e` as the checks read them, by operand.
-pub(super) fn vars<'m>(inputs: Inputs<'m>) -> impl Fn(Operand) -> Option<Var<'m>> {
-    move |op| inputs.get(op).as_ref().map(var)
-}
-
 /// The checks of one parameter's own rules, one statement each.
 fn param_checks(e: &Endpoint, p: &Param) -> Vec<TokenStream> {
     let inputs = Inputs {
@@ -272,125 +194,6 @@ fn param_checks(e: &Endpoint, p: &Param) -> Vec<TokenStream> {
     (inputs.get(Operand::Param(p.id)).as_ref())
         .map(|i| value_checks(e, &var(i)))
         .unwrap_or_default()
-}
-
-/// The checks of an input's own rules, one statement each.
-pub(super) fn value_checks(e: &Endpoint, v: &Var<'_>) -> Vec<TokenStream> {
-    let rule = |check: ValueCheck| e.value_rule(&v.wire, check);
-    let (x, wire) = (&v.local, &v.wire);
-    let mut out = Vec::new();
-    match v.ty {
-        ValueType::Integer(t) => {
-            if t.min.is_some() || t.max.is_some() {
-                let rule = rule(ValueCheck::Range);
-                let (min, max) = (option_i64(t.min), option_i64(t.max));
-                out.push(quote!(issues.range(#rule, #wire, #x, #min, #max);));
-            }
-        }
-        ValueType::String(t) => {
-            if let Some(p) = &t.pattern {
-                let rule = rule(ValueCheck::Pattern);
-                let reason = mrds_runtime::pattern_reason(p.source(), t.pattern_doc.as_deref());
-                let matcher = pattern(p);
-                out.push(quote!(issues.pattern(#rule, #wire, #x, #matcher, #reason);));
-            }
-            if let Some(format) = t.format {
-                let rule = rule(ValueCheck::Format);
-                let f = format_ident!("{}", format!("{format:?}"));
-                out.push(quote!(issues.format(#rule, #wire, #x, mrds_runtime::TextFormat::#f);));
-            }
-        }
-        ValueType::Enum(set) if set.tolerant => {
-            let rule = rule(ValueCheck::Values);
-            let name = ident(&set.name);
-            out.push(quote!(issues.known(#rule, #wire, #x, crate::value_sets::#name::WIRE);));
-        }
-        ValueType::Enum(_) | ValueType::Boolean => {}
-    }
-    out
-}
-
-/// The condition of a rule, as a boolean expression over the locals `var` names.
-fn condition<'v>(c: &Condition, var: &dyn Fn(Operand) -> Option<Var<'v>>) -> Option<TokenStream> {
-    let x = var(c.operand())?.local;
-    Some(match c {
-        Condition::In { values, .. } => {
-            let pats = values.iter().map(literal_pattern);
-            quote!(matches!(#x, Some(#(#pats)|*)))
-        }
-        Condition::Matches { pattern: p, .. } => {
-            let matcher = pattern(p);
-            quote!(#x.is_some_and(|v| #matcher.is_match(v)))
-        }
-    })
-}
-
-/// The check of one rule (over the values `var` names; `None` when one of its operands has
-/// none, which the checker never lets through).
-pub(super) fn rule_check<'v>(
-    rule: &Rule,
-    var: &dyn Fn(Operand) -> Option<Var<'v>>,
-) -> Option<TokenStream> {
-    let id = &rule.id;
-    let reason = rule.reason();
-    let arg = |op: &Operand| {
-        let Var { wire, local: x, .. } = var(*op)?;
-        Some(quote!((#wire, #x)))
-    };
-    let call = match &rule.requirement {
-        Requirement::Ordered {
-            before,
-            after,
-            equal,
-        } => {
-            let (a, b) = (arg(before)?, arg(after)?);
-            let equal = match equal {
-                Equal::Refused => quote!(mrds_runtime::Equal::Refused),
-                Equal::Allowed => quote!(mrds_runtime::Equal::Allowed),
-            };
-            quote!(issues.ordered(#id, #reason, #a, #b, #equal);)
-        }
-        Requirement::MaxSpan { from, to, seconds } => {
-            let (a, b, seconds) = (arg(from)?, arg(to)?, int(*seconds));
-            quote!(issues.max_span(#id, #reason, #seconds, #a, #b);)
-        }
-        Requirement::Requires {
-            param: dependent,
-            needs,
-        } => {
-            let (a, b) = (var(*dependent)?, var(*needs)?);
-            let (wire, xa, xb) = (&a.wire, &a.local, &b.local);
-            quote!(issues.requires(#id, #wire, #reason, #xa, #xb.is_some());)
-        }
-        Requirement::AtLeastOne(ops) => {
-            let field = var(ops[0])?.wire;
-            let given = ops
-                .iter()
-                .map(|op| {
-                    let x = var(*op)?.local;
-                    Some(quote!(#x.is_some()))
-                })
-                .collect::<Option<Vec<_>>>()?;
-            quote!(issues.at_least_one(#id, #field, #reason, &[#(#given),*]);)
-        }
-        Requirement::AllowedValues { param, values } => {
-            let Var { wire, local: x, .. } = var(*param)?;
-            let pats = values.iter().map(literal_pattern);
-            quote!(issues.allowed(#id, #wire, #reason, #x, |v| matches!(v, #(#pats)|*));)
-        }
-        Requirement::Matches { param, pattern: p } => {
-            let Var { wire, local: x, .. } = var(*param)?;
-            let matcher = pattern(p);
-            quote!(issues.pattern(#id, #wire, #x, #matcher, #reason);)
-        }
-    };
-    Some(match &rule.when {
-        Some(c) => {
-            let cond = condition(c, var)?;
-            quote!(if #cond { #call })
-        }
-        None => call,
-    })
 }
 
 /// The facts a field's doc lists: where it travels, required, default, bounds, format.
@@ -449,112 +252,6 @@ fn struct_doc(api: &Api, e: &Endpoint) -> String {
          field stays public to read and assign."
     ));
     with_provenance(doc, &e.provenance)
-}
-
-/// The `jiff` type a time parameter takes with the `jiff` feature, and the runtime function
-/// turning it into the parameter's plain value.
-fn time_writer(p: &Param) -> Option<(TokenStream, TokenStream)> {
-    let text_time = |t: &StringType| t.format?.info().time;
-    match &p.ty {
-        ValueType::Integer(IntegerType {
-            format: Some(IntegerFormat::UnixSeconds),
-            ..
-        }) => Some((
-            quote!(mrds_runtime::time::Timestamp),
-            quote!(mrds_runtime::time::unix_seconds),
-        )),
-        ValueType::String(t) => match text_time(t)? {
-            TimeKind::Instant => Some((
-                quote!(mrds_runtime::time::Timestamp),
-                quote!(mrds_runtime::time::rfc3339),
-            )),
-            TimeKind::Date => Some((
-                quote!(mrds_runtime::time::Date),
-                quote!(mrds_runtime::time::date_text),
-            )),
-        },
-        _ => None,
-    }
-}
-
-/// With the `jiff` feature: `new_jiff` (as `new`, the required time parameters typed) when a
-/// required parameter is a time, and `with_<param>_jiff` beside the setter of every optional
-/// one. The names cannot collide: every other method is fixed (`new`, `validate`, ...) or
-/// starts with `with_` followed by a parameter's name, and the checker reserves parameter
-/// names ending in `_jiff`.
-fn typed_time(e: &Endpoint) -> TokenStream {
-    let (_, allow) = deprecation(e.removed.as_ref());
-    let required: Vec<&Param> = e.params.iter().filter(|p| p.required).collect();
-    // With an init struct there is no `new` to type: its time fields are plain values.
-    let typed_new = required.len() <= MAX_ARGS && required.iter().any(|p| time_writer(p).is_some());
-    let new_jiff = typed_new.then(|| {
-        let args = required.iter().map(|p| {
-            let x = ident(&p.ident);
-            match (time_writer(p), &p.ty) {
-                (Some((ty, _)), _) => quote!(#x: #ty),
-                (None, ValueType::String(_)) => quote!(#x: impl Into<String>),
-                (None, _) => {
-                    let t = base_type(p);
-                    quote!(#x: #t)
-                }
-            }
-        });
-        let values = required.iter().map(|p| {
-            let x = ident(&p.ident);
-            match time_writer(p) {
-                Some((_, write)) => quote!(#write(#x)),
-                None => quote!(#x),
-            }
-        });
-        let typed: Vec<String> = required
-            .iter()
-            .filter(|p| time_writer(p).is_some())
-            .map(|p| format!("`{}`", p.wire))
-            .collect();
-        let doc = docs(&format!(
-            "As [`new`](Self::new), with {} as `jiff` values (feature `jiff`).",
-            typed.join(", ")
-        ));
-        quote! {
-            #doc
-            pub fn new_jiff(#(#args),*) -> Self {
-                Self::new(#(#values),*)
-            }
-        }
-    });
-    let setters: Vec<TokenStream> = e
-        .params
-        .iter()
-        .filter(|p| !p.required)
-        .filter_map(|p| {
-            let (ty, write) = time_writer(p)?;
-            let setter = format_ident!("with_{}", p.bare_ident());
-            let typed = format_ident!("with_{}_jiff", p.bare_ident());
-            let doc = docs(&format!(
-                "Sets `{}` from a `jiff` value (feature `jiff`).",
-                p.wire
-            ));
-            Some(quote! {
-                #doc
-                #[must_use]
-                pub fn #typed(self, value: #ty) -> Self {
-                    self.#setter(#write(value))
-                }
-            })
-        })
-        .collect();
-    if new_jiff.is_none() && setters.is_empty() {
-        return TokenStream::new();
-    }
-    let name = ident(&e.names.params_type);
-    quote! {
-        #[cfg(feature = "jiff")]
-        #allow
-        impl #name {
-            #new_jiff
-            #(#setters)*
-        }
-    }
 }
 
 fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
@@ -759,7 +456,7 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
         })
     });
 
-    let typed = typed_time(e);
+    let typed = super::jiff::param_methods(e);
     let with_body = e.body.as_ref().map(|b| body_impl(api, e, b));
 
     quote! {
@@ -850,7 +547,7 @@ fn body_impl(api: &Api, e: &Endpoint, body: &Body) -> TokenStream {
             let (x, value) = (local(p), from_self(p));
             Some(quote!(let #x = #value;))
         }
-        Operand::Field(_) => super::records::body_local(&inputs.get(*op)?, &quote!(body)),
+        Operand::Field(_) => body_local(&inputs.get(*op)?, &quote!(body)),
     });
     let (_, allow) = deprecation(e.removed.as_ref());
     let body_rule = e.body_rule();

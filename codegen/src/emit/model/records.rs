@@ -4,11 +4,10 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::MAX_ARGS;
+use super::checks::{body_local, rule_check, set_of, value_checks, var, vars};
+use super::init::{init_docs, init_name};
 use crate::emit::{docs, ident, prose, with_provenance};
-use crate::model::{
-    Api, Endpoint, Field, Format, Input, Operand, Place, Reads, Record, Rule, TimeKind, TypeRef,
-    ValueType,
-};
+use crate::model::{Api, Endpoint, Field, Input, Operand, Place, Reads, Record, Rule, TypeRef};
 
 pub(super) fn file(api: &Api) -> TokenStream {
     let records = api.records.iter().map(|r| {
@@ -32,7 +31,7 @@ pub(super) fn file(api: &Api) -> TokenStream {
         let docs = docs(&with_provenance(text, &r.provenance));
         let fields = struct_fields(api, &r.fields);
         let construction = constructors(api, &r.name, &TokenStream::new(), &r.fields);
-        let time = typed_time(&r.name, &TokenStream::new(), &r.fields);
+        let time = super::jiff::record_methods(&r.name, &TokenStream::new(), &r.fields);
         let body = api
             .endpoints
             .iter()
@@ -56,7 +55,7 @@ pub(super) fn file(api: &Api) -> TokenStream {
         .flat_map(|e| &e.rules)
         .filter(|r| r.reads() == Reads::Body)
         .flat_map(Rule::literals)
-        .filter_map(super::params::set_of)
+        .filter_map(set_of)
         .collect();
     let sets: Vec<_> = sets.into_iter().map(ident).collect();
     let uses = (!sets.is_empty()).then(|| quote!(use crate::value_sets::{#(#sets),*};));
@@ -74,22 +73,6 @@ pub(super) fn file(api: &Api) -> TokenStream {
     }
 }
 
-/// `let f_x = ...;`: the body field `i` of `from` (`self`, `body`) as the checks read it.
-pub(super) fn body_local(i: &Input<'_>, from: &TokenStream) -> Option<TokenStream> {
-    let v = super::params::var(i);
-    let (x, field) = (&v.local, ident(i.ident));
-    let optional = !i.required;
-    let value = match (v.ty, optional) {
-        (ValueType::String(_), false) => quote!(Some(#from.#field.as_str())),
-        (ValueType::String(_), true) => quote!(#from.#field.as_deref()),
-        (ValueType::Integer(_) | ValueType::Boolean, false) => quote!(Some(#from.#field)),
-        (ValueType::Integer(_) | ValueType::Boolean, true) => quote!(#from.#field),
-        (ValueType::Enum(_), false) => quote!(Some(&#from.#field)),
-        (ValueType::Enum(_), true) => quote!(#from.#field.as_ref()),
-    };
-    (i.place == Place::Body).then(|| quote!(let #x = #value;))
-}
-
 /// The checks of a request body `r` of endpoint `e`: its fields' own checks and the rules
 /// reading only its fields, as `validate()` and the runtime's `BodyRecord::check`.
 fn body_checks(api: &Api, e: &Endpoint, r: &Record) -> TokenStream {
@@ -97,18 +80,18 @@ fn body_checks(api: &Api, e: &Endpoint, r: &Record) -> TokenStream {
     let inputs = api.inputs(e);
     let fields: Vec<Input<'_>> = inputs.all().filter(|i| i.place == Place::Body).collect();
     let own: Vec<TokenStream> = (fields.iter())
-        .flat_map(|i| super::params::value_checks(e, &super::params::var(i)))
+        .flat_map(|i| value_checks(e, &var(i)))
         .collect();
     let rules: Vec<&Rule> = (e.rules.iter())
         .filter(|rule| rule.reads() == Reads::Body)
         .collect();
-    let var = super::params::vars(inputs);
+    let var_of = vars(inputs);
     let checks: Vec<TokenStream> = (rules.iter())
-        .filter_map(|rule| super::params::rule_check(rule, &var))
+        .filter_map(|rule| rule_check(rule, &var_of))
         .collect();
     // The locals some check reads.
     let read: std::collections::BTreeSet<Operand> = (fields.iter())
-        .filter(|i| !super::params::value_checks(e, &super::params::var(i)).is_empty())
+        .filter(|i| !value_checks(e, &var(i)).is_empty())
         .map(|i| i.operand)
         .chain(rules.iter().flat_map(|rule| rule.operands()))
         .collect();
@@ -238,19 +221,6 @@ pub(super) fn constructors(
     }
 }
 
-/// The init struct of the record or parameter type `name` ([`crate::naming::init_type`]).
-pub(super) fn init_name(name: &str) -> proc_macro2::Ident {
-    format_ident!("{}", crate::naming::init_type(name))
-}
-
-/// The docs of a type made from its init struct, holding its required `what` (`fields`).
-pub(super) fn init_docs(name: &str, what: &str) -> String {
-    format!(
-        "Made from [`{name}Init`] (the required {what}, by name: \
-         `{name}::from({name}Init {{ .. }})`) and the `with_` setters"
-    )
-}
-
 /// `new`: the required fields in wire order, each optional one empty.
 fn new_fn(api: &Api, name: &str, fields: &[Field]) -> TokenStream {
     let args = fields.iter().filter(|f| !f.optional).map(|f| {
@@ -354,96 +324,6 @@ fn init_struct(api: &Api, name: &str, generics: &TokenStream, fields: &[Field]) 
     }
 }
 
-/// The `jiff` type of a time field, the runtime function that reads it, and its name in docs.
-fn time_reader(format: Format) -> Option<(TokenStream, TokenStream, &'static str)> {
-    let time = match format {
-        Format::Text(f) => f.info().time,
-        _ => None,
-    };
-    Some(match (format, time) {
-        (_, Some(TimeKind::Date)) => (
-            quote!(mrds_runtime::time::Date),
-            quote!(mrds_runtime::time::parse_date),
-            "`jiff::civil::Date`",
-        ),
-        (Format::DateTime, _) => (
-            quote!(mrds_runtime::time::DateTime),
-            quote!(mrds_runtime::time::parse_date_time),
-            "`jiff::civil::DateTime`",
-        ),
-        (Format::Timestamp | Format::TimestampMillis, _) | (_, Some(TimeKind::Instant)) => (
-            quote!(mrds_runtime::time::Timestamp),
-            quote!(mrds_runtime::time::parse_timestamp),
-            "`jiff::Timestamp`",
-        ),
-        (Format::UnixSeconds, _) => (
-            quote!(mrds_runtime::time::Timestamp),
-            quote!(mrds_runtime::time::from_unix_seconds),
-            "`jiff::Timestamp`",
-        ),
-        (Format::Text(_) | Format::NumericText | Format::Url, None) => return None,
-    })
-}
-
-/// With the `jiff` feature, one `<field>_jiff()` accessor per date or time field: the field
-/// parsed into its `jiff` type. The names cannot collide: the checker reserves field and
-/// parameter names ending in `_jiff`, and every other method of a record is `new` or starts
-/// with `with_`.
-pub(super) fn typed_time(name: &str, generics: &TokenStream, fields: &[Field]) -> TokenStream {
-    let accessors: Vec<TokenStream> = fields
-        .iter()
-        .filter_map(|f| {
-            let (ty, read, what) = time_reader(f.format?)?;
-            let x = ident(&f.ident);
-            let method = format_ident!("{}_jiff", crate::naming::bare(&f.ident));
-            let integer = f.ty == TypeRef::Integer;
-            let (ret, body) = match (f.array, f.optional, integer) {
-                (true, _, false) => (
-                    quote!(Vec<#ty>),
-                    quote!(self.#x.iter().map(String::as_str).map(#read).collect()),
-                ),
-                (true, _, true) => (
-                    quote!(Vec<#ty>),
-                    quote!(self.#x.iter().copied().map(#read).collect()),
-                ),
-                (false, true, false) => (
-                    quote!(Option<#ty>),
-                    quote!(self.#x.as_deref().map(#read).transpose()),
-                ),
-                (false, true, true) => {
-                    (quote!(Option<#ty>), quote!(self.#x.map(#read).transpose()))
-                }
-                (false, false, false) => (ty, quote!(#read(&self.#x))),
-                (false, false, true) => (ty, quote!(#read(self.#x))),
-            };
-            let doc = docs(&format!(
-                "`{}` as a {what} (feature `jiff`); an error when the field does not hold one \
-                 ({}).",
-                f.wire,
-                format_note(f.format?)
-                    .trim_start_matches("Format: ")
-                    .trim_end_matches('.')
-            ));
-            Some(quote! {
-                #doc
-                pub fn #method(&self) -> Result<#ret, mrds_runtime::time::Error> {
-                    #body
-                }
-            })
-        })
-        .collect();
-    if accessors.is_empty() {
-        return TokenStream::new();
-    }
-    let ty = ident(name);
-    quote! {
-        #[cfg(feature = "jiff")]
-        impl #generics #ty #generics {
-            #(#accessors)*
-        }
-    }
-}
-
 /// The Rust type of a field.
 fn field_type(api: &Api, f: &Field) -> TokenStream {
     let base = match &f.ty {
@@ -471,11 +351,6 @@ fn field_type(api: &Api, f: &Field) -> TokenStream {
     }
 }
 
-/// The sentence documenting a field's format.
-pub(super) fn format_note(format: Format) -> String {
-    format!("Format: {}.", format.description())
-}
-
 /// The fields of a record or of the envelope, with their serde attributes.
 pub(super) fn struct_fields(api: &Api, fields: &[Field]) -> Vec<TokenStream> {
     fields
@@ -483,7 +358,7 @@ pub(super) fn struct_fields(api: &Api, fields: &[Field]) -> Vec<TokenStream> {
         .map(|f| {
             let mut text = prose(&f.doc);
             if let Some(format) = f.format {
-                text = format!("{text}\n\n{}", format_note(format));
+                text = format!("{text}\n\n{}", super::format_note(format));
             }
             let docs = docs(&with_provenance(text, &f.provenance));
             let name = ident(&f.ident);
