@@ -11,10 +11,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::ast::{self, Spanned};
 use crate::diag::{Diagnostic, Diagnostics, Location, Span};
 use crate::load::LoadedFile;
-use crate::model::{Api, AuthScheme, Provenance, Record, RecordId, TypeRef, ValueSet, ValueSetId};
+use crate::model::{
+    Api, AuthScheme, Endpoint, Provenance, Record, RecordId, TypeRef, ValueSet, ValueSetId,
+};
 use crate::naming;
 
 mod endpoints;
+mod examples;
 mod history;
 mod names;
 mod params;
@@ -63,6 +66,17 @@ struct Cx<'a> {
     files: &'a [LoadedFile],
     errors: Vec<Diagnostic>,
     purpose: Purpose,
+}
+
+/// What the samples of one endpoint are checked against: the endpoint (as far as it checked),
+/// the record it returns, its parameters as declared, and its body's record with its fields
+/// as declared.
+pub(super) struct Target<'t> {
+    pub ep: &'t Endpoint,
+    pub record: &'t Record,
+    pub declared: &'t [Spanned<ast::Param>],
+    pub body: Option<&'t Record>,
+    pub body_fields: &'t [Spanned<ast::Field>],
 }
 
 /// The resolved types: what endpoints and samples are checked against.

@@ -29,6 +29,7 @@
 
 mod de;
 mod node;
+mod scalar;
 mod spanned;
 mod value;
 

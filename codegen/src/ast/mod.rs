@@ -14,10 +14,17 @@ use serde::{Deserialize, Deserializer};
 
 pub use crate::yaml::{Spanned, Value, ValueKind};
 pub use mrds_runtime::{Equal, TextFormat};
+pub use rules::{
+    AllowedValues, Condition, Matches, MaxSpan, Ordered, Requirement, Requires, Rule, RuleKind,
+};
+pub use samples::{Missing, SampleOrder, SampleRange, SampleSet, Samples};
+
+mod rules;
+mod samples;
 
 /// An `assumed:` reason: the text the generated docs render for an assumed fact, so never
 /// blank.
-fn reason<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+pub(super) fn reason<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     d.deserialize_str(NonBlank(
         "an `assumed:` reason is empty: say why the spec assumes this fact (the generated docs show it), or remove `assumed:` when the interface description states the fact",
     ))
@@ -26,7 +33,9 @@ fn reason<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
 
 /// A `none:` reason of a sample section: what the docs and the sample server say instead of
 /// sample data, so never blank.
-fn no_samples_reason<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+pub(super) fn no_samples_reason<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<String>, D::Error> {
     d.deserialize_str(NonBlank(
         "a `none:` reason is empty: say why the endpoint has no sample data",
     ))
@@ -529,228 +538,6 @@ pub struct Param {
     pub assumed: Option<String>,
 }
 
-/// A rule across parameters. It names exactly one kind of check as a key of its own
-/// (`ordered:`, `max_span:`, `requires:`, `at_least_one:`, `allowed_values:` or `matches:`).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Rule {
-    /// Stable id, named by validation errors (`stock_dividends.range_order`).
-    pub id: Spanned<String>,
-    /// Explanation, also the reason given when the rule is broken.
-    pub doc: String,
-    /// Set when the interface description does not state the fact: why the spec assumes it.
-    #[serde(default, deserialize_with = "reason")]
-    pub assumed: Option<String>,
-    /// The rule applies only when this holds.
-    #[serde(default)]
-    pub when: Option<Spanned<Condition>>,
-    /// `before` < `after` when both are given.
-    #[serde(default)]
-    pub ordered: Option<Spanned<Ordered>>,
-    /// `to - from <= seconds` when both are given.
-    #[serde(default)]
-    pub max_span: Option<Spanned<MaxSpan>>,
-    /// When `param` is given, `needs` must be given too.
-    #[serde(default)]
-    pub requires: Option<Spanned<Requires>>,
-    /// At least one of these parameters is given.
-    #[serde(default)]
-    pub at_least_one: Option<Spanned<Vec<Spanned<OperandName>>>>,
-    /// `param`, when given, is one of `values` (wire spellings).
-    #[serde(default)]
-    pub allowed_values: Option<Spanned<AllowedValues>>,
-    /// `param`, when given, matches `pattern`.
-    #[serde(default)]
-    pub matches: Option<Spanned<Matches>>,
-}
-
-/// The kinds of rule: what a rule's requirement is, in the spec ([`Rule`]'s keys, whose serde
-/// names are these spellings: a test of the loader holds them together) and in the model
-/// (`model::Requirement::kind`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum RuleKind {
-    /// `ordered`.
-    Ordered,
-    /// `max_span`.
-    MaxSpan,
-    /// `requires`.
-    Requires,
-    /// `at_least_one`.
-    AtLeastOne,
-    /// `allowed_values`.
-    AllowedValues,
-    /// `matches`.
-    Matches,
-}
-
-impl RuleKind {
-    /// Every kind.
-    pub const ALL: [RuleKind; 6] = [
-        RuleKind::Ordered,
-        RuleKind::MaxSpan,
-        RuleKind::Requires,
-        RuleKind::AtLeastOne,
-        RuleKind::AllowedValues,
-        RuleKind::Matches,
-    ];
-
-    /// The spelling in the spec (`max_span`).
-    pub fn name(self) -> &'static str {
-        match self {
-            RuleKind::Ordered => "ordered",
-            RuleKind::MaxSpan => "max_span",
-            RuleKind::Requires => "requires",
-            RuleKind::AtLeastOne => "at_least_one",
-            RuleKind::AllowedValues => "allowed_values",
-            RuleKind::Matches => "matches",
-        }
-    }
-}
-
-impl std::fmt::Display for RuleKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl Rule {
-    /// The check kinds this rule names, with their spelling and place. The destructuring
-    /// names every field, so a new kind cannot be added to [`Rule`] without being listed here.
-    pub fn checks(&self) -> Vec<(RuleKind, crate::diag::Span, Requirement<'_>)> {
-        let Rule {
-            id: _,
-            doc: _,
-            assumed: _,
-            when: _,
-            ordered,
-            max_span,
-            requires,
-            at_least_one,
-            allowed_values,
-            matches,
-        } = self;
-        let all = [
-            ordered.as_ref().map(|c| (c.span, Requirement::Ordered(c))),
-            max_span.as_ref().map(|c| (c.span, Requirement::MaxSpan(c))),
-            requires
-                .as_ref()
-                .map(|c| (c.span, Requirement::Requires(c))),
-            at_least_one
-                .as_ref()
-                .map(|c| (c.span, Requirement::AtLeastOne(c))),
-            allowed_values
-                .as_ref()
-                .map(|c| (c.span, Requirement::AllowedValues(c))),
-            matches.as_ref().map(|c| (c.span, Requirement::Matches(c))),
-        ];
-        all.into_iter()
-            .flatten()
-            .map(|(at, c)| (c.kind(), at, c))
-            .collect()
-    }
-}
-
-/// What a rule requires, borrowed.
-#[derive(Debug)]
-pub enum Requirement<'a> {
-    /// See [`Ordered`].
-    Ordered(&'a Spanned<Ordered>),
-    /// See [`MaxSpan`].
-    MaxSpan(&'a Spanned<MaxSpan>),
-    /// See [`Requires`].
-    Requires(&'a Spanned<Requires>),
-    /// Parameter names.
-    AtLeastOne(&'a Spanned<Vec<Spanned<OperandName>>>),
-    /// See [`AllowedValues`].
-    AllowedValues(&'a Spanned<AllowedValues>),
-    /// See [`Matches`].
-    Matches(&'a Spanned<Matches>),
-}
-
-impl Requirement<'_> {
-    /// The kind.
-    pub fn kind(&self) -> RuleKind {
-        match self {
-            Requirement::Ordered(_) => RuleKind::Ordered,
-            Requirement::MaxSpan(_) => RuleKind::MaxSpan,
-            Requirement::Requires(_) => RuleKind::Requires,
-            Requirement::AtLeastOne(_) => RuleKind::AtLeastOne,
-            Requirement::AllowedValues(_) => RuleKind::AllowedValues,
-            Requirement::Matches(_) => RuleKind::Matches,
-        }
-    }
-}
-
-/// `before < after` (or `before <= after` with `equal: allowed`) when both are given.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Ordered {
-    /// The earlier parameter.
-    pub before: Spanned<OperandName>,
-    /// The later parameter.
-    pub after: Spanned<OperandName>,
-    /// Whether the two may be the same instant: `refused` (the default: "before") or
-    /// `allowed` ("not after").
-    #[serde(default)]
-    pub equal: Equal,
-}
-
-/// `to - from <= seconds` when both are given.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MaxSpan {
-    /// Start of the span.
-    pub from: Spanned<OperandName>,
-    /// End of the span.
-    pub to: Spanned<OperandName>,
-    /// Largest allowed difference.
-    pub seconds: Spanned<i64>,
-}
-
-/// `param` given implies `needs` given.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Requires {
-    /// The dependent parameter.
-    pub param: Spanned<OperandName>,
-    /// The parameter it needs.
-    pub needs: Spanned<OperandName>,
-}
-
-/// `param`, when given, is one of `values`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AllowedValues {
-    /// The parameter restricted.
-    pub param: Spanned<OperandName>,
-    /// The values still allowed.
-    pub values: Spanned<Vec<Spanned<String>>>,
-}
-
-/// `param`, when given, matches `pattern`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Matches {
-    /// The parameter checked.
-    pub param: Spanned<OperandName>,
-    /// Regular expression for the whole value.
-    pub pattern: Spanned<String>,
-}
-
-/// A condition on one parameter's value.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Condition {
-    /// The parameter looked at.
-    pub param: Spanned<OperandName>,
-    /// Holds when the value is one of these (wire spellings).
-    #[serde(default, rename = "in")]
-    pub one_of: Option<Spanned<Vec<Spanned<String>>>>,
-    /// Holds when the value matches this regular expression.
-    #[serde(default)]
-    pub matches: Option<Spanned<String>>,
-}
-
 /// One row of the change history.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -787,136 +574,4 @@ pub enum ChangeAction {
     Added,
     /// The endpoint went away.
     Removed,
-}
-
-/// The sample data one endpoint of the sample-data server answers with, and how a request
-/// selects from it: matching sets, then field filters, range, order, and the endpoint's
-/// `paging` (offset and limit).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Samples {
-    /// Why the endpoint has no sample data (the interface description gives none, say): then
-    /// the section holds nothing else, and the sample server does not implement the endpoint.
-    #[serde(default, deserialize_with = "no_samples_reason")]
-    pub none: Option<String>,
-    /// A request this endpoint answers with sample records: its path (below the base path)
-    /// and query, e.g. `/v1/etf/flow?symbol=SPY&start_time=1&end_time=2`.
-    #[serde(default)]
-    pub example: Option<Spanned<String>>,
-    /// The body the example sends (an endpoint with a body), as it travels.
-    #[serde(default)]
-    pub example_body: Option<Value>,
-    /// What to answer when no set matches: an empty array (default) or 404.
-    #[serde(default)]
-    pub missing: Missing,
-    /// Of these parameters only the first one the request gives selects sets.
-    #[serde(default)]
-    pub first_of: Vec<Spanned<String>>,
-    /// Parameters matched as a case-insensitive part of a listed spelling, not exactly.
-    #[serde(default)]
-    pub contains: Vec<Spanned<String>>,
-    /// Record field to parameter (or body field, `body.<field>`): the record field is set to
-    /// the caller's spelling.
-    #[serde(default)]
-    pub echo: BTreeMap<String, Spanned<OperandName>>,
-    /// Parameter (or body field, `body.<field>`) to record field: when given, only records
-    /// whose field equals it remain.
-    #[serde(default)]
-    pub filter: BTreeMap<OperandName, Spanned<String>>,
-    /// A time range the records must fall in.
-    #[serde(default)]
-    pub range: Option<Spanned<SampleRange>>,
-    /// The order of the answer.
-    #[serde(default)]
-    pub order: Option<Spanned<SampleOrder>>,
-    /// When none of these parameters is given, only the first record (after ordering) remains.
-    #[serde(default)]
-    pub latest_without: Vec<Spanned<String>>,
-    /// The sample sets; every set that matches contributes its records.
-    #[serde(default)]
-    pub sets: Option<Spanned<Vec<Spanned<SampleSet>>>>,
-}
-
-/// What the sample-data server answers when no set matches.
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Missing {
-    /// HTTP 200 with `data: []`.
-    #[default]
-    Empty,
-    /// HTTP 404 `RESOURCE_NOT_FOUND`.
-    NotFound,
-}
-
-/// A time range over one record field (or a field chosen by a parameter).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SampleRange {
-    /// Parameter holding the earliest instant (inclusive).
-    #[serde(default)]
-    pub from: Option<Spanned<String>>,
-    /// Parameter holding the latest instant (inclusive).
-    #[serde(default)]
-    pub to: Option<Spanned<String>>,
-    /// The record field compared.
-    #[serde(default)]
-    pub field: Option<Spanned<String>>,
-    /// A parameter whose value chooses the field (with `fields`).
-    #[serde(default)]
-    pub by: Option<Spanned<String>>,
-    /// Value of `by` to record field.
-    #[serde(default)]
-    pub fields: Option<Spanned<BTreeMap<String, Spanned<String>>>>,
-}
-
-/// The order of the records.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SampleOrder {
-    /// The record field ordered by; the range's field when absent.
-    #[serde(default)]
-    pub field: Option<Spanned<String>>,
-    /// Newest (largest) first.
-    #[serde(default)]
-    pub descending: bool,
-    /// A parameter with values `asc`/`desc` that chooses the direction.
-    #[serde(default)]
-    pub by: Option<Spanned<String>>,
-}
-
-/// One set of sample records and the requests it answers.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SampleSet {
-    /// Parameter (or body field, `body.<field>`) to accepted spellings; a given one must be
-    /// one of them.
-    #[serde(default)]
-    pub when: BTreeMap<OperandName, Spanned<Vec<Spanned<String>>>>,
-    /// The records, as they travel.
-    pub records: Vec<Value>,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The keys of a rule are the kinds' spellings: a rule written with each key reads as that
-    /// kind.
-    #[test]
-    fn rule_keys_are_the_kinds_spellings() {
-        for kind in RuleKind::ALL {
-            let value = match kind {
-                RuleKind::Ordered => "{ before: a, after: b }",
-                RuleKind::MaxSpan => "{ from: a, to: b, seconds: 1 }",
-                RuleKind::Requires => "{ param: a, needs: b }",
-                RuleKind::AtLeastOne => "[a, b]",
-                RuleKind::AllowedValues => "{ param: a, values: [x] }",
-                RuleKind::Matches => "{ param: a, pattern: '^x$' }",
-            };
-            let text = format!("{{ id: e.r, doc: d, {}: {value} }}", kind.name());
-            let rule: Rule = crate::yaml::from_str(&text).unwrap_or_else(|e| panic!("{kind}: {e}"));
-            let kinds: Vec<RuleKind> = rule.checks().into_iter().map(|(k, _, _)| k).collect();
-            assert_eq!(kinds, [kind]);
-        }
-    }
 }
