@@ -367,9 +367,9 @@ checks! {
         servers: "breaking: a request leaving it out means something else (generated clients send their default)",
         semver: (Minor, Minor, Minor),
     }
-    /// A parameter's documentation.
+    /// A parameter's documentation (or a range written otherwise that accepts the same integers).
     ParamDocChanged = "param.doc_changed" {
-        "a parameter's documentation, provenance or pattern doc",
+        "a parameter's documentation, provenance or pattern doc (or a range accepting the same integers)",
         clients: "documentation", servers: "documentation",
         semver: (Patch, Patch, Patch),
     }

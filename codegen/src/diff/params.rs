@@ -207,7 +207,9 @@ impl Diff<'_> {
                     let (old, new) = (Lang::of_param(o.ty), Lang::of_param(q.ty));
                     let (clients, servers) = (old.included_in(&new), new.included_in(&old));
                     let check = match (clients.holds(), servers.holds()) {
-                        (true, _) => Check::ParamRangeWidened,
+                        // The bounds are spelled otherwise, the integers are the same.
+                        (true, true) => Check::ParamDocChanged,
+                        (true, false) => Check::ParamRangeWidened,
                         (false, true) => Check::ParamRangeNarrowed,
                         (false, false) => Check::ParamRangeChanged,
                     };
