@@ -4,7 +4,7 @@
 //! (old clients break when they may send a body new servers refuse, old servers when new
 //! clients may), not as a field of an answer.
 
-use super::Check;
+use super::ChangeKind;
 use super::impact::*;
 use super::types::{decodes, type_name};
 use super::{Diff, changed_parts};
@@ -36,7 +36,7 @@ impl Diff<'_> {
                 };
                 // Added or removed (a record replaced by another is compared field by field).
                 self.push(
-                    Check::BodyChanged,
+                    ChangeKind::BodyChanged,
                     &n.id,
                     BOTH_BREAK,
                     format!(
@@ -60,13 +60,13 @@ impl Diff<'_> {
             let Some(g) = b.field_named(&f.wire) else {
                 let (check, impacts, why) = if f.optional {
                     (
-                        Check::BodyFieldRemovedOptional,
+                        ChangeKind::BodyFieldRemovedOptional,
                         COMPATIBLE,
                         "new servers ignore it from old clients; new clients leave it out, which old servers accept",
                     )
                 } else {
                     (
-                        Check::BodyFieldRemovedRequired,
+                        ChangeKind::BodyFieldRemovedRequired,
                         SERVERS_BREAK,
                         "new servers ignore it from old clients; new clients leave it out and old servers refuse their bodies",
                     )
@@ -91,14 +91,14 @@ impl Diff<'_> {
             let subject = format!("{}.{}", n.id, body_field_name(&g.wire));
             let (check, impacts, why) = if g.optional {
                 (
-                    Check::BodyFieldAddedOptional,
+                    ChangeKind::BodyFieldAddedOptional,
                     COMPATIBLE,
                     "old clients do not send it, which new servers accept; old servers ignore it"
                         .to_owned(),
                 )
             } else {
                 (
-                    Check::BodyFieldAddedRequired,
+                    ChangeKind::BodyFieldAddedRequired,
                     CLIENTS_BREAK,
                     format!(
                         "old clients do not send it and new servers refuse their bodies ({shape_rule}); old servers ignore it"
@@ -127,11 +127,11 @@ impl Diff<'_> {
     ) {
         let at = (Some(&f.at), Some(&g.at));
         match (f.optional, g.optional) {
-            (true, false) => self.push(Check::BodyFieldNowRequired, subject, CLIENTS_BREAK, format!(
+            (true, false) => self.push(ChangeKind::BodyFieldNowRequired, subject, CLIENTS_BREAK, format!(
                     "body field `{}` became required: old clients may leave it out and new servers refuse that ({shape_rule}); new clients always send it",
                     g.wire
                 ), at),
-            (false, true) => self.push(Check::BodyFieldNowOptional, subject, SERVERS_BREAK, format!(
+            (false, true) => self.push(ChangeKind::BodyFieldNowOptional, subject, SERVERS_BREAK, format!(
                     "body field `{}` became optional: old clients still send it; new clients may leave it out and old servers refuse that ({shape_rule})",
                     g.wire
                 ), at),
@@ -158,7 +158,7 @@ impl Diff<'_> {
                         Err(e) => format!("{receivers} cannot decode what {senders} send ({e})"),
                     };
                     self.push(
-                        Check::BodyFieldTypeChanged,
+                        ChangeKind::BodyFieldTypeChanged,
                         subject,
                         (breaks(clients.is_err()), breaks(servers.is_err())),
                         format!(
@@ -182,7 +182,7 @@ impl Diff<'_> {
             ("pattern doc", pattern_doc(f) != pattern_doc(g)),
         ]) {
             self.push(
-                Check::BodyFieldDocChanged,
+                ChangeKind::BodyFieldDocChanged,
                 subject,
                 DOCS,
                 format!("the {parts} of body field `{}` changed", g.wire),
@@ -194,12 +194,12 @@ impl Diff<'_> {
 
 /// The check a change of the values a body field accepts is reported as, from whether old
 /// clients' values are accepted by new servers (`clients`) and new clients' by old servers.
-pub(super) fn constraint_check(clients: bool, servers: bool) -> Check {
+pub(super) fn constraint_check(clients: bool, servers: bool) -> ChangeKind {
     match (clients, servers) {
-        (true, true) => Check::BodyFieldDocChanged,
-        (true, false) => Check::BodyConstraintRelaxed,
-        (false, true) => Check::BodyConstraintTightened,
-        (false, false) => Check::BodyConstraintChanged,
+        (true, true) => ChangeKind::BodyFieldDocChanged,
+        (true, false) => ChangeKind::BodyConstraintRelaxed,
+        (false, true) => ChangeKind::BodyConstraintTightened,
+        (false, false) => ChangeKind::BodyConstraintChanged,
     }
 }
 

@@ -1,5 +1,5 @@
-//! The kinds of change `spec-diff` reports: one [`Check`] variant each, carrying its stable id,
-//! what it means, how it lands for old clients and old servers (as the README's table states
+//! The kinds of change `spec-diff` reports: one [`ChangeKind`] variant each, carrying its
+//! stable id (the report's check id), what it means, how it lands for old clients and old servers (as the README's table states
 //! it; each finding decides its own impacts, which these texts summarise), and the semver step
 //! each generated crate needs for it. The README's table of checks is generated from here
 //! ([`readme_table`]) and kept in step by `cargo xtask codegen --check`.
@@ -21,9 +21,9 @@ pub struct Steps {
     pub client: Step,
 }
 
-/// Everything a [`Check`] carries.
+/// Everything a [`ChangeKind`] carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CheckInfo {
+pub struct KindInfo {
     /// The stable id (`param.added_required`).
     pub id: &'static str,
     /// What changed, in a few words.
@@ -36,7 +36,7 @@ pub struct CheckInfo {
     pub steps: Steps,
 }
 
-macro_rules! checks {
+macro_rules! kinds {
     ($(
         $(#[$doc:meta])*
         $variant:ident = $id:literal {
@@ -46,20 +46,20 @@ macro_rules! checks {
             semver: ($model:ident, $server:ident, $client:ident) $(,)?
         }
     )*) => {
-        /// A kind of change between two specs, with a stable id; see [`CheckInfo`].
+        /// A kind of change between two specs, with a stable id; see [`KindInfo`].
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum Check {
+        pub enum ChangeKind {
             $($(#[$doc])* $variant,)*
         }
 
-        impl Check {
-            /// Every check, sorted by id.
-            pub const ALL: &'static [Check] = &[$(Check::$variant),*];
+        impl ChangeKind {
+            /// Every kind of change, sorted by id.
+            pub const ALL: &'static [ChangeKind] = &[$(ChangeKind::$variant),*];
 
-            /// The id, summary, impacts and semver steps of this check.
-            pub const fn info(self) -> CheckInfo {
+            /// The id, summary, impacts and semver steps of this kind of change.
+            pub const fn info(self) -> KindInfo {
                 match self {
-                    $(Check::$variant => CheckInfo {
+                    $(ChangeKind::$variant => KindInfo {
                         id: $id,
                         summary: $summary,
                         clients: $clients,
@@ -72,7 +72,7 @@ macro_rules! checks {
     };
 }
 
-checks! {
+kinds! {
     /// The key header's documentation.
     AuthDocChanged = "auth.doc_changed" {
         "the key header's documentation",
@@ -583,7 +583,7 @@ checks! {
     }
 }
 
-impl Check {
+impl ChangeKind {
     /// The stable id (`param.added_required`).
     pub const fn id(self) -> &'static str {
         self.info().id
@@ -599,26 +599,26 @@ impl Check {
         self.info().steps
     }
 
-    /// The check with this id.
-    pub fn from_id(id: &str) -> Option<Check> {
-        Check::ALL.iter().copied().find(|c| c.id() == id)
+    /// The kind of change with this id.
+    pub fn from_id(id: &str) -> Option<ChangeKind> {
+        ChangeKind::ALL.iter().copied().find(|c| c.id() == id)
     }
 }
 
-impl fmt::Display for Check {
+impl fmt::Display for ChangeKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.id())
     }
 }
 
-/// The README's table of checks (Markdown), one row per check.
+/// The README's table of checks (Markdown), one row per kind of change.
 pub fn readme_table() -> String {
     let mut out = String::from(
         "| check id | change | old clients | old servers | model | server | client |\n\
          |---|---|---|---|---|---|---|\n",
     );
-    for check in Check::ALL {
-        let i = check.info();
+    for kind in ChangeKind::ALL {
+        let i = kind.info();
         out.push_str(&format!(
             "| `{}` | {} | {} | {} | {} | {} | {} |\n",
             i.id, i.summary, i.clients, i.servers, i.steps.model, i.steps.server, i.steps.client
@@ -633,21 +633,21 @@ mod tests {
 
     #[test]
     fn ids_are_sorted_unique_and_well_formed() {
-        let ids: Vec<&str> = Check::ALL.iter().map(|c| c.id()).collect();
+        let ids: Vec<&str> = ChangeKind::ALL.iter().map(|c| c.id()).collect();
         assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
         for id in ids {
             let (kind, what) = id.split_once('.').expect("kind.what");
             assert!(!kind.is_empty() && !what.is_empty(), "{id}");
-            assert_eq!(Check::from_id(id).map(Check::id), Some(id));
+            assert_eq!(ChangeKind::from_id(id).map(ChangeKind::id), Some(id));
         }
     }
 
     /// The server and client crates take the model's types in their API.
     #[test]
     fn server_and_client_step_at_least_as_far_as_the_model() {
-        for check in Check::ALL {
-            let s = check.steps();
-            assert!(s.server >= s.model && s.client >= s.model, "{check}");
+        for kind in ChangeKind::ALL {
+            let s = kind.steps();
+            assert!(s.server >= s.model && s.client >= s.model, "{kind}");
         }
     }
 }

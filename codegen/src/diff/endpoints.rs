@@ -1,7 +1,7 @@
 //! Endpoints: added, removed, marked removed, renamed, moved; their key requirement, the
 //! record they return, paging and documentation; and their sample data (reported apart).
 
-use super::Check;
+use super::ChangeKind;
 use super::impact::*;
 use super::types::{decodes, type_name};
 use super::{Diff, changed_parts};
@@ -106,7 +106,7 @@ impl Diff<'_> {
             match same {
                 Some(i) => {
                     let n = fresh.remove(i);
-                    self.push(Check::EndpointRenamed, &n.id, DOCS, format!(
+                    self.push(ChangeKind::EndpointRenamed, &n.id, DOCS, format!(
                             "endpoint `{}` is now called `{}` at the same `{}`: the generated Rust names change, the wire does not",
                             o.id,
                             n.id,
@@ -131,7 +131,7 @@ impl Diff<'_> {
                 )
             };
             self.push(
-                Check::EndpointRemoved,
+                ChangeKind::EndpointRemoved,
                 &o.id,
                 impacts,
                 format!("endpoint `{}` ({}) is gone: {why}", o.id, route(o)),
@@ -139,7 +139,7 @@ impl Diff<'_> {
             );
             if let Some(s) = &o.samples {
                 self.push_sample(
-                    Check::SamplesRemoved,
+                    ChangeKind::SamplesRemoved,
                     &o.id,
                     format!("the sample data of `{}` is gone with it", o.id),
                     (Some(&s.at), None),
@@ -159,7 +159,7 @@ impl Diff<'_> {
                 )
             };
             self.push(
-                Check::EndpointAdded,
+                ChangeKind::EndpointAdded,
                 &n.id,
                 impacts,
                 format!("new endpoint `{}` ({}): {why}", n.id, route(n)),
@@ -167,7 +167,7 @@ impl Diff<'_> {
             );
             if let Some(s) = &n.samples {
                 self.push_sample(
-                    Check::SamplesAdded,
+                    ChangeKind::SamplesAdded,
                     &n.id,
                     format!("sample data for the new endpoint `{}`", n.id),
                     (None, Some(&s.at)),
@@ -183,34 +183,34 @@ impl Diff<'_> {
         let id = n.id.clone();
         let at = (Some(&o.at), Some(&n.at));
         if o.method != n.method {
-            self.push(Check::EndpointMethodChanged, &id, BOTH_BREAK, format!(
+            self.push(ChangeKind::EndpointMethodChanged, &id, BOTH_BREAK, format!(
                     "method {} became {}: each side calls the other with a method it does not serve",
                     o.method.as_str(),
                     n.method.as_str()
                 ), at);
         }
         if shape(&o.path) != shape(&n.path) {
-            self.push(Check::EndpointPathChanged, &id, BOTH_BREAK, format!(
+            self.push(ChangeKind::EndpointPathChanged, &id, BOTH_BREAK, format!(
                     "path `{}` became `{}`: old clients get 404 from new servers, new clients get 404 from old servers",
                     o.path, n.path
                 ), at);
         }
         match (&o.removed, &n.removed) {
-            (None, Some(r)) => self.push(Check::EndpointMarkedRemoved, &id, CLIENTS_BREAK, format!(
+            (None, Some(r)) => self.push(ChangeKind::EndpointMarkedRemoved, &id, CLIENTS_BREAK, format!(
                     "`{}` is marked removed ({}, {}): new servers answer old clients 410 ENDPOINT_REMOVED; new clients do not call it",
                     route(n),
                     r.date,
                     r.version
                 ), at),
-            (Some(_), None) => self.push(Check::EndpointRestored, &id, SERVERS_BREAK, format!(
+            (Some(_), None) => self.push(ChangeKind::EndpointRestored, &id, SERVERS_BREAK, format!(
                     "`{}` is no longer marked removed: old clients may call it again; old servers answer new clients 410 ENDPOINT_REMOVED",
                     route(n)
                 ), at),
             _ => {}
         }
         match (o.auth, n.auth) {
-            (AuthMode::Optional, AuthMode::Required) => self.push(Check::EndpointAuthRequired, &id, CLIENTS_BREAK, "a key is now required: old clients may call without one and new servers answer 401 UNAUTHORIZED; new clients always send one", at),
-            (AuthMode::Required, AuthMode::Optional) => self.push(Check::EndpointAuthOptional, &id, SERVERS_BREAK, "a key is no longer required: old clients still send one; new clients may call without one and old servers answer 401 UNAUTHORIZED", at),
+            (AuthMode::Optional, AuthMode::Required) => self.push(ChangeKind::EndpointAuthRequired, &id, CLIENTS_BREAK, "a key is now required: old clients may call without one and new servers answer 401 UNAUTHORIZED; new clients always send one", at),
+            (AuthMode::Required, AuthMode::Optional) => self.push(ChangeKind::EndpointAuthOptional, &id, SERVERS_BREAK, "a key is no longer required: old clients still send one; new clients may call without one and old servers answer 401 UNAUTHORIZED", at),
             _ => {}
         }
         if self.old.returns(o).spec_name != self.new.returns(n).spec_name {
@@ -223,7 +223,7 @@ impl Diff<'_> {
                 Err(e) => format!("{who} fail to decode records of {from} ({e})"),
             };
             self.push(
-                Check::EndpointReturnsChanged,
+                ChangeKind::EndpointReturnsChanged,
                 &id,
                 (breaks(clients.is_err()), breaks(servers.is_err())),
                 format!(
@@ -248,7 +248,7 @@ impl Diff<'_> {
                 Some((limit, None)) => format!("limit `{limit}`"),
                 Some((limit, Some(offset))) => format!("limit `{limit}`, offset `{offset}`"),
             };
-            self.push(Check::EndpointPagingChanged, &id, DOCS, format!(
+            self.push(ChangeKind::EndpointPagingChanged, &id, DOCS, format!(
                     "paging {} became {}: the parameters themselves are compared apart; the generated client's paging stream follows",
                     describe(paging(o)),
                     describe(paging(n))
@@ -273,7 +273,7 @@ impl Diff<'_> {
             ),
         ]) {
             self.push(
-                Check::EndpointDocChanged,
+                ChangeKind::EndpointDocChanged,
                 &id,
                 DOCS,
                 format!("the {parts} of `{id}` changed"),
@@ -328,7 +328,7 @@ impl Diff<'_> {
             ),
         };
         self.push(
-            Check::EndpointOrderChanged,
+            ChangeKind::EndpointOrderChanged,
             &n.id,
             impact,
             format!(
@@ -369,7 +369,7 @@ impl Diff<'_> {
             Some(p) => format!("`{p}`"),
         };
         self.push(
-            Check::EndpointLookupChanged,
+            ChangeKind::EndpointLookupChanged,
             &n.id,
             impact,
             format!(
@@ -385,13 +385,13 @@ impl Diff<'_> {
         match (&o.samples, &n.samples) {
             (None, None) => {}
             (Some(s), None) => self.push_sample(
-                Check::SamplesRemoved,
+                ChangeKind::SamplesRemoved,
                 &n.id,
                 format!("`{}` has no sample data any more", n.id),
                 (Some(&s.at), None),
             ),
             (None, Some(s)) => self.push_sample(
-                Check::SamplesAdded,
+                ChangeKind::SamplesAdded,
                 &n.id,
                 format!("`{}` has sample data now", n.id),
                 (None, Some(&s.at)),
@@ -408,7 +408,7 @@ impl Diff<'_> {
                     ("selection", old_text.1 != new_text.1),
                 ]) {
                     self.push_sample(
-                        Check::SamplesChanged,
+                        ChangeKind::SamplesChanged,
                         &n.id,
                         format!("the sample data of `{}` changed: {parts}", n.id),
                         (Some(&a.at), Some(&b.at)),

@@ -21,7 +21,7 @@
 //! [`changelog`] prints the change history and checks it against what changed.
 //!
 //! The classification of each kind of change, per direction, is in `README.md` (*Checking
-//! spec changes*, generated from [`Check`]).
+//! spec changes*, generated from [`ChangeKind`]).
 
 mod body;
 pub mod checks;
@@ -42,7 +42,7 @@ use std::fmt;
 use crate::diag::Location;
 use crate::model::Api;
 
-pub use checks::{Check, CheckInfo, Steps};
+pub use checks::{ChangeKind, KindInfo, Steps};
 pub use policy::{Assessment, Gate, Status, assess};
 
 /// How a change lands in one direction.
@@ -77,7 +77,7 @@ impl fmt::Display for Impact {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     /// The kind of change, with its stable id (`param.added_required`).
-    pub check: Check,
+    pub kind: ChangeKind,
     /// What changed: `endpoint`, `endpoint.param`, a rule id, `Record`, `Record.field`,
     /// `ValueSet`, `ValueSet.value`, `ErrorCode.CODE`, `envelope.field`, `service`, `auth`,
     /// `history.DATE`.
@@ -106,7 +106,7 @@ impl Finding {
     }
 
     fn sort_key(&self) -> (&str, &str, &str) {
-        (&self.subject, self.check.id(), &self.explanation)
+        (&self.subject, self.kind.id(), &self.explanation)
     }
 }
 
@@ -125,9 +125,6 @@ impl Changes {
         self.contract.is_empty() && self.samples.is_empty()
     }
 }
-
-/// Every check [`compare`] reports, sorted by id.
-pub const CHECKS: &[Check] = Check::ALL;
 
 /// Compares two resolved specs: every change, classified for clients and servers.
 pub fn compare(old: &Api, new: &Api) -> Changes {
@@ -183,14 +180,14 @@ impl Diff<'_> {
     /// Records a contract change, at its places in the old and the new spec.
     fn push(
         &mut self,
-        check: Check,
+        kind: ChangeKind,
         subject: impl Into<String>,
         (clients, servers): (Impact, Impact),
         explanation: impl Into<String>,
         (old, new): (Option<&Location>, Option<&Location>),
     ) {
         self.out.contract.push(Finding {
-            check,
+            kind,
             subject: subject.into(),
             clients,
             servers,
@@ -210,7 +207,7 @@ impl Diff<'_> {
     ) {
         if old != new {
             self.push(
-                Check::RustRenamed,
+                ChangeKind::RustRenamed,
                 subject,
                 impact::DOCS,
                 format!(
@@ -224,13 +221,13 @@ impl Diff<'_> {
     /// Records a change of the sample data, at its places in the old and the new spec.
     fn push_sample(
         &mut self,
-        check: Check,
+        kind: ChangeKind,
         subject: impl Into<String>,
         explanation: impl Into<String>,
         (old, new): (Option<&Location>, Option<&Location>),
     ) {
         self.out.samples.push(Finding {
-            check,
+            kind,
             subject: subject.into(),
             clients: Impact::Documentation,
             servers: Impact::Documentation,

@@ -6,7 +6,7 @@
 //! pattern) is compared as the language of texts it accepts ([`super::lang`]): old clients
 //! break when they may send a text new servers reject, old servers when new clients may.
 
-use super::Check;
+use super::ChangeKind;
 use super::impact::*;
 use super::lang::{Lang, format_name};
 use super::{Diff, Impact, changed_parts};
@@ -77,13 +77,13 @@ impl Diff<'_> {
             let subject = format!("{}.{}", n.id, p.wire);
             let hint = rename_hint(p, &fresh, true);
             if p.required {
-                self.push(Check::ParamRemovedRequired, subject, SERVERS_BREAK, format!(
+                self.push(ChangeKind::ParamRemovedRequired, subject, SERVERS_BREAK, format!(
                         "required parameter `{}` is gone{hint}: new servers ignore it from old clients; new clients leave it out and old servers reject their requests ({})",
                         p.wire,
                         o.param_rule(p, ValueCheck::Required)
                     ), (Some(&p.at), Some(&n.at)));
             } else {
-                self.push(Check::ParamRemovedOptional, subject, COMPATIBLE, format!(
+                self.push(ChangeKind::ParamRemovedOptional, subject, COMPATIBLE, format!(
                         "optional parameter `{}` is gone{hint}: new servers ignore it, so old clients that send it get answers it does not shape; new clients leave it out",
                         p.wire
                     ), (Some(&p.at), Some(&n.at)));
@@ -93,7 +93,7 @@ impl Diff<'_> {
             let subject = format!("{}.{}", n.id, q.wire);
             let hint = rename_hint(q, &gone, false);
             if q.required {
-                self.push(Check::ParamAddedRequired, subject, CLIENTS_BREAK, format!(
+                self.push(ChangeKind::ParamAddedRequired, subject, CLIENTS_BREAK, format!(
                         "new required {} parameter `{}`{hint}: old clients do not send it and new servers reject their requests ({}); old servers ignore it",
                         kind(&q.ty),
                         q.wire,
@@ -106,7 +106,7 @@ impl Diff<'_> {
                     .map_or("without a default".to_owned(), |d| {
                         format!("with default `{}`", d.wire())
                     });
-                self.push(Check::ParamAddedOptional, subject, COMPATIBLE, format!(
+                self.push(ChangeKind::ParamAddedOptional, subject, COMPATIBLE, format!(
                         "new optional {} parameter `{}` {default}{hint}: old clients leave it out; old servers ignore it, so new clients that send it get answers it does not shape",
                         kind(&q.ty),
                         q.wire
@@ -120,25 +120,25 @@ impl Diff<'_> {
         let subject = format!("{}.{}", n.id, q.wire);
         let at = (Some(&o.at), Some(&q.at));
         if o.location != q.location {
-            self.push(Check::ParamLocationChanged, &subject, BOTH_BREAK, format!(
+            self.push(ChangeKind::ParamLocationChanged, &subject, BOTH_BREAK, format!(
                     "`{}` travels in the {} instead of the {}: neither side finds it where the other puts it",
                     q.wire,
                     location(q.location),
                     location(o.location)
                 ), at);
         } else if o.wire != q.wire {
-            self.push(Check::ParamPathRenamed, &subject, DOCS, format!(
+            self.push(ChangeKind::ParamPathRenamed, &subject, DOCS, format!(
                     "path parameter `{}` is called `{}`: its place in the path is unchanged and its name is not on the wire",
                     o.wire, q.wire
                 ), at);
         }
         match (o.required, q.required) {
-            (false, true) => self.push(Check::ParamNowRequired, &subject, CLIENTS_BREAK, format!(
+            (false, true) => self.push(ChangeKind::ParamNowRequired, &subject, CLIENTS_BREAK, format!(
                     "`{}` became required: old clients may leave it out and new servers reject that ({}); new clients always send it",
                     q.wire,
                     n.param_rule(q, ValueCheck::Required)
                 ), at),
-            (true, false) => self.push(Check::ParamNowOptional, &subject, SERVERS_BREAK, format!(
+            (true, false) => self.push(ChangeKind::ParamNowOptional, &subject, SERVERS_BREAK, format!(
                     "`{}` became optional: old clients still send it; new clients may leave it out and old servers reject that ({}.{}.required)",
                     q.wire, n.id, o.wire
                 ), at),
@@ -148,7 +148,7 @@ impl Diff<'_> {
                         .as_ref()
                         .map_or("none".to_owned(), |d| format!("`{}`", d.wire()))
                 };
-                self.push(Check::ParamDefaultChanged, &subject, BOTH_BREAK, format!(
+                self.push(ChangeKind::ParamDefaultChanged, &subject, BOTH_BREAK, format!(
                         "default of `{}` {} became {}: a request leaving it out means one thing to old servers and another to new ones (generated clients send their default explicitly and are not affected)",
                         q.wire,
                         show(o),
@@ -169,7 +169,7 @@ impl Diff<'_> {
             ("pattern doc", pattern_doc(o) != pattern_doc(q)),
         ]) {
             self.push(
-                Check::ParamDocChanged,
+                ChangeKind::ParamDocChanged,
                 &subject,
                 DOCS,
                 format!("the {parts} of `{}` changed", q.wire),
@@ -192,7 +192,7 @@ impl Diff<'_> {
         let rule = |check: ValueCheck| n.value_rule(&name, check);
         let body = q.place == Place::Body;
         // The check reported, from whether each side accepts what the other sends.
-        let pick = |param: Check| {
+        let pick = |param: ChangeKind| {
             move |clients: bool, servers: bool| {
                 if body {
                     super::body::constraint_check(clients, servers)
@@ -208,10 +208,10 @@ impl Diff<'_> {
                     let (clients, servers) = (old.included_in(&new), new.included_in(&old));
                     let check = match (clients.holds(), servers.holds()) {
                         // The bounds are spelled otherwise, the integers are the same.
-                        (true, true) => Check::ParamDocChanged,
-                        (true, false) => Check::ParamRangeWidened,
-                        (false, true) => Check::ParamRangeNarrowed,
-                        (false, false) => Check::ParamRangeChanged,
+                        (true, true) => ChangeKind::ParamDocChanged,
+                        (true, false) => ChangeKind::ParamRangeWidened,
+                        (false, true) => ChangeKind::ParamRangeNarrowed,
+                        (false, false) => ChangeKind::ParamRangeChanged,
                     };
                     let what = format!("range of `{}` {} became {}", name, old.what, new.what);
                     let (check, impacts, text) = languages(
@@ -224,9 +224,9 @@ impl Diff<'_> {
                 }
                 if a.format != b.format {
                     self.push(if body {
-                            Check::BodyFieldDocChanged
+                            ChangeKind::BodyFieldDocChanged
                         } else {
-                            Check::ParamFormatChanged
+                            ChangeKind::ParamFormatChanged
                         }, subject, DOCS, format!(
                             "integer `{}` is {} documented as Unix seconds: the integers accepted do not change",
                             name,
@@ -253,7 +253,7 @@ impl Diff<'_> {
                         show(b.format)
                     );
                     let (check, impacts, text) = languages(
-                        pick(Check::ParamFormatChanged),
+                        pick(ChangeKind::ParamFormatChanged),
                         what,
                         (&old.included_in(&mid), &mid.included_in(&old)),
                         &rule(ValueCheck::Format),
@@ -272,7 +272,7 @@ impl Diff<'_> {
                         show(regex(b))
                     );
                     let (check, impacts, text) = languages(
-                        pick(Check::ParamPatternChanged),
+                        pick(ChangeKind::ParamPatternChanged),
                         what,
                         (&mid.included_in(&new), &new.included_in(&mid)),
                         &rule(ValueCheck::Pattern),
@@ -292,7 +292,7 @@ impl Diff<'_> {
                     ValueCheck::Type
                 };
                 let (check, impacts, text) = languages(
-                    pick(Check::ParamTypeChanged),
+                    pick(ChangeKind::ParamTypeChanged),
                     what,
                     (&old.included_in(&new), &new.included_in(&old)),
                     &rule(check),
@@ -307,11 +307,11 @@ impl Diff<'_> {
 /// send is accepted by new servers, `servers` whether everything new clients send is accepted
 /// by old servers. The check reported (`check` picks it from the two), its impacts and why.
 fn languages(
-    check: impl Fn(bool, bool) -> Check,
+    check: impl Fn(bool, bool) -> ChangeKind,
     what: String,
     (clients, servers): (&Inclusion, &Inclusion),
     rule: &str,
-) -> (Check, (Impact, Impact), String) {
+) -> (ChangeKind, (Impact, Impact), String) {
     let check = check(clients.holds(), servers.holds());
     if clients.holds() && servers.holds() {
         return (check, DOCS, format!("{what}: both accept the same texts"));

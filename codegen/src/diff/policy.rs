@@ -29,7 +29,7 @@
 
 use std::collections::BTreeSet;
 
-use super::Check;
+use super::ChangeKind;
 use super::semver::{self, VersionCheck};
 use super::service::major;
 use super::{Changes, Finding, Impact, Steps};
@@ -341,19 +341,21 @@ pub fn endpoint_rows(f: &Finding, old: &Api, new: &Api) -> Vec<Row> {
             ChangeAction::Added
         }
     };
-    let needs: Vec<Option<(ChangeAction, &Endpoint)>> = match f.check {
-        Check::EndpointAdded | Check::EndpointRestored => vec![on_new().map(|e| (now(e), e))],
-        Check::EndpointRemoved
+    let needs: Vec<Option<(ChangeAction, &Endpoint)>> = match f.kind {
+        ChangeKind::EndpointAdded | ChangeKind::EndpointRestored => {
+            vec![on_new().map(|e| (now(e), e))]
+        }
+        ChangeKind::EndpointRemoved
             if old
                 .endpoint_named(&f.subject)
                 .is_some_and(|e| e.removed.is_some()) =>
         {
             Vec::new()
         }
-        Check::EndpointRemoved | Check::EndpointMarkedRemoved => {
+        ChangeKind::EndpointRemoved | ChangeKind::EndpointMarkedRemoved => {
             vec![on_old().map(|e| (ChangeAction::Removed, e))]
         }
-        Check::EndpointPathChanged | Check::EndpointMethodChanged => vec![
+        ChangeKind::EndpointPathChanged | ChangeKind::EndpointMethodChanged => vec![
             on_old().map(|e| (ChangeAction::Removed, e)),
             on_new().map(|e| (now(e), e)),
         ],
@@ -390,7 +392,7 @@ pub fn assess(changes: &Changes, old: &Api, new: &Api, gate: Gate) -> Assessment
         let rows = endpoint_rows(f, old, new);
         let names: Vec<usize> = (acks.iter().enumerate())
             .filter(|(_, a)| {
-                matches!(&a.ack, Ack::Name(name) if name == f.check.id() || *name == f.subject)
+                matches!(&a.ack, Ack::Name(name) if name == f.kind.id() || *name == f.subject)
             })
             .map(|(i, _)| i)
             .collect();

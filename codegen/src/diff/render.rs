@@ -94,7 +94,7 @@ fn status_line(s: &Status, rows: &[Row]) -> Option<String> {
 }
 
 fn finding_text(out: &mut String, f: &Finding, status: Option<(&Status, &[Row])>) {
-    out.push_str(&format!("{} {}\n", f.check, f.subject));
+    out.push_str(&format!("{} {}\n", f.kind, f.subject));
     if !f.is_documentation() {
         out.push_str(&format!(
             "  clients: {}, servers: {}\n",
@@ -173,7 +173,7 @@ fn location_json(l: &Option<Location>) -> Value {
 
 fn finding_json(f: &Finding, status: Option<&Status>) -> Value {
     let mut v = json!({
-        "check": f.check.id(),
+        "check": f.kind.id(),
         "subject": f.subject,
         "clients": f.clients.as_str(),
         "servers": f.servers.as_str(),

@@ -6,7 +6,7 @@
 //! servers reject. It is *relaxed* the other way round: new clients may send what old servers
 //! reject. A rule changed both ways, or in a way that cannot be decided, breaks both.
 
-use super::Check as Kind;
+use super::ChangeKind;
 use super::impact::*;
 use super::lang::Lang;
 use super::{Diff, changed_parts, list};
@@ -267,7 +267,7 @@ impl Diff<'_> {
         gone.retain(|r| match fresh.iter().position(|s| same_contract(r, s)) {
             Some(i) => {
                 let s = fresh.remove(i);
-                self.push(Kind::RuleRenamed, &s.rule.id, DOCS, format!(
+                self.push(ChangeKind::RuleRenamed, &s.rule.id, DOCS, format!(
                         "rule `{}` is now `{}` with the same check ({}): only the id that errors name changes",
                         r.rule.id,
                         s.rule.id,
@@ -298,7 +298,7 @@ impl Diff<'_> {
                 )
             };
             self.push(
-                Kind::RuleRemoved,
+                ChangeKind::RuleRemoved,
                 &r.rule.id,
                 (COMPATIBLE.0, servers),
                 format!(
@@ -329,7 +329,7 @@ impl Diff<'_> {
                     ),
                 )
             };
-            self.push(Kind::RuleAdded, &s.rule.id, (clients, COMPATIBLE.1), format!(
+            self.push(ChangeKind::RuleAdded, &s.rule.id, (clients, COMPATIBLE.1), format!(
                     "new rule `{}` ({}): {why}; old servers do not check it, and new clients keep to it",
                     s.rule.id,
                     describe(&s)
@@ -364,29 +364,29 @@ impl Diff<'_> {
         }
         let what = what.join(", ");
         match (tightened, relaxed) {
-            (true, true) if describe(named_r) != describe(named_s) => self.push(Kind::RuleDocChanged, &s.id, DOCS, format!(
+            (true, true) if describe(named_r) != describe(named_s) => self.push(ChangeKind::RuleDocChanged, &s.id, DOCS, format!(
                     "rule `{}` rewritten ({} became {}): it accepts the same requests",
                     s.id,
                     describe(named_r),
                     describe(named_s)
                 ), at),
             (true, true) => {}
-            (true, false) => self.push(Kind::RuleTightened, &s.id, CLIENTS_BREAK, format!(
+            (true, false) => self.push(ChangeKind::RuleTightened, &s.id, CLIENTS_BREAK, format!(
                     "rule `{}` tightened ({what}): old clients may send requests new servers reject; old servers accept everything new clients send",
                     s.id
                 ), at),
-            (false, true) => self.push(Kind::RuleRelaxed, &s.id, SERVERS_BREAK, format!(
+            (false, true) => self.push(ChangeKind::RuleRelaxed, &s.id, SERVERS_BREAK, format!(
                     "rule `{}` relaxed ({what}): new servers accept everything old clients send; new clients may send requests old servers reject",
                     s.id
                 ), at),
-            (false, false) => self.push(Kind::RuleChanged, &s.id, BOTH_BREAK, format!(
+            (false, false) => self.push(ChangeKind::RuleChanged, &s.id, BOTH_BREAK, format!(
                     "rule `{}` changed ({what}): neither version accepts everything the other does (or it cannot be decided), so each side may reject what the other sends",
                     s.id
                 ), at),
         }
         if r.id != s.id && (tightened && relaxed) {
             self.push(
-                Kind::RuleRenamed,
+                ChangeKind::RuleRenamed,
                 &s.id,
                 DOCS,
                 format!("rule `{}` is now `{}` with the same check", r.id, s.id),
@@ -398,7 +398,7 @@ impl Diff<'_> {
             ("provenance", r.provenance != s.provenance),
         ]) {
             self.push(
-                Kind::RuleDocChanged,
+                ChangeKind::RuleDocChanged,
                 &s.id,
                 DOCS,
                 format!(

@@ -1,7 +1,7 @@
 //! The semver step the generated crates need for a set of changes, and whether the workspace
 //! version steps that far.
 //!
-//! Each kind of change names the step it needs in each generated crate ([`super::Check`]);
+//! Each kind of change names the step it needs in each generated crate ([`super::ChangeKind`]);
 //! the crates need the largest step of their changes. The runtime and the generated crates
 //! share one version (`[workspace.package] version`), so the version must step at least as
 //! far as the largest of the three. Below 1.0 the first non-zero number is the major one
@@ -74,7 +74,7 @@ pub fn needed(changes: &Changes) -> Steps {
         .contract
         .iter()
         .chain(&changes.samples)
-        .fold(Steps::NONE, |acc, f| acc.max(f.check.steps()))
+        .fold(Steps::NONE, |acc, f| acc.max(f.kind.steps()))
 }
 
 /// A version `MAJOR.MINOR.PATCH` (a pre-release or build suffix is ignored).

@@ -1,7 +1,7 @@
 //! The service as a whole: version, base path, the key header, the envelope's documentation,
 //! error codes and the change history.
 
-use super::Check;
+use super::ChangeKind;
 use super::impact::*;
 use super::{Diff, changed_parts, list};
 use std::collections::BTreeSet;
@@ -25,7 +25,7 @@ impl Diff<'_> {
                 _ => "no major version to compare",
             };
             self.push(
-                Check::ServiceVersionChanged,
+                ChangeKind::ServiceVersionChanged,
                 "service",
                 DOCS,
                 format!(
@@ -36,7 +36,7 @@ impl Diff<'_> {
             );
         }
         if old.base_path != new.base_path {
-            self.push(Check::ServiceBasePathChanged, "service", BOTH_BREAK, format!(
+            self.push(ChangeKind::ServiceBasePathChanged, "service", BOTH_BREAK, format!(
                     "base path `{}` became `{}`: every request of an old client and every request to an old server misses",
                     old.base_path, new.base_path
                 ), (o, n));
@@ -46,7 +46,7 @@ impl Diff<'_> {
             ("doc", old.doc != new.doc),
         ]) {
             self.push(
-                Check::ServiceDocChanged,
+                ChangeKind::ServiceDocChanged,
                 "service",
                 DOCS,
                 format!("the service's {parts} changed"),
@@ -55,7 +55,7 @@ impl Diff<'_> {
         }
         if old.envelope.doc != new.envelope.doc {
             self.push(
-                Check::EnvelopeDocChanged,
+                ChangeKind::EnvelopeDocChanged,
                 "envelope",
                 DOCS,
                 "the envelope's doc changed",
@@ -64,7 +64,7 @@ impl Diff<'_> {
         }
         let (oa, na) = (&old.auth, &new.auth);
         if oa.header != na.header {
-            self.push(Check::AuthHeaderChanged, "auth", BOTH_BREAK, format!(
+            self.push(ChangeKind::AuthHeaderChanged, "auth", BOTH_BREAK, format!(
                     "the key travels in `{}` instead of `{}`: old clients send it where new servers do not look, new clients where old servers do not",
                     na.header, oa.header
                 ), (Some(&oa.at), Some(&na.at)));
@@ -74,7 +74,7 @@ impl Diff<'_> {
             ("provenance", oa.provenance != na.provenance),
         ]) {
             self.push(
-                Check::AuthDocChanged,
+                ChangeKind::AuthDocChanged,
                 "auth",
                 DOCS,
                 format!("the key header's {parts} changed"),
@@ -95,14 +95,14 @@ impl Diff<'_> {
         for o in &old.error_codes {
             let subject = format!("ErrorCode.{}", o.code);
             let Some(n) = new.error_codes.iter().find(|n| n.code == o.code) else {
-                self.push(Check::ErrorCodeRemoved, subject, COMPATIBLE, format!(
+                self.push(ChangeKind::ErrorCodeRemoved, subject, COMPATIBLE, format!(
                         "error code `{}` is gone: new servers never answer it; new clients decode it from old servers as an unknown code",
                         o.code
                     ), (Some(&o.at), None));
                 continue;
             };
             if o.status != n.status {
-                self.push(Check::ErrorCodeStatusChanged, subject.clone(), BOTH_BREAK, format!(
+                self.push(ChangeKind::ErrorCodeStatusChanged, subject.clone(), BOTH_BREAK, format!(
                         "`{}` is answered with HTTP {} instead of {}: each side sees a status the other did not promise",
                         o.code, n.status, o.status
                     ), (Some(&o.at), Some(&n.at)));
@@ -112,7 +112,7 @@ impl Diff<'_> {
                 ("provenance", o.provenance != n.provenance),
             ]) {
                 self.push(
-                    Check::ErrorCodeDocChanged,
+                    ChangeKind::ErrorCodeDocChanged,
                     &subject,
                     DOCS,
                     format!("the {parts} of error code `{}` changed", o.code),
@@ -127,7 +127,7 @@ impl Diff<'_> {
         }
         for n in &new.error_codes {
             if !old.error_codes.iter().any(|o| o.code == n.code) {
-                self.push(Check::ErrorCodeAdded, format!("ErrorCode.{}", n.code), COMPATIBLE, format!(
+                self.push(ChangeKind::ErrorCodeAdded, format!("ErrorCode.{}", n.code), COMPATIBLE, format!(
                         "new error code `{}` (HTTP {}): old clients decode it as an unknown code; old servers never answer it",
                         n.code, n.status
                     ), (None, Some(&n.at)));
@@ -156,7 +156,7 @@ impl Diff<'_> {
             let paired = olds.len().min(news.len());
             for (o, n) in olds.iter().zip(&news) {
                 self.push(
-                    Check::HistoryEntryChanged,
+                    ChangeKind::HistoryEntryChanged,
                     &subject,
                     DOCS,
                     format!("the history row of {date} changed: {}", describe(n)),
@@ -165,7 +165,7 @@ impl Diff<'_> {
             }
             for o in &olds[paired..] {
                 self.push(
-                    Check::HistoryEntryRemoved,
+                    ChangeKind::HistoryEntryRemoved,
                     &subject,
                     DOCS,
                     format!(
@@ -177,7 +177,7 @@ impl Diff<'_> {
             }
             for n in &news[paired..] {
                 self.push(
-                    Check::HistoryEntryAdded,
+                    ChangeKind::HistoryEntryAdded,
                     &subject,
                     DOCS,
                     format!("new history row: {}", describe(n)),

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::Check;
+use super::ChangeKind;
 use super::impact::*;
 use super::{Diff, changed_parts, list};
 use crate::diag::Location;
@@ -14,7 +14,7 @@ impl Diff<'_> {
         let (old, new) = (self.old, self.new);
         for o in &old.value_sets {
             let Some(n) = new.value_sets.iter().find(|n| n.spec_name == o.spec_name) else {
-                self.push(Check::ValueSetRemoved, &o.spec_name, COMPATIBLE, format!(
+                self.push(ChangeKind::ValueSetRemoved, &o.spec_name, COMPATIBLE, format!(
                         "value set `{}` is gone; the parameters and fields that used it are reported apart",
                         o.spec_name
                     ), (Some(&o.at), None));
@@ -24,7 +24,7 @@ impl Diff<'_> {
         }
         for n in &new.value_sets {
             if !old.value_sets.iter().any(|o| o.spec_name == n.spec_name) {
-                self.push(Check::ValueSetAdded, &n.spec_name, COMPATIBLE, format!(
+                self.push(ChangeKind::ValueSetAdded, &n.spec_name, COMPATIBLE, format!(
                         "new value set `{}`; the parameters and fields that use it are reported apart",
                         n.spec_name
                     ), (None, Some(&n.at)));
@@ -65,7 +65,7 @@ impl Diff<'_> {
                     why.push("nothing sends or reads it".to_owned());
                 }
                 self.push(
-                    Check::ValueSetValueRemoved,
+                    ChangeKind::ValueSetValueRemoved,
                     subject,
                     (breaks(!requests.is_empty()), COMPATIBLE.1),
                     format!(
@@ -83,7 +83,7 @@ impl Diff<'_> {
                 ("provenance", ov.provenance != nv.provenance),
             ]) {
                 self.push(
-                    Check::ValueSetDocChanged,
+                    ChangeKind::ValueSetDocChanged,
                     &subject,
                     DOCS,
                     format!(
@@ -120,7 +120,7 @@ impl Diff<'_> {
                 why.push("nothing sends or reads it".to_owned());
             }
             self.push(
-                Check::ValueSetValueAdded,
+                ChangeKind::ValueSetValueAdded,
                 format!("{}.{}", n.spec_name, nv.wire),
                 (COMPATIBLE.0, breaks(!requests.is_empty())),
                 format!(
@@ -137,7 +137,7 @@ impl Diff<'_> {
             ("provenance", o.provenance != n.provenance),
         ]) {
             self.push(
-                Check::ValueSetDocChanged,
+                ChangeKind::ValueSetDocChanged,
                 &o.spec_name,
                 DOCS,
                 format!("the {parts} of value set `{}` changed", o.spec_name),
@@ -173,7 +173,7 @@ impl Diff<'_> {
         let (old, new) = (self.old, self.new);
         for o in &old.records {
             let Some(n) = new.records.iter().find(|n| n.spec_name == o.spec_name) else {
-                self.push(Check::RecordRemoved, &o.spec_name, COMPATIBLE, format!(
+                self.push(ChangeKind::RecordRemoved, &o.spec_name, COMPATIBLE, format!(
                         "record `{}` is gone; the endpoints and fields that used it are reported apart",
                         o.spec_name
                     ), (Some(&o.at), None));
@@ -184,7 +184,7 @@ impl Diff<'_> {
                 ("provenance", o.provenance != n.provenance),
             ]) {
                 self.push(
-                    Check::RecordDocChanged,
+                    ChangeKind::RecordDocChanged,
                     &o.spec_name,
                     DOCS,
                     format!("the {parts} of record `{}` changed", o.spec_name),
@@ -202,7 +202,7 @@ impl Diff<'_> {
         for n in &new.records {
             if !old.records.iter().any(|o| o.spec_name == n.spec_name) {
                 self.push(
-                    Check::RecordAdded,
+                    ChangeKind::RecordAdded,
                     &n.spec_name,
                     COMPATIBLE,
                     format!(
@@ -228,12 +228,12 @@ impl Diff<'_> {
             let subject = format!("{owner}.{}", o.wire);
             let Some(n) = new.iter().find(|n| n.wire == o.wire) else {
                 if o.optional {
-                    self.push(Check::FieldRemovedOptional, subject, COMPATIBLE, format!(
+                    self.push(ChangeKind::FieldRemovedOptional, subject, COMPATIBLE, format!(
                             "optional field `{}` is gone: old clients do without it; new clients ignore it in answers of old servers",
                             o.wire
                         ), (Some(&o.at), new_owner));
                 } else {
-                    self.push(Check::FieldRemovedRequired, subject, CLIENTS_BREAK, format!(
+                    self.push(ChangeKind::FieldRemovedRequired, subject, CLIENTS_BREAK, format!(
                             "required field `{}` is gone: old clients fail to decode answers of new servers without it; new clients ignore it in answers of old servers",
                             o.wire
                         ), (Some(&o.at), new_owner));
@@ -248,12 +248,12 @@ impl Diff<'_> {
             }
             let subject = format!("{owner}.{}", n.wire);
             if n.optional {
-                self.push(Check::FieldAddedOptional, subject, COMPATIBLE, format!(
+                self.push(ChangeKind::FieldAddedOptional, subject, COMPATIBLE, format!(
                         "new optional field `{}`: old clients ignore it; new clients do without it in answers of old servers",
                         n.wire
                     ), (old_owner, Some(&n.at)));
             } else {
-                self.push(Check::FieldAddedRequired, subject, SERVERS_BREAK, format!(
+                self.push(ChangeKind::FieldAddedRequired, subject, SERVERS_BREAK, format!(
                         "new required field `{}`: old clients ignore it; new clients fail to decode answers of old servers, which lack it",
                         n.wire
                     ), (old_owner, Some(&n.at)));
@@ -264,11 +264,11 @@ impl Diff<'_> {
     fn field(&mut self, subject: &str, o: &Field, n: &Field) {
         let at = (Some(&o.at), Some(&n.at));
         match (o.optional, n.optional) {
-            (false, true) => self.push(Check::FieldNowOptional, subject, CLIENTS_BREAK, format!(
+            (false, true) => self.push(ChangeKind::FieldNowOptional, subject, CLIENTS_BREAK, format!(
                     "field `{}` became optional: new servers may leave it out, and old clients fail to decode such answers; new clients accept it from old servers",
                     o.wire
                 ), at),
-            (true, false) => self.push(Check::FieldNowRequired, subject, SERVERS_BREAK, format!(
+            (true, false) => self.push(ChangeKind::FieldNowRequired, subject, SERVERS_BREAK, format!(
                     "field `{}` became required: old clients accept it; old servers may leave it out, and new clients fail to decode such answers",
                     o.wire
                 ), at),
@@ -292,7 +292,7 @@ impl Diff<'_> {
                 )),
             }
             self.push(
-                Check::FieldTypeChanged,
+                ChangeKind::FieldTypeChanged,
                 subject,
                 (breaks(clients.is_err()), breaks(servers.is_err())),
                 format!(
@@ -318,7 +318,7 @@ impl Diff<'_> {
                 ),
             };
             self.push(
-                Check::FieldFormatChanged,
+                ChangeKind::FieldFormatChanged,
                 subject,
                 impacts,
                 format!(
@@ -335,7 +335,7 @@ impl Diff<'_> {
             ("provenance", o.provenance != n.provenance),
         ]) {
             self.push(
-                Check::FieldDocChanged,
+                ChangeKind::FieldDocChanged,
                 subject,
                 DOCS,
                 format!("the {parts} of field `{}` changed", o.wire),

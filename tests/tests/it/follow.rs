@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mrds_codegen::diff::{self, Check, Gate, semver::Step};
+use mrds_codegen::diff::{self, ChangeKind, Gate, semver::Step};
 use mrds_tests::overlay::{self, RawStep};
 use mrds_tests::workspace_root;
 
@@ -88,12 +88,12 @@ fn the_overlay_is_an_acknowledged_addition() {
         "{}",
         diff::render::text(&changes, &assessment, &labels())
     );
-    let kinds: Vec<Check> = changes.contract.iter().map(|f| f.check).collect();
+    let kinds: Vec<ChangeKind> = changes.contract.iter().map(|f| f.kind).collect();
     for kind in [
-        Check::EndpointAdded,
-        Check::RecordAdded,
-        Check::ValueSetAdded,
-        Check::HistoryEntryAdded,
+        ChangeKind::EndpointAdded,
+        ChangeKind::RecordAdded,
+        ChangeKind::ValueSetAdded,
+        ChangeKind::HistoryEntryAdded,
     ] {
         assert!(kinds.contains(&kind), "no {kind} in {kinds:?}");
     }

@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use mrds_codegen::diff::render::Labels;
-use mrds_codegen::diff::{self, CHECKS, Gate};
+use mrds_codegen::diff::{self, ChangeKind, Gate};
 use mrds_codegen::{Api, load, load_sources, load_sources_to_compare, load_spec};
 use mrds_tests::overlay::{self, RawStep};
 use xtask::spec_diff::{Args, Direction, Format, Outcome};
@@ -189,7 +189,7 @@ fn summaries(changes: &diff::Changes) -> BTreeSet<String> {
         .contract
         .iter()
         .chain(&changes.samples)
-        .map(|f| format!("{} {}: {}/{}", f.check, f.subject, f.clients, f.servers))
+        .map(|f| format!("{} {}: {}/{}", f.kind, f.subject, f.clients, f.servers))
         .collect()
 }
 
@@ -262,7 +262,7 @@ fn the_corpus_covers_every_kind_of_change() {
         .flat_map(|c| c.expect.iter())
         .filter_map(|e| e.split(' ').next().map(str::to_owned))
         .collect();
-    let missing: Vec<&str> = CHECKS
+    let missing: Vec<&str> = ChangeKind::ALL
         .iter()
         .map(|c| c.id())
         .filter(|id| !expected.contains(*id) && !UNREACHABLE.iter().any(|(u, _)| u == id))
@@ -274,7 +274,7 @@ fn the_corpus_covers_every_kind_of_change() {
     );
     let unknown: Vec<&String> = expected
         .iter()
-        .filter(|e| !CHECKS.iter().any(|c| c.id() == e.as_str()))
+        .filter(|e| ChangeKind::from_id(e).is_none())
         .collect();
     assert!(
         unknown.is_empty(),
@@ -360,7 +360,7 @@ fn the_json_report_is_stable() {
         .iter()
         .map(|f| f["check"].as_str().unwrap())
         .collect();
-    let expected: Vec<&str> = changes.contract.iter().map(|f| f.check.id()).collect();
+    let expected: Vec<&str> = changes.contract.iter().map(|f| f.kind.id()).collect();
     assert_eq!(checks, expected);
     assert_eq!(value["summary"]["passed"], serde_json::Value::Bool(false));
     insta::assert_snapshot!("json_report", json);
