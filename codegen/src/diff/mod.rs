@@ -41,8 +41,9 @@ use std::fmt;
 
 use crate::diag::Location;
 use crate::model::Api;
+use semver::Step;
 
-pub use checks::{ChangeKind, KindInfo, Steps};
+pub use checks::{ChangeKind, KindInfo};
 pub use policy::{Assessment, Gate, Status, assess};
 
 /// How a change lands in one direction.
@@ -123,6 +124,16 @@ impl Changes {
     /// True when nothing changed at all.
     pub fn is_empty(&self) -> bool {
         self.contract.is_empty() && self.samples.is_empty()
+    }
+
+    /// The semver step the generated crates need for these changes: the largest of their
+    /// kinds' (sample data included: the crates' READMEs and the OpenAPI document show
+    /// samples).
+    pub fn step(&self) -> Step {
+        (self.contract.iter().chain(&self.samples))
+            .map(|f| f.kind.step())
+            .max()
+            .unwrap_or_default()
     }
 }
 
