@@ -9,7 +9,7 @@ use super::impact::*;
 use super::types::{decodes, type_name};
 use super::{Diff, changed_parts};
 use crate::model::{
-    Api, Endpoint, Field, FieldId, Input, Operand, Record, TypeRef, ValueType, body_field_name,
+    Api, Endpoint, Field, FieldId, Input, Operand, Record, ValueType, body_field_name,
 };
 
 impl Diff<'_> {
@@ -190,30 +190,4 @@ impl Diff<'_> {
             );
         }
     }
-}
-
-/// The check a change of the values a body field accepts is reported as, from whether old
-/// clients' values are accepted by new servers (`clients`) and new clients' by old servers.
-pub(super) fn constraint_check(clients: bool, servers: bool) -> ChangeKind {
-    match (clients, servers) {
-        (true, true) => ChangeKind::BodyFieldDocChanged,
-        (true, false) => ChangeKind::BodyConstraintRelaxed,
-        (false, true) => ChangeKind::BodyConstraintTightened,
-        (false, false) => ChangeKind::BodyConstraintChanged,
-    }
-}
-
-/// True when record `r` of `api` is read in answers: an endpoint returns it or a field holds it.
-pub(super) fn in_answers(api: &Api, r: &Record) -> bool {
-    api.endpoints.iter().any(|e| e.returns == r.id)
-        || (api.records.iter())
-            .flat_map(|other| &other.fields)
-            .any(|f| f.ty == TypeRef::Record(r.id))
-}
-
-/// True when record `r` of `api` is the body of an endpoint.
-pub(super) fn is_body(api: &Api, r: &Record) -> bool {
-    (api.endpoints.iter())
-        .filter_map(|e| e.body.as_ref())
-        .any(|b| b.record == r.id)
 }

@@ -195,7 +195,7 @@ impl Diff<'_> {
         let pick = |param: ChangeKind| {
             move |clients: bool, servers: bool| {
                 if body {
-                    super::body::constraint_check(clients, servers)
+                    constraint_check(clients, servers)
                 } else {
                     param
                 }
@@ -300,6 +300,17 @@ impl Diff<'_> {
                 self.push(check, subject, impacts, text, at);
             }
         }
+    }
+}
+
+/// The check a change of the values a body field accepts is reported as, from whether old
+/// clients' values are accepted by new servers (`clients`) and new clients' by old servers.
+fn constraint_check(clients: bool, servers: bool) -> ChangeKind {
+    match (clients, servers) {
+        (true, true) => ChangeKind::BodyFieldDocChanged,
+        (true, false) => ChangeKind::BodyConstraintRelaxed,
+        (false, true) => ChangeKind::BodyConstraintTightened,
+        (false, false) => ChangeKind::BodyConstraintChanged,
     }
 }
 

@@ -7,7 +7,7 @@ use super::ChangeKind;
 use super::impact::*;
 use super::{Diff, changed_parts, list};
 use crate::diag::Location;
-use crate::model::{Api, Field, FieldFormat, TypeRef, ValueSet, ValueType};
+use crate::model::{Api, Field, FieldFormat, Record, TypeRef, ValueSet, ValueType};
 
 impl Diff<'_> {
     pub(super) fn value_sets(&mut self) {
@@ -193,8 +193,7 @@ impl Diff<'_> {
             }
             self.rust_renamed(&o.spec_name, (&o.name, &n.name), (Some(&o.at), Some(&n.at)));
             // A body (and nothing answers hold) is compared with its endpoint, as a request.
-            let body_only =
-                |api, r| super::body::is_body(api, r) && !super::body::in_answers(api, r);
+            let body_only = |api, r| is_body(api, r) && !in_answers(api, r);
             if !(body_only(old, o) && body_only(new, n)) {
                 self.fields(&o.spec_name, &o.fields, &n.fields, Some(&o.at), Some(&n.at));
             }
@@ -438,4 +437,19 @@ fn decodes_in(
             type_name(reader_api, r, false)
         )),
     }
+}
+
+/// True when record `r` of `api` is read in answers: an endpoint returns it or a field holds it.
+fn in_answers(api: &Api, r: &Record) -> bool {
+    api.endpoints.iter().any(|e| e.returns == r.id)
+        || (api.records.iter())
+            .flat_map(|other| &other.fields)
+            .any(|f| f.ty == TypeRef::Record(r.id))
+}
+
+/// True when record `r` of `api` is the body of an endpoint.
+fn is_body(api: &Api, r: &Record) -> bool {
+    (api.endpoints.iter())
+        .filter_map(|e| e.body.as_ref())
+        .any(|b| b.record == r.id)
 }
