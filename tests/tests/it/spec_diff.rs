@@ -282,6 +282,57 @@ fn the_corpus_covers_every_kind_of_change() {
     );
 }
 
+/// What the README's table says of each kind is what its findings say: a direction the kind
+/// fixes has that impact in every finding of the corpus (both sides of every case, and
+/// reversed), and a direction the kind leaves to each finding takes more than one impact
+/// across the corpus (or the kind could fix it).
+#[test]
+fn findings_take_the_impacts_their_kind_fixes() {
+    let mut decided: BTreeMap<(ChangeKind, &str), BTreeSet<diff::Impact>> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for case in cases() {
+        let (old, new) = (load_side(&case, "old"), load_side(&case, "new"));
+        for changes in [diff::compare(&old, &new), diff::compare(&new, &old)] {
+            for f in changes.contract.iter().chain(&changes.samples) {
+                let info = f.kind.info();
+                for (direction, declared, impact) in [
+                    ("clients", info.clients, f.clients),
+                    ("servers", info.servers, f.servers),
+                ] {
+                    match declared.fixed() {
+                        Some(fixed) if fixed != impact => problems.push(format!(
+                            "{}: {} {} is {impact} for {direction}, its kind fixes {fixed}",
+                            case.name, f.kind, f.subject
+                        )),
+                        Some(_) => {}
+                        None => {
+                            decided
+                                .entry((f.kind, direction))
+                                .or_default()
+                                .insert(impact);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for kind in ChangeKind::ALL {
+        let info = kind.info();
+        for (direction, declared) in [("clients", info.clients), ("servers", info.servers)] {
+            let seen = decided.get(&(*kind, direction)).map_or(0, BTreeSet::len);
+            if declared.fixed().is_none()
+                && seen < 2
+                && !UNREACHABLE.iter().any(|(u, _)| u == &kind.id())
+            {
+                problems.push(format!(
+                    "{kind} leaves {direction} to each finding, but the corpus shows {seen} impact(s)"
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn the_base_loads_and_compares_equal_to_itself() {
     let base = load_spec(&corpus_root().join(BASE)).unwrap_or_else(|d| panic!("{d}"));
