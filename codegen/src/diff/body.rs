@@ -4,12 +4,11 @@
 //! (old clients break when they may send a body new servers refuse, old servers when new
 //! clients may), not as a field of an answer.
 
-use super::Check;
-use super::impact::*;
+use super::checks::kind;
 use super::types::{decodes, type_name};
-use super::{Diff, changed_parts};
+use super::{Diff, Impact, Impacts, Places, Sides, changed_parts};
 use crate::model::{
-    Api, Endpoint, Field, FieldId, Input, Operand, Record, TypeRef, ValueType, body_field_name,
+    Api, Endpoint, Field, FieldId, Input, Operand, Record, ValueType, body_field_name,
 };
 
 impl Diff<'_> {
@@ -21,12 +20,16 @@ impl Diff<'_> {
             (None, None) => {}
             // The record's name is not on the wire: its fields are.
             (Some((ob, a)), Some((nb, b))) => {
-                self.rust_renamed(
-                    &n.body_rule(),
-                    (&a.name, &b.name),
-                    (Some(&ob.at), Some(&nb.at)),
-                );
-                self.body_fields((o, n), a, b);
+                let names = Sides {
+                    old: a.name.as_str(),
+                    new: &b.name,
+                };
+                let at = Places {
+                    old: Some(&ob.at),
+                    new: Some(&nb.at),
+                };
+                self.rust_renamed(&n.body_rule(), names, at);
+                self.body_fields(Sides { old: o, new: n }, Sides { old: a, new: b });
             }
             (a, b) => {
                 let name = |side: Option<(_, &Record)>| {
@@ -36,102 +39,92 @@ impl Diff<'_> {
                 };
                 // Added or removed (a record replaced by another is compared field by field).
                 self.push(
-                    Check::BodyChanged,
+                    kind::BodyChanged,
                     &n.id,
-                    BOTH_BREAK,
                     format!(
                         "`{}` took {} and takes {}: neither side sends what the other reads",
                         n.id,
                         name(a),
                         name(b)
                     ),
-                    (a.map(|(b, _)| &b.at), b.map(|(b, _)| &b.at)),
+                    Places {
+                        old: a.map(|(b, _)| &b.at),
+                        new: b.map(|(b, _)| &b.at),
+                    },
                 );
             }
         }
     }
 
-    /// The fields of body record `a` (old) and `b` (new) of endpoint `n`.
-    fn body_fields(&mut self, (o, n): (&Endpoint, &Endpoint), a: &Record, b: &Record) {
+    /// The fields of the body records of one endpoint on both sides.
+    fn body_fields(&mut self, endpoints: Sides<&Endpoint>, records: Sides<&Record>) {
+        let (n, Sides { old: a, new: b }) = (endpoints.new, records);
         // A missing field or one of another shape is refused with the body's own rule.
         let shape_rule = n.body_rule();
         for f in &a.fields {
             let subject = format!("{}.{}", n.id, body_field_name(&f.wire));
             let Some(g) = b.field_named(&f.wire) else {
-                let (check, impacts, why) = if f.optional {
-                    (
-                        Check::BodyFieldRemovedOptional,
-                        COMPATIBLE,
-                        "new servers ignore it from old clients; new clients leave it out, which old servers accept",
-                    )
-                } else {
-                    (
-                        Check::BodyFieldRemovedRequired,
-                        SERVERS_BREAK,
-                        "new servers ignore it from old clients; new clients leave it out and old servers refuse their bodies",
-                    )
+                let at = Places {
+                    old: Some(&f.at),
+                    new: Some(&b.at),
                 };
-                let why = if f.optional {
-                    why.to_owned()
+                if f.optional {
+                    self.push(kind::BodyFieldRemovedOptional, &subject, format!(
+                            "body field `{}` is gone: new servers ignore it from old clients; new clients leave it out, which old servers accept",
+                            f.wire
+                        ), at);
                 } else {
-                    format!("{why} ({shape_rule})")
-                };
-                self.push(
-                    check,
-                    &subject,
-                    impacts,
-                    format!("body field `{}` is gone: {why}", f.wire),
-                    (Some(&f.at), Some(&b.at)),
-                );
+                    self.push(kind::BodyFieldRemovedRequired, &subject, format!(
+                            "body field `{}` is gone: new servers ignore it from old clients; new clients leave it out and old servers refuse their bodies ({shape_rule})",
+                            f.wire
+                        ), at);
+                }
                 continue;
             };
-            self.body_field((o, n), &subject, (a, f), (b, g), &shape_rule);
+            let fields = Sides { old: f, new: g };
+            self.body_field(&subject, endpoints, records, fields, &shape_rule);
         }
         for g in b.fields.iter().filter(|g| a.field_named(&g.wire).is_none()) {
             let subject = format!("{}.{}", n.id, body_field_name(&g.wire));
-            let (check, impacts, why) = if g.optional {
-                (
-                    Check::BodyFieldAddedOptional,
-                    COMPATIBLE,
-                    "old clients do not send it, which new servers accept; old servers ignore it"
-                        .to_owned(),
-                )
-            } else {
-                (
-                    Check::BodyFieldAddedRequired,
-                    CLIENTS_BREAK,
-                    format!(
-                        "old clients do not send it and new servers refuse their bodies ({shape_rule}); old servers ignore it"
-                    ),
-                )
+            let at = Places {
+                old: Some(&a.at),
+                new: Some(&g.at),
             };
-            let kind = if g.optional { "optional" } else { "required" };
-            self.push(
-                check,
-                &subject,
-                impacts,
-                format!("new {kind} body field `{}`: {why}", g.wire),
-                (Some(&a.at), Some(&g.at)),
-            );
+            if g.optional {
+                self.push(kind::BodyFieldAddedOptional, &subject, format!(
+                        "new optional body field `{}`: old clients do not send it, which new servers accept; old servers ignore it",
+                        g.wire
+                    ), at);
+            } else {
+                self.push(kind::BodyFieldAddedRequired, &subject, format!(
+                        "new required body field `{}`: old clients do not send it and new servers refuse their bodies ({shape_rule}); old servers ignore it",
+                        g.wire
+                    ), at);
+            }
         }
     }
 
     /// One field of a body on both sides.
     fn body_field(
         &mut self,
-        (o, n): (&Endpoint, &Endpoint),
         subject: &str,
-        (a, f): (&Record, &Field),
-        (b, g): (&Record, &Field),
+        endpoints: Sides<&Endpoint>,
+        records: Sides<&Record>,
+        fields: Sides<&Field>,
         shape_rule: &str,
     ) {
-        let at = (Some(&f.at), Some(&g.at));
+        let (Sides { old: o, new: n }, Sides { old: a, new: b }) = (endpoints, records);
+        let Sides { old: f, new: g } = fields;
+        let at = Places {
+            old: Some(&f.at),
+            new: Some(&g.at),
+        };
         match (f.optional, g.optional) {
-            (true, false) => self.push(Check::BodyFieldNowRequired, subject, CLIENTS_BREAK, format!(
+            (true, false) => self.push(kind::BodyFieldNowRequired, subject, format!(
                     "body field `{}` became required: old clients may leave it out and new servers refuse that ({shape_rule}); new clients always send it",
                     g.wire
                 ), at),
-            (false, true) => self.push(Check::BodyFieldNowOptional, subject, SERVERS_BREAK, format!(
+            (false, true) => self.push(kind::BodyFieldNowOptional, subject, format!(
                     "body field `{}` became optional: old clients still send it; new clients may leave it out and old servers refuse that ({shape_rule})",
                     g.wire
                 ), at),
@@ -157,10 +150,13 @@ impl Diff<'_> {
                         Ok(()) => format!("{receivers} decode what {senders} send"),
                         Err(e) => format!("{receivers} cannot decode what {senders} send ({e})"),
                     };
+                    let impacts = Impacts {
+                        clients: Impact::breaking_if(clients.is_err()),
+                        servers: Impact::breaking_if(servers.is_err()),
+                    };
                     self.push(
-                        Check::BodyFieldTypeChanged,
+                        kind::BodyFieldTypeChanged.decided(impacts),
                         subject,
-                        (breaks(clients.is_err()), breaks(servers.is_err())),
                         format!(
                             "body field `{}` of type {old} became {new}: {}; {}",
                             g.wire,
@@ -182,38 +178,11 @@ impl Diff<'_> {
             ("pattern doc", pattern_doc(f) != pattern_doc(g)),
         ]) {
             self.push(
-                Check::BodyFieldDocChanged,
+                kind::BodyFieldDocChanged,
                 subject,
-                DOCS,
                 format!("the {parts} of body field `{}` changed", g.wire),
                 at,
             );
         }
     }
-}
-
-/// The check a change of the values a body field accepts is reported as, from whether old
-/// clients' values are accepted by new servers (`clients`) and new clients' by old servers.
-pub(super) fn constraint_check(clients: bool, servers: bool) -> Check {
-    match (clients, servers) {
-        (true, true) => Check::BodyFieldDocChanged,
-        (true, false) => Check::BodyConstraintRelaxed,
-        (false, true) => Check::BodyConstraintTightened,
-        (false, false) => Check::BodyConstraintChanged,
-    }
-}
-
-/// True when record `r` of `api` is read in answers: an endpoint returns it or a field holds it.
-pub(super) fn in_answers(api: &Api, r: &Record) -> bool {
-    api.endpoints.iter().any(|e| e.returns == r.id)
-        || (api.records.iter())
-            .flat_map(|other| &other.fields)
-            .any(|f| f.ty == TypeRef::Record(r.id))
-}
-
-/// True when record `r` of `api` is the body of an endpoint.
-pub(super) fn is_body(api: &Api, r: &Record) -> bool {
-    (api.endpoints.iter())
-        .filter_map(|e| e.body.as_ref())
-        .any(|b| b.record == r.id)
 }

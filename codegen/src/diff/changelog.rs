@@ -37,13 +37,13 @@ pub fn changelog(changes: &Changes, a: &Assessment, new: &Api, labels: &Labels) 
             match row.listing() {
                 Ok(entry) => lines.push(format!(
                     "- {action} `{route}` ({} `{}`): listed by {entry}",
-                    f.check, f.subject
+                    f.kind, f.subject
                 )),
                 Err(why) => {
                     missing += 1;
                     lines.push(format!(
                         "- MISSING: {action} `{route}` ({} `{}`): {why}",
-                        f.check, f.subject
+                        f.kind, f.subject
                     ));
                 }
             }
@@ -54,7 +54,7 @@ pub fn changelog(changes: &Changes, a: &Assessment, new: &Api, labels: &Labels) 
             Status::MajorStep => "allowed by the major version step".to_owned(),
             Status::Unacknowledged => "NOT ACKNOWLEDGED".to_owned(),
         };
-        lines.push(format!("- breaking: {} `{}`: {status}", f.check, f.subject));
+        lines.push(format!("- breaking: {} `{}`: {status}", f.kind, f.subject));
     }
     for u in &a.unused {
         lines.push(format!("- EXTRA: {u}"));

@@ -1,589 +1,582 @@
-//! The kinds of change `spec-diff` reports: one [`Check`] variant each, carrying its stable id,
-//! what it means, how it lands for old clients and old servers (as the README's table states
-//! it; each finding decides its own impacts, which these texts summarise), and the semver step
-//! each generated crate needs for it. The README's table of checks is generated from here
-//! ([`readme_table`]) and kept in step by `cargo xtask codegen --check`.
+//! The kinds of change `spec-diff` reports, as data: one [`ChangeKind`] variant each, with its
+//! stable id (the report's check id), what it means, how it lands for old clients and for old
+//! servers, and the semver step the generated crates need for it ([`KindInfo`]).
+//!
+//! A kind either fixes its impact in a direction ([`KindImpact::Fixed`]) or leaves it to each
+//! finding ([`KindImpact::ByFinding`]: a rule added on parameters old clients never send, a
+//! type that may or may not decode, ...). A finding takes the fixed impacts from its kind: a
+//! site that reports a finding names its kind by the kind's handle in `kind`, which is the
+//! `Classified` kind itself when the kind fixes both impacts (`kind::ParamAddedRequired`), and
+//! otherwise gives one only through a method taking the impacts the finding decides
+//! (`kind::RuleAdded.clients(impact)`). So a site can neither give an impact the kind fixes nor
+//! leave out one it must decide, and a kind no site reports is a handle never used, which the
+//! compiler names. The declarations' grammar is `declare.rs`'s.
+//!
+//! The README's table of checks is generated from here ([`readme_table`]) and kept in step by
+//! `cargo xtask codegen --check`.
 
 use std::fmt;
 
-use super::semver::Step::{self, *};
+use super::declare::kinds;
+use super::impact::{Impact, Impacts, KindImpact};
+use super::semver::Step;
 
-/// The semver step a kind of change needs in each generated crate, under the policy of the
-/// README (*Versions, publishing and semver*). The server and client crates re-export the
-/// model crate and take its types in their own API, so each needs at least the model's step.
+/// Everything a [`ChangeKind`] carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Steps {
-    /// `mrds-model`.
-    pub model: Step,
-    /// `mrds-server`.
-    pub server: Step,
-    /// `mrds-client`.
-    pub client: Step,
-}
-
-/// Everything a [`Check`] carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CheckInfo {
+pub struct KindInfo {
     /// The stable id (`param.added_required`).
     pub id: &'static str,
     /// What changed, in a few words.
     pub summary: &'static str,
     /// How it lands for code generated from the old spec calling new servers.
-    pub clients: &'static str,
+    pub clients: KindImpact,
     /// How it lands for old servers answering clients generated from the new spec.
-    pub servers: &'static str,
-    /// The semver step each generated crate needs.
-    pub steps: Steps,
+    pub servers: KindImpact,
+    /// The semver step the generated crates need for it (see [`ChangeKind::step`]).
+    pub step: Step,
 }
 
-macro_rules! checks {
-    ($(
-        $(#[$doc:meta])*
-        $variant:ident = $id:literal {
-            $summary:literal,
-            clients: $clients:literal,
-            servers: $servers:literal,
-            semver: ($model:ident, $server:ident, $client:ident) $(,)?
-        }
-    )*) => {
-        /// A kind of change between two specs, with a stable id; see [`CheckInfo`].
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum Check {
-            $($(#[$doc])* $variant,)*
-        }
-
-        impl Check {
-            /// Every check, sorted by id.
-            pub const ALL: &'static [Check] = &[$(Check::$variant),*];
-
-            /// The id, summary, impacts and semver steps of this check.
-            pub const fn info(self) -> CheckInfo {
-                match self {
-                    $(Check::$variant => CheckInfo {
-                        id: $id,
-                        summary: $summary,
-                        clients: $clients,
-                        servers: $servers,
-                        steps: Steps { model: $model, server: $server, client: $client },
-                    },)*
-                }
-            }
-        }
-    };
+/// A kind of change with its impact in each direction: the kind's fixed impacts, and those the
+/// finding decided where the kind leaves them to it. Made only by the handles in [`kind`], so
+/// it always agrees with the kind's [`KindInfo`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::diff) struct Classified {
+    kind: ChangeKind,
+    impacts: Impacts,
 }
 
-checks! {
+impl Classified {
+    /// The kind of change.
+    pub(in crate::diff) fn kind(self) -> ChangeKind {
+        self.kind
+    }
+
+    /// Its impact in each direction.
+    pub(in crate::diff) fn impacts(self) -> Impacts {
+        self.impacts
+    }
+}
+
+kinds! {
     /// The key header's documentation.
     AuthDocChanged = "auth.doc_changed" {
         "the key header's documentation",
-        clients: "documentation", servers: "documentation",
-        semver: (Patch, Patch, Patch),
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
     }
     /// The header carrying the API key.
     AuthHeaderChanged = "auth.header_changed" {
         "the header carrying the API key",
-        clients: "breaking", servers: "breaking",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
     }
     /// The body record of an endpoint added, removed or replaced by another.
     BodyChanged = "body.changed" {
         "an endpoint's body record added, removed or replaced",
-        clients: "breaking", servers: "breaking",
-        semver: (Major, Major, Major),
+        clients: Breaking, servers: Breaking,
+        semver: Major,
     }
     /// A body field's constraint (range, pattern, format, type, values) moved both ways.
     BodyConstraintChanged = "body.constraint_changed" {
         "a body field's constraint changed both ways",
-        clients: "breaking", servers: "breaking",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
     }
     /// A body field accepts more than it did.
     BodyConstraintRelaxed = "body.constraint_relaxed" {
         "a body field's constraint relaxed (wider range, looser pattern or format)",
-        clients: "compatible", servers: "breaking: new clients may send values old servers reject",
-        semver: (Minor, Minor, Minor),
+        clients: Compatible, servers: Breaking "new clients may send values old servers reject",
+        semver: Minor,
     }
     /// A body field accepts less than it did.
     BodyConstraintTightened = "body.constraint_tightened" {
         "a body field's constraint tightened (narrower range, stricter pattern or format)",
-        clients: "breaking: old clients may send values new servers reject", servers: "compatible",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking "old clients may send values new servers reject", servers: Compatible,
+        semver: Minor,
     }
     /// A new optional field of a body.
     BodyFieldAddedOptional = "body.field_added_optional" {
         "a new optional body field",
-        clients: "compatible", servers: "compatible: old servers ignore it",
-        semver: (Minor, Minor, Minor),
+        clients: Compatible, servers: Compatible "old servers ignore it",
+        semver: Minor,
     }
     /// A new required field of a body.
     BodyFieldAddedRequired = "body.field_added_required" {
         "a new required body field",
-        clients: "breaking: old clients do not send it", servers: "compatible: old servers ignore it",
-        semver: (Major, Major, Major),
+        clients: Breaking "old clients do not send it", servers: Compatible "old servers ignore it",
+        semver: Major,
     }
     /// A body field's documentation.
     BodyFieldDocChanged = "body.field_doc_changed" {
         "a body field's documentation, provenance or pattern doc (or a constraint accepting the same values)",
-        clients: "documentation", servers: "documentation",
-        semver: (Patch, Patch, Patch),
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
     }
     /// A required body field became optional.
     BodyFieldNowOptional = "body.field_now_optional" {
         "a required body field became optional",
-        clients: "compatible", servers: "breaking: new clients may leave it out",
-        semver: (Major, Major, Major),
+        clients: Compatible, servers: Breaking "new clients may leave it out",
+        semver: Major,
     }
     /// An optional body field became required.
     BodyFieldNowRequired = "body.field_now_required" {
         "an optional body field became required",
-        clients: "breaking: old clients may leave it out", servers: "compatible",
-        semver: (Major, Major, Major),
+        clients: Breaking "old clients may leave it out", servers: Compatible,
+        semver: Major,
     }
     /// An optional body field is gone.
     BodyFieldRemovedOptional = "body.field_removed_optional" {
         "an optional body field is gone",
-        clients: "compatible: new servers ignore it", servers: "compatible",
-        semver: (Major, Major, Major),
+        clients: Compatible "new servers ignore it", servers: Compatible,
+        semver: Major,
     }
     /// A required body field is gone.
     BodyFieldRemovedRequired = "body.field_removed_required" {
         "a required body field is gone",
-        clients: "compatible: new servers ignore it", servers: "breaking: new clients leave it out",
-        semver: (Major, Major, Major),
+        clients: Compatible "new servers ignore it", servers: Breaking "new clients leave it out",
+        semver: Major,
     }
     /// A body field's type (one without constraints, such as an array or a record).
     BodyFieldTypeChanged = "body.field_type_changed" {
         "a body field's type (an array, a record, a number)",
-        clients: "breaking when new servers cannot decode what old clients send",
-        servers: "breaking when old servers cannot decode what new clients send",
-        semver: (Major, Major, Major),
+        clients: ByFinding "breaking when new servers cannot decode what old clients send",
+        servers: ByFinding "breaking when old servers cannot decode what new clients send",
+        semver: Major,
     }
     /// A new endpoint.
     EndpointAdded = "endpoint.added" {
         "a new endpoint",
-        clients: "compatible", servers: "breaking: 404 from old servers (compatible when it is marked removed)",
-        semver: (Minor, Minor, Minor),
+        clients: Compatible,
+        servers: ByFinding "breaking: 404 from old servers (compatible when it is marked removed)",
+        semver: Minor,
     }
     /// A key is no longer required.
     EndpointAuthOptional = "endpoint.auth_optional" {
         "a key is no longer required",
-        clients: "compatible", servers: "breaking: 401 from old servers",
-        semver: (Minor, Minor, Minor),
+        clients: Compatible, servers: Breaking "401 from old servers",
+        semver: Minor,
     }
     /// A key is now required.
     EndpointAuthRequired = "endpoint.auth_required" {
         "a key is now required",
-        clients: "breaking: 401 from new servers", servers: "compatible",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking "401 from new servers", servers: Compatible,
+        semver: Minor,
     }
     /// Summary, doc, ordering prose, provenance or removal date.
     EndpointDocChanged = "endpoint.doc_changed" {
         "summary, doc, ordering prose, provenance or removal date",
-        clients: "documentation", servers: "documentation",
-        semver: (Patch, Patch, Patch),
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
     }
     /// The parameter a 404 looks up by.
     EndpointLookupChanged = "endpoint.lookup_changed" {
         "the parameter a 404 RESOURCE_NOT_FOUND looks up by (added / removed / changed)",
-        clients: "breaking / compatible / breaking", servers: "compatible / breaking / breaking",
-        semver: (Patch, Patch, Patch),
+        clients: ByFinding "breaking / compatible / breaking",
+        servers: ByFinding "compatible / breaking / breaking",
+        semver: Patch,
     }
     /// The endpoint is marked removed.
     EndpointMarkedRemoved = "endpoint.marked_removed" {
         "the endpoint is marked removed (410)",
-        clients: "breaking: 410 from new servers", servers: "compatible",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking "410 from new servers", servers: Compatible,
+        semver: Minor,
     }
     /// The HTTP method.
     EndpointMethodChanged = "endpoint.method_changed" {
         "the HTTP method",
-        clients: "breaking", servers: "breaking",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
     }
     /// The documented order of the records.
     EndpointOrderChanged = "endpoint.order_changed" {
         "the documented order of the records (added / removed / changed)",
-        clients: "compatible / breaking / breaking", servers: "breaking / compatible / breaking",
-        semver: (Patch, Patch, Patch),
+        clients: ByFinding "compatible / breaking / breaking",
+        servers: ByFinding "breaking / compatible / breaking",
+        semver: Patch,
     }
     /// Which parameters page the records.
     EndpointPagingChanged = "endpoint.paging_changed" {
         "which parameters page the records",
-        clients: "documentation", servers: "documentation",
+        clients: Documentation, servers: Documentation,
         // The paging trait of the parameter type and the client's stream may go away.
-        semver: (Major, Major, Major),
+        semver: Major,
     }
     /// The path.
     EndpointPathChanged = "endpoint.path_changed" {
         "the path",
-        clients: "breaking", servers: "breaking",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
     }
     /// The endpoint is gone from the spec.
     EndpointRemoved = "endpoint.removed" {
         "the endpoint is gone from the spec",
-        clients: "breaking: 404 (compatible when it was marked removed already)", servers: "compatible",
-        semver: (Major, Major, Major),
+        clients: ByFinding "breaking: 404 (compatible when it was marked removed already)",
+        servers: Compatible,
+        semver: Major,
     }
     /// The endpoint id, at the same method and path.
     EndpointRenamed = "endpoint.renamed" {
         "the endpoint id, at the same method and path",
-        clients: "documentation", servers: "documentation",
-        semver: (Major, Major, Major),
+        clients: Documentation, servers: Documentation,
+        semver: Major,
     }
     /// The endpoint is no longer marked removed.
     EndpointRestored = "endpoint.restored" {
         "the endpoint is no longer marked removed",
-        clients: "compatible", servers: "breaking: 410 from old servers",
-        semver: (Minor, Minor, Minor),
+        clients: Compatible, servers: Breaking "410 from old servers",
+        semver: Minor,
     }
     /// The record in `data`.
     EndpointReturnsChanged = "endpoint.returns_changed" {
         "the record in `data`",
-        clients: "breaking unless the old record decodes the new one",
-        servers: "breaking unless the new record decodes the old one",
-        semver: (Major, Major, Major),
+        clients: ByFinding "breaking unless the old record decodes the new one",
+        servers: ByFinding "breaking unless the new record decodes the old one",
+        semver: Major,
     }
     /// The envelope's documentation.
     EnvelopeDocChanged = "envelope.doc_changed" {
         "the envelope's documentation",
-        clients: "documentation", servers: "documentation",
-        semver: (Patch, Patch, Patch),
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
     }
     /// A new error code.
     ErrorCodeAdded = "error_code.added" {
         "a new error code",
-        clients: "compatible: decoded as an unknown code", servers: "compatible",
-        semver: (Minor, Minor, Minor),
+        clients: Compatible "decoded as an unknown code", servers: Compatible,
+        semver: Minor,
     }
     /// An error code's documentation.
     ErrorCodeDocChanged = "error_code.doc_changed" {
         "an error code's documentation or provenance",
-        clients: "documentation", servers: "documentation",
-        semver: (Patch, Patch, Patch),
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
     }
     /// An error code is gone.
     ErrorCodeRemoved = "error_code.removed" {
         "an error code is gone",
-        clients: "compatible", servers: "compatible",
-        semver: (Major, Major, Major),
+        clients: Compatible, servers: Compatible,
+        semver: Major,
     }
     /// The HTTP status of an error code.
     ErrorCodeStatusChanged = "error_code.status_changed" {
         "the HTTP status of an error code",
-        clients: "breaking", servers: "breaking",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
     }
     /// A new optional field.
     FieldAddedOptional = "field.added_optional" {
         "a new optional field",
-        clients: "compatible", servers: "compatible",
-        semver: (Minor, Minor, Minor),
+        clients: Compatible, servers: Compatible,
+        semver: Minor,
     }
     /// A new required field.
     FieldAddedRequired = "field.added_required" {
         "a new required field",
-        clients: "compatible", servers: "breaking: old servers leave it out",
-        semver: (Major, Major, Major),
+        clients: Compatible, servers: Breaking "old servers leave it out",
+        semver: Major,
     }
     /// A field's documentation.
     FieldDocChanged = "field.doc_changed" {
         "a field's documentation or provenance",
-        clients: "documentation", servers: "documentation",
-        semver: (Patch, Patch, Patch),
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
     }
     /// A field's documented format.
     FieldFormatChanged = "field.format_changed" {
         "a field's documented format (changed / only added or removed)",
-        clients: "breaking / documentation", servers: "breaking / documentation",
+        clients: ByFinding "breaking / documentation",
+        servers: ByFinding "breaking / documentation",
         // The typed-time accessor of the field may change or go away.
-        semver: (Major, Major, Major),
+        semver: Major,
     }
     /// A required field became optional.
     FieldNowOptional = "field.now_optional" {
         "a required field became optional",
-        clients: "breaking", servers: "compatible",
-        semver: (Major, Major, Major),
+        clients: Breaking, servers: Compatible,
+        semver: Major,
     }
     /// An optional field became required.
     FieldNowRequired = "field.now_required" {
         "an optional field became required",
-        clients: "compatible", servers: "breaking",
-        semver: (Major, Major, Major),
+        clients: Compatible, servers: Breaking,
+        semver: Major,
     }
     /// An optional field is gone.
     FieldRemovedOptional = "field.removed_optional" {
         "an optional field is gone",
-        clients: "compatible", servers: "compatible",
-        semver: (Major, Major, Major),
+        clients: Compatible, servers: Compatible,
+        semver: Major,
     }
     /// A required field is gone.
     FieldRemovedRequired = "field.removed_required" {
         "a required field is gone",
-        clients: "breaking", servers: "compatible",
-        semver: (Major, Major, Major),
+        clients: Breaking, servers: Compatible,
+        semver: Major,
     }
     /// A field's type or array flag.
     FieldTypeChanged = "field.type_changed" {
         "a field's type or array flag",
-        clients: "breaking unless the old type decodes the new values",
-        servers: "breaking unless the new type decodes the old values",
-        semver: (Major, Major, Major),
+        clients: ByFinding "breaking unless the old type decodes the new values",
+        servers: ByFinding "breaking unless the new type decodes the old values",
+        semver: Major,
     }
     /// A new row of the change history.
     HistoryEntryAdded = "history.entry_added" {
         "a new row of the change history",
-        clients: "documentation", servers: "documentation",
-        semver: (Minor, Minor, Minor),
+        clients: Documentation, servers: Documentation,
+        semver: Minor,
     }
     /// A row of the change history changed.
     HistoryEntryChanged = "history.entry_changed" {
         "a row of the change history changed",
-        clients: "documentation", servers: "documentation",
-        semver: (Minor, Minor, Minor),
+        clients: Documentation, servers: Documentation,
+        semver: Minor,
     }
     /// A row of the change history is gone.
     HistoryEntryRemoved = "history.entry_removed" {
         "a row of the change history is gone",
-        clients: "documentation", servers: "documentation",
-        semver: (Minor, Minor, Minor),
+        clients: Documentation, servers: Documentation,
+        semver: Minor,
     }
     /// A new optional parameter.
     ParamAddedOptional = "param.added_optional" {
         "a new optional parameter (with or without default)",
-        clients: "compatible", servers: "compatible: old servers ignore it",
-        semver: (Minor, Minor, Minor),
+        clients: Compatible, servers: Compatible "old servers ignore it",
+        semver: Minor,
     }
     /// A new required parameter.
     ParamAddedRequired = "param.added_required" {
         "a new required parameter",
-        clients: "breaking", servers: "compatible: old servers ignore unknown parameters",
-        semver: (Major, Major, Major),
+        clients: Breaking, servers: Compatible "old servers ignore unknown parameters",
+        semver: Major,
     }
     /// A parameter's default added, removed or changed.
     ParamDefaultChanged = "param.default_changed" {
         "a parameter's default added, removed or changed",
-        clients: "breaking",
-        servers: "breaking: a request leaving it out means something else (generated clients send their default)",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking,
+        servers: Breaking "a request leaving it out means something else (generated clients send their default)",
+        semver: Minor,
     }
-    /// A parameter's documentation.
+    /// A parameter's documentation (or a range written otherwise that accepts the same integers).
     ParamDocChanged = "param.doc_changed" {
-        "a parameter's documentation, provenance or pattern doc",
-        clients: "documentation", servers: "documentation",
-        semver: (Patch, Patch, Patch),
+        "a parameter's documentation, provenance or pattern doc (or a range accepting the same integers)",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
     }
     /// A parameter's format.
     ParamFormatChanged = "param.format_changed" {
         "a parameter's format",
-        clients: "breaking when old clients may send a text new servers reject",
-        servers: "breaking when new clients may send a text old servers reject",
+        clients: ByFinding "breaking when old clients may send a text new servers reject",
+        servers: ByFinding "breaking when new clients may send a text old servers reject",
         // The typed-time setters of the parameter may change or go away.
-        semver: (Major, Major, Major),
+        semver: Major,
     }
     /// Query or path.
     ParamLocationChanged = "param.location_changed" {
         "query or path",
-        clients: "breaking", servers: "breaking",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
     }
     /// A required parameter became optional.
     ParamNowOptional = "param.now_optional" {
         "a required parameter became optional",
-        clients: "compatible", servers: "breaking",
-        semver: (Major, Major, Major),
+        clients: Compatible, servers: Breaking,
+        semver: Major,
     }
     /// An optional parameter became required.
     ParamNowRequired = "param.now_required" {
         "an optional parameter became required",
-        clients: "breaking", servers: "compatible",
-        semver: (Major, Major, Major),
+        clients: Breaking, servers: Compatible,
+        semver: Major,
     }
     /// A path parameter's name.
     ParamPathRenamed = "param.path_renamed" {
         "a path parameter's name (not on the wire)",
-        clients: "documentation", servers: "documentation",
-        semver: (Major, Major, Major),
+        clients: Documentation, servers: Documentation,
+        semver: Major,
     }
     /// A parameter's pattern added, removed or changed.
     ParamPatternChanged = "param.pattern_changed" {
         "a parameter's pattern added, removed or changed",
-        clients: "breaking when old clients may send a text new servers reject",
-        servers: "breaking when new clients may send a text old servers reject",
-        semver: (Minor, Minor, Minor),
+        clients: ByFinding "breaking when old clients may send a text new servers reject",
+        servers: ByFinding "breaking when new clients may send a text old servers reject",
+        semver: Minor,
     }
     /// An integer range moved.
     ParamRangeChanged = "param.range_changed" {
         "an integer range moved",
-        clients: "breaking", servers: "breaking",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
     }
     /// An integer range narrowed.
     ParamRangeNarrowed = "param.range_narrowed" {
         "an integer range narrowed",
-        clients: "breaking", servers: "compatible",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking, servers: Compatible,
+        semver: Minor,
     }
     /// An integer range widened.
     ParamRangeWidened = "param.range_widened" {
         "an integer range widened",
-        clients: "compatible", servers: "breaking",
-        semver: (Minor, Minor, Minor),
+        clients: Compatible, servers: Breaking,
+        semver: Minor,
     }
     /// An optional parameter is gone.
     ParamRemovedOptional = "param.removed_optional" {
         "an optional parameter is gone",
-        clients: "compatible: new servers ignore it", servers: "compatible",
-        semver: (Major, Major, Major),
+        clients: Compatible "new servers ignore it", servers: Compatible,
+        semver: Major,
     }
     /// A required parameter is gone.
     ParamRemovedRequired = "param.removed_required" {
         "a required parameter is gone",
-        clients: "compatible: new servers ignore it", servers: "breaking",
-        semver: (Major, Major, Major),
+        clients: Compatible "new servers ignore it", servers: Breaking,
+        semver: Major,
     }
     /// A parameter's type (or value set).
     ParamTypeChanged = "param.type_changed" {
         "a parameter's type (or value set)",
-        clients: "breaking when old clients may send a text new servers reject",
-        servers: "breaking when new clients may send a text old servers reject",
-        semver: (Major, Major, Major),
+        clients: ByFinding "breaking when old clients may send a text new servers reject",
+        servers: ByFinding "breaking when new clients may send a text old servers reject",
+        semver: Major,
     }
     /// A new record.
     RecordAdded = "record.added" {
         "a new record",
-        clients: "compatible", servers: "compatible",
-        semver: (Minor, Minor, Minor),
+        clients: Compatible, servers: Compatible,
+        semver: Minor,
     }
     /// A record's documentation.
     RecordDocChanged = "record.doc_changed" {
         "a record's documentation or provenance",
-        clients: "documentation", servers: "documentation",
-        semver: (Patch, Patch, Patch),
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
     }
     /// A record is gone.
     RecordRemoved = "record.removed" {
         "a record is gone",
-        clients: "compatible", servers: "compatible",
-        semver: (Major, Major, Major),
+        clients: Compatible, servers: Compatible,
+        semver: Major,
     }
     /// A new rule across parameters.
     RuleAdded = "rule.added" {
         "a new rule across parameters",
-        clients: "breaking (compatible on parameters old clients never send)", servers: "compatible",
-        semver: (Minor, Minor, Minor),
+        clients: ByFinding "breaking (compatible on parameters old clients never send)",
+        servers: Compatible,
+        semver: Minor,
     }
     /// A rule changed both ways (or undecidably).
     RuleChanged = "rule.changed" {
         "a rule changed both ways (or undecidably)",
-        clients: "breaking", servers: "breaking",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
     }
     /// A rule's documentation.
     RuleDocChanged = "rule.doc_changed" {
         "a rule's documentation",
-        clients: "documentation", servers: "documentation",
-        semver: (Patch, Patch, Patch),
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
     }
     /// A rule accepts more requests.
     RuleRelaxed = "rule.relaxed" {
         "a rule accepts more requests",
-        clients: "compatible", servers: "breaking",
-        semver: (Minor, Minor, Minor),
+        clients: Compatible, servers: Breaking,
+        semver: Minor,
     }
     /// A rule is gone.
     RuleRemoved = "rule.removed" {
         "a rule is gone",
-        clients: "compatible", servers: "breaking (compatible on parameters new clients never send)",
-        semver: (Minor, Minor, Minor),
+        clients: Compatible,
+        servers: ByFinding "breaking (compatible on parameters new clients never send)",
+        semver: Minor,
     }
     /// A rule's id, with the same check.
     RuleRenamed = "rule.renamed" {
         "a rule's id, with the same check",
-        clients: "documentation", servers: "documentation",
-        semver: (Minor, Minor, Minor),
+        clients: Documentation, servers: Documentation,
+        semver: Minor,
     }
     /// A rule accepts fewer requests.
     RuleTightened = "rule.tightened" {
         "a rule accepts fewer requests",
-        clients: "breaking", servers: "compatible",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking, servers: Compatible,
+        semver: Minor,
     }
     /// A generated Rust name, with the same thing on the wire.
     RustRenamed = "rust.renamed" {
         "a generated Rust name (an endpoint's `rust:`, a value's `rust:`, a record's or field's name)",
-        clients: "documentation", servers: "documentation",
-        semver: (Major, Major, Major),
+        clients: Documentation, servers: Documentation,
+        semver: Major,
     }
     /// Sample data for an endpoint.
     SamplesAdded = "samples.added" {
         "sample data for an endpoint",
-        clients: "documentation", servers: "documentation",
-        semver: (Patch, Patch, Patch),
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
     }
     /// An endpoint's sample data.
     SamplesChanged = "samples.changed" {
         "an endpoint's sample data",
-        clients: "documentation", servers: "documentation",
-        semver: (Patch, Patch, Patch),
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
     }
     /// An endpoint's sample data is gone.
     SamplesRemoved = "samples.removed" {
         "an endpoint's sample data is gone",
-        clients: "documentation", servers: "documentation",
-        semver: (Patch, Patch, Patch),
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
     }
     /// The base path.
     ServiceBasePathChanged = "service.base_path_changed" {
         "the base path",
-        clients: "breaking", servers: "breaking",
-        semver: (Minor, Minor, Minor),
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
     }
     /// The service's title or description.
     ServiceDocChanged = "service.doc_changed" {
         "the service's title or description",
-        clients: "documentation", servers: "documentation",
-        semver: (Patch, Patch, Patch),
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
     }
     /// The interface description's version.
     ServiceVersionChanged = "service.version_changed" {
         "`api_version`, the interface description's version",
-        clients: "documentation", servers: "documentation",
-        semver: (Minor, Minor, Minor),
+        clients: Documentation, servers: Documentation,
+        semver: Minor,
     }
     /// A new value set.
     ValueSetAdded = "value_set.added" {
         "a new value set",
-        clients: "compatible", servers: "compatible",
-        semver: (Minor, Minor, Minor),
+        clients: Compatible, servers: Compatible,
+        semver: Minor,
     }
     /// A value set's documentation.
     ValueSetDocChanged = "value_set.doc_changed" {
         "a value set's or value's documentation or provenance",
-        clients: "documentation", servers: "documentation",
-        semver: (Patch, Patch, Patch),
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
     }
     /// A value set is gone.
     ValueSetRemoved = "value_set.removed" {
         "a value set is gone",
-        clients: "compatible", servers: "compatible",
-        semver: (Major, Major, Major),
+        clients: Compatible, servers: Compatible,
+        semver: Major,
     }
     /// A new value of a value set.
     ValueSetValueAdded = "value_set.value_added" {
         "a new value of a value set (parameters use it / only records do)",
-        clients: "compatible / compatible: decoded as `Unknown`", servers: "breaking / compatible",
-        semver: (Minor, Minor, Minor),
+        clients: Compatible "decoded as `Unknown` in answers",
+        servers: ByFinding "breaking / compatible",
+        semver: Minor,
     }
     /// A value of a value set is gone.
     ValueSetValueRemoved = "value_set.value_removed" {
         "a value of a value set is gone (parameters use it / only records do)",
-        clients: "breaking / compatible", servers: "compatible",
-        semver: (Major, Major, Major),
+        clients: ByFinding "breaking / compatible", servers: Compatible,
+        semver: Major,
     }
 }
 
-impl Check {
+impl ChangeKind {
     /// The stable id (`param.added_required`).
     pub const fn id(self) -> &'static str {
         self.info().id
@@ -594,34 +587,37 @@ impl Check {
         self.info().summary
     }
 
-    /// The semver step each generated crate needs for a change of this kind.
-    pub const fn steps(self) -> Steps {
-        self.info().steps
+    /// The semver step the generated crates need for a change of this kind, under the policy
+    /// of the README (*Versions, publishing and semver*). One step for the three: the server
+    /// and client crates re-export the model crate and take its types in their own API, and
+    /// the crates share one version, so a step of one is a step of all.
+    pub const fn step(self) -> Step {
+        self.info().step
     }
 
-    /// The check with this id.
-    pub fn from_id(id: &str) -> Option<Check> {
-        Check::ALL.iter().copied().find(|c| c.id() == id)
+    /// The kind of change with this id.
+    pub fn from_id(id: &str) -> Option<ChangeKind> {
+        ChangeKind::ALL.iter().copied().find(|c| c.id() == id)
     }
 }
 
-impl fmt::Display for Check {
+impl fmt::Display for ChangeKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.id())
     }
 }
 
-/// The README's table of checks (Markdown), one row per check.
+/// The README's table of checks (Markdown), one row per kind of change.
 pub fn readme_table() -> String {
     let mut out = String::from(
-        "| check id | change | old clients | old servers | model | server | client |\n\
-         |---|---|---|---|---|---|---|\n",
+        "| check id | change | old clients | old servers | semver |\n\
+         |---|---|---|---|---|\n",
     );
-    for check in Check::ALL {
-        let i = check.info();
+    for kind in ChangeKind::ALL {
+        let i = kind.info();
         out.push_str(&format!(
-            "| `{}` | {} | {} | {} | {} | {} | {} |\n",
-            i.id, i.summary, i.clients, i.servers, i.steps.model, i.steps.server, i.steps.client
+            "| `{}` | {} | {} | {} | {} |\n",
+            i.id, i.summary, i.clients, i.servers, i.step
         ));
     }
     out
@@ -633,21 +629,73 @@ mod tests {
 
     #[test]
     fn ids_are_sorted_unique_and_well_formed() {
-        let ids: Vec<&str> = Check::ALL.iter().map(|c| c.id()).collect();
+        let ids: Vec<&str> = ChangeKind::ALL.iter().map(|c| c.id()).collect();
         assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
         for id in ids {
             let (kind, what) = id.split_once('.').expect("kind.what");
             assert!(!kind.is_empty() && !what.is_empty(), "{id}");
-            assert_eq!(Check::from_id(id).map(Check::id), Some(id));
+            assert_eq!(ChangeKind::from_id(id).map(ChangeKind::id), Some(id));
         }
     }
 
-    /// The server and client crates take the model's types in their API.
+    /// A handle classifies its kind with the impacts the kind declares, and with those the
+    /// finding decides where the kind leaves them to it.
     #[test]
-    fn server_and_client_step_at_least_as_far_as_the_model() {
-        for check in Check::ALL {
-            let s = check.steps();
-            assert!(s.server >= s.model && s.client >= s.model, "{check}");
+    fn handles_take_the_declared_impacts() {
+        use Impact::*;
+        let fixed = |c: Classified| {
+            let info = c.kind().info();
+            (info.clients.fixed(), info.servers.fixed())
+        };
+        let both = |c: Classified| (c.kind(), c.impacts().clients, c.impacts().servers);
+        let fixed_kind = kind::ParamAddedRequired;
+        assert_eq!(
+            both(fixed_kind),
+            (ChangeKind::ParamAddedRequired, Breaking, Compatible)
+        );
+        assert_eq!(fixed(fixed_kind), (Some(Breaking), Some(Compatible)));
+        let clients = kind::RuleAdded.clients(Compatible);
+        assert_eq!(
+            both(clients),
+            (ChangeKind::RuleAdded, Compatible, Compatible)
+        );
+        assert_eq!(fixed(clients), (None, Some(Compatible)));
+        let servers = kind::EndpointAdded.servers(Breaking);
+        assert_eq!(
+            both(servers),
+            (ChangeKind::EndpointAdded, Compatible, Breaking)
+        );
+        assert_eq!(fixed(servers), (Some(Compatible), None));
+        let decided = kind::FieldFormatChanged.decided(Impacts {
+            clients: Documentation,
+            servers: Breaking,
+        });
+        assert_eq!(
+            both(decided),
+            (ChangeKind::FieldFormatChanged, Documentation, Breaking)
+        );
+        assert_eq!(fixed(decided), (None, None));
+    }
+
+    /// The README's cells: a fixed impact with its reason, or the rule of a finding-decided one.
+    #[test]
+    fn the_table_states_fixed_impacts_and_rules() {
+        let table = readme_table();
+        for row in [
+            "| `param.added_required` | a new required parameter | breaking | compatible: old servers ignore unknown parameters | major |",
+            "| `rule.added` | a new rule across parameters | breaking (compatible on parameters old clients never send) | compatible | minor |",
+            "| `samples.added` | sample data for an endpoint | documentation | documentation | patch |",
+        ] {
+            assert!(table.lines().any(|l| l == row), "{row}");
+        }
+        assert_eq!(table.lines().count(), 2 + ChangeKind::ALL.len());
+    }
+
+    /// Every change is released: documentation at least takes a patch step.
+    #[test]
+    fn every_kind_takes_a_step() {
+        for kind in ChangeKind::ALL {
+            assert!(kind.step() >= Step::Patch, "{kind}");
         }
     }
 }

@@ -1,10 +1,9 @@
 //! Endpoints: added, removed, marked removed, renamed, moved; their key requirement, the
 //! record they return, paging and documentation; and their sample data (reported apart).
 
-use super::Check;
-use super::impact::*;
+use super::checks::kind;
 use super::types::{decodes, type_name};
-use super::{Diff, changed_parts};
+use super::{Diff, Impact, Impacts, Places, Sides, changed_parts};
 use crate::model::{
     Api, AuthMode, Endpoint, FieldId, Operand, ParamId, PathTemplate, SampleField, Samples,
     Segment, TypeRef,
@@ -106,12 +105,12 @@ impl Diff<'_> {
             match same {
                 Some(i) => {
                     let n = fresh.remove(i);
-                    self.push(Check::EndpointRenamed, &n.id, DOCS, format!(
+                    self.push(kind::EndpointRenamed, &n.id, format!(
                             "endpoint `{}` is now called `{}` at the same `{}`: the generated Rust names change, the wire does not",
                             o.id,
                             n.id,
                             route(n)
-                        ), (Some(&o.at), Some(&n.at)));
+                        ), Places { old: Some(&o.at), new: Some(&n.at) });
                     pairs.push((o, n));
                     false
                 }
@@ -119,58 +118,68 @@ impl Diff<'_> {
             }
         });
         for o in gone {
-            let (impacts, why) = if o.removed.is_some() {
+            let (clients, why) = if o.removed.is_some() {
                 (
-                    COMPATIBLE,
+                    Impact::Compatible,
                     "it was already marked removed: old clients got 410 from old servers and get 404 now",
                 )
             } else {
                 (
-                    CLIENTS_BREAK,
+                    Impact::Breaking,
                     "old clients calling it get 404 from new servers; new clients do not call it",
                 )
             };
             self.push(
-                Check::EndpointRemoved,
+                kind::EndpointRemoved.clients(clients),
                 &o.id,
-                impacts,
                 format!("endpoint `{}` ({}) is gone: {why}", o.id, route(o)),
-                (Some(&o.at), None),
+                Places {
+                    old: Some(&o.at),
+                    new: None,
+                },
             );
             if let Some(s) = &o.samples {
                 self.push_sample(
-                    Check::SamplesRemoved,
+                    kind::SamplesRemoved,
                     &o.id,
                     format!("the sample data of `{}` is gone with it", o.id),
-                    (Some(&s.at), None),
+                    Places {
+                        old: Some(&s.at),
+                        new: None,
+                    },
                 );
             }
         }
         for n in fresh {
-            let (impacts, why) = if n.removed.is_some() {
+            let (servers, why) = if n.removed.is_some() {
                 (
-                    COMPATIBLE,
+                    Impact::Compatible,
                     "it is marked removed: new clients do not call it, and old clients cannot",
                 )
             } else {
                 (
-                    SERVERS_BREAK,
+                    Impact::Breaking,
                     "old clients do not call it; new clients calling it get 404 from old servers",
                 )
             };
             self.push(
-                Check::EndpointAdded,
+                kind::EndpointAdded.servers(servers),
                 &n.id,
-                impacts,
                 format!("new endpoint `{}` ({}): {why}", n.id, route(n)),
-                (None, Some(&n.at)),
+                Places {
+                    old: None,
+                    new: Some(&n.at),
+                },
             );
             if let Some(s) = &n.samples {
                 self.push_sample(
-                    Check::SamplesAdded,
+                    kind::SamplesAdded,
                     &n.id,
                     format!("sample data for the new endpoint `{}`", n.id),
-                    (None, Some(&s.at)),
+                    Places {
+                        old: None,
+                        new: Some(&s.at),
+                    },
                 );
             }
         }
@@ -181,36 +190,39 @@ impl Diff<'_> {
 
     fn endpoint(&mut self, o: &Endpoint, n: &Endpoint) {
         let id = n.id.clone();
-        let at = (Some(&o.at), Some(&n.at));
+        let at = Places {
+            old: Some(&o.at),
+            new: Some(&n.at),
+        };
         if o.method != n.method {
-            self.push(Check::EndpointMethodChanged, &id, BOTH_BREAK, format!(
+            self.push(kind::EndpointMethodChanged, &id, format!(
                     "method {} became {}: each side calls the other with a method it does not serve",
                     o.method.as_str(),
                     n.method.as_str()
                 ), at);
         }
         if shape(&o.path) != shape(&n.path) {
-            self.push(Check::EndpointPathChanged, &id, BOTH_BREAK, format!(
+            self.push(kind::EndpointPathChanged, &id, format!(
                     "path `{}` became `{}`: old clients get 404 from new servers, new clients get 404 from old servers",
                     o.path, n.path
                 ), at);
         }
         match (&o.removed, &n.removed) {
-            (None, Some(r)) => self.push(Check::EndpointMarkedRemoved, &id, CLIENTS_BREAK, format!(
+            (None, Some(r)) => self.push(kind::EndpointMarkedRemoved, &id, format!(
                     "`{}` is marked removed ({}, {}): new servers answer old clients 410 ENDPOINT_REMOVED; new clients do not call it",
                     route(n),
                     r.date,
                     r.version
                 ), at),
-            (Some(_), None) => self.push(Check::EndpointRestored, &id, SERVERS_BREAK, format!(
+            (Some(_), None) => self.push(kind::EndpointRestored, &id, format!(
                     "`{}` is no longer marked removed: old clients may call it again; old servers answer new clients 410 ENDPOINT_REMOVED",
                     route(n)
                 ), at),
             _ => {}
         }
         match (o.auth, n.auth) {
-            (AuthMode::Optional, AuthMode::Required) => self.push(Check::EndpointAuthRequired, &id, CLIENTS_BREAK, "a key is now required: old clients may call without one and new servers answer 401 UNAUTHORIZED; new clients always send one", at),
-            (AuthMode::Required, AuthMode::Optional) => self.push(Check::EndpointAuthOptional, &id, SERVERS_BREAK, "a key is no longer required: old clients still send one; new clients may call without one and old servers answer 401 UNAUTHORIZED", at),
+            (AuthMode::Optional, AuthMode::Required) => self.push(kind::EndpointAuthRequired, &id, "a key is now required: old clients may call without one and new servers answer 401 UNAUTHORIZED; new clients always send one", at),
+            (AuthMode::Required, AuthMode::Optional) => self.push(kind::EndpointAuthOptional, &id, "a key is no longer required: old clients still send one; new clients may call without one and old servers answer 401 UNAUTHORIZED", at),
             _ => {}
         }
         if self.old.returns(o).spec_name != self.new.returns(n).spec_name {
@@ -222,10 +234,13 @@ impl Diff<'_> {
                 Ok(()) => format!("{who} still decode records of {from}"),
                 Err(e) => format!("{who} fail to decode records of {from} ({e})"),
             };
+            let impacts = Impacts {
+                clients: Impact::breaking_if(clients.is_err()),
+                servers: Impact::breaking_if(servers.is_err()),
+            };
             self.push(
-                Check::EndpointReturnsChanged,
+                kind::EndpointReturnsChanged.decided(impacts),
                 &id,
-                (breaks(clients.is_err()), breaks(servers.is_err())),
                 format!(
                     "`data` holds {} instead of {}: {}; {}",
                     type_name(self.new, &new_ty, false),
@@ -248,11 +263,11 @@ impl Diff<'_> {
                 Some((limit, None)) => format!("limit `{limit}`"),
                 Some((limit, Some(offset))) => format!("limit `{limit}`, offset `{offset}`"),
             };
-            self.push(Check::EndpointPagingChanged, &id, DOCS, format!(
+            self.push(kind::EndpointPagingChanged, &id, format!(
                     "paging {} became {}: the parameters themselves are compared apart; the generated client's paging stream follows",
                     describe(paging(o)),
                     describe(paging(n))
-                ), (o.paging.as_ref().map(|p| &p.at).or(at.0), n.paging.as_ref().map(|p| &p.at).or(at.1)));
+                ), Places { old: o.paging.as_ref().map(|p| &p.at).or(at.old), new: n.paging.as_ref().map(|p| &p.at).or(at.new) });
         }
         self.order(o, n);
         self.lookup(o, n);
@@ -273,16 +288,19 @@ impl Diff<'_> {
             ),
         ]) {
             self.push(
-                Check::EndpointDocChanged,
+                kind::EndpointDocChanged,
                 &id,
-                DOCS,
                 format!("the {parts} of `{id}` changed"),
                 at,
             );
         }
         // A renamed endpoint's names follow its id; `endpoint.renamed` says so.
         if o.id == n.id && rust_names(o) != rust_names(n) {
-            self.rust_renamed(&id, (&o.names.method, &n.names.method), at);
+            let names = Sides {
+                old: o.names.method.as_str(),
+                new: &n.names.method,
+            };
+            self.rust_renamed(&id, names, at);
         }
         self.params(o, n);
         self.body(o, n);
@@ -313,33 +331,35 @@ impl Diff<'_> {
         if old_key == new_key {
             return;
         }
-        let (impact, why) = match (&o.order, &n.order) {
+        let (clients, servers, why) = match (&o.order, &n.order) {
             (None, Some(_)) => (
-                SERVERS_BREAK,
+                Impact::Compatible,
+                Impact::Breaking,
                 "old clients relied on no order; new clients rely on one old servers need not keep",
             ),
             (Some(_), None) => (
-                CLIENTS_BREAK,
+                Impact::Breaking,
+                Impact::Compatible,
                 "old clients rely on an order new servers need not keep; new clients rely on none",
             ),
             _ => (
-                BOTH_BREAK,
+                Impact::Breaking,
+                Impact::Breaking,
                 "each side relies on an order the other does not keep",
             ),
         };
         self.push(
-            Check::EndpointOrderChanged,
+            kind::EndpointOrderChanged.decided(Impacts { clients, servers }),
             &n.id,
-            impact,
             format!(
                 "records in {} became {}: {why}",
                 describe(&old_key),
                 describe(&new_key)
             ),
-            (
-                o.order.as_ref().map(|r| &r.at).or(Some(&o.at)),
-                n.order.as_ref().map(|r| &r.at).or(Some(&n.at)),
-            ),
+            Places {
+                old: o.order.as_ref().map(|r| &r.at).or(Some(&o.at)),
+                new: n.order.as_ref().map(|r| &r.at).or(Some(&n.at)),
+            },
         );
     }
 
@@ -350,17 +370,20 @@ impl Diff<'_> {
         if old_lookup == new_lookup {
             return;
         }
-        let (impact, why) = match (&o.lookup, &n.lookup) {
+        let (clients, servers, why) = match (&o.lookup, &n.lookup) {
             (None, Some(_)) => (
-                CLIENTS_BREAK,
+                Impact::Breaking,
+                Impact::Compatible,
                 "new servers answer 404 NOT_FOUND where old clients expect an empty `data`",
             ),
             (Some(_), None) => (
-                SERVERS_BREAK,
+                Impact::Compatible,
+                Impact::Breaking,
                 "old servers answer 404 NOT_FOUND where new clients expect an empty `data`",
             ),
             _ => (
-                BOTH_BREAK,
+                Impact::Breaking,
+                Impact::Breaking,
                 "each side answers 404 NOT_FOUND for a parameter the other does not look up by",
             ),
         };
@@ -369,15 +392,17 @@ impl Diff<'_> {
             Some(p) => format!("`{p}`"),
         };
         self.push(
-            Check::EndpointLookupChanged,
+            kind::EndpointLookupChanged.decided(Impacts { clients, servers }),
             &n.id,
-            impact,
             format!(
                 "the lookup parameter {} became {}: {why}",
                 describe(&old_lookup),
                 describe(&new_lookup)
             ),
-            (Some(&o.at), Some(&n.at)),
+            Places {
+                old: Some(&o.at),
+                new: Some(&n.at),
+            },
         );
     }
 
@@ -385,16 +410,22 @@ impl Diff<'_> {
         match (&o.samples, &n.samples) {
             (None, None) => {}
             (Some(s), None) => self.push_sample(
-                Check::SamplesRemoved,
+                kind::SamplesRemoved,
                 &n.id,
                 format!("`{}` has no sample data any more", n.id),
-                (Some(&s.at), None),
+                Places {
+                    old: Some(&s.at),
+                    new: None,
+                },
             ),
             (None, Some(s)) => self.push_sample(
-                Check::SamplesAdded,
+                kind::SamplesAdded,
                 &n.id,
                 format!("`{}` has sample data now", n.id),
-                (None, Some(&s.at)),
+                Places {
+                    old: None,
+                    new: Some(&s.at),
+                },
             ),
             (Some(a), Some(b)) => {
                 let (old_text, new_text) =
@@ -408,10 +439,13 @@ impl Diff<'_> {
                     ("selection", old_text.1 != new_text.1),
                 ]) {
                     self.push_sample(
-                        Check::SamplesChanged,
+                        kind::SamplesChanged,
                         &n.id,
                         format!("the sample data of `{}` changed: {parts}", n.id),
-                        (Some(&a.at), Some(&b.at)),
+                        Places {
+                            old: Some(&a.at),
+                            new: Some(&b.at),
+                        },
                     );
                 }
             }

@@ -20,12 +20,15 @@
 //! an acknowledgment in a new `history:` entry); [`render`] prints the report as text or JSON;
 //! [`changelog`] prints the change history and checks it against what changed.
 //!
-//! The classification of each kind of change, per direction, is in `README.md` (*Checking
-//! spec changes*, generated from [`Check`]).
+//! Each kind of change is data in [`checks`] ([`ChangeKind::info`]): its id, what it fixes of
+//! the impacts (or leaves to each finding, [`KindImpact`]) and its semver step. The table of
+//! `README.md` (*Checking spec changes*) is generated from it.
 
 mod body;
 pub mod checks;
+mod declare;
 mod endpoints;
+mod impact;
 pub mod lang;
 mod params;
 pub mod policy;
@@ -37,47 +40,21 @@ mod types;
 
 pub mod changelog;
 
-use std::fmt;
-
 use crate::diag::Location;
 use crate::model::Api;
+use checks::Classified;
+use impact::Impacts;
+use semver::Step;
 
-pub use checks::{Check, CheckInfo, Steps};
+pub use checks::{ChangeKind, KindInfo};
+pub use impact::{Impact, KindImpact};
 pub use policy::{Assessment, Gate, Status, assess};
-
-/// How a change lands in one direction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Impact {
-    /// Something that worked no longer does.
-    Breaking,
-    /// Everything that worked still works.
-    Compatible,
-    /// Nothing on the wire changes.
-    Documentation,
-}
-
-impl Impact {
-    /// `breaking`, `compatible` or `documentation`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Impact::Breaking => "breaking",
-            Impact::Compatible => "compatible",
-            Impact::Documentation => "documentation",
-        }
-    }
-}
-
-impl fmt::Display for Impact {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// One change between the two specs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     /// The kind of change, with its stable id (`param.added_required`).
-    pub check: Check,
+    pub kind: ChangeKind,
     /// What changed: `endpoint`, `endpoint.param`, a rule id, `Record`, `Record.field`,
     /// `ValueSet`, `ValueSet.value`, `ErrorCode.CODE`, `envelope.field`, `service`, `auth`,
     /// `history.DATE`.
@@ -106,7 +83,7 @@ impl Finding {
     }
 
     fn sort_key(&self) -> (&str, &str, &str) {
-        (&self.subject, self.check.id(), &self.explanation)
+        (&self.subject, self.kind.id(), &self.explanation)
     }
 }
 
@@ -124,10 +101,17 @@ impl Changes {
     pub fn is_empty(&self) -> bool {
         self.contract.is_empty() && self.samples.is_empty()
     }
-}
 
-/// Every check [`compare`] reports, sorted by id.
-pub const CHECKS: &[Check] = Check::ALL;
+    /// The semver step the generated crates need for these changes: the largest of their
+    /// kinds' (sample data included: the crates' READMEs and the OpenAPI document show
+    /// samples).
+    pub fn step(&self) -> Step {
+        (self.contract.iter().chain(&self.samples))
+            .map(|f| f.kind.step())
+            .max()
+            .unwrap_or_default()
+    }
+}
 
 /// Compares two resolved specs: every change, classified for clients and servers.
 pub fn compare(old: &Api, new: &Api) -> Changes {
@@ -151,27 +135,6 @@ pub fn compare(old: &Api, new: &Api) -> Changes {
     d.out
 }
 
-/// Impacts (clients, servers) of the common cases.
-pub(crate) mod impact {
-    use super::Impact::{self, *};
-
-    /// Old clients break; old servers are fine.
-    pub const CLIENTS_BREAK: (Impact, Impact) = (Breaking, Compatible);
-    /// Old servers break; old clients are fine.
-    pub const SERVERS_BREAK: (Impact, Impact) = (Compatible, Breaking);
-    /// Both break.
-    pub const BOTH_BREAK: (Impact, Impact) = (Breaking, Breaking);
-    /// Both are fine.
-    pub const COMPATIBLE: (Impact, Impact) = (Compatible, Compatible);
-    /// Nothing on the wire.
-    pub const DOCS: (Impact, Impact) = (Documentation, Documentation);
-
-    /// Breaking when `breaks`, compatible otherwise.
-    pub fn breaks(breaks: bool) -> Impact {
-        if breaks { Breaking } else { Compatible }
-    }
-}
-
 /// The comparison under way.
 struct Diff<'a> {
     old: &'a Api,
@@ -179,65 +142,72 @@ struct Diff<'a> {
     out: Changes,
 }
 
-impl Diff<'_> {
-    /// Records a contract change, at its places in the old and the new spec.
-    fn push(
-        &mut self,
-        check: Check,
-        subject: impl Into<String>,
-        (clients, servers): (Impact, Impact),
-        explanation: impl Into<String>,
-        (old, new): (Option<&Location>, Option<&Location>),
-    ) {
-        self.out.contract.push(Finding {
-            check,
-            subject: subject.into(),
+/// A value on each side of the comparison: the old spec's and the new one's.
+#[derive(Clone, Copy, Debug)]
+struct Sides<T> {
+    old: T,
+    new: T,
+}
+
+/// Where a change stands in the old and in the new spec (an addition has no old place, a
+/// removal may have no new one).
+type Places<'a> = Sides<Option<&'a Location>>;
+
+impl Finding {
+    fn new(kind: Classified, subject: String, explanation: String, at: Places<'_>) -> Finding {
+        let Impacts { clients, servers } = kind.impacts();
+        Finding {
+            kind: kind.kind(),
+            subject,
             clients,
             servers,
-            explanation: explanation.into(),
-            old: old.cloned(),
-            new: new.cloned(),
-        });
-    }
-
-    /// Records a generated Rust name that changed (`old` → `new`) while the wire stays the
-    /// same: nothing for the wire, a major step for the crates.
-    fn rust_renamed(
-        &mut self,
-        subject: &str,
-        (old, new): (&str, &str),
-        (old_at, new_at): (Option<&Location>, Option<&Location>),
-    ) {
-        if old != new {
-            self.push(
-                Check::RustRenamed,
-                subject,
-                impact::DOCS,
-                format!(
-                    "the Rust name `{old}` of `{subject}` became `{new}`; the wire does not change"
-                ),
-                (old_at, new_at),
-            );
+            explanation,
+            old: at.old.cloned(),
+            new: at.new.cloned(),
         }
+    }
+}
+
+impl Diff<'_> {
+    /// Records a contract change of `kind` (a handle of [`checks::kind`], with the impacts the
+    /// finding decides where the kind leaves them to it), at its places in the two specs.
+    fn push(
+        &mut self,
+        kind: Classified,
+        subject: impl Into<String>,
+        explanation: impl Into<String>,
+        at: Places<'_>,
+    ) {
+        let finding = Finding::new(kind, subject.into(), explanation.into(), at);
+        self.out.contract.push(finding);
     }
 
     /// Records a change of the sample data, at its places in the old and the new spec.
     fn push_sample(
         &mut self,
-        check: Check,
+        kind: Classified,
         subject: impl Into<String>,
         explanation: impl Into<String>,
-        (old, new): (Option<&Location>, Option<&Location>),
+        at: Places<'_>,
     ) {
-        self.out.samples.push(Finding {
-            check,
-            subject: subject.into(),
-            clients: Impact::Documentation,
-            servers: Impact::Documentation,
-            explanation: explanation.into(),
-            old: old.cloned(),
-            new: new.cloned(),
-        });
+        let finding = Finding::new(kind, subject.into(), explanation.into(), at);
+        self.out.samples.push(finding);
+    }
+
+    /// Records a generated Rust name that changed while the wire stays the same: nothing for
+    /// the wire, a major step for the crates.
+    fn rust_renamed(&mut self, subject: &str, names: Sides<&str>, at: Places<'_>) {
+        let Sides { old, new } = names;
+        if old != new {
+            self.push(
+                checks::kind::RustRenamed,
+                subject,
+                format!(
+                    "the Rust name `{old}` of `{subject}` became `{new}`; the wire does not change"
+                ),
+                at,
+            );
+        }
     }
 }
 

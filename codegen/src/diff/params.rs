@@ -6,17 +6,16 @@
 //! pattern) is compared as the language of texts it accepts ([`super::lang`]): old clients
 //! break when they may send a text new servers reject, old servers when new clients may.
 
-use super::Check;
-use super::impact::*;
+use super::checks::{Classified, kind};
 use super::lang::Lang;
-use super::{Diff, Impact, changed_parts};
+use super::{Diff, Impact, Impacts, Places, Sides, changed_parts};
 use crate::model::{
     Endpoint, Inclusion, Input, Operand, Param, ParamLocation, Place, StringType, ValueCheck,
     ValueType,
 };
 
 /// `string`, `integer`, `boolean` or `value set X`.
-fn kind(ty: &ValueType) -> String {
+fn type_word(ty: &ValueType) -> String {
     match ty {
         ValueType::Integer(_) => "integer".into(),
         ValueType::String(_) => "string".into(),
@@ -51,7 +50,7 @@ impl Diff<'_> {
             match counterpart(p) {
                 Some(q) => {
                     matched.push(&q.wire);
-                    self.param((o, n), p, q);
+                    self.param(Sides { old: o, new: n }, Sides { old: p, new: q });
                 }
                 None => gone.push(p),
             }
@@ -77,28 +76,28 @@ impl Diff<'_> {
             let subject = format!("{}.{}", n.id, p.wire);
             let hint = rename_hint(p, &fresh, true);
             if p.required {
-                self.push(Check::ParamRemovedRequired, subject, SERVERS_BREAK, format!(
+                self.push(kind::ParamRemovedRequired, subject, format!(
                         "required parameter `{}` is gone{hint}: new servers ignore it from old clients; new clients leave it out and old servers reject their requests ({})",
                         p.wire,
                         o.param_rule(p, ValueCheck::Required)
-                    ), (Some(&p.at), Some(&n.at)));
+                    ), Places { old: Some(&p.at), new: Some(&n.at) });
             } else {
-                self.push(Check::ParamRemovedOptional, subject, COMPATIBLE, format!(
+                self.push(kind::ParamRemovedOptional, subject, format!(
                         "optional parameter `{}` is gone{hint}: new servers ignore it, so old clients that send it get answers it does not shape; new clients leave it out",
                         p.wire
-                    ), (Some(&p.at), Some(&n.at)));
+                    ), Places { old: Some(&p.at), new: Some(&n.at) });
             }
         }
         for q in &fresh {
             let subject = format!("{}.{}", n.id, q.wire);
             let hint = rename_hint(q, &gone, false);
             if q.required {
-                self.push(Check::ParamAddedRequired, subject, CLIENTS_BREAK, format!(
+                self.push(kind::ParamAddedRequired, subject, format!(
                         "new required {} parameter `{}`{hint}: old clients do not send it and new servers reject their requests ({}); old servers ignore it",
-                        kind(&q.ty),
+                        type_word(&q.ty),
                         q.wire,
                         n.param_rule(q, ValueCheck::Required)
-                    ), (Some(&o.at), Some(&q.at)));
+                    ), Places { old: Some(&o.at), new: Some(&q.at) });
             } else {
                 let default = q
                     .default
@@ -106,39 +105,43 @@ impl Diff<'_> {
                     .map_or("without a default".to_owned(), |d| {
                         format!("with default `{}`", d.wire())
                     });
-                self.push(Check::ParamAddedOptional, subject, COMPATIBLE, format!(
+                self.push(kind::ParamAddedOptional, subject, format!(
                         "new optional {} parameter `{}` {default}{hint}: old clients leave it out; old servers ignore it, so new clients that send it get answers it does not shape",
-                        kind(&q.ty),
+                        type_word(&q.ty),
                         q.wire
-                    ), (Some(&o.at), Some(&q.at)));
+                    ), Places { old: Some(&o.at), new: Some(&q.at) });
             }
         }
     }
 
-    /// One parameter on both sides (`n` is the new endpoint).
-    fn param(&mut self, (e_old, n): (&Endpoint, &Endpoint), o: &Param, q: &Param) {
+    /// One parameter on both sides.
+    fn param(&mut self, endpoints: Sides<&Endpoint>, params: Sides<&Param>) {
+        let (Sides { old: e_old, new: n }, Sides { old: o, new: q }) = (endpoints, params);
         let subject = format!("{}.{}", n.id, q.wire);
-        let at = (Some(&o.at), Some(&q.at));
+        let at = Places {
+            old: Some(&o.at),
+            new: Some(&q.at),
+        };
         if o.location != q.location {
-            self.push(Check::ParamLocationChanged, &subject, BOTH_BREAK, format!(
+            self.push(kind::ParamLocationChanged, &subject, format!(
                     "`{}` travels in the {} instead of the {}: neither side finds it where the other puts it",
                     q.wire,
                     location(q.location),
                     location(o.location)
                 ), at);
         } else if o.wire != q.wire {
-            self.push(Check::ParamPathRenamed, &subject, DOCS, format!(
+            self.push(kind::ParamPathRenamed, &subject, format!(
                     "path parameter `{}` is called `{}`: its place in the path is unchanged and its name is not on the wire",
                     o.wire, q.wire
                 ), at);
         }
         match (o.required, q.required) {
-            (false, true) => self.push(Check::ParamNowRequired, &subject, CLIENTS_BREAK, format!(
+            (false, true) => self.push(kind::ParamNowRequired, &subject, format!(
                     "`{}` became required: old clients may leave it out and new servers reject that ({}); new clients always send it",
                     q.wire,
                     n.param_rule(q, ValueCheck::Required)
                 ), at),
-            (true, false) => self.push(Check::ParamNowOptional, &subject, SERVERS_BREAK, format!(
+            (true, false) => self.push(kind::ParamNowOptional, &subject, format!(
                     "`{}` became optional: old clients still send it; new clients may leave it out and old servers reject that ({}.{}.required)",
                     q.wire, n.id, o.wire
                 ), at),
@@ -148,7 +151,7 @@ impl Diff<'_> {
                         .as_ref()
                         .map_or("none".to_owned(), |d| format!("`{}`", d.wire()))
                 };
-                self.push(Check::ParamDefaultChanged, &subject, BOTH_BREAK, format!(
+                self.push(kind::ParamDefaultChanged, &subject, format!(
                         "default of `{}` {} became {}: a request leaving it out means one thing to old servers and another to new ones (generated clients send their default explicitly and are not affected)",
                         q.wire,
                         show(o),
@@ -169,9 +172,8 @@ impl Diff<'_> {
             ("pattern doc", pattern_doc(o) != pattern_doc(q)),
         ]) {
             self.push(
-                Check::ParamDocChanged,
+                kind::ParamDocChanged,
                 &subject,
-                DOCS,
                 format!("the {parts} of `{}` changed", q.wire),
                 at,
             );
@@ -187,45 +189,39 @@ impl Diff<'_> {
         o: &Input<'_>,
         q: &Input<'_>,
     ) {
-        let at = (Some(o.at), Some(q.at));
+        let at = Places {
+            old: Some(o.at),
+            new: Some(q.at),
+        };
         let name = q.name();
         let rule = |check: ValueCheck| n.value_rule(&name, check);
+        // A body field's change is the `body.*` constraint kind that follows from whether each
+        // side accepts what the other sends; a parameter's names what changed.
         let body = q.place == Place::Body;
-        // The check reported, from whether each side accepts what the other sends.
-        let pick = |param: Check| {
-            move |clients: bool, servers: bool| {
-                if body {
-                    super::body::constraint_check(clients, servers)
-                } else {
-                    param
-                }
-            }
-        };
         match (o.ty, q.ty) {
             (ValueType::Integer(a), ValueType::Integer(b)) => {
                 if (a.min, a.max) != (b.min, b.max) {
                     let (old, new) = (Lang::of_param(o.ty), Lang::of_param(q.ty));
                     let (clients, servers) = (old.included_in(&new), new.included_in(&old));
-                    let check = match (clients.holds(), servers.holds()) {
-                        (true, _) => Check::ParamRangeWidened,
-                        (false, true) => Check::ParamRangeNarrowed,
-                        (false, false) => Check::ParamRangeChanged,
-                    };
                     let what = format!("range of `{}` {} became {}", name, old.what, new.what);
-                    let (check, impacts, text) = languages(
-                        pick(check),
-                        what,
-                        (&clients, &servers),
-                        &rule(ValueCheck::Range),
-                    );
-                    self.push(check, subject, impacts, text, at);
+                    let (_, text) = languages(what, &clients, &servers, &rule(ValueCheck::Range));
+                    let kind = if body {
+                        body_constraint(&clients, &servers)
+                    } else {
+                        param_range(&clients, &servers)
+                    };
+                    self.push(kind, subject, text, at);
                 }
                 if a.format != b.format {
-                    self.push(if body {
-                            Check::BodyFieldDocChanged
-                        } else {
-                            Check::ParamFormatChanged
-                        }, subject, DOCS, format!(
+                    let kind = if body {
+                        kind::BodyFieldDocChanged
+                    } else {
+                        kind::ParamFormatChanged.decided(Impacts {
+                            clients: Impact::Documentation,
+                            servers: Impact::Documentation,
+                        })
+                    };
+                    self.push(kind, subject, format!(
                             "integer `{}` is {} documented as Unix seconds: the integers accepted do not change",
                             name,
                             if b.format.is_some() { "now" } else { "no longer" }
@@ -241,6 +237,7 @@ impl Diff<'_> {
                 });
                 if a.format != b.format {
                     let (old, mid) = (Lang::of_param(o.ty), Lang::of_param(&step));
+                    let (clients, servers) = (old.included_in(&mid), mid.included_in(&old));
                     let show = |f: Option<crate::model::TextFormat>| {
                         f.map_or("none".to_owned(), |f| format!("`{}`", f.name()))
                     };
@@ -250,17 +247,19 @@ impl Diff<'_> {
                         show(a.format),
                         show(b.format)
                     );
-                    let (check, impacts, text) = languages(
-                        pick(Check::ParamFormatChanged),
-                        what,
-                        (&old.included_in(&mid), &mid.included_in(&old)),
-                        &rule(ValueCheck::Format),
-                    );
-                    self.push(check, subject, impacts, text, at);
+                    let (impacts, text) =
+                        languages(what, &clients, &servers, &rule(ValueCheck::Format));
+                    let kind = if body {
+                        body_constraint(&clients, &servers)
+                    } else {
+                        kind::ParamFormatChanged.decided(impacts)
+                    };
+                    self.push(kind, subject, text, at);
                 }
                 let regex = |t: &StringType| t.pattern.as_ref().map(|p| p.source().to_owned());
                 if regex(a) != regex(b) {
                     let (mid, new) = (Lang::of_param(&step), Lang::of_param(q.ty));
+                    let (clients, servers) = (mid.included_in(&new), new.included_in(&mid));
                     let show =
                         |p: Option<String>| p.map_or("none".to_owned(), |p| format!("`{p}`"));
                     let what = format!(
@@ -269,13 +268,14 @@ impl Diff<'_> {
                         show(regex(a)),
                         show(regex(b))
                     );
-                    let (check, impacts, text) = languages(
-                        pick(Check::ParamPatternChanged),
-                        what,
-                        (&mid.included_in(&new), &new.included_in(&mid)),
-                        &rule(ValueCheck::Pattern),
-                    );
-                    self.push(check, subject, impacts, text, at);
+                    let (impacts, text) =
+                        languages(what, &clients, &servers, &rule(ValueCheck::Pattern));
+                    let kind = if body {
+                        body_constraint(&clients, &servers)
+                    } else {
+                        kind::ParamPatternChanged.decided(impacts)
+                    };
+                    self.push(kind, subject, text, at);
                 }
             }
             (ValueType::Boolean, ValueType::Boolean) => {}
@@ -283,40 +283,77 @@ impl Diff<'_> {
             (ValueType::Enum(a), ValueType::Enum(b)) if a.name == b.name => {}
             (x, y) => {
                 let (old, new) = (Lang::of_param(x), Lang::of_param(y));
-                let what = format!("type of `{}` {} became {}", name, kind(x), kind(y));
+                let (clients, servers) = (old.included_in(&new), new.included_in(&old));
+                let what = format!(
+                    "type of `{}` {} became {}",
+                    name,
+                    type_word(x),
+                    type_word(y)
+                );
                 let check = if matches!(y, ValueType::Enum(_)) {
                     ValueCheck::Values
                 } else {
                     ValueCheck::Type
                 };
-                let (check, impacts, text) = languages(
-                    pick(Check::ParamTypeChanged),
-                    what,
-                    (&old.included_in(&new), &new.included_in(&old)),
-                    &rule(check),
-                );
-                self.push(check, subject, impacts, text, at);
+                let (impacts, text) = languages(what, &clients, &servers, &rule(check));
+                let kind = if body {
+                    body_constraint(&clients, &servers)
+                } else {
+                    kind::ParamTypeChanged.decided(impacts)
+                };
+                self.push(kind, subject, text, at);
             }
         }
     }
 }
 
-/// A change of the texts a parameter accepts: `clients` says whether everything old clients
-/// send is accepted by new servers, `servers` whether everything new clients send is accepted
-/// by old servers. The check reported (`check` picks it from the two), its impacts and why.
+/// The kind a change of the values a body field accepts is reported as, from whether new
+/// servers accept everything old clients send (`clients`) and old servers everything new
+/// clients send (`servers`); each of these kinds fixes the impacts that follow from that.
+fn body_constraint(clients: &Inclusion, servers: &Inclusion) -> Classified {
+    match (clients.holds(), servers.holds()) {
+        (true, true) => kind::BodyFieldDocChanged,
+        (true, false) => kind::BodyConstraintRelaxed,
+        (false, true) => kind::BodyConstraintTightened,
+        (false, false) => kind::BodyConstraintChanged,
+    }
+}
+
+/// The kind a changed integer range of a parameter is reported as, as [`body_constraint`]
+/// decides it for a body field.
+fn param_range(clients: &Inclusion, servers: &Inclusion) -> Classified {
+    match (clients.holds(), servers.holds()) {
+        // The bounds are spelled otherwise, the integers are the same.
+        (true, true) => kind::ParamDocChanged,
+        (true, false) => kind::ParamRangeWidened,
+        (false, true) => kind::ParamRangeNarrowed,
+        (false, false) => kind::ParamRangeChanged,
+    }
+}
+
+/// A change of the texts an input accepts: `clients` says whether everything old clients send
+/// is accepted by new servers, `servers` whether everything new clients send is accepted by old
+/// servers. The impacts that follow (documentation both ways when both hold), and why.
 fn languages(
-    check: impl Fn(bool, bool) -> Check,
     what: String,
-    (clients, servers): (&Inclusion, &Inclusion),
+    clients: &Inclusion,
+    servers: &Inclusion,
     rule: &str,
-) -> (Check, (Impact, Impact), String) {
-    let check = check(clients.holds(), servers.holds());
+) -> (Impacts, String) {
     if clients.holds() && servers.holds() {
-        return (check, DOCS, format!("{what}: both accept the same texts"));
+        let impacts = Impacts {
+            clients: Impact::Documentation,
+            servers: Impact::Documentation,
+        };
+        return (impacts, format!("{what}: both accept the same texts"));
     }
     let (ci, ctext) = side(clients, "old clients", "new servers", rule);
     let (si, stext) = side(servers, "new clients", "old servers", rule);
-    (check, (ci, si), format!("{what}: {ctext}; {stext}"))
+    let impacts = Impacts {
+        clients: ci,
+        servers: si,
+    };
+    (impacts, format!("{what}: {ctext}; {stext}"))
 }
 
 /// How one direction fares, and why.

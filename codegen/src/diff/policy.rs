@@ -23,16 +23,16 @@
 //! the report's verdict and `--changelog` both read them, and a row that is not listed says why
 //! and what would list it ([`Row::listing`]).
 //!
-//! Apart from the breaking changes, the assessment says which semver step each generated crate
-//! needs ([`super::semver`]) and, when the workspace versions of both sides are known, whether
+//! Apart from the breaking changes, the assessment says which semver step the generated crates
+//! need ([`Changes::step`]) and, when the workspace versions of both sides are known, whether
 //! the workspace version steps that far ([`Assessment::with_versions`]).
 
 use std::collections::BTreeSet;
 
-use super::Check;
-use super::semver::{self, VersionCheck};
+use super::ChangeKind;
+use super::semver::{Step, VersionCheck};
 use super::service::major;
-use super::{Changes, Finding, Impact, Steps};
+use super::{Changes, Finding, Impact};
 use crate::model::{Api, ChangeAction, Endpoint, HistoryEntry};
 
 /// Which direction's breaking changes the check fails on.
@@ -141,8 +141,8 @@ pub struct Assessment {
     pub unused: Vec<String>,
     /// The gate the statuses were decided with.
     pub gate: Gate,
-    /// The semver step each generated crate needs.
-    pub steps: Steps,
+    /// The semver step the generated crates need.
+    pub step: Step,
     /// The workspace version on each side and the verdict, when both are known.
     pub version: Option<VersionCheck>,
 }
@@ -161,7 +161,7 @@ impl Assessment {
     /// is not a release yet, and passes.
     #[must_use]
     pub fn with_versions(mut self, old: &str, new: &str, release: bool) -> Self {
-        self.version = Some(VersionCheck::new(old, new, self.steps.largest(), release));
+        self.version = Some(VersionCheck::new(old, new, self.step, release));
         self
     }
 
@@ -341,19 +341,21 @@ pub fn endpoint_rows(f: &Finding, old: &Api, new: &Api) -> Vec<Row> {
             ChangeAction::Added
         }
     };
-    let needs: Vec<Option<(ChangeAction, &Endpoint)>> = match f.check {
-        Check::EndpointAdded | Check::EndpointRestored => vec![on_new().map(|e| (now(e), e))],
-        Check::EndpointRemoved
+    let needs: Vec<Option<(ChangeAction, &Endpoint)>> = match f.kind {
+        ChangeKind::EndpointAdded | ChangeKind::EndpointRestored => {
+            vec![on_new().map(|e| (now(e), e))]
+        }
+        ChangeKind::EndpointRemoved
             if old
                 .endpoint_named(&f.subject)
                 .is_some_and(|e| e.removed.is_some()) =>
         {
             Vec::new()
         }
-        Check::EndpointRemoved | Check::EndpointMarkedRemoved => {
+        ChangeKind::EndpointRemoved | ChangeKind::EndpointMarkedRemoved => {
             vec![on_old().map(|e| (ChangeAction::Removed, e))]
         }
-        Check::EndpointPathChanged | Check::EndpointMethodChanged => vec![
+        ChangeKind::EndpointPathChanged | ChangeKind::EndpointMethodChanged => vec![
             on_old().map(|e| (ChangeAction::Removed, e)),
             on_new().map(|e| (now(e), e)),
         ],
@@ -390,7 +392,7 @@ pub fn assess(changes: &Changes, old: &Api, new: &Api, gate: Gate) -> Assessment
         let rows = endpoint_rows(f, old, new);
         let names: Vec<usize> = (acks.iter().enumerate())
             .filter(|(_, a)| {
-                matches!(&a.ack, Ack::Name(name) if name == f.check.id() || *name == f.subject)
+                matches!(&a.ack, Ack::Name(name) if name == f.kind.id() || *name == f.subject)
             })
             .map(|(i, _)| i)
             .collect();
@@ -451,7 +453,7 @@ pub fn assess(changes: &Changes, old: &Api, new: &Api, gate: Gate) -> Assessment
         acks,
         unused,
         gate,
-        steps: semver::needed(changes),
+        step: changes.step(),
         version: None,
     }
 }

@@ -30,13 +30,14 @@ fn gate_words(g: Gate) -> &'static str {
     }
 }
 
-/// `semver step needed: mrds-model minor, mrds-server minor, mrds-client minor`.
+/// The generated crates, which step together (one step per kind of change).
+const CRATES: [&str; 3] = ["mrds-model", "mrds-server", "mrds-client"];
+
+/// `semver step needed: mrds-model minor, mrds-server minor, mrds-client minor`: the step the
+/// changes need, named for each generated crate.
 pub fn steps_line(a: &Assessment) -> String {
-    let s = a.steps;
-    format!(
-        "semver step needed: mrds-model {}, mrds-server {}, mrds-client {}",
-        s.model, s.server, s.client
-    )
+    let each: Vec<String> = CRATES.iter().map(|c| format!("{c} {}", a.step)).collect();
+    format!("semver step needed: {}", each.join(", "))
 }
 
 /// The one-line verdict.
@@ -94,7 +95,7 @@ fn status_line(s: &Status, rows: &[Row]) -> Option<String> {
 }
 
 fn finding_text(out: &mut String, f: &Finding, status: Option<(&Status, &[Row])>) {
-    out.push_str(&format!("{} {}\n", f.check, f.subject));
+    out.push_str(&format!("{} {}\n", f.kind, f.subject));
     if !f.is_documentation() {
         out.push_str(&format!(
             "  clients: {}, servers: {}\n",
@@ -173,7 +174,7 @@ fn location_json(l: &Option<Location>) -> Value {
 
 fn finding_json(f: &Finding, status: Option<&Status>) -> Value {
     let mut v = json!({
-        "check": f.check.id(),
+        "check": f.kind.id(),
         "subject": f.subject,
         "clients": f.clients.as_str(),
         "servers": f.servers.as_str(),
@@ -200,6 +201,15 @@ pub fn json(changes: &Changes, a: &Assessment, labels: &Labels) -> String {
     text
 }
 
+/// The step of each generated crate and of the workspace: the one step the changes need.
+fn semver_json(a: &Assessment) -> Value {
+    let mut v = json!({ "workspace": a.step.as_str() });
+    for c in CRATES {
+        v[c] = json!(a.step.as_str());
+    }
+    v
+}
+
 /// The report as a JSON value.
 pub fn json_value(changes: &Changes, a: &Assessment, labels: &Labels) -> Value {
     let (breaking, ack, major, unack) = a.counts();
@@ -208,12 +218,7 @@ pub fn json_value(changes: &Changes, a: &Assessment, labels: &Labels) -> Value {
         "head": labels.head,
         "api_version": { "old": a.versions.0, "new": a.versions.1, "major_step": a.major_step },
         "gate": match a.gate { Gate::Clients => "clients", Gate::Servers => "servers", Gate::Both => "both" },
-        "semver": {
-            "mrds-model": a.steps.model.as_str(),
-            "mrds-server": a.steps.server.as_str(),
-            "mrds-client": a.steps.client.as_str(),
-            "workspace": a.steps.largest().as_str(),
-        },
+        "semver": semver_json(a),
         "workspace_version": a.version.as_ref().map_or(Value::Null, |v| json!({
             "old": v.old,
             "new": v.new,

@@ -6,10 +6,9 @@
 //! servers reject. It is *relaxed* the other way round: new clients may send what old servers
 //! reject. A rule changed both ways, or in a way that cannot be decided, breaks both.
 
-use super::Check as Kind;
-use super::impact::*;
+use super::checks::kind;
 use super::lang::Lang;
-use super::{Diff, changed_parts, list};
+use super::{Diff, Impact, Places, changed_parts, list};
 use crate::model::{
     Api, Condition, Endpoint, Equal, Inclusion, Literal, Operand, Requirement, Rule,
 };
@@ -267,12 +266,12 @@ impl Diff<'_> {
         gone.retain(|r| match fresh.iter().position(|s| same_contract(r, s)) {
             Some(i) => {
                 let s = fresh.remove(i);
-                self.push(Kind::RuleRenamed, &s.rule.id, DOCS, format!(
+                self.push(kind::RuleRenamed, &s.rule.id, format!(
                         "rule `{}` is now `{}` with the same check ({}): only the id that errors name changes",
                         r.rule.id,
                         s.rule.id,
                         describe(&s)
-                    ), (Some(&r.rule.at), Some(&s.rule.at)));
+                    ), Places { old: Some(&r.rule.at), new: Some(&s.rule.at) });
                 false
             }
             None => true,
@@ -284,13 +283,13 @@ impl Diff<'_> {
                 .collect();
             let (servers, why) = if unsent.is_empty() {
                 (
-                    breaks(true),
+                    Impact::Breaking,
                     "new clients may send requests it rejects, and old servers reject them"
                         .to_owned(),
                 )
             } else {
                 (
-                    breaks(false),
+                    Impact::Compatible,
                     format!(
                         "new clients never send {}, so old servers never apply it to them",
                         list(&unsent)
@@ -298,15 +297,17 @@ impl Diff<'_> {
                 )
             };
             self.push(
-                Kind::RuleRemoved,
+                kind::RuleRemoved.servers(servers),
                 &r.rule.id,
-                (COMPATIBLE.0, servers),
                 format!(
                     "rule `{}` ({}) is gone: new servers accept everything old clients send; {why}",
                     r.rule.id,
                     describe(&r)
                 ),
-                (Some(&r.rule.at), Some(&n.at)),
+                Places {
+                    old: Some(&r.rule.at),
+                    new: Some(&n.at),
+                },
             );
         }
         for s in fresh {
@@ -316,30 +317,33 @@ impl Diff<'_> {
                 .collect();
             let (clients, why) = if unsent.is_empty() {
                 (
-                    breaks(true),
+                    Impact::Breaking,
                     "old clients may send requests it rejects, and new servers reject them"
                         .to_owned(),
                 )
             } else {
                 (
-                    breaks(false),
+                    Impact::Compatible,
                     format!(
                         "old clients never send {}, so new servers never apply it to them",
                         list(&unsent)
                     ),
                 )
             };
-            self.push(Kind::RuleAdded, &s.rule.id, (clients, COMPATIBLE.1), format!(
+            self.push(kind::RuleAdded.clients(clients), &s.rule.id, format!(
                     "new rule `{}` ({}): {why}; old servers do not check it, and new clients keep to it",
                     s.rule.id,
                     describe(&s)
-                ), (Some(&o.at), Some(&s.rule.at)));
+                ), Places { old: Some(&o.at), new: Some(&s.rule.at) });
         }
     }
 
     fn rule(&mut self, named_r: &Named<'_>, named_s: &Named<'_>) {
         let (r, s) = (named_r.rule, named_s.rule);
-        let at = (Some(&r.at), Some(&s.at));
+        let at = Places {
+            old: Some(&r.at),
+            new: Some(&s.at),
+        };
         let when = compare_when(&named_r.when, &named_s.when);
         let check = compare_check(&named_r.requirement, &named_s.requirement);
         // The new rule rejects a request when its condition holds and its check fails.
@@ -364,31 +368,30 @@ impl Diff<'_> {
         }
         let what = what.join(", ");
         match (tightened, relaxed) {
-            (true, true) if describe(named_r) != describe(named_s) => self.push(Kind::RuleDocChanged, &s.id, DOCS, format!(
+            (true, true) if describe(named_r) != describe(named_s) => self.push(kind::RuleDocChanged, &s.id, format!(
                     "rule `{}` rewritten ({} became {}): it accepts the same requests",
                     s.id,
                     describe(named_r),
                     describe(named_s)
                 ), at),
             (true, true) => {}
-            (true, false) => self.push(Kind::RuleTightened, &s.id, CLIENTS_BREAK, format!(
+            (true, false) => self.push(kind::RuleTightened, &s.id, format!(
                     "rule `{}` tightened ({what}): old clients may send requests new servers reject; old servers accept everything new clients send",
                     s.id
                 ), at),
-            (false, true) => self.push(Kind::RuleRelaxed, &s.id, SERVERS_BREAK, format!(
+            (false, true) => self.push(kind::RuleRelaxed, &s.id, format!(
                     "rule `{}` relaxed ({what}): new servers accept everything old clients send; new clients may send requests old servers reject",
                     s.id
                 ), at),
-            (false, false) => self.push(Kind::RuleChanged, &s.id, BOTH_BREAK, format!(
+            (false, false) => self.push(kind::RuleChanged, &s.id, format!(
                     "rule `{}` changed ({what}): neither version accepts everything the other does (or it cannot be decided), so each side may reject what the other sends",
                     s.id
                 ), at),
         }
         if r.id != s.id && (tightened && relaxed) {
             self.push(
-                Kind::RuleRenamed,
+                kind::RuleRenamed,
                 &s.id,
-                DOCS,
                 format!("rule `{}` is now `{}` with the same check", r.id, s.id),
                 at,
             );
@@ -398,9 +401,8 @@ impl Diff<'_> {
             ("provenance", r.provenance != s.provenance),
         ]) {
             self.push(
-                Kind::RuleDocChanged,
+                kind::RuleDocChanged,
                 &s.id,
-                DOCS,
                 format!(
                     "the {parts} of rule `{}` changed (the doc is the reason a violation gives)",
                     s.id

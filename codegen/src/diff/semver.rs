@@ -1,17 +1,13 @@
-//! The semver step the generated crates need for a set of changes, and whether the workspace
-//! version steps that far.
+//! Semver steps, versions, and whether the workspace version steps far enough.
 //!
-//! Each kind of change names the step it needs in each generated crate ([`super::Check`]);
-//! the crates need the largest step of their changes. The runtime and the generated crates
-//! share one version (`[workspace.package] version`), so the version must step at least as
-//! far as the largest of the three. Below 1.0 the first non-zero number is the major one
-//! (cargo's rule): `0.1.0` → `0.2.0` is a major step, `0.1.0` → `0.1.1` a minor (or patch)
-//! one.
+//! Each kind of change names the step the generated crates need for it
+//! ([`ChangeKind::step`](super::ChangeKind::step)); a set of changes needs the largest step of
+//! its findings ([`Changes::step`](super::Changes::step)). The runtime and the generated crates
+//! share one version (`[workspace.package] version`), so the version must step at least that
+//! far. Below 1.0 the first non-zero number is the major one (cargo's rule): `0.1.0` → `0.2.0`
+//! is a major step, `0.1.0` → `0.1.1` a minor (or patch) one.
 
 use std::fmt;
-
-use super::Changes;
-use super::checks::Steps;
 
 /// A semver step.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -43,38 +39,6 @@ impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
-}
-
-impl Steps {
-    /// No step in any crate.
-    pub const NONE: Steps = Steps {
-        model: Step::None,
-        server: Step::None,
-        client: Step::None,
-    };
-
-    /// The largest step of the three: what the shared workspace version needs.
-    pub fn largest(self) -> Step {
-        self.model.max(self.server).max(self.client)
-    }
-
-    fn max(self, other: Steps) -> Steps {
-        Steps {
-            model: self.model.max(other.model),
-            server: self.server.max(other.server),
-            client: self.client.max(other.client),
-        }
-    }
-}
-
-/// The step each generated crate needs for `changes` (sample data included: the crates'
-/// READMEs and the OpenAPI document show samples).
-pub fn needed(changes: &Changes) -> Steps {
-    changes
-        .contract
-        .iter()
-        .chain(&changes.samples)
-        .fold(Steps::NONE, |acc, f| acc.max(f.check.steps()))
 }
 
 /// A version `MAJOR.MINOR.PATCH` (a pre-release or build suffix is ignored).

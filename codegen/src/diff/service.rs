@@ -1,9 +1,8 @@
 //! The service as a whole: version, base path, the key header, the envelope's documentation,
 //! error codes and the change history.
 
-use super::Check;
-use super::impact::*;
-use super::{Diff, changed_parts, list};
+use super::checks::kind;
+use super::{Diff, Places, Sides, changed_parts, list};
 use std::collections::BTreeSet;
 
 use crate::model::{Api, HistoryEntry};
@@ -16,7 +15,10 @@ pub fn major(version: &str) -> Option<u64> {
 impl Diff<'_> {
     pub(super) fn service(&mut self) {
         let (old, new) = (self.old, self.new);
-        let (o, n) = (Some(&old.at), Some(&new.at));
+        let at = Places {
+            old: Some(&old.at),
+            new: Some(&new.at),
+        };
         if old.api_version != new.api_version {
             let step = match (major(&old.api_version), major(&new.api_version)) {
                 (Some(a), Some(b)) if b > a => "a major step",
@@ -25,68 +27,69 @@ impl Diff<'_> {
                 _ => "no major version to compare",
             };
             self.push(
-                Check::ServiceVersionChanged,
+                kind::ServiceVersionChanged,
                 "service",
-                DOCS,
                 format!(
                     "api_version `{}` became `{}` ({step})",
                     old.api_version, new.api_version
                 ),
-                (o, n),
+                at,
             );
         }
         if old.base_path != new.base_path {
-            self.push(Check::ServiceBasePathChanged, "service", BOTH_BREAK, format!(
+            self.push(kind::ServiceBasePathChanged, "service", format!(
                     "base path `{}` became `{}`: every request of an old client and every request to an old server misses",
                     old.base_path, new.base_path
-                ), (o, n));
+                ), at);
         }
         if let Some(parts) = changed_parts(&[
             ("title", old.title != new.title),
             ("doc", old.doc != new.doc),
         ]) {
             self.push(
-                Check::ServiceDocChanged,
+                kind::ServiceDocChanged,
                 "service",
-                DOCS,
                 format!("the service's {parts} changed"),
-                (o, n),
+                at,
             );
         }
         if old.envelope.doc != new.envelope.doc {
             self.push(
-                Check::EnvelopeDocChanged,
+                kind::EnvelopeDocChanged,
                 "envelope",
-                DOCS,
                 "the envelope's doc changed",
-                (o, n),
+                at,
             );
         }
         let (oa, na) = (&old.auth, &new.auth);
+        let auth_at = Places {
+            old: Some(&oa.at),
+            new: Some(&na.at),
+        };
         if oa.header != na.header {
-            self.push(Check::AuthHeaderChanged, "auth", BOTH_BREAK, format!(
+            self.push(kind::AuthHeaderChanged, "auth", format!(
                     "the key travels in `{}` instead of `{}`: old clients send it where new servers do not look, new clients where old servers do not",
                     na.header, oa.header
-                ), (Some(&oa.at), Some(&na.at)));
+                ), auth_at);
         }
         if let Some(parts) = changed_parts(&[
             ("doc", oa.doc != na.doc),
             ("provenance", oa.provenance != na.provenance),
         ]) {
             self.push(
-                Check::AuthDocChanged,
+                kind::AuthDocChanged,
                 "auth",
-                DOCS,
                 format!("the key header's {parts} changed"),
-                (Some(&oa.at), Some(&na.at)),
+                auth_at,
             );
         }
         self.fields(
             "envelope",
-            &old.envelope.fields,
-            &new.envelope.fields,
-            Some(&old.at),
-            Some(&new.at),
+            Sides {
+                old: &old.envelope.fields,
+                new: &new.envelope.fields,
+            },
+            at,
         );
     }
 
@@ -95,42 +98,48 @@ impl Diff<'_> {
         for o in &old.error_codes {
             let subject = format!("ErrorCode.{}", o.code);
             let Some(n) = new.error_codes.iter().find(|n| n.code == o.code) else {
-                self.push(Check::ErrorCodeRemoved, subject, COMPATIBLE, format!(
+                self.push(kind::ErrorCodeRemoved, subject, format!(
                         "error code `{}` is gone: new servers never answer it; new clients decode it from old servers as an unknown code",
                         o.code
-                    ), (Some(&o.at), None));
+                    ), Places { old: Some(&o.at), new: None });
                 continue;
             };
+            let at = Places {
+                old: Some(&o.at),
+                new: Some(&n.at),
+            };
             if o.status != n.status {
-                self.push(Check::ErrorCodeStatusChanged, subject.clone(), BOTH_BREAK, format!(
+                self.push(kind::ErrorCodeStatusChanged, subject.clone(), format!(
                         "`{}` is answered with HTTP {} instead of {}: each side sees a status the other did not promise",
                         o.code, n.status, o.status
-                    ), (Some(&o.at), Some(&n.at)));
+                    ), at);
             }
             if let Some(parts) = changed_parts(&[
                 ("doc", o.doc != n.doc),
                 ("provenance", o.provenance != n.provenance),
             ]) {
                 self.push(
-                    Check::ErrorCodeDocChanged,
+                    kind::ErrorCodeDocChanged,
                     &subject,
-                    DOCS,
                     format!("the {parts} of error code `{}` changed", o.code),
-                    (Some(&o.at), Some(&n.at)),
+                    at,
                 );
             }
             self.rust_renamed(
                 &subject,
-                (&o.variant, &n.variant),
-                (Some(&o.at), Some(&n.at)),
+                Sides {
+                    old: &o.variant,
+                    new: &n.variant,
+                },
+                at,
             );
         }
         for n in &new.error_codes {
             if !old.error_codes.iter().any(|o| o.code == n.code) {
-                self.push(Check::ErrorCodeAdded, format!("ErrorCode.{}", n.code), COMPATIBLE, format!(
+                self.push(kind::ErrorCodeAdded, format!("ErrorCode.{}", n.code), format!(
                         "new error code `{}` (HTTP {}): old clients decode it as an unknown code; old servers never answer it",
                         n.code, n.status
-                    ), (None, Some(&n.at)));
+                    ), Places { old: None, new: Some(&n.at) });
             }
         }
     }
@@ -156,32 +165,38 @@ impl Diff<'_> {
             let paired = olds.len().min(news.len());
             for (o, n) in olds.iter().zip(&news) {
                 self.push(
-                    Check::HistoryEntryChanged,
+                    kind::HistoryEntryChanged,
                     &subject,
-                    DOCS,
                     format!("the history row of {date} changed: {}", describe(n)),
-                    (Some(&o.at), Some(&n.at)),
+                    Places {
+                        old: Some(&o.at),
+                        new: Some(&n.at),
+                    },
                 );
             }
             for o in &olds[paired..] {
                 self.push(
-                    Check::HistoryEntryRemoved,
+                    kind::HistoryEntryRemoved,
                     &subject,
-                    DOCS,
                     format!(
                         "the history row of {date} ({}) is gone",
                         o.versions.join(", ")
                     ),
-                    (Some(&o.at), None),
+                    Places {
+                        old: Some(&o.at),
+                        new: None,
+                    },
                 );
             }
             for n in &news[paired..] {
                 self.push(
-                    Check::HistoryEntryAdded,
+                    kind::HistoryEntryAdded,
                     &subject,
-                    DOCS,
                     format!("new history row: {}", describe(n)),
-                    (None, Some(&n.at)),
+                    Places {
+                        old: None,
+                        new: Some(&n.at),
+                    },
                 );
             }
         }

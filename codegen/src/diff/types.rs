@@ -3,31 +3,29 @@
 
 use std::collections::BTreeSet;
 
-use super::Check;
-use super::impact::*;
-use super::{Diff, changed_parts, list};
-use crate::diag::Location;
-use crate::model::{Api, Field, Format, TypeRef, ValueSet, ValueType};
+use super::checks::kind;
+use super::{Diff, Impact, Impacts, Places, Sides, changed_parts, list};
+use crate::model::{Api, Field, Format, Record, TypeRef, ValueSet, ValueType};
 
 impl Diff<'_> {
     pub(super) fn value_sets(&mut self) {
         let (old, new) = (self.old, self.new);
         for o in &old.value_sets {
             let Some(n) = new.value_sets.iter().find(|n| n.spec_name == o.spec_name) else {
-                self.push(Check::ValueSetRemoved, &o.spec_name, COMPATIBLE, format!(
+                self.push(kind::ValueSetRemoved, &o.spec_name, format!(
                         "value set `{}` is gone; the parameters and fields that used it are reported apart",
                         o.spec_name
-                    ), (Some(&o.at), None));
+                    ), Places { old: Some(&o.at), new: None });
                 continue;
             };
             self.value_set(o, n);
         }
         for n in &new.value_sets {
             if !old.value_sets.iter().any(|o| o.spec_name == n.spec_name) {
-                self.push(Check::ValueSetAdded, &n.spec_name, COMPATIBLE, format!(
+                self.push(kind::ValueSetAdded, &n.spec_name, format!(
                         "new value set `{}`; the parameters and fields that use it are reported apart",
                         n.spec_name
-                    ), (None, Some(&n.at)));
+                    ), Places { old: None, new: Some(&n.at) });
             }
         }
     }
@@ -65,38 +63,46 @@ impl Diff<'_> {
                     why.push("nothing sends or reads it".to_owned());
                 }
                 self.push(
-                    Check::ValueSetValueRemoved,
+                    kind::ValueSetValueRemoved.clients(Impact::breaking_if(!requests.is_empty())),
                     subject,
-                    (breaks(!requests.is_empty()), COMPATIBLE.1),
                     format!(
                         "value `{}` of {uses} `{}` is gone: {}",
                         ov.wire,
                         o.spec_name,
                         why.join("; ")
                     ),
-                    (Some(&ov.at), Some(&n.at)),
+                    Places {
+                        old: Some(&ov.at),
+                        new: Some(&n.at),
+                    },
                 );
                 continue;
+            };
+            let at = Places {
+                old: Some(&ov.at),
+                new: Some(&nv.at),
             };
             if let Some(parts) = changed_parts(&[
                 ("doc", ov.doc != nv.doc),
                 ("provenance", ov.provenance != nv.provenance),
             ]) {
                 self.push(
-                    Check::ValueSetDocChanged,
+                    kind::ValueSetDocChanged,
                     &subject,
-                    DOCS,
                     format!(
                         "the {parts} of value `{}` of `{}` changed",
                         ov.wire, o.spec_name
                     ),
-                    (Some(&ov.at), Some(&nv.at)),
+                    at,
                 );
             }
             self.rust_renamed(
                 &subject,
-                (&ov.ident, &nv.ident),
-                (Some(&ov.at), Some(&nv.at)),
+                Sides {
+                    old: &ov.ident,
+                    new: &nv.ident,
+                },
+                at,
             );
         }
         for nv in &n.values {
@@ -120,31 +126,43 @@ impl Diff<'_> {
                 why.push("nothing sends or reads it".to_owned());
             }
             self.push(
-                Check::ValueSetValueAdded,
+                kind::ValueSetValueAdded.servers(Impact::breaking_if(!requests.is_empty())),
                 format!("{}.{}", n.spec_name, nv.wire),
-                (COMPATIBLE.0, breaks(!requests.is_empty())),
                 format!(
                     "new value `{}` of {uses} `{}`: {}",
                     nv.wire,
                     n.spec_name,
                     why.join("; ")
                 ),
-                (Some(&o.at), Some(&nv.at)),
+                Places {
+                    old: Some(&o.at),
+                    new: Some(&nv.at),
+                },
             );
         }
+        let at = Places {
+            old: Some(&o.at),
+            new: Some(&n.at),
+        };
         if let Some(parts) = changed_parts(&[
             ("doc", o.doc != n.doc),
             ("provenance", o.provenance != n.provenance),
         ]) {
             self.push(
-                Check::ValueSetDocChanged,
+                kind::ValueSetDocChanged,
                 &o.spec_name,
-                DOCS,
                 format!("the {parts} of value set `{}` changed", o.spec_name),
-                (Some(&o.at), Some(&n.at)),
+                at,
             );
         }
-        self.rust_renamed(&o.spec_name, (&o.name, &n.name), (Some(&o.at), Some(&n.at)));
+        self.rust_renamed(
+            &o.spec_name,
+            Sides {
+                old: &o.name,
+                new: &n.name,
+            },
+            at,
+        );
     }
 
     /// The parameters and body fields (`endpoint.param`, `endpoint.body.field`) of value set
@@ -173,70 +191,80 @@ impl Diff<'_> {
         let (old, new) = (self.old, self.new);
         for o in &old.records {
             let Some(n) = new.records.iter().find(|n| n.spec_name == o.spec_name) else {
-                self.push(Check::RecordRemoved, &o.spec_name, COMPATIBLE, format!(
+                self.push(kind::RecordRemoved, &o.spec_name, format!(
                         "record `{}` is gone; the endpoints and fields that used it are reported apart",
                         o.spec_name
-                    ), (Some(&o.at), None));
+                    ), Places { old: Some(&o.at), new: None });
                 continue;
+            };
+            let at = Places {
+                old: Some(&o.at),
+                new: Some(&n.at),
             };
             if let Some(parts) = changed_parts(&[
                 ("doc", o.doc != n.doc),
                 ("provenance", o.provenance != n.provenance),
             ]) {
                 self.push(
-                    Check::RecordDocChanged,
+                    kind::RecordDocChanged,
                     &o.spec_name,
-                    DOCS,
                     format!("the {parts} of record `{}` changed", o.spec_name),
-                    (Some(&o.at), Some(&n.at)),
+                    at,
                 );
             }
-            self.rust_renamed(&o.spec_name, (&o.name, &n.name), (Some(&o.at), Some(&n.at)));
+            self.rust_renamed(
+                &o.spec_name,
+                Sides {
+                    old: &o.name,
+                    new: &n.name,
+                },
+                at,
+            );
             // A body (and nothing answers hold) is compared with its endpoint, as a request.
-            let body_only =
-                |api, r| super::body::is_body(api, r) && !super::body::in_answers(api, r);
+            let body_only = |api, r| is_body(api, r) && !in_answers(api, r);
             if !(body_only(old, o) && body_only(new, n)) {
-                self.fields(&o.spec_name, &o.fields, &n.fields, Some(&o.at), Some(&n.at));
+                let fields = Sides {
+                    old: o.fields.as_slice(),
+                    new: &n.fields,
+                };
+                self.fields(&o.spec_name, fields, at);
             }
         }
         for n in &new.records {
             if !old.records.iter().any(|o| o.spec_name == n.spec_name) {
                 self.push(
-                    Check::RecordAdded,
+                    kind::RecordAdded,
                     &n.spec_name,
-                    COMPATIBLE,
                     format!(
                         "new record `{}`; the endpoints and fields that use it are reported apart",
                         n.spec_name
                     ),
-                    (None, Some(&n.at)),
+                    Places {
+                        old: None,
+                        new: Some(&n.at),
+                    },
                 );
             }
         }
     }
 
-    /// The fields of one record (or of the envelope), `owner` naming it.
-    pub(super) fn fields(
-        &mut self,
-        owner: &str,
-        old: &[Field],
-        new: &[Field],
-        old_owner: Option<&Location>,
-        new_owner: Option<&Location>,
-    ) {
+    /// The fields of one record (or of the envelope), `owner` naming it and `owners` giving its
+    /// places.
+    pub(super) fn fields(&mut self, owner: &str, fields: Sides<&[Field]>, owners: Places<'_>) {
+        let Sides { old, new } = fields;
         for o in old {
             let subject = format!("{owner}.{}", o.wire);
             let Some(n) = new.iter().find(|n| n.wire == o.wire) else {
                 if o.optional {
-                    self.push(Check::FieldRemovedOptional, subject, COMPATIBLE, format!(
+                    self.push(kind::FieldRemovedOptional, subject, format!(
                             "optional field `{}` is gone: old clients do without it; new clients ignore it in answers of old servers",
                             o.wire
-                        ), (Some(&o.at), new_owner));
+                        ), Places { old: Some(&o.at), new: owners.new });
                 } else {
-                    self.push(Check::FieldRemovedRequired, subject, CLIENTS_BREAK, format!(
+                    self.push(kind::FieldRemovedRequired, subject, format!(
                             "required field `{}` is gone: old clients fail to decode answers of new servers without it; new clients ignore it in answers of old servers",
                             o.wire
-                        ), (Some(&o.at), new_owner));
+                        ), Places { old: Some(&o.at), new: owners.new });
                 }
                 continue;
             };
@@ -248,27 +276,30 @@ impl Diff<'_> {
             }
             let subject = format!("{owner}.{}", n.wire);
             if n.optional {
-                self.push(Check::FieldAddedOptional, subject, COMPATIBLE, format!(
+                self.push(kind::FieldAddedOptional, subject, format!(
                         "new optional field `{}`: old clients ignore it; new clients do without it in answers of old servers",
                         n.wire
-                    ), (old_owner, Some(&n.at)));
+                    ), Places { old: owners.old, new: Some(&n.at) });
             } else {
-                self.push(Check::FieldAddedRequired, subject, SERVERS_BREAK, format!(
+                self.push(kind::FieldAddedRequired, subject, format!(
                         "new required field `{}`: old clients ignore it; new clients fail to decode answers of old servers, which lack it",
                         n.wire
-                    ), (old_owner, Some(&n.at)));
+                    ), Places { old: owners.old, new: Some(&n.at) });
             }
         }
     }
 
     fn field(&mut self, subject: &str, o: &Field, n: &Field) {
-        let at = (Some(&o.at), Some(&n.at));
+        let at = Places {
+            old: Some(&o.at),
+            new: Some(&n.at),
+        };
         match (o.optional, n.optional) {
-            (false, true) => self.push(Check::FieldNowOptional, subject, CLIENTS_BREAK, format!(
+            (false, true) => self.push(kind::FieldNowOptional, subject, format!(
                     "field `{}` became optional: new servers may leave it out, and old clients fail to decode such answers; new clients accept it from old servers",
                     o.wire
                 ), at),
-            (true, false) => self.push(Check::FieldNowRequired, subject, SERVERS_BREAK, format!(
+            (true, false) => self.push(kind::FieldNowRequired, subject, format!(
                     "field `{}` became required: old clients accept it; old servers may leave it out, and new clients fail to decode such answers",
                     o.wire
                 ), at),
@@ -291,10 +322,13 @@ impl Diff<'_> {
                     "new clients fail to decode answers of old servers ({e})"
                 )),
             }
+            let impacts = Impacts {
+                clients: Impact::breaking_if(clients.is_err()),
+                servers: Impact::breaking_if(servers.is_err()),
+            };
             self.push(
-                Check::FieldTypeChanged,
+                kind::FieldTypeChanged.decided(impacts),
                 subject,
-                (breaks(clients.is_err()), breaks(servers.is_err())),
                 format!(
                     "field `{}` of type {} became {}: {}",
                     o.wire,
@@ -307,20 +341,23 @@ impl Diff<'_> {
         }
         if o.format != n.format {
             let name = |f: Option<Format>| f.map_or("none", Format::name);
-            let (impacts, why) = match (o.format, n.format) {
+            let (impact, why) = match (o.format, n.format) {
                 (Some(_), Some(_)) => (
-                    BOTH_BREAK,
+                    Impact::Breaking,
                     "decoding still succeeds, but the text has another shape, and code reading it in one shape misreads the other",
                 ),
                 _ => (
-                    DOCS,
+                    Impact::Documentation,
                     "formats of fields are documented, not checked: the values themselves do not change",
                 ),
             };
+            let impacts = Impacts {
+                clients: impact,
+                servers: impact,
+            };
             self.push(
-                Check::FieldFormatChanged,
+                kind::FieldFormatChanged.decided(impacts),
                 subject,
-                impacts,
                 format!(
                     "format of field `{}` `{}` became `{}`: {why}",
                     o.wire,
@@ -335,14 +372,20 @@ impl Diff<'_> {
             ("provenance", o.provenance != n.provenance),
         ]) {
             self.push(
-                Check::FieldDocChanged,
+                kind::FieldDocChanged,
                 subject,
-                DOCS,
                 format!("the {parts} of field `{}` changed", o.wire),
                 at,
             );
         }
-        self.rust_renamed(subject, (&o.ident, &n.ident), at);
+        self.rust_renamed(
+            subject,
+            Sides {
+                old: &o.ident,
+                new: &n.ident,
+            },
+            at,
+        );
     }
 }
 
@@ -438,4 +481,19 @@ fn decodes_in(
             type_name(reader_api, r, false)
         )),
     }
+}
+
+/// True when record `r` of `api` is read in answers: an endpoint returns it or a field holds it.
+fn in_answers(api: &Api, r: &Record) -> bool {
+    api.endpoints.iter().any(|e| e.returns == r.id)
+        || (api.records.iter())
+            .flat_map(|other| &other.fields)
+            .any(|f| f.ty == TypeRef::Record(r.id))
+}
+
+/// True when record `r` of `api` is the body of an endpoint.
+fn is_body(api: &Api, r: &Record) -> bool {
+    (api.endpoints.iter())
+        .filter_map(|e| e.body.as_ref())
+        .any(|b| b.record == r.id)
 }

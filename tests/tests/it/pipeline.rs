@@ -186,7 +186,7 @@ fn a_failed_write_names_the_path_and_leaves_the_tree_as_it_was() {
 }
 
 /// The README's table of spec-diff checks is generated: a stale table is drift, and writing
-/// brings it back from `diff::Check`.
+/// brings it back from `diff::ChangeKind`.
 #[test]
 fn the_readme_table_of_checks_is_generated() {
     let dir = scratch("readme");

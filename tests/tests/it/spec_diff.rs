@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use mrds_codegen::diff::render::Labels;
-use mrds_codegen::diff::{self, CHECKS, Gate};
+use mrds_codegen::diff::{self, ChangeKind, Gate};
 use mrds_codegen::{Api, load, load_sources, load_sources_to_compare, load_spec};
 use mrds_tests::overlay::{self, RawStep};
 use xtask::spec_diff::{Args, Direction, Format, Outcome};
@@ -189,7 +189,7 @@ fn summaries(changes: &diff::Changes) -> BTreeSet<String> {
         .contract
         .iter()
         .chain(&changes.samples)
-        .map(|f| format!("{} {}: {}/{}", f.check, f.subject, f.clients, f.servers))
+        .map(|f| format!("{} {}: {}/{}", f.kind, f.subject, f.clients, f.servers))
         .collect()
 }
 
@@ -262,7 +262,7 @@ fn the_corpus_covers_every_kind_of_change() {
         .flat_map(|c| c.expect.iter())
         .filter_map(|e| e.split(' ').next().map(str::to_owned))
         .collect();
-    let missing: Vec<&str> = CHECKS
+    let missing: Vec<&str> = ChangeKind::ALL
         .iter()
         .map(|c| c.id())
         .filter(|id| !expected.contains(*id) && !UNREACHABLE.iter().any(|(u, _)| u == id))
@@ -274,12 +274,63 @@ fn the_corpus_covers_every_kind_of_change() {
     );
     let unknown: Vec<&String> = expected
         .iter()
-        .filter(|e| !CHECKS.iter().any(|c| c.id() == e.as_str()))
+        .filter(|e| ChangeKind::from_id(e).is_none())
         .collect();
     assert!(
         unknown.is_empty(),
         "cases expect unknown checks: {unknown:?}"
     );
+}
+
+/// What the README's table says of each kind is what its findings say: a direction the kind
+/// fixes has that impact in every finding of the corpus (both sides of every case, and
+/// reversed), and a direction the kind leaves to each finding takes more than one impact
+/// across the corpus (or the kind could fix it).
+#[test]
+fn findings_take_the_impacts_their_kind_fixes() {
+    let mut decided: BTreeMap<(ChangeKind, &str), BTreeSet<diff::Impact>> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for case in cases() {
+        let (old, new) = (load_side(&case, "old"), load_side(&case, "new"));
+        for changes in [diff::compare(&old, &new), diff::compare(&new, &old)] {
+            for f in changes.contract.iter().chain(&changes.samples) {
+                let info = f.kind.info();
+                for (direction, declared, impact) in [
+                    ("clients", info.clients, f.clients),
+                    ("servers", info.servers, f.servers),
+                ] {
+                    match declared.fixed() {
+                        Some(fixed) if fixed != impact => problems.push(format!(
+                            "{}: {} {} is {impact} for {direction}, its kind fixes {fixed}",
+                            case.name, f.kind, f.subject
+                        )),
+                        Some(_) => {}
+                        None => {
+                            decided
+                                .entry((f.kind, direction))
+                                .or_default()
+                                .insert(impact);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for kind in ChangeKind::ALL {
+        let info = kind.info();
+        for (direction, declared) in [("clients", info.clients), ("servers", info.servers)] {
+            let seen = decided.get(&(*kind, direction)).map_or(0, BTreeSet::len);
+            if declared.fixed().is_none()
+                && seen < 2
+                && !UNREACHABLE.iter().any(|(u, _)| u == &kind.id())
+            {
+                problems.push(format!(
+                    "{kind} leaves {direction} to each finding, but the corpus shows {seen} impact(s)"
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
@@ -360,7 +411,7 @@ fn the_json_report_is_stable() {
         .iter()
         .map(|f| f["check"].as_str().unwrap())
         .collect();
-    let expected: Vec<&str> = changes.contract.iter().map(|f| f.check.id()).collect();
+    let expected: Vec<&str> = changes.contract.iter().map(|f| f.kind.id()).collect();
     assert_eq!(checks, expected);
     assert_eq!(value["summary"]["passed"], serde_json::Value::Bool(false));
     insta::assert_snapshot!("json_report", json);
