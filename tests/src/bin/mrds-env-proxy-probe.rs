@@ -1,8 +1,8 @@
 //! Sends one `GET` of the URL given as its argument through the client's HTTP stack with its
 //! default proxies (the environment's: `HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY`, `NO_PROXY`),
 //! and prints the answer's status, or the error with its sources and exits with 1. The proxy tests of
-//! `tests/it/client.rs` run it as a child process, so that the environment they set is its
-//! own and no other test sees it.
+//! `tests/it/client/proxies.rs` run it as a child process, so that the environment they set is
+//! its own and no other test sees it.
 
 use std::process::ExitCode;
 use std::time::Duration;

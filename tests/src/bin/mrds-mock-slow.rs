@@ -1,7 +1,8 @@
 //! The sample-data server's command line (`mrds_runtime::mock::run`, the serving path of
 //! `mrds-mock`) over the sample data, except that `treasury_rates` answers after
 //! `MRDS_TEST_DELAY_MS` milliseconds (default 1,000): a request that is in flight long
-//! enough for the shutdown tests of `tests/it/server_runtime.rs` to signal the process.
+//! enough for the shutdown tests of `tests/it/server_runtime/shutdown.rs` to signal the
+//! process.
 
 use std::process::ExitCode;
 use std::time::Duration;

@@ -1,0 +1,47 @@
+//! Decoding of responses into the generated model (`mrds_model::Envelope<T>` and the
+//! records), value sets with their wire spelling, error codes, and the API constants. By
+//! subject:
+//!
+//! - [`records`]: every record type decoded from a success envelope (and encoded back);
+//! - [`envelopes`]: the envelope itself: required fields, optional metadata and pagination,
+//!   open fields, failure envelopes and their error codes;
+//! - [`value_sets`]: every value set's wire names, strict and tolerant decoding;
+//! - [`api_constants`]: the API's constants, its endpoints and change history, and what the
+//!   model crate depends on.
+//!
+//! This module holds what they share: [`decode!`](decode) and a success envelope.
+
+mod api_constants;
+mod envelopes;
+mod records;
+mod value_sets;
+
+/// Decodes a response body into `Envelope<$t>`, panicking with the serde error; then checks
+/// that serializing the envelope and decoding it again gives the same value.
+macro_rules! decode {
+    ($t:ty, $json:expr) => {{
+        let text: &str = $json;
+        let env: ::mrds_model::Envelope<$t> = match serde_json::from_str(text) {
+            Ok(env) => env,
+            Err(e) => panic!("cannot decode Envelope<{}>: {e}", stringify!($t)),
+        };
+        let again: ::mrds_model::Envelope<$t> =
+            serde_json::from_value(serde_json::to_value(&env).unwrap()).unwrap();
+        assert_eq!(again, env, "serialize/deserialize round trip");
+        env
+    }};
+}
+use decode;
+
+/// A success envelope around `data` (given as JSON text), with metadata and pagination.
+fn success(data: &str) -> String {
+    format!(
+        r#"{{
+            "success": true,
+            "request_id": "req_01JBQ7Y8H3K2M4N6P8R0S2T4V6",
+            "data": {data},
+            "metadata": {{"source": "sample", "generated_at": "2026-09-10T08:00:00Z", "count": 2}},
+            "pagination": {{"limit": 50, "offset": 0, "total": 2, "has_more": false}}
+        }}"#
+    )
+}

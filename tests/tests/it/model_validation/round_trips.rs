@@ -1,0 +1,268 @@
+//! `to_query()` and `path()` read back with `from_raw()` for every endpoint (from decoded pairs
+//! and from a percent-encoded query string), the documented order of the query, the spec's
+//! paths, and a path parameter percent-encoded.
+
+use std::fmt::Debug;
+
+use mrds_model::params::{
+    CompanyDetailParams, EquityOfferingParams, LeverageRatioParams, NandFlashSpotPriceParams,
+    PersonCommentaryParams, ResearchUnitsParams, ScreenerEventsParams, SsrParams,
+    StockDividendsParams, TreasuryRatesParams,
+};
+use mrds_model::runtime::text::percent_encode;
+use mrds_model::{
+    Interval, NandItem, RawParams, Request, ScreenerEventType, Session, SortOrder, TimeField,
+    TimeType, UnitKind,
+};
+
+use super::{
+    DAY, DOC_ID, OPTION_PAIR, T0, UUID, YEAR_366, assert_one, check, commentary, dividends, etf,
+    forex, index_1min, kline, nand, non_us, ok, percent_decode, perp, raw_of,
+};
+
+/// The query string a client sends: every value percent-encoded.
+fn query_string<P: Request>(p: &P) -> String {
+    p.to_query()
+        .iter()
+        .map(|(name, value)| format!("{name}={}", percent_encode(value)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// `to_query()` and `path()` read back with `from_raw` give the same parameters, both from
+/// decoded pairs and from a percent-encoded query string; `path()` is the endpoint's path.
+#[track_caller]
+fn round_trip<P: Request + Debug + PartialEq>(p: &P) {
+    ok(p.validate());
+    assert_eq!(P::ENDPOINT.method, "GET");
+    let names: Vec<&str> = p.to_query().iter().map(|(n, _)| *n).collect();
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len(), "a parameter twice in {names:?}");
+
+    let from_pairs = ok(P::from_raw(&raw_of(p)));
+    assert_eq!(&from_pairs, p, "through RawParams::from_pairs");
+
+    let qs = query_string(p);
+    let mut raw = RawParams::from_query_string(&qs);
+    for (name, value) in raw_path_params(p) {
+        raw = raw.with_path(name, value);
+    }
+    let from_qs = ok(P::from_raw(&raw));
+    assert_eq!(&from_qs, p, "through the query string {qs}");
+
+    if !P::ENDPOINT.path.contains('{') {
+        assert_eq!(p.path(), P::ENDPOINT.path);
+    }
+}
+
+fn raw_path_params<P: Request>(p: &P) -> Vec<(String, String)> {
+    let path = p.path();
+    P::ENDPOINT
+        .path
+        .split('/')
+        .zip(path.split('/'))
+        .filter_map(|(t, a)| {
+            let name = t.strip_prefix('{')?.strip_suffix('}')?;
+            Some((name.to_string(), percent_decode(a)))
+        })
+        .collect()
+}
+
+#[test]
+#[allow(deprecated)]
+fn to_query_round_trips_for_every_endpoint() {
+    round_trip(&CompanyDetailParams::new().with_symbol("BRK.B"));
+    round_trip(&CompanyDetailParams::new().with_name_kw("腾讯 控股 & co=1+2"));
+    round_trip(
+        &CompanyDetailParams::new()
+            .with_symbol("AAPL")
+            .with_name_kw("apple"),
+    );
+    round_trip(&EquityOfferingParams::new());
+    round_trip(
+        &EquityOfferingParams::new()
+            .with_limit(1000)
+            .with_offset(12_345),
+    );
+    round_trip(&etf());
+    round_trip(&forex());
+    round_trip(&forex().with_sort_order(SortOrder::Asc));
+    round_trip(&index_1min());
+    round_trip(&index_1min().with_limit(500));
+    round_trip(&LeverageRatioParams::new("BTC"));
+    round_trip(
+        &LeverageRatioParams::new("BTC")
+            .with_start_time(T0)
+            .with_end_time(T0 + DAY)
+            .with_time_field(TimeField::ObservedAt)
+            .with_limit(1000),
+    );
+    round_trip(&kline("US_SPOT_AAPL_USD", Interval::FiveMinutes));
+    round_trip(
+        &kline(OPTION_PAIR, Interval::OneMinute)
+            .with_start_time("2026-07-01T00:00:00+02:00")
+            .with_end_time("2026-07-02T00:00:00.5Z")
+            .with_limit(10_000)
+            .with_session(Session::Rth),
+    );
+    round_trip(&kline("FX_SPOT_EURUSD_USD", Interval::OneDay));
+    for item in NandItem::ALL {
+        round_trip(&NandFlashSpotPriceParams::new(*item, T0, T0 + DAY));
+    }
+    round_trip(&nand());
+    round_trip(&non_us());
+    round_trip(&non_us().with_interval(Interval::OneMonth).with_limit(1));
+    round_trip(&perp());
+    round_trip(&perp().with_limit(10_000));
+    round_trip(&commentary());
+    round_trip(&commentary().with_limit(500).with_offset(40));
+    round_trip(&ResearchUnitsParams::new(DOC_ID));
+    round_trip(
+        &ResearchUnitsParams::new(DOC_ID)
+            .with_kind(UnitKind::Exhibit)
+            .with_idx(0),
+    );
+    for event in ScreenerEventType::ALL {
+        round_trip(&ScreenerEventsParams::new(event.clone(), T0, T0 + YEAR_366));
+    }
+    round_trip(&SsrParams::new("BTC").with_start_time(T0).with_limit(1));
+    round_trip(&dividends());
+    round_trip(
+        &StockDividendsParams::new("BRK-B", 0, 1, TimeType::DeclarationDate).with_limit(1000),
+    );
+    round_trip(&TreasuryRatesParams::new());
+    round_trip(&TreasuryRatesParams::new().with_start_time(T0));
+    round_trip(
+        &TreasuryRatesParams::new()
+            .with_start_time(T0)
+            .with_end_time(T0 + DAY),
+    );
+}
+
+#[test]
+#[allow(deprecated)]
+fn to_query_is_in_documented_order_and_paths_match_the_spec() {
+    let names = |q: Vec<(&'static str, String)>| q.into_iter().map(|(n, _)| n).collect::<Vec<_>>();
+    assert_eq!(
+        names(dividends().to_query()),
+        ["symbol", "start_time", "end_time", "time_type", "limit"]
+    );
+    assert_eq!(
+        dividends().to_query(),
+        [
+            ("symbol", "AAPL".to_string()),
+            ("start_time", T0.to_string()),
+            ("end_time", (T0 + 90 * DAY).to_string()),
+            ("time_type", "RECORD_DATE".to_string()),
+            ("limit", "50".to_string()),
+        ]
+    );
+    assert_eq!(
+        names(
+            kline("US_SPOT_AAPL_USD", Interval::OneDay)
+                .with_start_time("2026-07-01T00:00:00Z")
+                .to_query()
+        ),
+        ["trading_pair", "interval", "start_time", "limit", "session"]
+    );
+    assert_eq!(
+        names(commentary().to_query()),
+        ["start_time", "end_time", "limit", "offset"]
+    );
+    assert_eq!(
+        names(TreasuryRatesParams::new().to_query()),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        ScreenerEventsParams::new(ScreenerEventType::IpoDate, T0, T0 + 1).to_query()[0],
+        ("event_type", "IPO Date".to_string())
+    );
+    assert_eq!(
+        nand().to_query()[0],
+        ("item", "MLC 128Gb 16GBx8".to_string())
+    );
+
+    assert_eq!(dividends().path(), "/v1/stocks/dividends");
+    assert_eq!(
+        CompanyDetailParams::new().path(),
+        "/v1/stocks/company/detail"
+    );
+    assert_eq!(
+        ScreenerEventsParams::new(ScreenerEventType::IpoDate, T0, T0 + 1).path(),
+        "/v1/stocks/screener/events"
+    );
+    assert_eq!(
+        ResearchUnitsParams::new(DOC_ID).path(),
+        "/v1/stocks/research/units"
+    );
+    assert_eq!(
+        TreasuryRatesParams::new().path(),
+        "/v1/macro/treasury-rates"
+    );
+    assert_eq!(etf().path(), "/v1/etf/flow");
+    assert_eq!(non_us().path(), "/v1/stocks/non-us/kline");
+    assert_eq!(forex().path(), "/v1/macro/forex/historical");
+    assert_eq!(perp().path(), "/v1/crypto/hyperliquid/perp/usdc/kline");
+    assert_eq!(
+        LeverageRatioParams::new("BTC").path(),
+        "/v1/crypto/metrics/leverage-ratio"
+    );
+    assert_eq!(SsrParams::new("BTC").path(), "/v1/crypto/metrics/ssr");
+    assert_eq!(
+        EquityOfferingParams::new().path(),
+        "/v1/stocks/equity-offering"
+    );
+    assert_eq!(
+        nand().path(),
+        "/v1/other/semiconductor/nand-flash-spot-price"
+    );
+    assert_eq!(index_1min().path(), "/v1/macro/index/1min");
+    assert_eq!(
+        kline(OPTION_PAIR, Interval::OneDay).path(),
+        "/v1/market/kline"
+    );
+    assert_eq!(
+        commentary().path(),
+        format!("/v1/persons/{UUID}/commentary")
+    );
+    assert!(
+        mrds_model::params::Index1minParams::ENDPOINT
+            .removed
+            .is_some(),
+        "the removed endpoint's parameters point at the removed entry"
+    );
+}
+
+#[test]
+fn person_id_path_is_percent_encoded() {
+    assert_eq!(
+        PersonCommentaryParams::new("a b/c?d#e", T0, T0 + 1).path(),
+        "/v1/persons/a%20b%2Fc%3Fd%23e/commentary"
+    );
+    assert_eq!(
+        PersonCommentaryParams::new("ü%", T0, T0 + 1).path(),
+        "/v1/persons/%C3%BC%25/commentary"
+    );
+    assert_eq!(
+        PersonCommentaryParams::new("../x", T0, T0 + 1).path(),
+        "/v1/persons/..%2Fx/commentary"
+    );
+    // A valid UUID needs no escaping and reads back unchanged.
+    let p = commentary();
+    assert_eq!(p.path(), format!("/v1/persons/{UUID}/commentary"));
+    let segment = p.path().split('/').nth(3).unwrap().to_string();
+    let back = ok(PersonCommentaryParams::from_raw(
+        &RawParams::from_pairs(p.to_query()).with_path("person_id", percent_decode(&segment)),
+    ));
+    assert_eq!(back, p);
+    // An escaped id decodes back to the same (invalid) text, reported as such.
+    let p = PersonCommentaryParams::new("a b/c", T0, T0 + 1);
+    assert_one(
+        check(&p),
+        "person_commentary.person_id.format",
+        "person_id",
+        "a b/c",
+    );
+}

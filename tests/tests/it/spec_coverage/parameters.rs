@@ -1,0 +1,291 @@
+//! The parameters of every endpoint of the description (name, location, required, type,
+//! format, bounds, default; patterns the decisions state outright), and which of them are
+//! decisions, marked assumed.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use mrds_codegen::model::{IntegerFormat, ParamLocation, TextFormat, ValueType};
+
+use super::{endpoint, in_order, literal, set};
+
+/// One parameter in one line: `path name*: type (format) min..=max = default`.
+fn describe_param(p: &mrds_codegen::model::Param) -> String {
+    let mut s = String::new();
+    if p.location == ParamLocation::Path {
+        s.push_str("path ");
+    }
+    s.push_str(&p.wire);
+    if p.required {
+        s.push('*');
+    }
+    s.push_str(": ");
+    match &p.ty {
+        ValueType::String(t) => {
+            s.push_str("string");
+            let format = match t.format {
+                Some(TextFormat::Rfc3339) => " (rfc3339)",
+                Some(TextFormat::Uuid) => " (uuid)",
+                Some(TextFormat::Hex16) => " (hex16)",
+                Some(TextFormat::Date) => " (date)",
+                None => "",
+            };
+            s.push_str(format);
+        }
+        ValueType::Integer(t) => {
+            s.push_str("integer");
+            if t.format == Some(IntegerFormat::UnixSeconds) {
+                s.push_str(" (unix_seconds)");
+            }
+            if t.min.is_some() || t.max.is_some() {
+                let bound = |b: Option<i64>| b.map(|n| n.to_string()).unwrap_or_default();
+                s.push_str(&format!(" {}..={}", bound(t.min), bound(t.max)));
+            }
+        }
+        ValueType::Boolean => s.push_str("boolean"),
+        ValueType::Enum(e) => s.push_str(&e.name),
+    }
+    if let Some(d) = &p.default {
+        s.push_str(&format!(" = {}", literal(d)));
+    }
+    s
+}
+
+/// The parameters of every endpoint of the description (`*` = required), as it documents or
+/// the decisions assume them.
+fn described_params() -> BTreeMap<&'static str, Vec<String>> {
+    let unix = |name: &str, required: bool| {
+        format!(
+            "{name}{}: integer (unix_seconds)",
+            if required { "*" } else { "" }
+        )
+    };
+    let range = |required: bool| vec![unix("start_time", required), unix("end_time", required)];
+    let with = |mut head: Vec<String>, tail: &[&str]| {
+        head.extend(tail.iter().map(|s| s.to_string()));
+        head
+    };
+    let lead = |first: &[&str], rest: Vec<String>| {
+        let mut v: Vec<String> = first.iter().map(|s| s.to_string()).collect();
+        v.extend(rest);
+        v
+    };
+    let metrics = lead(
+        &["symbol*: string"],
+        with(
+            range(false),
+            &["time_field: TimeField = DATE", "limit: integer 1..=1000"],
+        ),
+    );
+    let expected: BTreeMap<&str, Vec<String>> = [
+        (
+            "person_commentary",
+            lead(
+                &["path person_id*: string (uuid)"],
+                with(
+                    range(true),
+                    &["limit: integer 1..=500 = 50", "offset: integer 0..= = 0"],
+                ),
+            ),
+        ),
+        (
+            "stock_dividends",
+            lead(
+                &["symbol*: string"],
+                with(
+                    range(true),
+                    &["time_type*: TimeType", "limit: integer 1..=1000 = 50"],
+                ),
+            ),
+        ),
+        (
+            "company_detail",
+            lead(&["symbol: string", "name_kw: string"], vec![]),
+        ),
+        (
+            "screener_events",
+            lead(&["event_type*: ScreenerEventType"], range(true)),
+        ),
+        (
+            "research_units",
+            lead(
+                &[
+                    "doc_id*: string (hex16)",
+                    "kind: UnitKind",
+                    "idx: integer 0..=",
+                ],
+                vec![],
+            ),
+        ),
+        ("treasury_rates", range(false)),
+        ("etf_flow", lead(&["symbol*: string"], range(true))),
+        (
+            "non_us_kline",
+            lead(
+                &["symbol*: string"],
+                with(
+                    range(true),
+                    &["interval: Interval = 1d", "limit: integer 1..=10000 = 500"],
+                ),
+            ),
+        ),
+        (
+            "forex_historical",
+            lead(
+                &["symbol*: string"],
+                with(range(true), &["sort_order: SortOrder = desc"]),
+            ),
+        ),
+        (
+            "perp_kline",
+            lead(
+                &["symbol*: string", "interval*: Interval"],
+                with(range(true), &["limit: integer 1..=10000 = 500"]),
+            ),
+        ),
+        ("leverage_ratio", metrics.clone()),
+        ("ssr", metrics),
+        (
+            "equity_offering",
+            lead(
+                &["limit: integer 1..=1000 = 50", "offset: integer 0..= = 0"],
+                vec![],
+            ),
+        ),
+        (
+            "nand_flash_spot_price",
+            lead(&["item*: NandItem"], range(true)),
+        ),
+        (
+            "index_1min",
+            lead(
+                &["symbol*: string"],
+                with(range(true), &["limit: integer 1..=500"]),
+            ),
+        ),
+        (
+            "market_kline",
+            lead(
+                &[
+                    "trading_pair*: string",
+                    "interval*: Interval",
+                    "start_time: string (rfc3339)",
+                    "end_time: string (rfc3339)",
+                    "limit: integer 1..=10000 = 500",
+                    "session: Session = ETH",
+                ],
+                vec![],
+            ),
+        ),
+    ]
+    .into_iter()
+    .collect();
+    expected
+}
+
+/// The wire name in a line of [`described_params`] (`path person_id*: ...` → `person_id`).
+fn described_name(line: &str) -> &str {
+    let line = line.strip_prefix("path ").unwrap_or(line);
+    line.split([':', '*']).next().unwrap_or(line)
+}
+
+/// The parameters of every endpoint of the description, in order (the spec may add more).
+#[test]
+fn the_parameters_of_every_endpoint() {
+    for (id, expected) in described_params() {
+        let actual: Vec<String> = endpoint(id).params.iter().map(describe_param).collect();
+        in_order(&actual, &expected, id);
+    }
+
+    // Patterns the decisions state outright.
+    let pattern = |id: &str, param: &str| {
+        endpoint(id)
+            .param_named(param)
+            .and_then(|p| match &p.ty {
+                ValueType::String(t) => t.pattern.as_ref().map(|p| p.source().to_owned()),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{id}.{param} has no pattern"))
+    };
+    assert_eq!(pattern("leverage_ratio", "symbol"), "^BTC$");
+    assert_eq!(pattern("ssr", "symbol"), "^BTC$");
+    assert_eq!(pattern("forex_historical", "symbol"), "^[A-Z]{6}$");
+    assert_eq!(
+        pattern("non_us_kline", "symbol"),
+        r"^[A-Za-z0-9]{1,12}\.[A-Z]{1,4}$"
+    );
+    assert_eq!(
+        pattern("market_kline", "trading_pair"),
+        "^[A-Z0-9]+_(SPOT|PERP|OPTION|FUTURE)_[A-Z0-9]+_[A-Z0-9]+$"
+    );
+}
+
+/// What the interface description leaves open is marked assumed, with its reason.
+#[test]
+fn decisions_are_marked_assumed() {
+    let assumed = |id: &str, param: &str| {
+        endpoint(id)
+            .param_named(param)
+            .unwrap_or_else(|| panic!("no parameter {id}.{param}"))
+            .provenance
+            .is_assumed()
+    };
+    // The samples the decisions name first.
+    assert!(assumed("screener_events", "event_type"));
+    assert!(assumed("research_units", "doc_id"));
+    assert!(assumed("perp_kline", "interval"));
+
+    // Of the description's parameters, exactly those whose name or required flag is "not
+    // shown" are assumed.
+    let actual: BTreeSet<String> = described_params()
+        .into_iter()
+        .flat_map(|(id, params)| {
+            params
+                .iter()
+                .map(|line| described_name(line).to_owned())
+                .filter(|name| assumed(id, name))
+                .map(|name| format!("{id}.{name}"))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let metrics = ["symbol", "start_time", "end_time", "time_field", "limit"];
+    let mut expected = set([
+        "person_commentary.limit",
+        "person_commentary.offset",
+        "screener_events.event_type",
+        "screener_events.start_time",
+        "screener_events.end_time",
+        "research_units.doc_id",
+        "research_units.idx",
+        "etf_flow.symbol",
+        "etf_flow.start_time",
+        "etf_flow.end_time",
+        "non_us_kline.symbol",
+        "non_us_kline.start_time",
+        "non_us_kline.end_time",
+        "non_us_kline.limit",
+        "forex_historical.symbol",
+        "forex_historical.start_time",
+        "forex_historical.end_time",
+        "perp_kline.interval",
+        "perp_kline.end_time",
+        "perp_kline.limit",
+        "equity_offering.limit",
+        "equity_offering.offset",
+        "market_kline.interval",
+        "market_kline.start_time",
+        "market_kline.end_time",
+        "market_kline.limit",
+        "market_kline.session",
+    ]);
+    for id in ["leverage_ratio", "ssr"] {
+        expected.extend(metrics.iter().map(|p| format!("{id}.{p}")));
+    }
+    assert_eq!(actual, expected);
+
+    // The venue literal of the perpetual kline path is a decision too.
+    assert!(endpoint("perp_kline").provenance.is_assumed());
+    // Documented parameters stay documented.
+    assert!(!assumed("stock_dividends", "time_type"));
+    assert!(!assumed("market_kline", "trading_pair"));
+    assert!(!assumed("person_commentary", "person_id"));
+}
