@@ -86,6 +86,8 @@ impl FileSet {
         for (rel, new) in &self.files {
             let path = root.join(rel);
             match std::fs::read(&path) {
+                // Byte for byte first: most files are up to date.
+                Ok(old) if old == new.as_bytes() => {}
                 Ok(old) => {
                     let old = String::from_utf8_lossy(&old).replace("\r\n", "\n");
                     if old != *new {

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use crate::files::{FileSet, MARKDOWN_HEADER, RUST_HEADER, TOML_HEADER};
@@ -361,28 +361,49 @@ pub fn assumed_note(provenance: &Provenance) -> Option<String> {
 /// `#[doc]` attributes, one per line of `text` (markdown written by the generator, spec prose
 /// already passed through [`prose`]), each line after a space as `///` comments would be.
 pub fn docs(text: &str) -> TokenStream {
-    let lines = text.trim().lines().map(|l| {
-        let l = if l.is_empty() {
-            String::new()
-        } else {
-            format!(" {l}")
-        };
-        quote!(#[doc = #l])
-    });
-    quote!(#(#lines)*)
+    let lines = doc_lines(text);
+    quote!(#(#[doc = #lines])*)
 }
 
 /// Inner `#![doc]` attributes (a module's or crate's documentation), one per line.
 pub fn inner_docs(text: &str) -> TokenStream {
-    let lines = text.trim().lines().map(|l| {
-        let l = if l.is_empty() {
-            String::new()
-        } else {
-            format!(" {l}")
-        };
-        quote!(#![doc = #l])
-    });
-    quote!(#(#lines)*)
+    let lines = doc_lines(text);
+    quote!(#(#![doc = #lines])*)
+}
+
+/// The lines of a doc text as the literals of `#[doc]` attributes, each after a space.
+///
+/// Raw string literals where they can be (a line without a carriage return): the formatter
+/// reads back every doc literal to print it as a comment, and a raw one is read back as it
+/// stands, where an escaped one is unescaped character by character.
+fn doc_lines(text: &str) -> Vec<Literal> {
+    text.trim()
+        .lines()
+        .map(|line| {
+            let line = if line.is_empty() {
+                String::new()
+            } else {
+                format!(" {line}")
+            };
+            raw_literal(&line).unwrap_or_else(|| Literal::string(&line))
+        })
+        .collect()
+}
+
+/// `text` as a raw string literal, with as many `#` as it needs; `None` when it cannot be one
+/// (a carriage return).
+fn raw_literal(text: &str) -> Option<Literal> {
+    if text.contains('\r') {
+        return None;
+    }
+    // One `#` more than the longest run of them after a quote in the text.
+    let mut hashes = 0;
+    for (i, _) in text.match_indices('"') {
+        let run = text[i + 1..].bytes().take_while(|&b| b == b'#').count();
+        hashes = hashes.max(run + 1);
+    }
+    let fence = "#".repeat(hashes);
+    format!("r{fence}\"{text}\"{fence}").parse().ok()
 }
 
 /// `#[doc]` attributes for spec prose, with the note of an assumed fact.
@@ -422,6 +443,31 @@ pub fn deprecation(removed: Option<&crate::model::Removal>) -> (TokenStream, Tok
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn doc_lines_are_raw_literals_that_read_back_as_written() {
+        let text = "plain\n\nquoted \"x\" and \"# and \"## here\nback\\slash\ncr\rinside";
+        let lines = doc_lines(text);
+        let read: Vec<String> = lines
+            .iter()
+            .map(|l| syn::parse2::<syn::LitStr>(quote!(#l)).unwrap().value())
+            .collect();
+        assert_eq!(
+            read,
+            [
+                " plain",
+                "",
+                " quoted \"x\" and \"# and \"## here",
+                " back\\slash",
+                " cr\rinside"
+            ]
+        );
+        let spelled: Vec<String> = lines.iter().map(ToString::to_string).collect();
+        assert_eq!(spelled[0], "r\" plain\"");
+        assert_eq!(spelled[2], "r###\" quoted \"x\" and \"# and \"## here\"###");
+        // A carriage return cannot stand in a raw literal: escaped instead.
+        assert_eq!(spelled[4], "\" cr\\rinside\"");
+    }
 
     #[test]
     fn prose_never_becomes_markup_or_a_doctest() {

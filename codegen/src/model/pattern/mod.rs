@@ -13,11 +13,11 @@
 //! `regex-automata` builds a dense DFA with the semantics the generated code has always had,
 //! `regex::Regex::is_match` on the text (default syntax: Unicode classes, `^` and `$` at the
 //! ends of the text, `.` not matching `\n`; a match anywhere, the spec anchoring its patterns
-//! itself): an unanchored search, every match kind kept. A small one is minimized; a large one
-//! is kept as it is (minimizing costs far more than building, and the automata of the large
-//! patterns this meets barely shrink). This module then walks its states from the start state,
-//! numbers them (the dead state 0, the match states last, so the runtime tells a match by
-//! comparing ids), merges the bytes no state tells apart into classes, and writes the table
+//! itself): an unanchored search, every match kind kept, built once. `walk.rs` then walks its
+//! states from the start state over its byte classes, minimizes a small automaton (a large one
+//! is kept as it is: the automata of the large patterns this meets barely shrink), numbers the
+//! states (the dead state 0, the match states last, so the runtime tells a match by comparing
+//! ids), merges the bytes no state tells apart into classes, and writes the table
 //! `mrds_runtime::Pattern` documents. The runtime adds what the DFA leaves to its caller: a
 //! match must end on a character boundary, as `regex` reports no empty match inside a
 //! character.
@@ -31,20 +31,19 @@
 //! boundary (`\b`, which needs to look at whole characters on both sides), or an automaton
 //! larger than [`MAX_TABLE_BYTES`] (large counted repetitions, especially of Unicode classes).
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::fmt;
 use std::sync::Arc;
 
 use mrds_runtime::Automaton;
-use regex_automata::dfa::{Automaton as _, StartKind, dense};
-use regex_automata::util::primitives::StateID;
-use regex_automata::util::start;
-use regex_automata::{Anchored, MatchKind};
+use regex_automata::MatchKind;
+use regex_automata::dfa::{StartKind, dense};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 use product::Product;
+use walk::Walk;
 
 mod product;
+mod walk;
 
 /// The largest table a pattern may have (its transitions are most of it).
 pub const MAX_TABLE_BYTES: usize = 64 * 1024;
@@ -53,7 +52,7 @@ pub const MAX_TABLE_BYTES: usize = 64 * 1024;
 const BUILD_LIMIT: usize = 2 << 20;
 
 /// The largest automaton (in `regex-automata`'s bytes) that is minimized: minimizing a larger
-/// one costs seconds in a debug build, for tables that barely shrink.
+/// one costs more than building it, for tables that barely shrink.
 const MINIMIZE_LIMIT: usize = 16 * 1024;
 
 /// Bytes of the table before the transitions: width, columns, start, first match state, and
@@ -122,11 +121,12 @@ impl Pattern {
                     .into(),
             });
         }
-        let mut dfa = build(source, false)?;
+        let dfa = build(source)?;
+        let mut walk = Walk::new(&dfa)?;
         if dfa.memory_usage() <= MINIMIZE_LIMIT {
-            dfa = build(source, true)?;
+            walk.minimize();
         }
-        let table = Walk::new(&dfa)?.encode();
+        let table = walk.encode()?;
         if table.len() > MAX_TABLE_BYTES {
             return Err(too_large(format!(
                 "its automaton takes {} bytes, more than the {MAX_TABLE_BYTES} allowed",
@@ -263,14 +263,13 @@ fn syntax(e: &regex_syntax::Error) -> String {
 
 type Dfa = dense::DFA<Vec<u32>>;
 
-/// The DFA of `pattern` (minimized when `minimize`).
-fn build(pattern: &str, minimize: bool) -> Result<Dfa, PatternError> {
+/// The DFA of `pattern`.
+fn build(pattern: &str) -> Result<Dfa, PatternError> {
     dense::Builder::new()
         .configure(
             dense::Config::new()
                 .start_kind(StartKind::Unanchored)
                 .match_kind(MatchKind::All)
-                .minimize(minimize)
                 .dfa_size_limit(Some(BUILD_LIMIT))
                 .determinize_size_limit(Some(BUILD_LIMIT)),
         )
@@ -302,131 +301,6 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         source = s.source();
     }
     text
-}
-
-/// The states reachable from the start state, numbered for the table.
-struct Walk {
-    /// `next[s][b]`: the state after byte `b` in state `s` (new ids); `next[s][256]` after the
-    /// end of the text.
-    next: Vec<[u16; 257]>,
-    start: u16,
-    first_match: u16,
-}
-
-impl Walk {
-    fn new(dfa: &Dfa) -> Result<Walk, PatternError> {
-        let start = dfa
-            .start_state(&start::Config::new().anchored(Anchored::No))
-            .map_err(|e| PatternError::Unmatchable {
-                reason: error_chain(&e),
-                hint: LIMITATION.into(),
-            })?;
-        // Breadth first, in the order bytes are tried, so the numbering is deterministic.
-        let mut order: Vec<StateID> = Vec::new();
-        let mut seen: HashMap<StateID, usize> = HashMap::new();
-        let mut queue = VecDeque::from([start]);
-        seen.insert(start, 0);
-        let mut edges: Vec<[StateID; 257]> = Vec::new();
-        while let Some(s) = queue.pop_front() {
-            if dfa.is_quit_state(s) {
-                return Err(PatternError::Unmatchable {
-                    reason: "its automaton gives up on some texts".into(),
-                    hint: LIMITATION.into(),
-                });
-            }
-            order.push(s);
-            let mut row = [s; 257];
-            for (b, slot) in row.iter_mut().enumerate().take(256) {
-                *slot = dfa.next_state(s, b as u8);
-            }
-            row[256] = dfa.next_eoi_state(s);
-            for &t in &row {
-                if !seen.contains_key(&t) {
-                    seen.insert(t, seen.len());
-                    queue.push_back(t);
-                }
-            }
-            edges.push(row);
-        }
-        // New ids: the dead state, the other states that are no match, the match states.
-        let dead = (0..order.len()).find(|&i| dfa.is_dead_state(order[i]));
-        let mut ids: Vec<usize> = Vec::with_capacity(order.len());
-        ids.extend(dead);
-        let others = (0..order.len()).filter(|&i| Some(i) != dead);
-        let (matches, plain): (Vec<usize>, Vec<usize>) =
-            others.partition(|&i| dfa.is_match_state(order[i]));
-        if dead.is_none() {
-            // A pattern that never dies still needs state 0 to be one that leads nowhere.
-            ids.push(usize::MAX);
-        }
-        ids.extend(&plain);
-        let first_match = ids.len();
-        ids.extend(&matches);
-        if ids.len() > usize::from(u16::MAX) {
-            return Err(too_large(format!(
-                "its automaton has {} states, more than the {} a table can number",
-                ids.len(),
-                u16::MAX
-            )));
-        }
-        let mut new_id: HashMap<StateID, u16> = HashMap::new();
-        for (n, &i) in ids.iter().enumerate() {
-            if i != usize::MAX {
-                new_id.insert(order[i], n as u16);
-            }
-        }
-        let next = ids
-            .iter()
-            .map(|&i| {
-                let mut row = [0u16; 257];
-                if i != usize::MAX {
-                    for (slot, t) in row.iter_mut().zip(&edges[i]) {
-                        *slot = new_id[t];
-                    }
-                }
-                row
-            })
-            .collect();
-        Ok(Walk {
-            next,
-            start: new_id[&start],
-            first_match: first_match as u16,
-        })
-    }
-
-    /// The table: bytes that no state tells apart share a column.
-    fn encode(&self) -> Vec<u8> {
-        let mut classes: BTreeMap<Vec<u16>, u8> = BTreeMap::new();
-        let mut class_of = [0u8; 256];
-        let mut representatives: Vec<usize> = Vec::new();
-        for (b, class) in class_of.iter_mut().enumerate() {
-            let column: Vec<u16> = self.next.iter().map(|row| row[b]).collect();
-            let n = classes.len();
-            *class = *classes.entry(column).or_insert_with(|| {
-                representatives.push(b);
-                n as u8
-            });
-        }
-        representatives.push(256);
-        let stride = representatives.len() as u16;
-        let wide = self.next.len() > 256;
-        let mut out = Vec::with_capacity(HEADER + self.next.len() * representatives.len() * 2);
-        out.push(if wide { 2 } else { 1 });
-        out.extend(stride.to_le_bytes());
-        out.extend(self.start.to_le_bytes());
-        out.extend(self.first_match.to_le_bytes());
-        out.extend(class_of);
-        for row in &self.next {
-            for &r in &representatives {
-                if wide {
-                    out.extend(row[r].to_le_bytes());
-                } else {
-                    out.push(row[r] as u8);
-                }
-            }
-        }
-        out
-    }
 }
 
 /// Up to eight texts the pattern of `hir` matches (as `matches` decides), one per branch.
@@ -528,6 +402,18 @@ mod tests {
         assert_eq!(u16::from_le_bytes([table[1], table[2]]), 3);
         assert_eq!(table.len(), HEADER + 9 * 3);
         assert!(t.is_match("EURUSD") && !t.is_match("EURUS") && !t.is_match("EURUSDX"));
+    }
+
+    #[test]
+    fn a_table_depends_on_the_language_only() {
+        // The same language written three ways: one minimal automaton, one numbering.
+        let table = |source: &str| pattern(source).table().to_vec();
+        assert_eq!(table("^(?:ab|ab)$"), table("^ab$"));
+        assert_eq!(table("^(?:a|b)c$"), table("^[ab]c$"));
+        // States the walk tells apart only by their past are merged: `a` or `b` then `c`.
+        let merged = pattern("^(?:ac|bc)$");
+        assert_eq!(merged.table().len(), HEADER + 5 * 4);
+        assert!(merged.is_match("ac") && merged.is_match("bc") && !merged.is_match("ab"));
     }
 
     #[test]
