@@ -128,6 +128,16 @@ impl fmt::Display for Diagnostics {
 
 impl std::error::Error for Diagnostics {}
 
+/// `` `a`, `b` and `c` ``: names for a message, each in backticks (`nothing` for none).
+pub fn list<S: AsRef<str>>(items: &[S]) -> String {
+    let quoted: Vec<String> = items.iter().map(|i| format!("`{}`", i.as_ref())).collect();
+    match quoted.len() {
+        0 => "nothing".into(),
+        1 => quoted[0].clone(),
+        n => format!("{} and {}", quoted[..n - 1].join(", "), quoted[n - 1]),
+    }
+}
+
 /// The candidate closest to `got`, if it is close enough to be a likely typo.
 pub fn closest<'a>(got: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let got_lower = got.to_lowercase();

@@ -9,8 +9,7 @@
 use super::values::{T0, candidates, instant_text};
 use super::{Draft, Expect, Probe};
 use crate::model::{
-    self, Condition, Endpoint, Equal, Inclusion, Input, Operand, Pattern, Rule, TimeFormat,
-    ValueType,
+    Condition, Endpoint, Input, Operand, Pattern, Probing, Rule, Side, TimeFormat, ValueType,
 };
 
 /// The checks of rule `r` of `e`, from the request `base`. A side that no value can be found
@@ -43,12 +42,6 @@ pub(crate) fn checks(e: &Endpoint, r: &Rule, base: &Draft<'_>) -> Vec<Probe> {
         out.push(d.check(e, &format!("{name}.condition_off"), kept));
     }
     out
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Side {
-    Break,
-    Keep,
 }
 
 /// `base` with the rule's condition made `holds` (unchanged when the rule has none and
@@ -94,7 +87,7 @@ fn value_of(
     i: &Input<'_>,
     draft: &Draft<'_>,
     extra: Vec<String>,
-    wanted: impl Fn(&str) -> bool,
+    wanted: &dyn Fn(&str) -> bool,
 ) -> Option<String> {
     let keep_condition = |v: &str| match &r.when {
         Some(c) if c.operand() == i.operand => {
@@ -108,93 +101,60 @@ fn value_of(
     pool.into_iter().find(|v| keep_condition(v) && wanted(v))
 }
 
-/// `draft` with the rule's inputs set to break or keep it.
-fn assign<'m>(r: &Rule, draft: &Draft<'m>, side: Side) -> Option<Draft<'m>> {
-    let input = |op: &Operand| draft.input(*op);
-    match &r.requirement {
-        model::Requirement::Ordered { before, after, .. }
-        | model::Requirement::MaxSpan {
-            from: before,
-            to: after,
-            ..
-        } => {
-            let (a, b) = (input(before)?, input(after)?);
-            let format = a.time_format()?;
-            let start = draft
-                .value(a.operand)
-                .and_then(|v| match format {
-                    TimeFormat::UnixSeconds => v.parse().ok(),
-                    TimeFormat::Rfc3339 => mrds_runtime::text::rfc3339_seconds(&v),
-                })
-                .unwrap_or(T0);
-            // Each side at the boundary: the last instant the rule keeps, the first it breaks.
-            let end = match (&r.requirement, side) {
-                (model::Requirement::MaxSpan { seconds, .. }, Side::Break) => {
-                    start.checked_add(seconds + 1)?
-                }
-                (model::Requirement::MaxSpan { seconds, .. }, Side::Keep) => {
-                    start.checked_add(*seconds)?
-                }
-                (model::Requirement::Ordered { equal, .. }, side) => match (equal, side) {
-                    (Equal::Refused, Side::Break) | (Equal::Allowed, Side::Keep) => start,
-                    (Equal::Refused, Side::Keep) => start.checked_add(1)?,
-                    (Equal::Allowed, Side::Break) => start.checked_sub(1)?,
-                },
-                (_, Side::Break) => start,
-                (_, Side::Keep) => start.checked_add(1)?,
-            };
-            let (x, y) = (instant_text(start, format), instant_text(end, format));
-            Some(draft.with(a.operand, &[&x]).with(b.operand, &[&y]))
-        }
-        model::Requirement::Requires {
-            param: dependent,
-            needs,
-        } => {
-            let (a, b) = (input(dependent)?, input(needs)?);
-            let va = value_of(r, &a, draft, Vec::new(), |_| true)?;
-            let with_a = draft.with(a.operand, &[&va]);
-            match side {
-                Side::Break => Some(with_a.with(b.operand, &[])),
-                Side::Keep => {
-                    let vb = value_of(r, &b, &with_a, Vec::new(), |_| true)?;
-                    Some(with_a.with(b.operand, &[&vb]))
-                }
-            }
-        }
-        model::Requirement::AtLeastOne(ops) => {
-            let none = ops.iter().fold(draft.clone(), |d, op| d.with(*op, &[]));
-            match side {
-                Side::Break => Some(none),
-                Side::Keep => {
-                    let first = input(&ops[0])?;
-                    let v = value_of(r, &first, &none, Vec::new(), |_| true)?;
-                    Some(none.with(first.operand, &[&v]))
-                }
-            }
-        }
-        model::Requirement::AllowedValues { param, values } => {
-            let p = input(param)?;
-            let allowed = |v: &str| values.iter().any(|l| l.wire() == v);
-            let v = value_of(r, &p, draft, Vec::new(), |v| {
-                allowed(v) == (side == Side::Keep)
-            })?;
-            Some(draft.with(p.operand, &[&v]))
-        }
-        model::Requirement::Matches { param, pattern } => {
-            let p = input(param)?;
-            let keep = side == Side::Keep;
-            // To break it: a text the input's own pattern takes and the rule's does not.
-            let own = match p.ty {
-                ValueType::String(t) => t.pattern.as_ref(),
-                _ => None,
-            };
-            let outside = match own.unwrap_or(Pattern::anything()).included_in(pattern) {
-                Inclusion::No(text) if !keep => Some(text),
-                _ => None,
-            };
-            let extra = pattern.examples().iter().cloned().chain(outside).collect();
-            let v = value_of(r, &p, draft, extra, |v| pattern.is_match(v) == keep)?;
-            Some(draft.with(p.operand, &[&v]))
+/// A request probing rule `r`: what [`crate::model::Requirement::probe`] may do to it.
+#[derive(Clone)]
+struct Probed<'r, 'm> {
+    rule: &'r Rule,
+    draft: Draft<'m>,
+}
+
+impl Probing for Probed<'_, '_> {
+    fn set(&self, op: Operand, value: Option<&str>) -> Option<Self> {
+        self.draft.input(op)?;
+        let values: Vec<&str> = value.into_iter().collect();
+        Some(Probed {
+            rule: self.rule,
+            draft: self.draft.with(op, &values),
+        })
+    }
+
+    fn pick(
+        &self,
+        op: Operand,
+        extra: Vec<String>,
+        wanted: &dyn Fn(&str) -> bool,
+    ) -> Option<String> {
+        let input = self.draft.input(op)?;
+        value_of(self.rule, &input, &self.draft, extra, wanted)
+    }
+
+    fn instant(&self, op: Operand) -> Option<i64> {
+        let format = self.draft.input(op)?.time_format()?;
+        let given = self.draft.value(op).and_then(|v| match format {
+            TimeFormat::UnixSeconds => v.parse().ok(),
+            TimeFormat::Rfc3339 => mrds_runtime::text::rfc3339_seconds(&v),
+        });
+        Some(given.unwrap_or(T0))
+    }
+
+    fn at(&self, op: Operand, seconds: i64) -> Option<Self> {
+        let format = self.draft.input(op)?.time_format()?;
+        self.set(op, Some(&instant_text(seconds, format)))
+    }
+
+    fn own_pattern(&self, op: Operand) -> Option<Pattern> {
+        match self.draft.input(op)?.ty {
+            ValueType::String(t) => t.pattern.clone(),
+            _ => None,
         }
     }
+}
+
+/// `draft` with the rule's inputs set to break or keep it.
+fn assign<'m>(r: &Rule, draft: &Draft<'m>, side: Side) -> Option<Draft<'m>> {
+    let probed = Probed {
+        rule: r,
+        draft: draft.clone(),
+    };
+    r.requirement.probe(&probed, side).map(|p| p.draft)
 }

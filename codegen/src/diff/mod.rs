@@ -40,7 +40,7 @@ mod types;
 
 pub mod changelog;
 
-use crate::diag::Location;
+use crate::diag::{Location, list};
 use crate::model::Api;
 use checks::Classified;
 use impact::Impacts;
@@ -219,14 +219,4 @@ fn changed_parts(parts: &[(&str, bool)]) -> Option<String> {
         .map(|(name, _)| *name)
         .collect();
     (!changed.is_empty()).then(|| changed.join(", "))
-}
-
-/// `a`, `b` and `c` (each in backticks).
-fn list<S: AsRef<str>>(items: &[S]) -> String {
-    let quoted: Vec<String> = items.iter().map(|i| format!("`{}`", i.as_ref())).collect();
-    match quoted.len() {
-        0 => "nothing".into(),
-        1 => quoted[0].clone(),
-        n => format!("{} and {}", quoted[..n - 1].join(", "), quoted[n - 1]),
-    }
 }

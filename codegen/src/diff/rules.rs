@@ -9,9 +9,7 @@
 use super::checks::kind;
 use super::lang::Lang;
 use super::{Diff, Impact, Places, changed_parts, list};
-use crate::model::{
-    Api, Condition, Endpoint, Equal, Inclusion, Literal, Operand, Requirement, Rule,
-};
+use crate::model::{Api, Condition, Endpoint, Literal, Operand, Relation, Requirement, Rule};
 
 /// A rule of one version with its parameters named as they travel: the names are what two
 /// versions of the spec share (ids belong to one model).
@@ -36,67 +34,6 @@ impl<'a> Named<'a> {
     }
 }
 
-/// How the requests one version of a rule (or of its condition) covers relate to the other's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Rel {
-    Same,
-    /// The new one covers fewer.
-    Fewer,
-    /// The new one covers more.
-    More,
-    /// Neither includes the other (or it cannot be decided).
-    Other,
-}
-
-impl Rel {
-    fn of(old_in_new: &Inclusion, new_in_old: &Inclusion) -> Rel {
-        match (old_in_new.holds(), new_in_old.holds()) {
-            (true, true) => Rel::Same,
-            (true, false) => Rel::More,
-            (false, true) => Rel::Fewer,
-            (false, false) => Rel::Other,
-        }
-    }
-
-    fn of_sets<T: PartialEq>(old: &[T], new: &[T]) -> Rel {
-        let old_in_new = old.iter().all(|x| new.contains(x));
-        let new_in_old = new.iter().all(|x| old.contains(x));
-        match (old_in_new, new_in_old) {
-            (true, true) => Rel::Same,
-            (true, false) => Rel::More,
-            (false, true) => Rel::Fewer,
-            (false, false) => Rel::Other,
-        }
-    }
-}
-
-/// The check in words (`` `start_time` before `end_time` ``).
-fn describe_check(c: &Requirement<Name>) -> String {
-    match c {
-        Requirement::Ordered {
-            before,
-            after,
-            equal: Equal::Refused,
-        } => format!("ordered: `{before}` before `{after}`"),
-        Requirement::Ordered {
-            before,
-            after,
-            equal: Equal::Allowed,
-        } => format!("ordered: `{before}` not after `{after}`"),
-        Requirement::MaxSpan { from, to, seconds } => {
-            format!("max_span: `{to}` - `{from}` at most {seconds} seconds")
-        }
-        Requirement::Requires { param, needs } => format!("requires: `{param}` needs `{needs}`"),
-        Requirement::AtLeastOne(names) => format!("at_least_one: {}", list(names)),
-        Requirement::AllowedValues { param, values } => {
-            format!("allowed_values: `{param}` one of {}", list(&wires(values)))
-        }
-        Requirement::Matches { param, pattern } => {
-            format!("matches: `{param}` matches `{pattern}`")
-        }
-    }
-}
-
 fn describe_when(c: &Option<Condition<Name>>) -> String {
     match c {
         None => "always".to_owned(),
@@ -111,12 +48,8 @@ fn describe_when(c: &Option<Condition<Name>>) -> String {
 
 fn describe(r: &Named<'_>) -> String {
     match &r.when {
-        None => describe_check(&r.requirement),
-        Some(_) => format!(
-            "{}, {}",
-            describe_check(&r.requirement),
-            describe_when(&r.when)
-        ),
+        None => r.requirement.describe(),
+        Some(_) => format!("{}, {}", r.requirement.describe(), describe_when(&r.when)),
     }
 }
 
@@ -127,14 +60,12 @@ fn wires(values: &[Literal]) -> Vec<String> {
 /// The inputs a request must give for the rule to apply at all (`at_least_one` applies to
 /// every request).
 fn triggers<'r>(r: &'r Named<'_>) -> Vec<&'r str> {
-    let mut out: Vec<&str> = match &r.requirement {
-        Requirement::Ordered { before, after, .. } => vec![before, after],
-        Requirement::MaxSpan { from, to, .. } => vec![from, to],
-        Requirement::Requires { param, .. }
-        | Requirement::AllowedValues { param, .. }
-        | Requirement::Matches { param, .. } => vec![param],
-        Requirement::AtLeastOne(_) => Vec::new(),
-    };
+    let mut out: Vec<&str> = r
+        .requirement
+        .triggers()
+        .into_iter()
+        .map(String::as_str)
+        .collect();
     if let Some(c) = &r.when {
         out.push(c.operand_ref());
     }
@@ -150,100 +81,23 @@ fn condition_lang(c: &Condition<Name>) -> Lang {
 }
 
 /// How the requests the new condition covers relate to the old one's.
-fn compare_when(old: &Option<Condition<Name>>, new: &Option<Condition<Name>>) -> Rel {
+fn compare_when(old: &Option<Condition<Name>>, new: &Option<Condition<Name>>) -> Relation {
     match (old, new) {
-        (None, None) => Rel::Same,
-        (None, Some(_)) => Rel::Fewer,
-        (Some(_), None) => Rel::More,
-        (Some(a), Some(b)) if a.operand_ref() != b.operand_ref() => Rel::Other,
+        (None, None) => Relation::Same,
+        (None, Some(_)) => Relation::Fewer,
+        (Some(_), None) => Relation::More,
+        (Some(a), Some(b)) if a.operand_ref() != b.operand_ref() => Relation::Other,
         (Some(a), Some(b)) => {
             let (la, lb) = (condition_lang(a), condition_lang(b));
-            Rel::of(&la.included_in(&lb), &lb.included_in(&la))
+            Relation::of(&la.included_in(&lb), &lb.included_in(&la))
         }
-    }
-}
-
-/// How the requests the new check accepts relate to the old one's. A kind this does not know
-/// how to order compares as [`Rel::Other`] when it changed (breaking both ways).
-fn compare_check(old: &Requirement<Name>, new: &Requirement<Name>) -> Rel {
-    if old == new {
-        return Rel::Same;
-    }
-    match (old, new) {
-        // Equal instants allowed: more requests kept.
-        (
-            Requirement::Ordered {
-                before: b1,
-                after: a1,
-                equal: e1,
-            },
-            Requirement::Ordered {
-                before: b2,
-                after: a2,
-                equal: e2,
-            },
-        ) if (b1, a1) == (b2, a2) => match (e1, e2) {
-            (Equal::Refused, Equal::Allowed) => Rel::More,
-            (Equal::Allowed, Equal::Refused) => Rel::Fewer,
-            _ => Rel::Same,
-        },
-        (Requirement::Ordered { .. }, Requirement::Ordered { .. })
-        | (Requirement::Requires { .. }, Requirement::Requires { .. }) => {
-            if old.operands() == new.operands() {
-                Rel::Same
-            } else {
-                Rel::Other
-            }
-        }
-        (
-            Requirement::MaxSpan {
-                from: f1,
-                to: t1,
-                seconds: s1,
-            },
-            Requirement::MaxSpan {
-                from: f2,
-                to: t2,
-                seconds: s2,
-            },
-        ) if (f1, t1) == (f2, t2) => match s2.cmp(s1) {
-            std::cmp::Ordering::Equal => Rel::Same,
-            std::cmp::Ordering::Less => Rel::Fewer,
-            std::cmp::Ordering::Greater => Rel::More,
-        },
-        // Fewer alternatives accept fewer requests.
-        (Requirement::AtLeastOne(a), Requirement::AtLeastOne(b)) => Rel::of_sets(a, b),
-        (
-            Requirement::AllowedValues {
-                param: p1,
-                values: v1,
-            },
-            Requirement::AllowedValues {
-                param: p2,
-                values: v2,
-            },
-        ) if p1 == p2 => Rel::of_sets(&wires(v1), &wires(v2)),
-        (
-            Requirement::Matches {
-                param: p1,
-                pattern: r1,
-            },
-            Requirement::Matches {
-                param: p2,
-                pattern: r2,
-            },
-        ) if p1 == p2 => {
-            let (a, b) = (Lang::pattern(r1), Lang::pattern(r2));
-            Rel::of(&a.included_in(&b), &b.included_in(&a))
-        }
-        _ => Rel::Other,
     }
 }
 
 /// True when the two rules check the same thing under the same condition.
 fn same_contract(a: &Named<'_>, b: &Named<'_>) -> bool {
-    compare_check(&a.requirement, &b.requirement) == Rel::Same
-        && compare_when(&a.when, &b.when) == Rel::Same
+    a.requirement.compare(&b.requirement) == Relation::Same
+        && compare_when(&a.when, &b.when) == Relation::Same
 }
 
 impl Diff<'_> {
@@ -345,21 +199,21 @@ impl Diff<'_> {
             new: Some(&s.at),
         };
         let when = compare_when(&named_r.when, &named_s.when);
-        let check = compare_check(&named_r.requirement, &named_s.requirement);
+        let check = named_r.requirement.compare(&named_s.requirement);
         // The new rule rejects a request when its condition holds and its check fails.
-        let tightened =
-            matches!(when, Rel::Same | Rel::More) && matches!(check, Rel::Same | Rel::Fewer);
-        let relaxed =
-            matches!(when, Rel::Same | Rel::Fewer) && matches!(check, Rel::Same | Rel::More);
+        let tightened = matches!(when, Relation::Same | Relation::More)
+            && matches!(check, Relation::Same | Relation::Fewer);
+        let relaxed = matches!(when, Relation::Same | Relation::Fewer)
+            && matches!(check, Relation::Same | Relation::More);
         let mut what = Vec::new();
-        if check != Rel::Same {
+        if check != Relation::Same {
             what.push(format!(
                 "{} became {}",
-                describe_check(&named_r.requirement),
-                describe_check(&named_s.requirement)
+                named_r.requirement.describe(),
+                named_s.requirement.describe()
             ));
         }
-        if when != Rel::Same {
+        if when != Relation::Same {
             what.push(format!(
                 "{} became {}",
                 describe_when(&named_r.when),

@@ -14,9 +14,8 @@ use serde_json::{Map, Value, json};
 
 use super::endpoint_doc::{EndpointDoc, Style};
 use crate::model::{
-    Api, AuthMode, Condition, Endpoint, Equal, Field, Format, IntegerFormat, Literal, Operand,
-    Param, ParamId, ParamLocation, Record, Requirement, Rule, StringType, TypeRef, ValueSet,
-    ValueType,
+    Api, AuthMode, Condition, Endpoint, Fact, Field, Format, IntegerFormat, Literal, Operand,
+    Param, ParamId, ParamLocation, Record, Rule, StringType, TypeRef, ValueSet, ValueType,
 };
 
 /// The generated marker, on the document's first line.
@@ -196,37 +195,14 @@ fn rule_value(r: &Rule, name: &dyn Fn(&Operand) -> String) -> Value {
         "description": r.doc.trim(),
         "assumed": r.provenance.is_assumed(),
     });
-    match &r.requirement {
-        Requirement::Ordered {
-            before,
-            after,
-            equal,
-        } => {
-            rule["before"] = json!(name(before));
-            rule["after"] = json!(name(after));
-            // Added only when allowed, so the document of a spec without it is as it was.
-            if *equal == Equal::Allowed {
-                rule["equal"] = json!("allowed");
-            }
-        }
-        Requirement::MaxSpan { from, to, seconds } => {
-            rule["from"] = json!(name(from));
-            rule["to"] = json!(name(to));
-            rule["seconds"] = json!(seconds);
-        }
-        Requirement::Requires { param, needs } => {
-            rule["parameter"] = json!(name(param));
-            rule["needs"] = json!(name(needs));
-        }
-        Requirement::AtLeastOne(_) => {}
-        Requirement::AllowedValues { param, values } => {
-            rule["parameter"] = json!(name(param));
-            rule["values"] = Value::Array(values.iter().map(literal).collect());
-        }
-        Requirement::Matches { param, pattern } => {
-            rule["parameter"] = json!(name(param));
-            rule["pattern"] = json!(pattern.source());
-        }
+    for (key, fact) in r.requirement.facts() {
+        rule[key] = match fact {
+            Fact::Input(op) => json!(name(op)),
+            Fact::Integer(n) => json!(n),
+            Fact::Values(values) => Value::Array(values.iter().map(literal).collect()),
+            Fact::Pattern(pattern) => json!(pattern.source()),
+            Fact::Word(word) => json!(word),
+        };
     }
     if let Some(when) = &r.when {
         rule["when"] = match when {

@@ -9,9 +9,10 @@ use std::borrow::Cow;
 
 use mrds_runtime::{ParamValue, TimeValue, holds};
 
+use super::rule::Reading;
 use super::{
-    Condition, Endpoint, Input, Inputs, Operand, ParamId, Place, Record, Requirement, Rule,
-    TimeFormat, ValueCheck, ValueType,
+    Condition, Endpoint, Input, Inputs, Operand, ParamId, Place, Record, Rule, TimeFormat,
+    ValueCheck, ValueType,
 };
 
 /// One problem of a request: the rule it breaks, the input it names, the value, why.
@@ -159,31 +160,24 @@ impl Given<'_> {
 
     /// When rule `r`'s check fails: the input it names and its value.
     fn broken(&self, r: &Rule) -> Option<(Operand, String)> {
-        let value = |op: Operand| self.valid(op).unwrap_or_default();
-        let broken = match &r.requirement {
-            Requirement::Ordered {
-                before,
-                after,
-                equal,
-            } => !holds::ordered(self.seconds(*before)?, self.seconds(*after)?, *equal),
-            Requirement::MaxSpan { from, to, seconds } => {
-                !holds::within_span(self.seconds(*from)?, self.seconds(*to)?, *seconds)
-            }
-            Requirement::Requires { param, needs } => {
-                self.valid(*param).is_some() && !holds::requires(true, self.has(*needs))
-            }
-            Requirement::AtLeastOne(ops) => {
-                let given: Vec<bool> = ops.iter().map(|op| self.has(*op)).collect();
-                return (!holds::at_least_one(&given)).then(|| (ops[0], String::new()));
-            }
-            Requirement::AllowedValues { param, values } => {
-                let v = self.valid(*param)?;
-                !values.iter().any(|l| l.wire() == v)
-            }
-            Requirement::Matches { param, pattern } => !pattern.is_match(&self.valid(*param)?),
-        };
         let at = r.requirement.field();
-        broken.then(|| (at, value(at)))
+        r.requirement
+            .broken(self)?
+            .then(|| (at, self.valid(at).unwrap_or_default()))
+    }
+}
+
+impl Reading for Given<'_> {
+    fn valid(&self, op: Operand) -> Option<String> {
+        Given::valid(self, op)
+    }
+
+    fn given(&self, op: Operand) -> bool {
+        self.has(op)
+    }
+
+    fn seconds(&self, op: Operand) -> Option<i64> {
+        Given::seconds(self, op)
     }
 }
 

@@ -24,7 +24,9 @@ pub use endpoint::{
 pub use eval::Problem;
 pub use mrds_runtime::TimeKind;
 pub use pattern::{Inclusion, Pattern, PatternError};
-pub use rule::{Condition, Operand, Reads, Requirement, Rule};
+pub use rule::{
+    Condition, Fact, Operand, Probing, Reading, Reads, Relation, Requirement, Rule, Side,
+};
 pub use samples::{SampleField, SampleOrder, SampleRange, SampleSet, Samples};
 pub use types::{Field, Record, TypeRef, ValueSet, Variant};
 pub use values::{
@@ -179,6 +181,23 @@ impl Api {
             params: &e.params,
             body: e.body.as_ref().map(|b| self.record(b.record)),
         }
+    }
+
+    /// Every regular expression of the spec, once per place that has one: the inputs' own
+    /// (parameters and fields of request bodies), the rules' and their conditions'.
+    pub fn patterns(&self) -> Vec<&Pattern> {
+        let mut out = Vec::new();
+        for e in &self.endpoints {
+            for input in self.inputs(e).all() {
+                if let ValueType::String(t) = input.ty
+                    && let Some(p) = &t.pattern
+                {
+                    out.push(p);
+                }
+            }
+            out.extend(e.rules.iter().flat_map(Rule::patterns));
+        }
+        out
     }
 
     /// The record named `name` (as the spec writes it, or its Rust name): for tools and tests

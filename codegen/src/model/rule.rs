@@ -1,7 +1,22 @@
 //! Rules across the inputs of a request: what they read ([`Operand`]), when they apply
 //! ([`Condition`]) and what they require ([`Requirement`]).
+//!
+//! Everything the generator knows of a kind of requirement is here, in exhaustive matches the
+//! compiler names when a kind is added: what it reads and names ([`Requirement::operands`],
+//! [`Requirement::field`], [`Requirement::triggers`]), its facts as data (the OpenAPI
+//! document's `x-rules`: [`Requirement::facts`]) and in words (spec-diff:
+//! [`Requirement::describe`]), whether a request breaks it (decided by the runtime's own
+//! predicate: [`Requirement::broken`]), a request on each side of it (the contract suite:
+//! [`Requirement::probe`]) and how two versions of it relate ([`Requirement::compare`]).
+//! What stays elsewhere is what cannot be data: the spelling and shape in the spec
+//! (`ast/rules.rs`), its lowering with diagnostics (`check/rules.rs`), the check the
+//! generated code makes (`runtime/src/validate.rs`) and the call to it
+//! (`emit/model/checks.rs`).
 
-use super::{Equal, FieldId, Literal, Location, ParamId, Pattern, Provenance, RuleKind};
+use mrds_runtime::holds;
+
+use super::{Equal, FieldId, Inclusion, Literal, Location, ParamId, Pattern, Provenance, RuleKind};
+use crate::diag::list;
 
 /// What a rule (or a sample's selector) reads of a request: a parameter, or a field of the
 /// body.
@@ -78,6 +93,23 @@ impl<P: Clone> Rule<P> {
         out
     }
 
+    /// The regular expressions of the rule: its requirement's and its condition's.
+    pub fn patterns(&self) -> Vec<&Pattern> {
+        let check = self
+            .requirement
+            .facts()
+            .into_iter()
+            .filter_map(|(_, fact)| match fact {
+                Fact::Pattern(p) => Some(p),
+                _ => None,
+            });
+        let when = match &self.when {
+            Some(Condition::Matches { pattern, .. }) => Some(pattern),
+            _ => None,
+        };
+        check.chain(when).collect()
+    }
+
     /// The values the rule names (of its condition and its allowed values).
     pub fn literals(&self) -> impl Iterator<Item = &Literal> {
         let when = match &self.when {
@@ -146,8 +178,8 @@ impl<P: Clone> Condition<P> {
 /// What a rule requires, of inputs of its endpoint. `P` names an input: an [`Operand`] in the
 /// model; a tool comparing two models maps them to names ([`Requirement::map`]).
 ///
-/// Adding a kind here makes the compiler list every place that must handle it: the checker
-/// lowers each kind, the model emitter generates its check, the OpenAPI emitter describes it.
+/// Adding a kind here makes the compiler list every place that must handle it: the matches of
+/// this file, the checker's lowering and the model emitter's generated check.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Requirement<P = Operand> {
     /// `before < after` when both are given (`before <= after` when `equal` allows it).
@@ -272,5 +304,355 @@ impl<P: Clone> Requirement<P> {
             self,
             Requirement::Requires { .. } | Requirement::AtLeastOne(_)
         )
+    }
+}
+
+impl<P: Clone> Requirement<P> {
+    /// The inputs a request must give for the check to apply at all (`at_least_one` applies
+    /// to every request).
+    pub fn triggers(&self) -> Vec<&P> {
+        match self {
+            Requirement::Ordered { before, after, .. } => vec![before, after],
+            Requirement::MaxSpan { from, to, .. } => vec![from, to],
+            Requirement::Requires { param, .. }
+            | Requirement::AllowedValues { param, .. }
+            | Requirement::Matches { param, .. } => vec![param],
+            Requirement::AtLeastOne(_) => Vec::new(),
+        }
+    }
+
+    /// The inputs that count as given when they were sent at all, even with a value their own
+    /// checks refuse (reported apart): those a presence check looks for. Empty for a check
+    /// of values.
+    pub fn presence(&self) -> Vec<&P> {
+        match self {
+            Requirement::Requires { needs, .. } => vec![needs],
+            Requirement::AtLeastOne(ops) => ops.iter().collect(),
+            Requirement::Ordered { .. }
+            | Requirement::MaxSpan { .. }
+            | Requirement::AllowedValues { .. }
+            | Requirement::Matches { .. } => Vec::new(),
+        }
+    }
+
+    /// The kind's own facts, by the key each goes by in the OpenAPI document's `x-rules`
+    /// (beside the kind, the inputs and the field every rule has), in order.
+    pub fn facts(&self) -> Vec<(&'static str, Fact<'_, P>)> {
+        match self {
+            Requirement::Ordered {
+                before,
+                after,
+                equal,
+            } => {
+                let mut facts = vec![
+                    ("before", Fact::Input(before)),
+                    ("after", Fact::Input(after)),
+                ];
+                // Only when allowed, so the document of a spec without it is as it was.
+                if *equal == Equal::Allowed {
+                    facts.push(("equal", Fact::Word("allowed")));
+                }
+                facts
+            }
+            Requirement::MaxSpan { from, to, seconds } => vec![
+                ("from", Fact::Input(from)),
+                ("to", Fact::Input(to)),
+                ("seconds", Fact::Integer(*seconds)),
+            ],
+            Requirement::Requires { param, needs } => vec![
+                ("parameter", Fact::Input(param)),
+                ("needs", Fact::Input(needs)),
+            ],
+            Requirement::AtLeastOne(_) => Vec::new(),
+            Requirement::AllowedValues { param, values } => vec![
+                ("parameter", Fact::Input(param)),
+                ("values", Fact::Values(values)),
+            ],
+            Requirement::Matches { param, pattern } => vec![
+                ("parameter", Fact::Input(param)),
+                ("pattern", Fact::Pattern(pattern)),
+            ],
+        }
+    }
+}
+
+/// One fact of a requirement ([`Requirement::facts`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Fact<'r, P> {
+    /// An input it reads.
+    Input(&'r P),
+    /// A number (of seconds).
+    Integer(i64),
+    /// Values, as the spec writes them.
+    Values(&'r [Literal]),
+    /// A regular expression.
+    Pattern(&'r Pattern),
+    /// A word of the spec's spelling (`allowed`).
+    Word(&'static str),
+}
+
+impl<P: std::fmt::Display> Requirement<P> {
+    /// The check in words, its inputs named by `P`
+    /// (`` ordered: `start_time` before `end_time` ``).
+    pub fn describe(&self) -> String {
+        let wires = |values: &[Literal]| values.iter().map(Literal::wire).collect::<Vec<_>>();
+        match self {
+            Requirement::Ordered {
+                before,
+                after,
+                equal: Equal::Refused,
+            } => format!("ordered: `{before}` before `{after}`"),
+            Requirement::Ordered {
+                before,
+                after,
+                equal: Equal::Allowed,
+            } => format!("ordered: `{before}` not after `{after}`"),
+            Requirement::MaxSpan { from, to, seconds } => {
+                format!("max_span: `{to}` - `{from}` at most {seconds} seconds")
+            }
+            Requirement::Requires { param, needs } => {
+                format!("requires: `{param}` needs `{needs}`")
+            }
+            Requirement::AtLeastOne(names) => {
+                let names: Vec<String> = names.iter().map(ToString::to_string).collect();
+                format!("at_least_one: {}", list(&names))
+            }
+            Requirement::AllowedValues { param, values } => {
+                format!("allowed_values: `{param}` one of {}", list(&wires(values)))
+            }
+            Requirement::Matches { param, pattern } => {
+                format!("matches: `{param}` matches `{pattern}`")
+            }
+        }
+    }
+}
+
+/// How the requests one version of a check (or of a condition) accepts relate to another's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relation {
+    /// The same requests.
+    Same,
+    /// The new one accepts fewer.
+    Fewer,
+    /// The new one accepts more.
+    More,
+    /// Neither includes the other (or it cannot be decided).
+    Other,
+}
+
+impl Relation {
+    /// From the inclusions both ways.
+    pub fn of(old_in_new: &Inclusion, new_in_old: &Inclusion) -> Relation {
+        Relation::from_inclusions(old_in_new.holds(), new_in_old.holds())
+    }
+
+    /// Of two sets of accepted values.
+    pub fn of_sets<T: PartialEq>(old: &[T], new: &[T]) -> Relation {
+        Relation::from_inclusions(
+            old.iter().all(|x| new.contains(x)),
+            new.iter().all(|x| old.contains(x)),
+        )
+    }
+
+    fn from_inclusions(old_in_new: bool, new_in_old: bool) -> Relation {
+        match (old_in_new, new_in_old) {
+            (true, true) => Relation::Same,
+            (true, false) => Relation::More,
+            (false, true) => Relation::Fewer,
+            (false, false) => Relation::Other,
+        }
+    }
+}
+
+impl<P: Clone + PartialEq> Requirement<P> {
+    /// How the requests `new` accepts relate to the ones `self` does, over the same inputs.
+    /// A change this cannot order (other inputs, another kind) is [`Relation::Other`].
+    pub fn compare(&self, new: &Requirement<P>) -> Relation {
+        if self == new {
+            return Relation::Same;
+        }
+        // Fewer alternatives accept fewer requests.
+        if let (Requirement::AtLeastOne(a), Requirement::AtLeastOne(b)) = (self, new) {
+            return Relation::of_sets(a, b);
+        }
+        if self.operands() != new.operands() {
+            return Relation::Other;
+        }
+        match (self, new) {
+            // Equal instants allowed: more requests kept.
+            (Requirement::Ordered { equal: e1, .. }, Requirement::Ordered { equal: e2, .. }) => {
+                match (e1, e2) {
+                    (Equal::Refused, Equal::Allowed) => Relation::More,
+                    (Equal::Allowed, Equal::Refused) => Relation::Fewer,
+                    _ => Relation::Same,
+                }
+            }
+            (Requirement::Requires { .. }, Requirement::Requires { .. }) => Relation::Same,
+            (
+                Requirement::MaxSpan { seconds: s1, .. },
+                Requirement::MaxSpan { seconds: s2, .. },
+            ) => match s2.cmp(s1) {
+                std::cmp::Ordering::Equal => Relation::Same,
+                std::cmp::Ordering::Less => Relation::Fewer,
+                std::cmp::Ordering::Greater => Relation::More,
+            },
+            (
+                Requirement::AllowedValues { values: v1, .. },
+                Requirement::AllowedValues { values: v2, .. },
+            ) => {
+                let wires = |v: &[Literal]| v.iter().map(Literal::wire).collect::<Vec<_>>();
+                Relation::of_sets(&wires(v1), &wires(v2))
+            }
+            (
+                Requirement::Matches { pattern: r1, .. },
+                Requirement::Matches { pattern: r2, .. },
+            ) => Relation::of(&r1.included_in(r2), &r2.included_in(r1)),
+            _ => Relation::Other,
+        }
+    }
+}
+
+/// What a check reads of a request, for [`Requirement::broken`].
+pub trait Reading {
+    /// The value `op` has that its own checks accept (sent, or its default).
+    fn valid(&self, op: Operand) -> Option<String>;
+    /// Whether `op` counts as given to a presence check: it has a valid value, or was sent.
+    fn given(&self, op: Operand) -> bool;
+    /// The instant of the valid value of a time input, in Unix seconds.
+    fn seconds(&self, op: Operand) -> Option<i64>;
+}
+
+/// The side of a check a probe puts a request on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// A request that breaks it.
+    Break,
+    /// A request that keeps it.
+    Keep,
+}
+
+/// What a probe may do to a request, for [`Requirement::probe`] (the contract suite's drafts).
+pub trait Probing: Clone {
+    /// The request with `op` sent as `value`, or left out (`None`).
+    fn set(&self, op: Operand, value: Option<&str>) -> Option<Self>;
+    /// A value of `op` its own checks accept, from its usual candidates and `extra`, that
+    /// leaves the rule's condition as it is and for which `wanted` holds.
+    fn pick(
+        &self,
+        op: Operand,
+        extra: Vec<String>,
+        wanted: &dyn Fn(&str) -> bool,
+    ) -> Option<String>;
+    /// The instant time input `op` holds, in Unix seconds (a fixed one when it holds none).
+    fn instant(&self, op: Operand) -> Option<i64>;
+    /// The request with time input `op` at the instant `seconds`.
+    fn at(&self, op: Operand, seconds: i64) -> Option<Self>;
+    /// The pattern `op`'s own checks hold its text to, if any.
+    fn own_pattern(&self, op: Operand) -> Option<Pattern>;
+}
+
+impl Requirement {
+    /// Whether a request breaks the check, decided by the runtime's own predicate
+    /// ([`mrds_runtime::holds`]); `None` when it cannot be read (an input it compares has
+    /// no valid value).
+    pub fn broken(&self, r: &impl Reading) -> Option<bool> {
+        Some(match self {
+            Requirement::Ordered {
+                before,
+                after,
+                equal,
+            } => !holds::ordered(r.seconds(*before)?, r.seconds(*after)?, *equal),
+            Requirement::MaxSpan { from, to, seconds } => {
+                !holds::within_span(r.seconds(*from)?, r.seconds(*to)?, *seconds)
+            }
+            Requirement::Requires { param, needs } => {
+                r.valid(*param).is_some() && !holds::requires(true, r.given(*needs))
+            }
+            Requirement::AtLeastOne(ops) => {
+                let given: Vec<bool> = ops.iter().map(|op| r.given(*op)).collect();
+                !holds::at_least_one(&given)
+            }
+            Requirement::AllowedValues { param, values } => {
+                let v = r.valid(*param)?;
+                !values.iter().any(|l| l.wire() == v)
+            }
+            Requirement::Matches { param, pattern } => !pattern.is_match(&r.valid(*param)?),
+        })
+    }
+
+    /// `request` with the check's inputs set so it is on `side` of the check, at the
+    /// boundary where the check has one (the last instant kept, the first broken); `None`
+    /// when no values put it there.
+    pub fn probe<D: Probing>(&self, request: &D, side: Side) -> Option<D> {
+        let any = |_: &str| true;
+        match self {
+            Requirement::Ordered {
+                before,
+                after,
+                equal,
+            } => {
+                let start = request.instant(*before)?;
+                let end = match (equal, side) {
+                    (Equal::Refused, Side::Break) | (Equal::Allowed, Side::Keep) => start,
+                    (Equal::Refused, Side::Keep) => start.checked_add(1)?,
+                    (Equal::Allowed, Side::Break) => start.checked_sub(1)?,
+                };
+                request.at(*before, start)?.at(*after, end)
+            }
+            Requirement::MaxSpan { from, to, seconds } => {
+                let start = request.instant(*from)?;
+                let end = match side {
+                    Side::Break => start.checked_add(seconds.checked_add(1)?)?,
+                    Side::Keep => start.checked_add(*seconds)?,
+                };
+                request.at(*from, start)?.at(*to, end)
+            }
+            Requirement::Requires { param, needs } => {
+                let v = request.pick(*param, Vec::new(), &any)?;
+                let with = request.set(*param, Some(&v))?;
+                match side {
+                    Side::Break => with.set(*needs, None),
+                    Side::Keep => {
+                        let w = with.pick(*needs, Vec::new(), &any)?;
+                        with.set(*needs, Some(&w))
+                    }
+                }
+            }
+            Requirement::AtLeastOne(ops) => {
+                let mut none = request.clone();
+                for op in ops {
+                    none = none.set(*op, None)?;
+                }
+                match side {
+                    Side::Break => Some(none),
+                    Side::Keep => {
+                        let v = none.pick(ops[0], Vec::new(), &any)?;
+                        none.set(ops[0], Some(&v))
+                    }
+                }
+            }
+            Requirement::AllowedValues { param, values } => {
+                let keep = side == Side::Keep;
+                let allowed = |v: &str| values.iter().any(|l| l.wire() == v) == keep;
+                let v = request.pick(*param, Vec::new(), &allowed)?;
+                request.set(*param, Some(&v))
+            }
+            Requirement::Matches { param, pattern } => {
+                let keep = side == Side::Keep;
+                // To break it: a text the input's own pattern takes and the rule's does not.
+                let own = request.own_pattern(*param);
+                let outside = match own
+                    .as_ref()
+                    .unwrap_or(Pattern::anything())
+                    .included_in(pattern)
+                {
+                    Inclusion::No(text) if !keep => Some(text),
+                    _ => None,
+                };
+                let extra = pattern.examples().iter().cloned().chain(outside).collect();
+                let v = request.pick(*param, extra, &|v| pattern.is_match(v) == keep)?;
+                request.set(*param, Some(&v))
+            }
+        }
     }
 }

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeSet;
 
-use mrds_codegen::model::{Api, Condition, Pattern, PatternError, Requirement, ValueType};
+use mrds_codegen::model::{Api, Pattern, PatternError};
 use mrds_tests::spec_gen::{self, Rng};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
@@ -73,23 +73,7 @@ const TRICKY: &[char] = &[
 ];
 
 fn patterns_of(api: &Api, out: &mut BTreeSet<String>) {
-    for e in &api.endpoints {
-        for p in &e.params {
-            if let ValueType::String(t) = &p.ty
-                && let Some(pattern) = &t.pattern
-            {
-                out.insert(pattern.source().to_owned());
-            }
-        }
-        for r in &e.rules {
-            if let Requirement::Matches { pattern, .. } = &r.requirement {
-                out.insert(pattern.source().to_owned());
-            }
-            if let Some(Condition::Matches { pattern, .. }) = &r.when {
-                out.insert(pattern.source().to_owned());
-            }
-        }
-    }
+    out.extend(api.patterns().iter().map(|p| p.source().to_owned()));
 }
 
 /// The patterns of the real spec, of every fixture, and of the first specs of the grammar.

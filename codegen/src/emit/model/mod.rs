@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{Emitted, cargo_toml, example_request, inner_docs, prose, readme, runtime_dependency};
-use crate::model::{Api, Condition, Format, Requirement, Rule, StringType, ValueType};
+use crate::model::{Api, Format};
 
 mod api;
 mod checks;
@@ -38,40 +38,8 @@ pub fn emit(api: &Api, out: &mut Emitted) {
     out.crate_sources(DIR, files);
 }
 
-/// True when some parameter, field of a request body or rule of the spec has a regular
-/// expression.
-fn uses_patterns(api: &Api) -> bool {
-    let patterned = |ty: Option<&ValueType>| {
-        matches!(
-            ty,
-            Some(ValueType::String(StringType {
-                pattern: Some(_),
-                ..
-            }))
-        )
-    };
-    fn matching(r: &Rule) -> bool {
-        matches!(r.requirement, Requirement::Matches { .. })
-            || matches!(r.when, Some(Condition::Matches { .. }))
-    }
-    let bodies = api
-        .endpoints
-        .iter()
-        .filter_map(|e| e.body.as_ref())
-        .any(|b| {
-            api.record(b.record)
-                .fields
-                .iter()
-                .any(|f| patterned(f.checks.as_ref()))
-        });
-    bodies
-        || api.endpoints.iter().any(|e| {
-            e.params.iter().any(|p| patterned(Some(&p.ty))) || e.rules.iter().any(matching)
-        })
-}
-
 fn cargo(api: &Api) -> String {
-    let features: &[&str] = if uses_patterns(api) {
+    let features: &[&str] = if !api.patterns().is_empty() {
         &["patterns"]
     } else {
         &[]

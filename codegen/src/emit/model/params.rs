@@ -21,7 +21,7 @@ use crate::emit::endpoint_doc::{EndpointDoc, Style};
 use crate::emit::{deprecation, docs, ident, prose, with_provenance};
 use crate::model::{
     Api, Body, Endpoint, Format, Inputs, IntegerFormat, Literal, Operand, Param, ParamId,
-    ParamLocation, Reads, Requirement, Rule, Segment, ValueType,
+    ParamLocation, Reads, Rule, Segment, ValueType,
 };
 
 pub(super) fn file(api: &Api) -> TokenStream {
@@ -615,11 +615,11 @@ fn from_raw_body(e: &Endpoint, checked: &[&Param], values: Option<&CheckValues>)
     let forgive = (e.rules.iter())
         .filter(|r| r.reads() == Reads::Params)
         .filter_map(|r| {
-            let given: Vec<&str> = match &r.requirement {
-                Requirement::Requires { needs, .. } => vec![wire(needs)?],
-                Requirement::AtLeastOne(ops) => ops.iter().map(wire).collect::<Option<_>>()?,
-                _ => return None,
-            };
+            let presence = r.requirement.presence();
+            if presence.is_empty() {
+                return None;
+            }
+            let given: Vec<&str> = presence.into_iter().map(wire).collect::<Option<_>>()?;
             let id = &r.id;
             Some(quote!(issues.forgive(#id, #(raw.has(#given))||*);))
         });
