@@ -55,7 +55,7 @@ impl FileSet {
         }
     }
 
-    /// Adds a file.
+    /// Adds a file, or replaces the one at its path.
     pub fn insert(&mut self, path: impl Into<String>, contents: String) {
         self.files.insert(path.into(), contents);
     }

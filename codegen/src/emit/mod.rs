@@ -4,6 +4,7 @@
 //! generated doc line goes through, and the `Cargo.toml` of a generated crate.
 
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -69,18 +70,67 @@ impl Emitted {
     }
 }
 
-/// Every generated file: [`tokens`], then [`format`].
+/// The emitters, one per generated crate, heaviest first: the order [`all`]'s threads take
+/// them in.
+const EMITTERS: [fn(&Api, &mut Emitted); 4] = [model::emit, mock::emit, server::emit, client::emit];
+
+/// Every generated file: [`tokens`], then [`format`], the emitters shared among as many
+/// threads as the machine runs at once (each thread formats what it emitted: token streams
+/// stay on the thread that made them). The files are the same whatever the number of threads:
+/// each emitter's are its own, and the set orders them by path.
 pub fn all(api: &Api) -> Result<FileSet, EmitError> {
-    format(tokens(api))
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(EMITTERS.len());
+    let next = AtomicUsize::new(0);
+    let work = || -> Vec<Result<Vec<(String, String)>, EmitError>> {
+        let mut done = Vec::new();
+        while let Some(emit) = EMITTERS.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let mut out = Emitted::default();
+            emit(api, &mut out);
+            done.push(formatted(out));
+        }
+        done
+    };
+    let results: Vec<_> = std::thread::scope(|s| {
+        let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+        let mut results = work();
+        for helper in helpers {
+            results.extend(
+                helper
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+        }
+        results
+    });
+    let mut set = FileSet::new(ROOTS);
+    let mut errors = Vec::new();
+    for result in results {
+        match result {
+            Ok(files) => {
+                for (path, text) in files {
+                    // Which of two emitters won would depend on the order they ran in.
+                    assert!(set.get(&path).is_none(), "`{path}` is generated twice");
+                    set.insert(path, text);
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    // The same error whichever thread met it first.
+    match errors.into_iter().min_by(|a, b| a.file.cmp(&b.file)) {
+        Some(e) => Err(e),
+        None => Ok(set),
+    }
 }
 
 /// Runs every emitter: the token streams and texts of every generated file.
 pub fn tokens(api: &Api) -> Emitted {
     let mut out = Emitted::default();
-    model::emit(api, &mut out);
-    server::emit(api, &mut out);
-    mock::emit(api, &mut out);
-    client::emit(api, &mut out);
+    for emit in EMITTERS {
+        emit(api, &mut out);
+    }
     out
 }
 
@@ -88,14 +138,21 @@ pub fn tokens(api: &Api) -> Emitted {
 /// of files to write.
 pub fn format(emitted: Emitted) -> Result<FileSet, EmitError> {
     let mut set = FileSet::new(ROOTS);
-    for (path, tokens) in emitted.rust {
-        let text = rust_file(&path, tokens)?;
-        set.insert(path, text);
-    }
-    for (path, text) in emitted.text {
+    for (path, text) in formatted(emitted)? {
         set.insert(path, text);
     }
     Ok(set)
+}
+
+/// Every file of `emitted` as text: the Rust files formatted.
+fn formatted(emitted: Emitted) -> Result<Vec<(String, String)>, EmitError> {
+    let mut files = Vec::with_capacity(emitted.rust.len() + emitted.text.len());
+    for (path, tokens) in emitted.rust {
+        let text = rust_file(&path, tokens)?;
+        files.push((path, text));
+    }
+    files.extend(emitted.text);
+    Ok(files)
 }
 
 /// Formats tokens as a Rust file headed by the generated marker.

@@ -110,17 +110,31 @@ impl Walk {
     /// apart by whether they match, and part further while their successors lie in different
     /// blocks), numbering the blocks in the walk's order.
     pub(super) fn minimize(&mut self) {
+        let states = self.next.len();
+        let width = self.next.first().map_or(0, Vec::len) + 1;
         let mut block: Vec<u32> = self.matching.iter().map(|&m| u32::from(m)).collect();
         let mut blocks = renumber(&mut block);
+        // Each state's signature, side by side: its block, then its successors' blocks.
+        let mut signatures = vec![0u32; states * width];
+        let mut order: Vec<usize> = (0..states).collect();
         loop {
-            let mut signatures: BTreeMap<Vec<u32>, u32> = BTreeMap::new();
-            let mut refined = Vec::with_capacity(block.len());
             for (s, row) in self.next.iter().enumerate() {
-                let mut signature = Vec::with_capacity(row.len() + 1);
-                signature.push(block[s]);
-                signature.extend(row.iter().map(|&t| block[t as usize]));
-                let n = signatures.len() as u32;
-                refined.push(*signatures.entry(signature).or_insert(n));
+                let signature = &mut signatures[s * width..(s + 1) * width];
+                signature[0] = block[s];
+                for (slot, &t) in signature[1..].iter_mut().zip(row) {
+                    *slot = block[t as usize];
+                }
+            }
+            let of = |s: usize| &signatures[s * width..(s + 1) * width];
+            order.sort_unstable_by(|&a, &b| of(a).cmp(of(b)).then(a.cmp(&b)));
+            // States with equal signatures are next to each other: one block each run.
+            let mut refined = vec![0u32; states];
+            let mut count = 0u32;
+            for (i, &s) in order.iter().enumerate() {
+                if i > 0 && of(order[i - 1]) != of(s) {
+                    count += 1;
+                }
+                refined[s] = count;
             }
             let count = renumber(&mut refined);
             block = refined;
@@ -209,10 +223,15 @@ impl Walk {
 
 /// Numbers the blocks `0..` in the order of their first state; the number of blocks.
 fn renumber(block: &mut [u32]) -> usize {
-    let mut new: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut new = vec![u32::MAX; block.iter().max().map_or(0, |&b| b as usize + 1)];
+    let mut count = 0;
     for b in block.iter_mut() {
-        let n = new.len() as u32;
-        *b = *new.entry(*b).or_insert(n);
+        let slot = &mut new[*b as usize];
+        if *slot == u32::MAX {
+            *slot = count;
+            count += 1;
+        }
+        *b = *slot;
     }
-    new.len()
+    count as usize
 }
