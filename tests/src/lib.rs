@@ -28,6 +28,36 @@ pub fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// The real spec (`spec/`), resolved, loaded once per process: for tests that take a value of
+/// the spec (a bound, a default) instead of restating it.
+pub fn real_spec() -> &'static mrds_codegen::model::Api {
+    static API: std::sync::OnceLock<mrds_codegen::model::Api> = std::sync::OnceLock::new();
+    API.get_or_init(|| {
+        mrds_codegen::load_spec(&workspace_root().join("spec")).unwrap_or_else(|d| panic!("{d}"))
+    })
+}
+
+/// The bounds of the real spec's integer parameter `param` of `endpoint` (`stock_dividends`,
+/// `limit`).
+///
+/// # Panics
+///
+/// When the endpoint has no such parameter, or it is not an integer with both bounds.
+pub fn integer_bounds(endpoint: &str, param: &str) -> (i64, i64) {
+    let e = real_spec()
+        .endpoint_named(endpoint)
+        .unwrap_or_else(|| panic!("no endpoint `{endpoint}`"));
+    let p = e
+        .param_named(param)
+        .unwrap_or_else(|| panic!("no parameter `{param}` of `{endpoint}`"));
+    match &p.ty {
+        mrds_codegen::model::ValueType::Integer(t) => {
+            (t.min.expect("a minimum"), t.max.expect("a maximum"))
+        }
+        other => panic!("`{endpoint}.{param}` is {other:?}, not an integer"),
+    }
+}
+
 /// The fixture specs (`tests/fixtures/*.yaml`, each on top of `base.yaml`), by name (the file
 /// stem), sorted: the sources to load each one from.
 pub fn fixture_specs() -> Vec<(String, Vec<(String, String)>)> {

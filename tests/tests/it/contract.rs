@@ -137,6 +137,7 @@ fn checks_follow_the_model() {
             .find(|c| c.id == id)
             .unwrap_or_else(|| panic!("no check `{id}`"))
     };
+    let (_, max) = mrds_tests::integer_bounds("stock_dividends", "limit");
     let above = check("stock_dividends.limit.above_max");
     assert_eq!(
         above.expect,
@@ -149,13 +150,13 @@ fn checks_follow_the_model() {
         above
             .request
             .query
-            .contains(&("limit".into(), "1001".into()))
+            .contains(&("limit".into(), (max + 1).to_string()))
     );
     assert!(
         check("stock_dividends.limit.at_max")
             .request
             .query
-            .contains(&("limit".into(), "1000".into()))
+            .contains(&("limit".into(), max.to_string()))
     );
     assert!(
         !check("stock_dividends.symbol.missing")

@@ -32,6 +32,12 @@ fn query_string<P: Request>(p: &P) -> String {
 /// `to_query()` and `path()` read back with `from_raw` give the same parameters, both from
 /// decoded pairs and from a percent-encoded query string; `path()` is the endpoint's path.
 #[track_caller]
+/// The largest value the spec allows `param` of `endpoint`: the bound is the spec's, not this
+/// test's.
+fn max(endpoint: &str, param: &str) -> i64 {
+    mrds_tests::integer_bounds(endpoint, param).1
+}
+
 fn round_trip<P: Request + Debug + PartialEq>(p: &P) {
     ok(p.validate());
     assert_eq!(P::ENDPOINT.method, "GET");
@@ -83,7 +89,7 @@ fn to_query_round_trips_for_every_endpoint() {
     round_trip(&EquityOfferingParams::new());
     round_trip(
         &EquityOfferingParams::new()
-            .with_limit(1000)
+            .with_limit(max("equity_offering", "limit"))
             .with_offset(12_345),
     );
     round_trip(&etf());
@@ -97,14 +103,14 @@ fn to_query_round_trips_for_every_endpoint() {
             .with_start_time(T0)
             .with_end_time(T0 + DAY)
             .with_time_field(TimeField::ObservedAt)
-            .with_limit(1000),
+            .with_limit(max("leverage_ratio", "limit")),
     );
     round_trip(&kline("US_SPOT_AAPL_USD", Interval::FiveMinutes));
     round_trip(
         &kline(OPTION_PAIR, Interval::OneMinute)
             .with_start_time("2026-07-01T00:00:00+02:00")
             .with_end_time("2026-07-02T00:00:00.5Z")
-            .with_limit(10_000)
+            .with_limit(max("market_kline", "limit"))
             .with_session(Session::Rth),
     );
     round_trip(&kline("FX_SPOT_EURUSD_USD", Interval::OneDay));
@@ -115,7 +121,7 @@ fn to_query_round_trips_for_every_endpoint() {
     round_trip(&non_us());
     round_trip(&non_us().with_interval(Interval::OneMonth).with_limit(1));
     round_trip(&perp());
-    round_trip(&perp().with_limit(10_000));
+    round_trip(&perp().with_limit(max("perp_kline", "limit")));
     round_trip(&commentary());
     round_trip(&commentary().with_limit(500).with_offset(40));
     round_trip(&ResearchUnitsParams::new(DOC_ID));
@@ -130,7 +136,8 @@ fn to_query_round_trips_for_every_endpoint() {
     round_trip(&SsrParams::new("BTC").with_start_time(T0).with_limit(1));
     round_trip(&dividends());
     round_trip(
-        &StockDividendsParams::new("BRK-B", 0, 1, TimeType::DeclarationDate).with_limit(1000),
+        &StockDividendsParams::new("BRK-B", 0, 1, TimeType::DeclarationDate)
+            .with_limit(max("stock_dividends", "limit")),
     );
     round_trip(&TreasuryRatesParams::new());
     round_trip(&TreasuryRatesParams::new().with_start_time(T0));
