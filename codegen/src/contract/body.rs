@@ -14,36 +14,38 @@ pub(crate) fn checks(api: &Api, e: &Endpoint, record: &Record, base: &Draft<'_>)
         rule: e.body_rule(),
     };
     let error = |kind: ErrorKind| Expect::error(api, kind);
+    // The body's own probes go by the body's name, as its fields' do (`body.empty`).
+    let probe = |what: &str| format!("{BODY}.{what}");
     let example = base
         .body_json()
         .map(|json| serde_json::Value::Object(json.clone()).to_string())
         .unwrap_or_default();
     let mut out = vec![
         base.with_raw_body("{\"not json".into(), JSON)
-            .check(e, "body.not_json", shape()),
+            .check(e, &probe("not_json"), shape()),
         base.with_raw_body(String::new(), JSON)
-            .check(e, "body.empty", shape()),
+            .check(e, &probe("empty"), shape()),
         base.with_raw_body(example.clone(), "text/plain").check(
             e,
-            "body.wrong_content_type",
+            &probe("wrong_content_type"),
             error(ErrorKind::UnsupportedMediaType),
         ),
         // Past the documented default limit (a server allowing more fails this check).
         base.with_raw_body(oversized(&example), JSON).check(
             e,
-            "body.too_large",
+            &probe("too_large"),
             error(ErrorKind::PayloadTooLarge),
         ),
     ];
     let fields = base.body_json().cloned().unwrap_or_default();
     for f in &record.fields {
-        let probe = |name: &str| format!("{}.{name}", body_field_name(&f.wire));
+        let field_probe = |name: &str| format!("{}.{name}", body_field_name(&f.wire));
         if !f.optional {
             let mut without = fields.clone();
             without.remove(&f.wire);
             out.push(
                 base.with_body_json(without)
-                    .check(e, &probe("missing"), shape()),
+                    .check(e, &field_probe("missing"), shape()),
             );
         }
         let wrong = match f.ty {
@@ -61,7 +63,7 @@ pub(crate) fn checks(api: &Api, e: &Endpoint, record: &Record, base: &Draft<'_>)
         );
         out.push(
             base.with_body_json(mistyped)
-                .check(e, &probe("wrong_type"), shape()),
+                .check(e, &field_probe("wrong_type"), shape()),
         );
     }
     out

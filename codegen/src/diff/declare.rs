@@ -2,14 +2,15 @@
 //!
 //! ```text
 //! /// The doc of the variant.
-//! ParamAddedRequired = "param.added_required" {
+//! ParamAddedRequired = param.added_required {
 //!     "a new required parameter",
 //!     clients: Breaking, servers: Compatible "old servers ignore unknown parameters",
 //!     semver: Major,
 //! }
 //! ```
 //!
-//! into its variant of `ChangeKind`, its `KindInfo` and its handle in `checks::kind`. A
+//! into its variant of `ChangeKind`, its `KindInfo` (the id is the area, a dot and the name,
+//! as written: `param.added_required`) and its handle in `checks::kind`. A
 //! direction is an impact the kind fixes (`Breaking`, `Compatible`, `Documentation`, with the
 //! reason the README's table gives, if any) or `ByFinding "the rule"`, when each finding
 //! decides. The expansions name the types of `checks.rs`; this file defines no item of its own.
@@ -96,7 +97,7 @@ macro_rules! classify {
 macro_rules! kinds {
     ($(
         $(#[$doc:meta])*
-        $variant:ident = $id:literal {
+        $variant:ident = $area:ident . $name:ident {
             $summary:literal,
             clients: $clients:ident $($clients_text:literal)?,
             servers: $servers:ident $($servers_text:literal)?,
@@ -117,7 +118,7 @@ macro_rules! kinds {
             pub const fn info(self) -> KindInfo {
                 match self {
                     $(ChangeKind::$variant => KindInfo {
-                        id: $id,
+                        id: concat!(stringify!($area), ".", stringify!($name)),
                         summary: $summary,
                         clients: $crate::diff::declare::kind_impact!($clients $($clients_text)?),
                         servers: $crate::diff::declare::kind_impact!($servers $($servers_text)?),
