@@ -7,6 +7,9 @@
 //!
 //! Whatever a check may point at is [`Spanned`]: items of lists and maps, names, references
 //! and constrained values. A diagnostic takes its place from the node it is about.
+//!
+//! The same types give the JSON Schema of a spec file for editors ([`schema`]): a key's doc
+//! comment is its description there, so it is written for the spec's author.
 
 use std::collections::BTreeMap;
 
