@@ -120,10 +120,12 @@ fn readme(root: &Path) -> Result<Option<String>, Failure> {
 
 /// The whole pipeline for the workspace at `root`: load and check `root/spec`, generate,
 /// then write (or, in [`Mode::Check`], compare). Returns the generated set and what differed.
-/// Besides the generated crates, the set holds the README with its generated region.
+/// Besides the generated crates, the set holds the README with its generated region and the
+/// JSON Schema of the spec format ([`ast::schema`]).
 pub fn run(root: &Path, mode: Mode) -> Result<(FileSet, Plan), Failure> {
     let api = load_spec(&root.join("spec")).map_err(Failure::Spec)?;
     let mut files = generate(&api).map_err(Failure::Emit)?;
+    files.insert(ast::schema::PATH, ast::schema::text());
     if let Some(text) = readme(root)? {
         files.insert("README.md", text);
     }

@@ -7,9 +7,13 @@
 //!
 //! Whatever a check may point at is [`Spanned`]: items of lists and maps, names, references
 //! and constrained values. A diagnostic takes its place from the node it is about.
+//!
+//! The same types give the JSON Schema of a spec file for editors ([`schema`]): a key's doc
+//! comment is its description there, so it is written for the spec's author.
 
 use std::collections::BTreeMap;
 
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer};
 
 pub use crate::yaml::{Spanned, Value, ValueKind};
@@ -21,6 +25,7 @@ pub use samples::{Missing, SampleOrder, SampleRange, SampleSet, Samples};
 
 mod rules;
 mod samples;
+pub mod schema;
 
 /// An `assumed:` reason: the text the generated docs render for an assumed fact, so never
 /// blank.
@@ -45,6 +50,21 @@ pub(super) fn no_samples_reason<'de, D: Deserializer<'de>>(
 /// Text that is not blank; the message says why blank text is refused. The text is checked
 /// while it is read, so the error stands at the text.
 struct NonBlank(&'static str);
+
+/// Text with something in it besides spaces.
+impl JsonSchema for NonBlank {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "NonBlankText".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "pattern": "\\S" })
+    }
+}
 
 impl serde::de::Visitor<'_> for NonBlank {
     type Value = String;
@@ -99,42 +119,68 @@ impl std::fmt::Display for OperandName {
     }
 }
 
+/// A name as written: a parameter's (`limit`) or `body.` and a body field's (`body.handle`).
+impl JsonSchema for OperandName {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "OperandName".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string" })
+    }
+}
+
 impl<'de> Deserialize<'de> for OperandName {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         String::deserialize(d).map(|text| OperandName::parse(&text))
     }
 }
 
-/// One YAML file of the spec. Every section is optional; the loader merges all files
-/// of the spec directory and reports a name defined twice.
-#[derive(Debug, Default, Deserialize)]
+/// One YAML file of the spec (any `*.yaml` file under `spec/`). Every section is optional; the
+/// loader merges the sections of all files and reports a name defined twice. Unknown keys are
+/// errors.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SpecFile {
-    /// Service-wide facts; exactly one file holds this section.
+    /// Service-wide facts (name, version, base path, auth, envelope); exactly one file holds
+    /// this section.
     #[serde(default)]
     pub service: Option<Spanned<Service>>,
-    /// The error codes and their HTTP status.
+    /// The error codes and their HTTP status (ordered by status, whichever files hold them).
+    /// They include the seven the runtime answers with (`INVALID_PARAMETER`, `UNAUTHORIZED`,
+    /// `RESOURCE_NOT_FOUND`, `ENDPOINT_REMOVED`, `RATE_LIMITED`, `INTERNAL_ERROR`,
+    /// `NOT_IMPLEMENTED`) and, once an endpoint takes a body, `PAYLOAD_TOO_LARGE` (413) and
+    /// `UNSUPPORTED_MEDIA_TYPE` (415).
     #[serde(default)]
     pub error_codes: Option<Spanned<Vec<Spanned<ErrorCode>>>>,
-    /// Records (response shapes and the error object), by name.
+    /// Records (the shapes of answers, of request bodies and the error object), by name. The
+    /// runtime writes and reads the error object, so it has `code` (`ErrorCode`), `message`
+    /// (string), `details` (an array of a record with `field`, `got` and `reason`) and `hint`
+    /// (optional string); every other field is optional or an array.
     #[serde(default)]
     pub records: BTreeMap<String, Spanned<Record>>,
     /// Value sets (enumerations), by name.
     #[serde(default)]
     pub value_sets: BTreeMap<String, Spanned<ValueSet>>,
-    /// Endpoints, by operation id.
+    /// Endpoints, by operation id (the name rule ids and samples use).
     #[serde(default)]
     pub endpoints: BTreeMap<String, Spanned<Endpoint>>,
-    /// The change history, newest first.
+    /// The change history. Any file may hold rows; the loader merges them and sorts them by
+    /// date, newest first.
     #[serde(default)]
     pub history: Vec<Spanned<HistoryEntry>>,
-    /// Sample data of the sample-data server, by endpoint id.
+    /// Sample data of the sample-data server, by endpoint id. Every endpoint has a section:
+    /// samples, or `none:` with the reason it has none.
     #[serde(default)]
     pub samples: BTreeMap<String, Spanned<Samples>>,
 }
 
 /// Service-wide facts.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Service {
     /// Human name of the service.
@@ -145,71 +191,79 @@ pub struct Service {
     pub api_version: Spanned<String>,
     /// The path every endpoint path is appended to (`/api`).
     pub base_path: Spanned<String>,
-    /// The authentication scheme.
+    /// The authentication scheme: the header carrying the API key.
     pub auth: Spanned<Auth>,
-    /// The common response envelope.
+    /// The common response envelope every answer travels in.
     pub envelope: Spanned<Envelope>,
 }
 
 /// Authentication by header.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Auth {
-    /// Header name carrying the key.
+    /// Header name carrying the key (`X-API-Key`).
     pub header: Spanned<String>,
-    /// Explanation.
+    /// What the key is and how it travels, for the generated docs.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
+    /// The generated docs and the OpenAPI document show the reason, so it is not blank.
     #[serde(default, deserialize_with = "reason")]
+    #[schemars(with = "NonBlank")]
     pub assumed: Option<String>,
 }
 
-/// The common response envelope.
-#[derive(Debug, Deserialize)]
+/// The common response envelope. The runtime writes and reads it, so its fields include
+/// `success` (boolean), `request_id` (string), `data` (`type: records`, an array) and `error`
+/// (the error object, optional); every other field is optional or an array.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Envelope {
-    /// Explanation.
+    /// What the envelope is, for the generated docs.
     pub doc: String,
-    /// Fields; the one of type `records` carries the endpoint's records.
+    /// Fields in wire order; the one of type `records` carries the endpoint's records.
     pub fields: Spanned<Vec<Spanned<Field>>>,
 }
 
 /// One error code.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ErrorCode {
     /// Wire value, e.g. `INVALID_PARAMETER`.
     pub code: Spanned<String>,
     /// HTTP status answered with it.
     pub status: Spanned<u16>,
-    /// When it is used.
+    /// When it is answered, for the generated docs.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
+    /// The generated docs and the OpenAPI document show the reason, so it is not blank.
     #[serde(default, deserialize_with = "reason")]
+    #[schemars(with = "NonBlank")]
     pub assumed: Option<String>,
 }
 
 /// A record: one object shape on the wire.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
-    /// Explanation.
+    /// What the record is, for the generated docs.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
+    /// The generated docs and the OpenAPI document show the reason, so it is not blank.
     #[serde(default, deserialize_with = "reason")]
+    #[schemars(with = "NonBlank")]
     pub assumed: Option<String>,
     /// Fields in wire order.
     pub fields: Spanned<Vec<Spanned<Field>>>,
 }
 
 /// A field of a record or of the envelope.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Field {
     /// Wire name.
     pub name: Spanned<String>,
-    /// `string`, `integer`, `number`, `boolean`, `any`, a record, a value set,
-    /// `ErrorCode`, or (envelope only) `records`.
+    /// `string`, `integer`, `number`, `boolean`, `any` (any JSON value), a record, a value
+    /// set, `ErrorCode`, or (envelope only) `records`.
     #[serde(rename = "type")]
     pub ty: Spanned<String>,
     /// A JSON array of `type`.
@@ -218,25 +272,29 @@ pub struct Field {
     /// The field may be absent (or null).
     #[serde(default)]
     pub optional: bool,
-    /// Format of a text or integer value.
+    /// Format of a text or integer value; checked in a field of a request body.
     #[serde(default)]
     pub format: Option<Spanned<Format>>,
-    /// Smallest allowed integer (fields of a request body).
+    /// Smallest allowed integer: a field of a request body only, checked like a parameter's
+    /// (elsewhere a constraint is an error: answers are read as they come).
     #[serde(default)]
     pub min: Option<Spanned<i64>>,
-    /// Largest allowed integer (fields of a request body).
+    /// Largest allowed integer: a field of a request body only, checked like a parameter's.
     #[serde(default)]
     pub max: Option<Spanned<i64>>,
-    /// Regular expression the whole text must match (fields of a request body).
+    /// Regular expression the text must match, anchored (`^...$`) to match the whole text: a
+    /// field of a request body only, checked like a parameter's.
     #[serde(default)]
     pub pattern: Option<Spanned<String>>,
     /// What the pattern means, for error messages.
     #[serde(default)]
     pub pattern_doc: Option<Spanned<String>>,
-    /// Explanation.
+    /// What the field holds, for the generated docs.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
+    /// The generated docs and the OpenAPI document show the reason, so it is not blank.
     #[serde(default, deserialize_with = "reason")]
+    #[schemars(with = "NonBlank")]
     pub assumed: Option<String>,
 }
 
@@ -315,6 +373,23 @@ impl Format {
     }
 }
 
+/// One of the spellings [`Format::all`] lists, each with its description.
+impl JsonSchema for Format {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Format".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let spellings: Vec<serde_json::Value> = Format::all()
+            .map(|f| serde_json::json!({ "const": f.name(), "description": f.description() }))
+            .collect();
+        json_schema!({
+            "type": "string",
+            "oneOf": spellings,
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for Format {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let name = String::deserialize(d)?;
@@ -328,21 +403,24 @@ impl<'de> Deserialize<'de> for Format {
     }
 }
 
-/// A value set (enumeration).
-#[derive(Debug, Deserialize)]
+/// A value set (enumeration). A set used by a record field is generated tolerant (an unknown
+/// value decodes into `Unknown(text)`); one used only by parameters is strict.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ValueSet {
-    /// Explanation.
+    /// What the set is, for the generated docs.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
+    /// The generated docs and the OpenAPI document show the reason, so it is not blank.
     #[serde(default, deserialize_with = "reason")]
+    #[schemars(with = "NonBlank")]
     pub assumed: Option<String>,
     /// The values, in the order the spec lists them.
     pub values: Spanned<Vec<Spanned<EnumValue>>>,
 }
 
 /// One value of a value set.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EnumValue {
     /// Wire spelling.
@@ -350,21 +428,23 @@ pub struct EnumValue {
     /// Rust variant name, when the wire spelling does not make one (`1min`).
     #[serde(default)]
     pub rust: Option<Spanned<String>>,
-    /// Explanation.
+    /// What the value means, for the generated docs.
     #[serde(default)]
     pub doc: Option<String>,
     /// Set when the interface description does not state the fact: why the spec assumes it.
+    /// The generated docs and the OpenAPI document show the reason, so it is not blank.
     #[serde(default, deserialize_with = "reason")]
+    #[schemars(with = "NonBlank")]
     pub assumed: Option<String>,
 }
 
 /// HTTP method.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Method {
     /// `GET`: reads, with parameters only.
     #[serde(rename = "GET")]
     Get,
-    /// `POST`: with a JSON body.
+    /// `POST`: with a JSON body (the endpoint's `body`).
     #[serde(rename = "POST")]
     Post,
 }
@@ -380,7 +460,7 @@ impl Method {
 }
 
 /// Whether an endpoint needs the API key.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
 pub enum AuthMode {
     /// A missing or unknown key is rejected.
@@ -390,42 +470,46 @@ pub enum AuthMode {
 }
 
 /// One endpoint.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Endpoint {
     /// The Rust method name of the endpoint (snake_case), when the id would collide with a
-    /// name the generated crates define; the other Rust names derive from it.
+    /// name the generated crates define; the other Rust names (the parameter type, the
+    /// constant) derive from it.
     #[serde(default)]
     pub rust: Option<Spanned<String>>,
-    /// HTTP method.
+    /// HTTP method: `GET`, or `POST` with a `body`.
     pub method: Spanned<Method>,
-    /// Path below the base path, with `{name}` for path parameters.
+    /// Path below the base path, with `{name}` for path parameters; literal segments hold
+    /// letters, digits, `-`, `.`, `_`, `~`.
     pub path: Spanned<String>,
-    /// One line.
+    /// One line: what the endpoint answers.
     pub summary: String,
-    /// More explanation.
+    /// More explanation, for the generated docs.
     #[serde(default)]
     pub doc: Option<String>,
-    /// Documented ordering of the returned records, as prose.
+    /// The documented order of the returned records, as prose.
     #[serde(default)]
     pub ordering: Option<String>,
-    /// The documented ordering, machine-readable: the contract suite checks it and the sample
-    /// server applies it.
+    /// The documented order, machine-readable (`{ field, descending, direction }`): the
+    /// contract suite checks it and the sample server applies it.
     #[serde(default)]
     pub order: Option<Spanned<EndpointOrder>>,
     /// The parameter naming the one thing a request asks for (a person, a document): a value
     /// that names nothing is answered 404 `RESOURCE_NOT_FOUND`.
     #[serde(default)]
     pub lookup: Option<Spanned<String>>,
-    /// Whether the key is required.
+    /// Whether the API key is required: `required` or `optional`.
     pub auth: Spanned<AuthMode>,
     /// Set when the interface description does not state the key requirement: why the spec
     /// assumes it.
     #[serde(default, deserialize_with = "reason")]
+    #[schemars(with = "NonBlank")]
     pub auth_assumed: Option<String>,
-    /// The record `data` holds.
+    /// The record the envelope's `data` holds (an array of it).
     pub returns: Spanned<String>,
-    /// The record the request body holds (a `POST`), as JSON.
+    /// The record the request body holds, as JSON: a `POST`'s body, the body of this endpoint
+    /// only. Its fields may carry `min`, `max`, `pattern`, `format`, checked like parameters.
     #[serde(default)]
     pub body: Option<Spanned<String>>,
     /// A `POST` that is safe to send again (the same body twice has the effect of once): the
@@ -436,23 +520,26 @@ pub struct Endpoint {
     /// Set when the interface description does not state the endpoint as a whole (its path,
     /// say): why the spec assumes it.
     #[serde(default, deserialize_with = "reason")]
+    #[schemars(with = "NonBlank")]
     pub assumed: Option<String>,
     /// Parameters, in documented order.
     #[serde(default)]
     pub params: Vec<Spanned<Param>>,
-    /// Rules across parameters.
+    /// Rules across parameters (and the fields of the body, `body.<field>`).
     #[serde(default)]
     pub rules: Vec<Spanned<Rule>>,
-    /// The parameters that cap and page the records.
+    /// The parameters that cap and page the records (`{ limit, offset }`): the integer
+    /// parameter capping the number of records and, for endpoints that page, the one skipping
+    /// records; the client streams every page of an endpoint with both.
     #[serde(default)]
     pub paging: Option<Spanned<Paging>>,
-    /// Set when the change history lists the endpoint as removed.
+    /// Set when the change history lists the endpoint as removed: when and in which release.
     #[serde(default)]
     pub removed: Option<Spanned<Removal>>,
 }
 
 /// How the records of an endpoint are ordered.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EndpointOrder {
     /// The record field ordered by.
@@ -468,7 +555,7 @@ pub struct EndpointOrder {
 /// The parameters that cap and page an endpoint's records: `limit` caps the number of records
 /// (the sample server applies it, the contract suite checks it); with `offset` too, the
 /// endpoint pages (the client streams every page).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Paging {
     /// The integer parameter capping the number of records.
@@ -479,7 +566,7 @@ pub struct Paging {
 }
 
 /// When and in which release an endpoint was removed.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Removal {
     /// `YYYY-MM-DD`.
@@ -489,7 +576,7 @@ pub struct Removal {
 }
 
 /// Where a parameter travels.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
 pub enum ParamLocation {
     /// The query string.
@@ -499,18 +586,19 @@ pub enum ParamLocation {
 }
 
 /// One request parameter.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Param {
     /// Wire name.
     pub name: Spanned<String>,
-    /// Where it travels.
+    /// Where it travels: `query`, or `path` (a `{name}` segment of the path).
     #[serde(rename = "in")]
     pub location: Spanned<ParamLocation>,
     /// `string`, `integer`, `boolean`, or a value set.
     #[serde(rename = "type")]
     pub ty: Spanned<String>,
-    /// Format, checked by the generated code.
+    /// Format, checked by the generated code: `unix_seconds` on integers, a text format on
+    /// strings.
     #[serde(default)]
     pub format: Option<Spanned<Format>>,
     /// Required on every request.
@@ -519,34 +607,40 @@ pub struct Param {
     /// Value used when absent.
     #[serde(default)]
     pub default: Option<Value>,
-    /// Smallest allowed integer.
+    /// Smallest allowed integer (an integer parameter).
     #[serde(default)]
     pub min: Option<Spanned<i64>>,
-    /// Largest allowed integer.
+    /// Largest allowed integer (an integer parameter).
     #[serde(default)]
     pub max: Option<Spanned<i64>>,
-    /// Regular expression the whole value must match.
+    /// Regular expression the value must match (a string parameter), anchored (`^...$`) to
+    /// match the whole value. It is compiled to an automaton when the crates are generated:
+    /// one that has none within 64 KiB (a Unicode word boundary `\b`; a large counted
+    /// repetition, especially of a Unicode class such as `\w{1,50}`) is an error at its line.
     #[serde(default)]
     pub pattern: Option<Spanned<String>>,
     /// What the pattern means, for error messages (`a six-letter currency pair`).
     #[serde(default)]
     pub pattern_doc: Option<Spanned<String>>,
-    /// Explanation.
+    /// What the parameter is, for the generated docs.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
+    /// The generated docs and the OpenAPI document show the reason, so it is not blank.
     #[serde(default, deserialize_with = "reason")]
+    #[schemars(with = "NonBlank")]
     pub assumed: Option<String>,
 }
 
-/// One row of the change history.
-#[derive(Debug, Deserialize)]
+/// One row of the change history. Two rows of one date stay two rows; an endpoint is listed at
+/// most once per date.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HistoryEntry {
     /// `YYYY-MM-DD`.
     pub date: Spanned<String>,
-    /// Release tags.
+    /// Release tags (`v0.10.43`).
     pub versions: Spanned<Vec<Spanned<String>>>,
-    /// What changed.
+    /// The endpoints added or removed.
     pub changes: Vec<Spanned<Change>>,
     /// Breaking changes this release makes knowingly, each a check id of `cargo xtask
     /// spec-diff` (`param.added_required`) or the subject of a finding (`bars.venue`).
@@ -555,19 +649,19 @@ pub struct HistoryEntry {
 }
 
 /// One endpoint added or removed.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Change {
-    /// Added or removed.
+    /// `added` or `removed`.
     pub action: ChangeAction,
-    /// HTTP method of the endpoint.
+    /// HTTP method of the endpoint (`GET`).
     pub method: Spanned<String>,
-    /// Path of the endpoint.
+    /// Path of the endpoint, as the endpoint writes it.
     pub path: Spanned<String>,
 }
 
 /// Kind of change.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
 pub enum ChangeAction {
     /// The endpoint appeared.

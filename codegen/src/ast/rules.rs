@@ -1,41 +1,50 @@
 //! The rules of an endpoint as written: each names one kind of requirement ([`RuleKind`]) over
 //! the inputs it names, and optionally a condition.
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{Equal, OperandName, Spanned, reason};
 
-/// A rule across parameters. It names exactly one kind of check as a key of its own
-/// (`ordered:`, `max_span:`, `requires:`, `at_least_one:`, `allowed_values:` or `matches:`).
-#[derive(Debug, Deserialize)]
+/// A rule across parameters (and, on an endpoint with a body, the body's fields:
+/// `body.<field>`). It names exactly one kind of check as a key of its own (`ordered:`,
+/// `max_span:`, `requires:`, `at_least_one:`, `allowed_values:` or `matches:`). Each
+/// parameter's own checks have ids too: `<endpoint>.<param>.<check>`.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = one_kind)]
 pub struct Rule {
-    /// Stable id, named by validation errors (`stock_dividends.range_order`).
+    /// Stable id, `<endpoint>.<name>`, named by validation errors
+    /// (`stock_dividends.range_order`).
     pub id: Spanned<String>,
     /// Explanation, also the reason given when the rule is broken.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.
+    /// The generated docs and the OpenAPI document show the reason, so it is not blank.
     #[serde(default, deserialize_with = "reason")]
+    #[schemars(with = "super::NonBlank")]
     pub assumed: Option<String>,
-    /// The rule applies only when this holds.
+    /// The rule applies only when this holds: `{ param, in: [...] }` or
+    /// `{ param, matches: regex }`.
     #[serde(default)]
     pub when: Option<Spanned<Condition>>,
-    /// `before` < `after` when both are given.
+    /// `{ before, after }`: `before` strictly earlier than `after` when both are given (with
+    /// `equal: allowed`, not later: "must not be after").
     #[serde(default)]
     pub ordered: Option<Spanned<Ordered>>,
-    /// `to - from <= seconds` when both are given.
+    /// `{ from, to, seconds }`: `to - from <= seconds` when both are given.
     #[serde(default)]
     pub max_span: Option<Spanned<MaxSpan>>,
-    /// When `param` is given, `needs` must be given too.
+    /// `{ param, needs }`: when `param` is given, `needs` must be given too.
     #[serde(default)]
     pub requires: Option<Spanned<Requires>>,
-    /// At least one of these parameters is given.
+    /// `[...]`: at least one of these parameters is given.
     #[serde(default)]
     pub at_least_one: Option<Spanned<Vec<Spanned<OperandName>>>>,
-    /// `param`, when given, is one of `values` (wire spellings).
+    /// `{ param, values }`: `param`, when given, is one of `values` (wire spellings).
     #[serde(default)]
     pub allowed_values: Option<Spanned<AllowedValues>>,
-    /// `param`, when given, matches `pattern`.
+    /// `{ param, pattern }`: `param`, when given, matches `pattern`.
     #[serde(default)]
     pub matches: Option<Spanned<Matches>>,
 }
@@ -87,6 +96,15 @@ impl std::fmt::Display for RuleKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// A rule's schema requires exactly one of the kinds' keys ([`RuleKind::ALL`]).
+fn one_kind(schema: &mut schemars::Schema) {
+    let kinds: Vec<serde_json::Value> = RuleKind::ALL
+        .iter()
+        .map(|k| serde_json::json!({ "required": [k.name()] }))
+        .collect();
+    schema.insert("oneOf".into(), kinds.into());
 }
 
 impl Rule {
@@ -158,66 +176,67 @@ impl Requirement<'_> {
 }
 
 /// `before < after` (or `before <= after` with `equal: allowed`) when both are given.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Ordered {
-    /// The earlier parameter.
+    /// The earlier parameter (or body field, `body.<field>`).
     pub before: Spanned<OperandName>,
-    /// The later parameter.
+    /// The later parameter (or body field).
     pub after: Spanned<OperandName>,
     /// Whether the two may be the same instant: `refused` (the default: "before") or
     /// `allowed` ("not after").
     #[serde(default)]
+    #[schemars(with = "super::schema::Spellings<Equal>")]
     pub equal: Equal,
 }
 
 /// `to - from <= seconds` when both are given.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MaxSpan {
-    /// Start of the span.
+    /// Start of the span: a parameter (or body field, `body.<field>`).
     pub from: Spanned<OperandName>,
-    /// End of the span.
+    /// End of the span: a parameter (or body field).
     pub to: Spanned<OperandName>,
-    /// Largest allowed difference.
+    /// Largest allowed difference, in seconds.
     pub seconds: Spanned<i64>,
 }
 
 /// `param` given implies `needs` given.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Requires {
-    /// The dependent parameter.
+    /// The dependent parameter (or body field, `body.<field>`).
     pub param: Spanned<OperandName>,
-    /// The parameter it needs.
+    /// The parameter (or body field) it needs.
     pub needs: Spanned<OperandName>,
 }
 
 /// `param`, when given, is one of `values`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AllowedValues {
-    /// The parameter restricted.
+    /// The parameter (or body field, `body.<field>`) restricted.
     pub param: Spanned<OperandName>,
     /// The values still allowed.
     pub values: Spanned<Vec<Spanned<String>>>,
 }
 
 /// `param`, when given, matches `pattern`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Matches {
-    /// The parameter checked.
+    /// The parameter (or body field, `body.<field>`) checked.
     pub param: Spanned<OperandName>,
-    /// Regular expression for the whole value.
+    /// Regular expression the value must match, anchored (`^...$`) to match the whole value.
     pub pattern: Spanned<String>,
 }
 
-/// A condition on one parameter's value.
-#[derive(Debug, Deserialize)]
+/// A condition on one parameter's value: `in` or `matches`.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Condition {
-    /// The parameter looked at.
+    /// The parameter (or body field, `body.<field>`) looked at.
     pub param: Spanned<OperandName>,
     /// Holds when the value is one of these (wire spellings).
     #[serde(default, rename = "in")]

@@ -3,31 +3,40 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{OperandName, Spanned, Value, no_samples_reason};
 
 /// The sample data one endpoint of the sample-data server answers with, and how a request
-/// selects from it: matching sets, then field filters, range, order, and the endpoint's
-/// `paging` (offset and limit).
-#[derive(Debug, Deserialize)]
+/// selects from it: every matching set contributes its records; then `echo`, `filter`,
+/// `range`, `order`, `latest_without`, then the endpoint's `paging` (offset, then limit). The
+/// samples are illustrative, not market data. In `when`, `echo` and `filter` a field of the
+/// body stands where a parameter can (`body.<field>`, a single text, integer, boolean or
+/// value-set field).
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Samples {
     /// Why the endpoint has no sample data (the interface description gives none, say): then
     /// the section holds nothing else, and the sample server does not implement the endpoint.
     #[serde(default, deserialize_with = "no_samples_reason")]
+    #[schemars(with = "super::NonBlank")]
     pub none: Option<String>,
     /// A request this endpoint answers with sample records: its path (below the base path)
-    /// and query, e.g. `/v1/etf/flow?symbol=SPY&start_time=1&end_time=2`.
+    /// and query, e.g. `/v1/etf/flow?symbol=SPY&start_time=1&end_time=2`. It is checked when
+    /// the spec loads against every parameter check and rule of its endpoint.
     #[serde(default)]
     pub example: Option<Spanned<String>>,
-    /// The body the example sends (an endpoint with a body), as it travels.
+    /// The body the example sends (an endpoint with a body): a JSON object, checked against
+    /// the body's fields and rules alike.
     #[serde(default)]
     pub example_body: Option<Value>,
-    /// What to answer when no set matches: an empty array (default) or 404.
+    /// What to answer when no set matches: `empty` (an empty array, the default) or
+    /// `not_found` (404).
     #[serde(default)]
     pub missing: Missing,
-    /// Of these parameters only the first one the request gives selects sets.
+    /// Of these parameters only the first one the request gives selects sets (symbol wins
+    /// over name).
     #[serde(default)]
     pub first_of: Vec<Spanned<String>>,
     /// Parameters matched as a case-insensitive part of a listed spelling, not exactly.
@@ -41,10 +50,11 @@ pub struct Samples {
     /// whose field equals it remain.
     #[serde(default)]
     pub filter: BTreeMap<OperandName, Spanned<String>>,
-    /// A time range the records must fall in.
+    /// A time range the records must fall in: `from`/`to` parameters over a `field`, or over
+    /// the field a parameter chooses with `by`/`fields`.
     #[serde(default)]
     pub range: Option<Spanned<SampleRange>>,
-    /// The order of the answer.
+    /// The order of the answer: `field`, `descending`, or a `by` parameter with `asc`/`desc`.
     #[serde(default)]
     pub order: Option<Spanned<SampleOrder>>,
     /// When none of these parameters is given, only the first record (after ordering) remains.
@@ -56,7 +66,7 @@ pub struct Samples {
 }
 
 /// What the sample-data server answers when no set matches.
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Deserialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Missing {
     /// HTTP 200 with `data: []`.
@@ -66,8 +76,9 @@ pub enum Missing {
     NotFound,
 }
 
-/// A time range over one record field (or a field chosen by a parameter).
-#[derive(Debug, Deserialize)]
+/// A time range over one record field (or a field chosen by a parameter). Dates, timestamps
+/// and Unix seconds compare as instants, both ends inclusive.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SampleRange {
     /// Parameter holding the earliest instant (inclusive).
@@ -88,7 +99,7 @@ pub struct SampleRange {
 }
 
 /// The order of the records.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SampleOrder {
     /// The record field ordered by; the range's field when absent.
@@ -103,13 +114,15 @@ pub struct SampleOrder {
 }
 
 /// One set of sample records and the requests it answers.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SampleSet {
-    /// Parameter (or body field, `body.<field>`) to accepted spellings; a given one must be
-    /// one of them.
+    /// Parameter (or body field, `body.<field>`) to accepted spellings, e.g.
+    /// `symbol: [BRK.B, BRK-B]`; a given one must be one of them, one not given does not
+    /// restrict.
     #[serde(default)]
     pub when: BTreeMap<OperandName, Spanned<Vec<Spanned<String>>>>,
-    /// The records, as they travel.
+    /// The records, as they travel: checked against the returned record (known fields,
+    /// required fields present, types and value sets).
     pub records: Vec<Value>,
 }

@@ -129,6 +129,22 @@ impl<'de> Deserialize<'de> for ValueKind {
     }
 }
 
+/// Any value: what a value may be is checked against what it stands for (a parameter's type, a
+/// record's fields) once the spec is resolved.
+impl schemars::JsonSchema for ValueKind {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AnyValue".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        true.into()
+    }
+}
+
 impl Serialize for ValueKind {
     /// As JSON would hold it: a mapping's keys must be text.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

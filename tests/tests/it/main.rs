@@ -4,7 +4,7 @@
 //!   ([`generated`]) and their compilation ([`fixtures_compile`]), specs from a grammar
 //!   ([`generated_specs`]), the pipeline and the drift
 //!   check ([`pipeline`], [`drift`]), the spec against the interface description
-//!   ([`spec_coverage`]), the OpenAPI document ([`openapi`]) and the breaking-change check
+//!   ([`spec_coverage`]), the JSON Schema of the spec format for editors ([`spec_schema`]), the OpenAPI document ([`openapi`]) and the breaking-change check
 //!   between spec revisions ([`spec_diff`]), with its classifications shown against generated
 //!   old and new crates talking to each other ([`spec_diff_e2e`]);
 //! - the generated crates: the contract suite derived from the resolved model, against the
@@ -46,4 +46,5 @@ mod server_runtime;
 mod spec_coverage;
 mod spec_diff;
 mod spec_diff_e2e;
+mod spec_schema;
 mod typed_time;
