@@ -15,7 +15,8 @@
 //!   ([`server_runtime`]), its answers before a request reaches an implementation (bodies left
 //!   unread, malformed heads: [`server_refusals`]), the client against canned servers and the
 //!   sample server ([`client`], [`client_e2e`]), its paging streams ([`client_paging`]) and
-//!   its traces ([`client_tracing`]), typed time ([`typed_time`]);
+//!   its traces ([`client_tracing`]), typed time ([`typed_time`]); the sample server in
+//!   process, its scenarios, `Prefer` header and journal ([`mock_server`]);
 //! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]).
 
 mod bodies;
@@ -34,6 +35,7 @@ mod follow;
 mod generated;
 mod generated_specs;
 mod http;
+mod mock_server;
 mod model_decode;
 mod model_validation;
 mod openapi;
