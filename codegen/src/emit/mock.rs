@@ -71,11 +71,12 @@ fn readme_md(api: &Api) -> String {
 }
 
 /// The README's example of the in-process server: a scenario on the endpoint of the client's
-/// example (else the first endpoint), and the journal.
+/// example (else the first endpoint not removed, whose constant is not deprecated), and the
+/// journal.
 fn mock_server_example(api: &Api) -> String {
     let endpoint = super::example_request(api, "mrds_model")
         .map(|x| x.endpoint)
-        .or(api.endpoints.first());
+        .or_else(|| api.endpoints.iter().find(|e| e.removed.is_none()));
     let mut code = String::from(
         "```rust,no_run\nuse std::time::Duration;\n\nuse mrds_mock::{MockServer, Scenario};\n",
     );
