@@ -357,8 +357,13 @@ fn preferred(control: &Control, request: &Request) -> Preferred {
     })
 }
 
-/// Records `request` in `journal` (its head and up to [`JOURNAL_BODY_BYTES`] of its body),
-/// and gives it back whole: the body read so far, then the rest as it comes.
+/// How long the journal waits for a request's body: a client that announces a body and does
+/// not send it holds the request no longer than this before the server sees it.
+const JOURNAL_BODY_WAIT: Duration = Duration::from_secs(2);
+
+/// Records `request` in `journal` (its head and up to [`JOURNAL_BODY_BYTES`] of its body, as
+/// much as came within [`JOURNAL_BODY_WAIT`]), and gives it back whole: the body read so far,
+/// then the rest as it comes.
 async fn record(
     journal: &Journal,
     endpoint: Option<&'static Endpoint>,
@@ -368,8 +373,14 @@ async fn record(
     let mut read = Vec::new();
     let mut ended = http_body::Body::is_end_stream(&body);
     let mut failed = None;
+    let until = tokio::time::Instant::now() + JOURNAL_BODY_WAIT;
     while !ended && read.len() <= JOURNAL_BODY_BYTES {
-        match body.frame().await {
+        // A body that does not come is the server's to judge, not the journal's: it keeps
+        // what came in time and passes the rest on.
+        let Ok(frame) = tokio::time::timeout_at(until, body.frame()).await else {
+            break;
+        };
+        match frame {
             None => ended = true,
             Some(Ok(frame)) => {
                 if let Ok(data) = frame.into_data() {
@@ -499,6 +510,63 @@ fn log(response: &Response, endpoint: &Endpoint, by: &str, started: Instant) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use futures_util::StreamExt;
+
+    /// The journal of a request with `body`, and the body the server then reads.
+    async fn through(body: Body) -> (super::super::ReceivedRequest, Result<Bytes, String>) {
+        let journal = Journal::new(10, &[], "X-API-Key");
+        let request = axum::http::Request::post("/api/x").body(body).unwrap();
+        let passed = record(&journal, None, request).await;
+        let rest = passed.into_body().collect().await;
+        let rest = rest.map(|c| c.to_bytes()).map_err(|e| e.to_string());
+        (journal.requests().remove(0), rest)
+    }
+
+    #[tokio::test]
+    async fn the_journal_keeps_the_start_of_a_body_and_the_server_gets_all_of_it() {
+        let (entry, rest) = through(Body::from("{\"k\": 1}")).await;
+        assert_eq!(
+            (entry.body_text(), entry.body_truncated),
+            (Some("{\"k\": 1}"), false)
+        );
+        assert_eq!(rest.unwrap(), "{\"k\": 1}");
+
+        let big = vec![b'x'; JOURNAL_BODY_BYTES * 3];
+        let chunks = big
+            .chunks(1000)
+            .map(|c| Ok::<_, io::Error>(Bytes::copy_from_slice(c)));
+        let stream = futures_util::stream::iter(chunks.collect::<Vec<_>>());
+        let (entry, rest) = through(Body::from_stream(stream)).await;
+        assert_eq!(
+            (entry.body.len(), entry.body_truncated),
+            (JOURNAL_BODY_BYTES, true)
+        );
+        assert_eq!(rest.unwrap().len(), big.len());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_body_that_does_not_come_is_not_waited_for_long() {
+        let start = Bytes::from_static(b"half");
+        let stream = futures_util::stream::iter([Ok::<_, io::Error>(start)])
+            .chain(futures_util::stream::pending());
+        let journal = Journal::new(10, &[], "X-API-Key");
+        let request = axum::http::Request::post("/api/x")
+            .body(Body::from_stream(stream))
+            .unwrap();
+        let started = tokio::time::Instant::now();
+        let passed = record(&journal, None, request).await;
+        assert_eq!(started.elapsed(), JOURNAL_BODY_WAIT);
+        let entry = journal.requests().remove(0);
+        assert_eq!(
+            (entry.body_text(), entry.body_truncated),
+            (Some("half"), true)
+        );
+        // What was read is passed on first.
+        let mut body = passed.into_body();
+        let first = body.frame().await.unwrap().unwrap().into_data().unwrap();
+        assert_eq!(first, "half");
+    }
 
     #[test]
     fn paths_fill_templates() {

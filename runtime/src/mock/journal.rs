@@ -37,9 +37,9 @@ pub struct ReceivedRequest {
     pub query: String,
     /// The headers in the order received (names in lower case).
     pub headers: Vec<(String, String)>,
-    /// The body (at most [`JOURNAL_BODY_BYTES`] of it).
+    /// The body (at most [`JOURNAL_BODY_BYTES`] of it, what arrived within 2 s).
     pub body: Vec<u8>,
-    /// The body was longer than what [`body`](Self::body) keeps.
+    /// The body was longer than what [`body`](Self::body) keeps (or came too slowly).
     pub body_truncated: bool,
     /// The endpoint whose method and path the request has, if any.
     pub endpoint: Option<&'static Endpoint>,
