@@ -202,6 +202,9 @@ pub trait ErrorBody:
 {
     /// The spec's error code type.
     type Code: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static;
+    /// Every code of the spec, in the spec's order (its status is the
+    /// [`http_status`](Self::http_status) of an object with it).
+    fn codes() -> &'static [Self::Code];
     /// An error object with `code` and `message`, nothing else set.
     fn from_code(code: Self::Code, message: String) -> Self;
     /// An error object with the code of `kind`.

@@ -14,7 +14,8 @@
 //!   the generator built (no regex engine);
 //! - feature `server`: the request pipeline of the generated axum router ([`server`]);
 //! - feature `client`: the HTTP side of the generated client ([`client`]);
-//! - feature `mock`: the sample-data engine and command line ([`mock`]);
+//! - feature `mock`: the sample-data engine and command line, and the sample server in
+//!   process for tests, with scenarios, the `Prefer` header and a journal ([`mock`]);
 //! - feature `jiff`: typed time, the conversions behind the generated `_jiff` methods
 //!   ([`time`]).
 //!

@@ -20,6 +20,9 @@ impl ErrorBody for Object {
     fn from_kind(kind: ErrorKind, message: String) -> Self {
         Self::from_code(kind.code().into(), message)
     }
+    fn codes() -> &'static [String] {
+        &[]
+    }
     fn code(&self) -> &String {
         &self.code
     }

@@ -277,6 +277,7 @@ pub fn write_workspace(
         &[
             ("mrds-model", "crates/mrds-model"),
             ("mrds-server", "crates/mrds-server"),
+            ("mrds-mock", "crates/mrds-mock"),
         ],
     );
     write_if_changed(&dir.join("Cargo.toml"), &manifest).map_err(io)?;

@@ -32,6 +32,10 @@ rustls-aws-lc-rs = [\"mrds-runtime/client-rustls-aws-lc-rs\"]
 native-tls = [\"mrds-runtime/client-native-tls\"]
 ";
 
+/// The hand-written example that tests a client against the in-process sample server
+/// (`examples/<name>.rs`), which the README points to.
+const MOCK_EXAMPLE: &str = "mock_retries";
+
 /// Adds the client crate's files to `out`.
 pub fn emit(api: &Api, out: &mut Emitted) {
     let mut toml = cargo_toml_with_features(
@@ -43,10 +47,12 @@ pub fn emit(api: &Api, out: &mut Emitted) {
         ],
         TLS_FEATURES,
     );
-    toml.push_str(
-        "\n# For the hand-written examples in `examples/`.\n[dev-dependencies]\n\
-         tokio = { version = \"1\", features = [\"macros\", \"rt\"] }\n",
-    );
+    toml.push_str(&format!(
+        "\n# For the hand-written examples in `examples/` (`{MOCK_EXAMPLE}.rs` tests the client\n\
+         # against the sample server in process).\n[dev-dependencies]\n{}\n\
+         tokio = {{ version = \"1\", features = [\"macros\", \"rt\"] }}\n",
+        sibling_dependency("mrds-mock")
+    ));
     out.text(format!("{DIR}/Cargo.toml"), toml);
     out.text(format!("{DIR}/README.md"), readme_md(api));
     let files: [(&str, TokenStream); 3] = [
@@ -89,7 +95,14 @@ fn readme_md(api: &Api) -> String {
          `mrds_client::model`). Every call validates its parameters before sending, retries \
          what is worth retrying, and fails with one error type that tells invalid input, \
          transport failures, the service's error answers and undecodable answers apart; \
-         endpoints that page with an offset also get a stream of all their records.\n\n{code}",
+         endpoints that page with an offset also get a stream of all their records.\n\n{code}\n\n\
+         To test code that uses the client, point it at the sample server in process \
+         (`mrds_mock::MockServer`, in `mrds-mock`): it answers with the spec's sample data, \
+         answers an endpoint's next requests with an error status, a delay or a lost \
+         connection when the test says so, and keeps a journal of what it received. \
+         `examples/{MOCK_EXAMPLE}.rs` shows a call that meets two 429 `RATE_LIMITED` answers, \
+         retries as their `Retry-After` says and succeeds (`cargo run -p mrds-client --example \
+         {MOCK_EXAMPLE}`).",
         prose(&api.title)
     );
     let features = "## Features\n\n\

@@ -42,27 +42,66 @@ pub fn emit(api: &Api, out: &mut Emitted) {
     out.crate_sources(DIR, files);
 }
 
-/// The README: what the sample server serves, how to run it and how to embed it.
+/// The README: what the sample server serves, how to run it, how to test against it in
+/// process (scenarios, the journal) and from any language (`Prefer`).
 fn readme_md(api: &Api) -> String {
     let body = format!(
         "Sample-data server of the {}: the server stub (`mrds-server`) implemented over the \
          spec's sample records, so clients can be tried and tested without the real service. \
          The samples are illustrative, not market data.\n\n\
          `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` and accepts the key \
-         `{DEMO_KEY}` (`--addr`, `--api-key`, `--serve-removed`; `--help` for more). In a \
-         test, build its router and serve it on a loopback port:\n\n\
-         ```rust\n\
-         use mrds_server::StaticKeys;\n\n\
-         let app = mrds_mock::router(StaticKeys::new([mrds_mock::DEMO_KEY]));\n\
-         // Every endpoint's example request answers with sample records.\n\
-         for example in mrds_mock::EXAMPLES {{\n\
-         \x20   println!(\"{{}}: {{}} {{}}{{}}\", example.endpoint, example.method, mrds_mock::BASE_PATH, example.request);\n\
-         }}\n\
-         # drop(app);\n\
-         ```",
-        prose(&api.title)
+         `{DEMO_KEY}` (`--addr`, `--api-key`, `--serve-removed`, `--no-prefer`; `--help` for \
+         more).\n\n\
+         ## Testing against it\n\n\
+         `MockServer` serves it in the test's process, on a free loopback port, until it is \
+         dropped: point the code under test at `base_url()` (the base path included) with \
+         `api_key()`. A `Scenario` makes the next requests of an endpoint (typed by the model \
+         crate's endpoint constants) answer an error status with the spec's error object \
+         (429 with `Retry-After`), wait, or lose their connection, then the samples again; the \
+         journal holds what was received, the key's value redacted:\n\n{}\n\n\
+         Clients in any language, and the command line, ask for the same with the `Prefer` \
+         header (as Prism does): `Prefer: code=429` answers that status with the spec's error \
+         object (`retry-after=<s>` sets its `Retry-After`), `Prefer: delay=250` waits 250 ms \
+         first (at most 10 s); a status the spec has no code for is refused with 400, naming \
+         those it has. `--no-prefer` (`MockServer::builder().prefer(false)`) ignores it.",
+        prose(&api.title),
+        mock_server_example(api),
     );
     readme("mrds-mock", &body, "")
+}
+
+/// The README's example of the in-process server: a scenario on the endpoint of the client's
+/// example (else the first endpoint not removed, whose constant is not deprecated), and the
+/// journal.
+fn mock_server_example(api: &Api) -> String {
+    let endpoint = super::example_request(api, "mrds_model")
+        .map(|x| x.endpoint)
+        .or_else(|| api.endpoints.iter().find(|e| e.removed.is_none()));
+    let mut code = String::from(
+        "```rust,no_run\nuse std::time::Duration;\n\nuse mrds_mock::{MockServer, Scenario};\n",
+    );
+    if let Some(e) = endpoint {
+        code.push_str(&format!("use mrds_model::api::{};\n", e.names.constant));
+    }
+    code.push_str(
+        "\n# async fn run() -> Result<(), Box<dyn std::error::Error>> {\n\
+         let server = MockServer::start().await?;\n",
+    );
+    if let Some(e) = endpoint {
+        let constant = &e.names.constant;
+        code.push_str(&format!(
+            "// Its next two requests answer 429 RATE_LIMITED with `Retry-After: 0`, then the samples.\n\
+             let limited = Scenario::status(429).retry_after(Duration::ZERO).times(2);\n\
+             server.answer(&{constant}, limited)?;\n\
+             // ... the code under test calls server.base_url() with server.api_key() ...\n\
+             for request in server.received_requests_of(&{constant}) {{\n\
+             \x20   assert_eq!(request.header(mrds_mock::AUTH_HEADER), Some(mrds_mock::REDACTED));\n\
+             \x20   println!(\"{{}} {{}}?{{}}\", request.method, request.path, request.query);\n\
+             }}\n"
+        ));
+    }
+    code.push_str("# Ok(())\n# }\n```");
+    code
 }
 
 fn lib_rs(api: &Api) -> TokenStream {
@@ -73,7 +112,8 @@ fn lib_rs(api: &Api) -> TokenStream {
          offset and limit). Removed endpoints answer 410 unless [`Mock::serving_removed`].\n\n\
          `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` through `mrds_server::serve`, \
          the serving path of any implementation (`--addr`, `--api-key`, `--serve-removed`, a \
-         flag per limit, `--log-format`; see `--help`).",
+         flag per limit, `--log-format`, `--no-prefer`; see `--help`). [`MockServer`] serves it \
+         in process for tests, with [`Scenario`]s and a journal of [`ReceivedRequest`]s.",
         api.title
     ));
     quote! {
@@ -89,9 +129,11 @@ fn lib_rs(api: &Api) -> TokenStream {
         mod service;
 
         pub use mrds_model::api::{AUTH_HEADER, BASE_PATH};
-        pub use mrds_runtime::mock::Example;
+        pub use mrds_runtime::mock::{Example, KeySent, MAX_PREFER_DELAY, REDACTED};
+        pub use mrds_runtime::mock::{ReceivedRequest, Scenario, ScenarioError};
         pub use samples::EXAMPLES;
         pub use service::{APP, DEMO_KEY, EXAMPLE, Mock, router, run};
+        pub use service::{MockServer, MockServerBuilder};
     }
 }
 
@@ -128,6 +170,7 @@ fn service_rs(api: &Api) -> TokenStream {
             })
         });
     let about = format!("Serves the {} with the sample data of its spec.", api.title);
+    let error_object = super::server::error_object(api);
     quote! {
         //! [`Mock`]: the service answering with the sample data.
         #![allow(deprecated)]
@@ -177,7 +220,22 @@ fn service_rs(api: &Api) -> TokenStream {
                 let mock = if serve_removed { Mock::serving_removed() } else { Mock::new() };
                 mrds_server::router(mock, keys)
             },
+            endpoints: mrds_model::api::ENDPOINTS,
+            errors: mrds_runtime::mock::ErrorAnswers::of::<#error_object>(),
         };
+
+        impl mrds_runtime::mock::SampleServer for Mock {
+            const APP: mrds_runtime::mock::App = APP;
+        }
+
+        /// The sample server in this process, for tests: [`MockServer::start`] serves the
+        /// sample data on a free loopback port until it is dropped, answers as the test's
+        /// [`Scenario`](crate::Scenario)s and the requests' `Prefer` headers say, and keeps
+        /// a journal of what it received (see `mrds_runtime::mock::MockServer`).
+        pub type MockServer = mrds_runtime::mock::MockServer<Mock>;
+
+        /// A [`MockServer`] being configured ([`MockServer::builder`]).
+        pub type MockServerBuilder = mrds_runtime::mock::MockServerBuilder<Mock>;
 
         /// Runs the command line (`mrds-mock --help`) until interrupted.
         pub fn run() -> std::process::ExitCode {

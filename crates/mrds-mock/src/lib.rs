@@ -7,13 +7,15 @@
 //!
 //! [`Mock`] implements [`mrds_server::Api`] with the records of the spec's `samples:` sections, selected as they declare (matching sets, echoed spellings, ranges, order, offset and limit). Removed endpoints answer 410 unless [`Mock::serving_removed`].
 //!
-//! `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` through `mrds_server::serve`, the serving path of any implementation (`--addr`, `--api-key`, `--serve-removed`, a flag per limit, `--log-format`; see `--help`).
+//! `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` through `mrds_server::serve`, the serving path of any implementation (`--addr`, `--api-key`, `--serve-removed`, a flag per limit, `--log-format`, `--no-prefer`; see `--help`). [`MockServer`] serves it in process for tests, with [`Scenario`]s and a journal of [`ReceivedRequest`]s.
 #![warn(missing_docs)]
 #[rustfmt::skip]
 mod samples;
 #[rustfmt::skip]
 mod service;
 pub use mrds_model::api::{AUTH_HEADER, BASE_PATH};
-pub use mrds_runtime::mock::Example;
+pub use mrds_runtime::mock::{Example, KeySent, MAX_PREFER_DELAY, REDACTED};
+pub use mrds_runtime::mock::{ReceivedRequest, Scenario, ScenarioError};
 pub use samples::EXAMPLES;
 pub use service::{APP, DEMO_KEY, EXAMPLE, Mock, router, run};
+pub use service::{MockServer, MockServerBuilder};

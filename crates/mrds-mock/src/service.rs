@@ -46,7 +46,19 @@ pub const APP: mrds_runtime::mock::App = mrds_runtime::mock::App {
         let mock = if serve_removed { Mock::serving_removed() } else { Mock::new() };
         mrds_server::router(mock, keys)
     },
+    endpoints: mrds_model::api::ENDPOINTS,
+    errors: mrds_runtime::mock::ErrorAnswers::of::<mrds_model::records::ErrorObject>(),
 };
+impl mrds_runtime::mock::SampleServer for Mock {
+    const APP: mrds_runtime::mock::App = APP;
+}
+/// The sample server in this process, for tests: [`MockServer::start`] serves the
+/// sample data on a free loopback port until it is dropped, answers as the test's
+/// [`Scenario`](crate::Scenario)s and the requests' `Prefer` headers say, and keeps
+/// a journal of what it received (see `mrds_runtime::mock::MockServer`).
+pub type MockServer = mrds_runtime::mock::MockServer<Mock>;
+/// A [`MockServer`] being configured ([`MockServer::builder`]).
+pub type MockServerBuilder = mrds_runtime::mock::MockServerBuilder<Mock>;
 /// Runs the command line (`mrds-mock --help`) until interrupted.
 pub fn run() -> std::process::ExitCode {
     mrds_runtime::mock::run(&APP)

@@ -58,6 +58,9 @@ impl<T> Envelope<T> {
 }
 impl mrds_runtime::ErrorBody for crate::records::ErrorObject {
     type Code = crate::value_sets::ErrorCode;
+    fn codes() -> &'static [Self::Code] {
+        crate::value_sets::ErrorCode::ALL
+    }
     fn from_code(code: Self::Code, message: String) -> Self {
         crate::records::ErrorObject {
             code,

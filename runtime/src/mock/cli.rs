@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 
+use super::control::Control;
+use super::{ErrorAnswers, MAX_PREFER_DELAY};
 use crate::server::{RateLimit, ServeConfig, Server, StaticKeys};
 
 /// What the generated sample-data crate tells the command line.
@@ -27,6 +29,11 @@ pub struct App {
     /// The router serving the sample data with `keys`; removed endpoints answer with
     /// their sample data when `serve_removed`, 410 otherwise.
     pub router: fn(serve_removed: bool, keys: StaticKeys) -> axum::Router,
+    /// Every endpoint of the spec: scenarios and the `Prefer` header apply to requests of
+    /// them, and the journal names them.
+    pub endpoints: &'static [crate::Endpoint],
+    /// The spec's error answers, for the statuses scenarios and `Prefer: code=` ask for.
+    pub errors: ErrorAnswers,
 }
 
 /// How log lines are written (to standard error).
@@ -42,6 +49,14 @@ pub enum LogFormat {
 ///
 /// Logs go to standard error: one line per request (request id, endpoint, status, duration;
 /// never the key), level from RUST_LOG (default `info`).
+///
+/// A request may ask for another answer with the `Prefer` header (as Prism does), unless
+/// --no-prefer: `Prefer: code=429` answers that status with the spec's error object of its
+/// code (429 with `Retry-After: 1`; `retry-after=<seconds>` sets it), `Prefer: delay=<ms>`
+/// waits that long first (at most 10000 ms), `code=200` gives the sample records. A status no
+/// error code of the spec has, a delay over the bound or a malformed value is answered 400
+/// INVALID_PARAMETER, naming the statuses there are; other preferences are ignored. The answer
+/// says `Preference-Applied`.
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Args {
@@ -90,6 +105,10 @@ struct Args {
     /// Adopt a valid incoming x-request-id (behind a proxy that sets it).
     #[arg(long)]
     trust_request_id: bool,
+    /// Ignore the Prefer request header (by default `Prefer: code=<status>` and
+    /// `delay=<ms>` are followed; see above).
+    #[arg(long)]
+    no_prefer: bool,
 }
 
 impl Args {
@@ -199,6 +218,12 @@ async fn serve(app: &App, args: Args) -> ExitCode {
         );
         (args.api_keys, "$KEY")
     };
+    if !args.no_prefer {
+        println!(
+            "{name}: following the Prefer header (code=<status>, delay=<ms> up to {} ms; --no-prefer to ignore it)",
+            MAX_PREFER_DELAY.as_millis()
+        );
+    }
     println!("{name}: serving sample data at http://{addr}{base}");
     println!(
         "{name}: try  {}",
@@ -207,6 +232,12 @@ async fn serve(app: &App, args: Args) -> ExitCode {
     );
     let router = (app.router)(args.serve_removed, StaticKeys::new(&keys));
     drop(keys);
+    let router = if args.no_prefer {
+        router
+    } else {
+        let control = Control::new(app.endpoints, app.protocol, app.errors, true, None);
+        std::sync::Arc::new(control).around(router)
+    };
     match server.serve(router).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -262,5 +293,19 @@ mod tests {
         assert_eq!(defaults.shutdown_timeout, expected.shutdown_timeout);
         assert_eq!(defaults.max_head_bytes, expected.max_head_bytes);
         assert!(defaults.compression && defaults.rate_limit.is_none());
+    }
+
+    #[test]
+    fn prefer_is_followed_unless_turned_off() {
+        // The help states the bound the server applies.
+        let help = Args::command().render_long_help().to_string();
+        let bound = format!("at most {} ms", MAX_PREFER_DELAY.as_millis());
+        assert!(help.contains(&bound), "{help}");
+        assert!(!Args::try_parse_from(["mock"]).unwrap().no_prefer);
+        assert!(
+            Args::try_parse_from(["mock", "--no-prefer"])
+                .unwrap()
+                .no_prefer
+        );
     }
 }

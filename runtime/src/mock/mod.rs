@@ -1,10 +1,23 @@
 //! The sample-data server (feature `mock`): how a request selects from an endpoint's sample
-//! records, and the command line that serves them.
+//! records, the command line that serves them, and the same server in process for tests
+//! ([`MockServer`]): scenarios set from Rust ([`Scenario`]), the `Prefer` request header (for
+//! clients in any language, and the command line), and a journal of what was received
+//! ([`ReceivedRequest`]).
 
 mod cli;
+mod control;
 mod engine;
+mod journal;
+mod prefer;
+mod scenario;
+mod server;
 
 pub use cli::{App, LogFormat, run};
+pub use control::ErrorAnswers;
+pub use journal::{JOURNAL_BODY_BYTES, KeySent, REDACTED, ReceivedRequest};
+pub use prefer::MAX_PREFER_DELAY;
+pub use scenario::{Scenario, ScenarioError};
+pub use server::{DEFAULT_JOURNAL_CAPACITY, MockServer, MockServerBuilder, SampleServer};
 
 /// A request of one endpoint that its sample data answers: what the spec's samples give as
 /// `example` (and `example_body`).

@@ -231,6 +231,11 @@ impl ErrorBody for PlainErrorObject {
         Self::from_code(kind.code().to_string(), message)
     }
 
+    /// None: the answers made with it name their code themselves.
+    fn codes() -> &'static [String] {
+        &[]
+    }
+
     fn code(&self) -> &String {
         &self.code
     }

@@ -16,6 +16,8 @@ pub use crate::DEFAULT_BODY_LIMIT;
 pub use axum;
 pub use error::ApiError;
 pub use keys::{KeyStore, StaticKeys};
+#[cfg(feature = "mock")]
+pub(crate) use pipeline::answer_error;
 pub use pipeline::{
     BodyLimit, PathRule, PeerAddr, REQUEST_ID_HEADER, RequestContext, RequestTimeout, Shared,
     json_document, method_not_allowed, unknown_path,

@@ -614,6 +614,15 @@ pub(crate) fn failure<E: ErrorBody>(request_id: HeaderValue, error: &ApiError<E>
     response
 }
 
+/// [`failure`] with a new request id: an answer the sample server's middleware gives itself
+/// (a scenario's status, a refused `Prefer` header).
+#[cfg(feature = "mock")]
+pub(crate) fn answer_error<E: ErrorBody>(error: &ApiError<E>) -> Response {
+    let id = new_request_id();
+    let header = HeaderValue::from_str(&id).unwrap_or(HeaderValue::from_static(""));
+    failure(header, error)
+}
+
 /// The error envelope's JSON, the one definition of its shape: `success: false`, the request
 /// id, the error object in `error` and as the one element of `data`. Every error answer is
 /// written with it: the router's ([`failure`]) and the connection's own, for a request head

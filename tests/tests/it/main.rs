@@ -15,7 +15,9 @@
 //!   ([`server_runtime`]), its answers before a request reaches an implementation (bodies left
 //!   unread, malformed heads: [`server_refusals`]), the client against canned servers and the
 //!   sample server ([`client`], [`client_e2e`]), its paging streams ([`client_paging`]) and
-//!   its traces ([`client_tracing`]), typed time ([`typed_time`]);
+//!   its traces ([`client_tracing`]), the client's examples that run on their own
+//!   ([`client_examples`]), typed time ([`typed_time`]); the sample server in process, its
+//!   scenarios, `Prefer` header and journal ([`mock_server`]);
 //! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]).
 
 mod bodies;
@@ -23,6 +25,7 @@ mod broken_specs;
 mod catalog;
 mod client;
 mod client_e2e;
+mod client_examples;
 mod client_paging;
 mod client_tls;
 mod client_tracing;
@@ -34,6 +37,7 @@ mod follow;
 mod generated;
 mod generated_specs;
 mod http;
+mod mock_server;
 mod model_decode;
 mod model_validation;
 mod openapi;

@@ -62,6 +62,9 @@ impl ErrorBody for TestError {
     fn from_kind(kind: ErrorKind, message: String) -> Self {
         Self::from_code(kind.code().to_string(), message)
     }
+    fn codes() -> &'static [String] {
+        &[]
+    }
     fn code(&self) -> &String {
         &self.code
     }

@@ -87,6 +87,10 @@ fn error_body(api: &Api) -> TokenStream {
         impl mrds_runtime::ErrorBody for crate::records::#name {
             type Code = crate::value_sets::ErrorCode;
 
+            fn codes() -> &'static [Self::Code] {
+                crate::value_sets::ErrorCode::ALL
+            }
+
             fn from_code(code: Self::Code, message: String) -> Self {
                 #new_object
             }

@@ -1,11 +1,12 @@
 //! The service's answers: 404, 405, 401, 400 and 429 are envelopes with request ids; a repeated
 //! key is refused; incoming request ids are adopted only when trusted; large answers are
-//! gzipped for clients that ask; integers have one spelling.
+//! gzipped for clients that ask; integers have one spelling; the command line follows the
+//! `Prefer` header unless told not to.
 
 use mrds_model::ErrorCode;
 use mrds_server::RateLimit;
 
-use super::{DIVIDENDS, KEY, TREASURY, config, serve};
+use super::{DIVIDENDS, KEY, Process, TREASURY, config, serve};
 use crate::http::{assert_request_id, get, send};
 
 #[tokio::test]
@@ -166,4 +167,34 @@ async fn integers_have_one_spelling() {
             error.details[0].reason
         );
     }
+}
+
+#[tokio::test]
+async fn the_command_line_follows_prefer_unless_told_not_to() {
+    let process = Process::start(0, &["--api-key", KEY]);
+    let prefer = |value| [("X-API-Key", KEY), ("Prefer", value)];
+    let answer = send(
+        process.addr,
+        "GET",
+        TREASURY,
+        &prefer("code=429, retry-after=0"),
+    )
+    .await;
+    answer.error(429, ErrorCode::RateLimited);
+    assert_eq!(answer.header("retry-after"), Some("0"));
+    assert_eq!(
+        answer.header("preference-applied"),
+        Some("code=429, retry-after=0")
+    );
+    let answer = send(process.addr, "GET", TREASURY, &prefer("code=502")).await;
+    let error = answer.error(400, ErrorCode::InvalidParameter);
+    assert!(
+        error.details[0].reason.contains("500 INTERNAL_ERROR"),
+        "{error:?}"
+    );
+    drop(process);
+
+    let process = Process::start(0, &["--api-key", KEY, "--no-prefer"]);
+    let answer = send(process.addr, "GET", TREASURY, &prefer("code=429")).await;
+    assert_eq!(answer.status, 200);
 }

@@ -1,0 +1,345 @@
+//! The journal of an in-process sample server: what it received, for a test's assertions,
+//! without the API key.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use crate::server::{KeyStore, StaticKeys};
+use crate::{Endpoint, RawParams};
+
+/// The most of a request's body the journal keeps: 16 KiB (the rest is read by the server,
+/// not kept; [`ReceivedRequest::body_truncated`] says so).
+pub const JOURNAL_BODY_BYTES: usize = 16 * 1024;
+
+/// What replaces a credential in the journal.
+pub const REDACTED: &str = "<redacted>";
+
+/// Keys and header values this long or longer are also replaced where else they occur (the
+/// query, the path, other headers, the body); shorter ones would replace ordinary text.
+const REDACT_ELSEWHERE_FROM: usize = 8;
+
+/// One request an in-process sample server received, as it arrived, with every credential
+/// replaced by `<redacted>`: the value of the key header (`X-API-Key`), of `Authorization`,
+/// `Proxy-Authorization` and `Cookie`, and, wherever else it occurs (the path, the query,
+/// other headers, the body), the text of every key the server accepts and of the key the
+/// request sent when it is 8 bytes or longer.
+///
+/// Requests are recorded as they arrive, before they are answered; a request whose head the
+/// server refused before routing (malformed, over the size limits) is not recorded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReceivedRequest {
+    /// The method (`GET`).
+    pub method: String,
+    /// The path, as sent (percent-encoded), the base path included (`/api/v1/...`).
+    pub path: String,
+    /// The query, as sent, without `?` (empty when there is none).
+    pub query: String,
+    /// The headers in the order received (names in lower case).
+    pub headers: Vec<(String, String)>,
+    /// The body (at most [`JOURNAL_BODY_BYTES`] of it, what arrived within 2 s).
+    pub body: Vec<u8>,
+    /// The body was longer than what [`body`](Self::body) keeps (or came too slowly).
+    pub body_truncated: bool,
+    /// The endpoint whose method and path the request has, if any.
+    pub endpoint: Option<&'static Endpoint>,
+    /// Whether the request sent a key, and whether the server accepts it.
+    pub api_key: KeySent,
+}
+
+/// Whether a received request sent an API key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum KeySent {
+    /// No key header.
+    None,
+    /// One key the server accepts.
+    Accepted,
+    /// One key the server does not accept.
+    Refused,
+    /// The key header more than once.
+    Repeated,
+}
+
+impl ReceivedRequest {
+    /// True when the request was one of `endpoint` (by its method and path).
+    pub fn is(&self, endpoint: &Endpoint) -> bool {
+        self.endpoint.is_some_and(|e| e.id == endpoint.id)
+    }
+
+    /// The first value of the header `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The query's pairs, percent-decoded, in the order sent.
+    pub fn query_pairs(&self) -> Vec<(String, String)> {
+        RawParams::from_query_string(&self.query)
+            .query_pairs()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect()
+    }
+
+    /// The first value of the query parameter `name`, percent-decoded.
+    pub fn query_param(&self, name: &str) -> Option<String> {
+        self.query_pairs()
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+    }
+
+    /// The body as text, when it is UTF-8.
+    pub fn body_text(&self) -> Option<&str> {
+        std::str::from_utf8(&self.body).ok()
+    }
+}
+
+/// The received requests, the oldest first: at most `capacity`, the oldest forgotten beyond.
+pub(crate) struct Journal {
+    capacity: usize,
+    /// The keys accepted, to tell [`KeySent`] and to redact where else they occur.
+    keys: StaticKeys,
+    secrets: Vec<String>,
+    /// The key header, in lower case.
+    auth_header: String,
+    inner: Mutex<Entries>,
+}
+
+#[derive(Default)]
+struct Entries {
+    requests: VecDeque<ReceivedRequest>,
+    forgotten: u64,
+}
+
+/// A request's head and the start of its body, as the journal takes them.
+pub(crate) struct Received<'a> {
+    pub method: &'a str,
+    pub path: &'a str,
+    pub query: &'a str,
+    pub headers: &'a axum::http::HeaderMap,
+    pub body: &'a [u8],
+    pub body_truncated: bool,
+    pub endpoint: Option<&'static Endpoint>,
+}
+
+impl Journal {
+    /// A journal of at most `capacity` requests, for a server accepting `keys` in
+    /// `auth_header`.
+    pub fn new(capacity: usize, keys: &[String], auth_header: &str) -> Self {
+        Self {
+            capacity,
+            keys: StaticKeys::new(keys),
+            secrets: keys
+                .iter()
+                .filter(|k| k.len() >= REDACT_ELSEWHERE_FROM)
+                .cloned()
+                .collect(),
+            auth_header: auth_header.to_ascii_lowercase(),
+            inner: Mutex::new(Entries::default()),
+        }
+    }
+
+    /// Records a request, credentials redacted.
+    pub fn record(&self, request: Received<'_>) {
+        if self.capacity == 0 {
+            return;
+        }
+        let entry = self.redacted(request);
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        while inner.requests.len() >= self.capacity {
+            inner.requests.pop_front();
+            inner.forgotten += 1;
+        }
+        inner.requests.push_back(entry);
+    }
+
+    fn redacted(&self, request: Received<'_>) -> ReceivedRequest {
+        let sent: Vec<&[u8]> = request
+            .headers
+            .get_all(self.auth_header.as_str())
+            .iter()
+            .map(|v| v.as_bytes())
+            .collect();
+        let api_key = match sent.as_slice() {
+            [] => KeySent::None,
+            [key] => match std::str::from_utf8(key) {
+                Ok(key) if self.keys.accepts(key) => KeySent::Accepted,
+                _ => KeySent::Refused,
+            },
+            _ => KeySent::Repeated,
+        };
+        let mut secrets: Vec<&[u8]> = self.secrets.iter().map(|s| s.as_bytes()).collect();
+        secrets.extend(
+            sent.iter()
+                .copied()
+                .filter(|k| k.len() >= REDACT_ELSEWHERE_FROM),
+        );
+        let text = |bytes: &[u8]| String::from_utf8_lossy(&redact(bytes, &secrets)).into_owned();
+        let headers = request
+            .headers
+            .iter()
+            .map(|(name, value)| {
+                let name = name.as_str();
+                let value = if name == self.auth_header || is_credential(name) {
+                    REDACTED.to_string()
+                } else {
+                    text(value.as_bytes())
+                };
+                (name.to_string(), value)
+            })
+            .collect();
+        ReceivedRequest {
+            method: request.method.to_string(),
+            path: text(request.path.as_bytes()),
+            query: text(request.query.as_bytes()),
+            headers,
+            body: redact(request.body, &secrets),
+            body_truncated: request.body_truncated,
+            endpoint: request.endpoint,
+            api_key,
+        }
+    }
+
+    /// The requests kept, the oldest first.
+    pub fn requests(&self) -> Vec<ReceivedRequest> {
+        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.requests.iter().cloned().collect()
+    }
+
+    /// How many requests were forgotten to keep at most `capacity`.
+    pub fn forgotten(&self) -> u64 {
+        self.inner
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .forgotten
+    }
+
+    /// Forgets every request (and the count of forgotten ones).
+    pub fn clear(&self) {
+        *self.inner.lock().unwrap_or_else(|e| e.into_inner()) = Entries::default();
+    }
+}
+
+/// Headers that carry credentials of other schemes than the API's key.
+fn is_credential(name: &str) -> bool {
+    matches!(name, "authorization" | "proxy-authorization" | "cookie")
+}
+
+/// `bytes` with every occurrence of each of `secrets` replaced by [`REDACTED`].
+fn redact(bytes: &[u8], secrets: &[&[u8]]) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    for secret in secrets.iter().filter(|s| !s.is_empty()) {
+        if memchr::memmem::find(&out, secret).is_none() {
+            continue;
+        }
+        let mut replaced = Vec::with_capacity(out.len());
+        let mut from = 0;
+        for at in memchr::memmem::find_iter(&out, secret) {
+            if at < from {
+                continue;
+            }
+            replaced.extend_from_slice(&out[from..at]);
+            replaced.extend_from_slice(REDACTED.as_bytes());
+            from = at + secret.len();
+        }
+        replaced.extend_from_slice(&out[from..]);
+        out = replaced;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::{HeaderMap, HeaderValue};
+
+    const KEY: &str = "secret-key-1234";
+
+    fn journal(capacity: usize) -> Journal {
+        Journal::new(capacity, &[KEY.to_string()], "X-API-Key")
+    }
+
+    fn received<'a>(headers: &'a HeaderMap, query: &'a str, body: &'a [u8]) -> Received<'a> {
+        Received {
+            method: "GET",
+            path: "/api/v1/x",
+            query,
+            headers,
+            body,
+            body_truncated: false,
+            endpoint: None,
+        }
+    }
+
+    #[test]
+    fn credentials_never_reach_the_journal() {
+        let journal = journal(10);
+        let mut headers = HeaderMap::new();
+        headers.insert("x-api-key", HeaderValue::from_static(KEY));
+        headers.insert("authorization", HeaderValue::from_static("Bearer abc"));
+        headers.insert(
+            "x-note",
+            HeaderValue::from_static("copied secret-key-1234 here"),
+        );
+        let query = "symbol=A&api_key=secret-key-1234";
+        journal.record(received(&headers, query, b"{\"k\":\"secret-key-1234\"}"));
+        let entry = &journal.requests()[0];
+        assert_eq!(entry.api_key, KeySent::Accepted);
+        assert_eq!(entry.header("X-API-Key"), Some(REDACTED));
+        assert_eq!(entry.header("authorization"), Some(REDACTED));
+        assert_eq!(entry.header("x-note"), Some("copied <redacted> here"));
+        assert_eq!(entry.query, "symbol=A&api_key=<redacted>");
+        assert_eq!(entry.body_text(), Some("{\"k\":\"<redacted>\"}"));
+        assert!(!format!("{entry:?}").contains(KEY));
+
+        // A key the server does not accept is redacted as well, wherever it occurs when long.
+        let mut headers = HeaderMap::new();
+        let wrong = "wrong-key-5678";
+        headers.insert("x-api-key", HeaderValue::from_static(wrong));
+        journal.record(received(&headers, "k=wrong-key-5678", b""));
+        let entry = &journal.requests()[1];
+        assert_eq!(entry.api_key, KeySent::Refused);
+        assert_eq!(entry.query, "k=<redacted>");
+        assert!(!format!("{entry:?}").contains(wrong));
+
+        // Short keys are redacted in their header only.
+        let mut headers = HeaderMap::new();
+        headers.append("x-api-key", HeaderValue::from_static("k1"));
+        headers.append("x-api-key", HeaderValue::from_static("k2"));
+        journal.record(received(&headers, "k1=k2", b""));
+        let entry = &journal.requests()[2];
+        assert_eq!(entry.api_key, KeySent::Repeated);
+        assert_eq!(entry.query, "k1=k2");
+        let keys: Vec<_> = entry.headers.iter().map(|(_, v)| v.as_str()).collect();
+        assert_eq!(keys, [REDACTED, REDACTED]);
+    }
+
+    #[test]
+    fn the_journal_keeps_the_newest_up_to_its_capacity() {
+        let journal = journal(2);
+        let headers = HeaderMap::new();
+        for query in ["a=1", "a=2", "a=3"] {
+            journal.record(received(&headers, query, b""));
+        }
+        let queries: Vec<_> = journal.requests().into_iter().map(|r| r.query).collect();
+        assert_eq!(queries, ["a=2", "a=3"]);
+        assert_eq!(journal.forgotten(), 1);
+        assert_eq!(journal.requests()[0].query_param("a").as_deref(), Some("2"));
+        assert_eq!(journal.requests()[0].api_key, KeySent::None);
+        journal.clear();
+        assert!(journal.requests().is_empty() && journal.forgotten() == 0);
+        let off = Journal::new(0, &[], "X-API-Key");
+        off.record(received(&headers, "a=1", b""));
+        assert!(off.requests().is_empty());
+    }
+
+    #[test]
+    fn redaction_replaces_every_occurrence() {
+        assert_eq!(redact(b"xx-ab-ab-", &[b"ab"]), b"xx-<redacted>-<redacted>-");
+        assert_eq!(redact(b"aaaa", &[b"aa"]), b"<redacted><redacted>");
+        assert_eq!(redact(b"plain", &[b"", b"zz"]), b"plain");
+    }
+}

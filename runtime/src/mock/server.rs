@@ -1,0 +1,242 @@
+//! The sample server in process, for tests: on a loopback port of its own, with scenarios
+//! set from Rust and a journal of what it received; stopped when dropped.
+
+use std::fmt;
+use std::io;
+use std::marker::PhantomData;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use tokio::task::JoinHandle;
+
+use super::App;
+use super::control::Control;
+use super::journal::{Journal, ReceivedRequest};
+use super::scenario::{Scenario, ScenarioError};
+use crate::Endpoint;
+use crate::server::{ServeConfig, Server, StaticKeys};
+
+/// A spec's sample server, as [`MockServer`] serves it: the generated sample-data crate
+/// implements it for its `Mock` (and names `MockServer<Mock>` its `MockServer`). An
+/// implementation serving other answers gives an [`App`] whose `router` serves them.
+pub trait SampleServer: 'static {
+    /// What is served: the router, the endpoints, the error answers, the demo key.
+    const APP: App;
+}
+
+/// How many requests a [`MockServer`]'s journal keeps by default (the oldest are forgotten
+/// beyond).
+pub const DEFAULT_JOURNAL_CAPACITY: usize = 1000;
+
+/// The sample server on a loopback port of its own, in this process: the spec's sample
+/// records at [`base_url`](Self::base_url), what the test sets answered instead
+/// ([`answer`](Self::answer) with a [`Scenario`], or a request's `Prefer` header), and a
+/// journal of what it received ([`received_requests`](Self::received_requests)). It serves on
+/// the tokio runtime it was started on, through the same serving path as the command line,
+/// and stops when dropped (its connections closed at once).
+///
+/// `S` is the spec's sample server: the generated sample-data crate names this type for its
+/// spec `mrds_mock::MockServer`.
+///
+/// **Memory.** The journal keeps at most [`DEFAULT_JOURNAL_CAPACITY`] requests (or what
+/// [`MockServerBuilder::journal_capacity`] says), each with at most
+/// [`JOURNAL_BODY_BYTES`](super::JOURNAL_BODY_BYTES) of its body and a head of at most the
+/// server's head limit (16 KiB): about 32 MiB at worst, a few hundred bytes per request in
+/// practice. Beyond it the oldest requests are forgotten, and counted
+/// ([`forgotten_requests`](Self::forgotten_requests)).
+pub struct MockServer<S: SampleServer> {
+    addr: SocketAddr,
+    base_url: String,
+    key: String,
+    control: Arc<Control>,
+    serving: JoinHandle<io::Result<()>>,
+    spec: PhantomData<fn() -> S>,
+}
+
+impl<S: SampleServer> MockServer<S> {
+    /// Starts a server with the defaults: the demo key accepted, removed endpoints answering
+    /// 410, the `Prefer` header followed, a journal of [`DEFAULT_JOURNAL_CAPACITY`] requests.
+    /// Fails when no loopback port can be had.
+    pub async fn start() -> io::Result<Self> {
+        Self::builder().start().await
+    }
+
+    /// A server to configure before [`start`](MockServerBuilder::start)ing it.
+    pub fn builder() -> MockServerBuilder<S> {
+        MockServerBuilder {
+            keys: Vec::new(),
+            serve_removed: false,
+            prefer: true,
+            journal_capacity: DEFAULT_JOURNAL_CAPACITY,
+            config: ServeConfig::default(),
+            spec: PhantomData,
+        }
+    }
+
+    /// The URL of the service root, the base path included (`http://127.0.0.1:PORT/api`):
+    /// what a client is pointed at.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// The address served on.
+    pub fn address(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The first API key the server accepts (the demo key unless keys were given), for the
+    /// client under test.
+    pub fn api_key(&self) -> &str {
+        &self.key
+    }
+
+    /// Answers the next requests of `endpoint` (one of the spec's endpoint constants, such as
+    /// `mrds_model::api::STOCK_DIVIDENDS`) as `scenario` says, after the scenarios it has
+    /// already. Refused when the endpoint is not the spec's, when [`Scenario::status`] names a
+    /// status no error code of the spec has (the error names those that have one), when
+    /// [`Scenario::bare_status`] names no error status, or `Retry-After` is set on a
+    /// scenario that answers no status.
+    pub fn answer(&self, endpoint: &Endpoint, scenario: Scenario) -> Result<(), ScenarioError> {
+        self.control.plan(endpoint, scenario)
+    }
+
+    /// Forgets every scenario not used yet: every endpoint answers with its sample records.
+    pub fn clear_scenarios(&self) {
+        self.control.clear_plans();
+    }
+
+    /// The requests received (the newest last, at most the journal's capacity), credentials
+    /// redacted (see [`ReceivedRequest`]).
+    pub fn received_requests(&self) -> Vec<ReceivedRequest> {
+        self.control
+            .journal()
+            .map(Journal::requests)
+            .unwrap_or_default()
+    }
+
+    /// The requests of `endpoint` received, as [`received_requests`](Self::received_requests).
+    pub fn received_requests_of(&self, endpoint: &Endpoint) -> Vec<ReceivedRequest> {
+        let mut requests = self.received_requests();
+        requests.retain(|r| r.is(endpoint));
+        requests
+    }
+
+    /// How many requests the journal forgot to stay within its capacity.
+    pub fn forgotten_requests(&self) -> u64 {
+        self.control.journal().map_or(0, Journal::forgotten)
+    }
+
+    /// Empties the journal.
+    pub fn clear_received_requests(&self) {
+        if let Some(journal) = self.control.journal() {
+            journal.clear();
+        }
+    }
+}
+
+impl<S: SampleServer> Drop for MockServer<S> {
+    fn drop(&mut self) {
+        // The listener and every connection go with the task.
+        self.serving.abort();
+    }
+}
+
+impl<S: SampleServer> fmt::Debug for MockServer<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MockServer")
+            .field("name", &S::APP.name)
+            .field("base_url", &self.base_url)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A [`MockServer`] being configured.
+#[must_use = "the server starts with MockServerBuilder::start"]
+pub struct MockServerBuilder<S: SampleServer> {
+    keys: Vec<String>,
+    serve_removed: bool,
+    prefer: bool,
+    journal_capacity: usize,
+    config: ServeConfig,
+    spec: PhantomData<fn() -> S>,
+}
+
+impl<S: SampleServer> MockServerBuilder<S> {
+    /// Accepts `key` (repeatable); without one the demo key is accepted.
+    pub fn api_key(mut self, key: impl Into<String>) -> Self {
+        self.keys.push(key.into());
+        self
+    }
+
+    /// Removed endpoints answer with their sample records instead of 410 `ENDPOINT_REMOVED`.
+    pub fn serve_removed(mut self, serve: bool) -> Self {
+        self.serve_removed = serve;
+        self
+    }
+
+    /// Follow the `Prefer` header of requests (on by default; see the sample server's
+    /// `--help`).
+    pub fn prefer(mut self, follow: bool) -> Self {
+        self.prefer = follow;
+        self
+    }
+
+    /// Keep at most `capacity` requests in the journal (`0`: keep none).
+    pub fn journal_capacity(mut self, capacity: usize) -> Self {
+        self.journal_capacity = capacity;
+        self
+    }
+
+    /// Serve with `config`'s limits, rate limit and timeouts; its address is ignored (the
+    /// server takes a free loopback port) and signals are never handled.
+    pub fn serve_config(mut self, config: ServeConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Binds the port and starts serving on the current tokio runtime.
+    pub async fn start(self) -> io::Result<MockServer<S>> {
+        let app = S::APP;
+        let keys = if self.keys.is_empty() {
+            vec![app.demo_key.to_string()]
+        } else {
+            self.keys
+        };
+        let config = self
+            .config
+            .with_addr(([127, 0, 0, 1], 0).into())
+            .with_handle_signals(false);
+        let server = Server::bind(config).await?;
+        let addr = server.local_addr()?;
+        let journal = (self.journal_capacity > 0)
+            .then(|| Journal::new(self.journal_capacity, &keys, app.protocol.auth_header));
+        let control = Arc::new(Control::new(
+            app.endpoints,
+            app.protocol,
+            app.errors,
+            self.prefer,
+            journal,
+        ));
+        let router = control.around((app.router)(self.serve_removed, StaticKeys::new(&keys)));
+        let serving = tokio::spawn(server.serve(router));
+        Ok(MockServer {
+            addr,
+            base_url: format!("http://{addr}{}", app.protocol.base_path),
+            key: keys.into_iter().next().unwrap_or_default(),
+            control,
+            serving,
+            spec: PhantomData,
+        })
+    }
+}
+
+impl<S: SampleServer> fmt::Debug for MockServerBuilder<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MockServerBuilder")
+            .field("keys", &self.keys.len())
+            .field("serve_removed", &self.serve_removed)
+            .field("prefer", &self.prefer)
+            .field("journal_capacity", &self.journal_capacity)
+            .finish_non_exhaustive()
+    }
+}
