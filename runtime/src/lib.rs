@@ -15,6 +15,9 @@
 //! - feature `server`: the request pipeline of the generated axum router ([`server`]);
 //! - feature `client`: the HTTP side of the generated client ([`client`]);
 //! - feature `mock`: the sample-data engine and command line ([`mock`]);
+//! - always: the spec's description of answers as data ([`drift::Shapes`]); feature `drift`
+//!   (on with `client`): noticing what answers hold that the spec does not describe
+//!   ([`drift`]);
 //! - feature `jiff`: typed time, the conversions behind the generated `_jiff` methods
 //!   ([`time`]).
 //!
@@ -24,6 +27,7 @@
 #![warn(missing_docs)]
 
 mod api;
+pub mod drift;
 mod json;
 #[cfg(feature = "patterns")]
 mod pattern;
