@@ -364,7 +364,15 @@ pub fn parse_json_lines(text: &str) -> (Vec<Finding>, Vec<(usize, String)>) {
         }
         match serde_json::from_str::<Finding>(line) {
             Ok(finding) => findings.push(finding),
-            Err(e) => problems.push((i + 1, e.to_string())),
+            Err(e) => {
+                // The line is named already: its column is what is left to say.
+                let text = e.to_string();
+                let message = match text.rsplit_once(" at line ") {
+                    Some((message, _)) => message,
+                    None => &text,
+                };
+                problems.push((i + 1, format!("{message} (column {})", e.column())));
+            }
         }
     }
     (findings, problems)

@@ -16,6 +16,8 @@
 //!   unread, malformed heads: [`server_refusals`]), the client against canned servers and the
 //!   sample server ([`client`], [`client_e2e`]), its paging streams ([`client_paging`]) and
 //!   its traces ([`client_tracing`]), typed time ([`typed_time`]);
+//! - following the provider: what the client notices of a service's answers that the spec
+//!   does not describe, and `cargo xtask drift`'s spec edits ([`provider_drift`]);
 //! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]).
 
 mod bodies;
@@ -40,6 +42,7 @@ mod openapi;
 mod packaging;
 mod pattern_matchers;
 mod pipeline;
+mod provider_drift;
 mod server_e2e;
 mod server_refusals;
 mod server_runtime;
