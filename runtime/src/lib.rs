@@ -64,6 +64,7 @@ pub use values::values_reason;
 /// What the macros of this crate expand to; not part of the API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::drift::unknown_value;
     pub use serde;
     pub use std::borrow::Cow;
 }

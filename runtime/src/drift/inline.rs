@@ -2,12 +2,20 @@
 //! through the [`Shapes`] as the records' own `Deserialize` impls read it, in the same pass.
 //!
 //! Most of it forwards: a number or a text goes straight to the real deserializer, and a key
-//! is only remembered (borrowed from the input). Three places look: the value of a field that
-//! holds a record or a value set is read against that field's shape (its key is compared with
-//! the names of those fields only: none in most records), a value the record's decoding skips
-//! (a key its type does not have) is counted, and for the first few kept as an example, and
-//! the text of a value-set field is looked up among the set's values as it passes. Nothing it
-//! does changes what the wrapped `Deserialize` returns: every value reaches the same visitor.
+//! is only remembered (borrowed from the input). What it looks at:
+//!
+//! - a value the record's decoding skips (a key its type does not have) is counted, and for
+//!   the first few kept as an example;
+//! - a field holding a record is read against that record's shape (its key is told from the
+//!   other fields by its length first, and then compared with the few such names);
+//! - a field holding a value set is read by the set's own decoding, unwrapped, which tells of
+//!   a value it does not know ([`unknown`](super::unknown)); a counter read before and after
+//!   says which field it was.
+//!
+//! Nothing it does changes what the wrapped `Deserialize` returns: every value reaches the same
+//! visitor. Wrapping is not free (a wrapped value costs the records' decoding more than its
+//! few instructions, as it keeps the compiler from folding the path of every field into one);
+//! BENCHMARKS.md has the numbers.
 //!
 //! What makes decoding fail (a required field `null` or missing, a number arriving as a text)
 //! is not seen here: the client then walks the answer with [`check_answer`](super::check_answer).
@@ -18,6 +26,7 @@ use std::cell::{Cell, RefCell};
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::notes::{Noticed, Owner, What};
+use super::unknown::Listening;
 use super::{FieldShape, FieldType, RecordShape, Shapes};
 use crate::JsonValue;
 
@@ -29,6 +38,8 @@ pub(crate) struct Ctx {
     /// The envelope said `success: false` (before `data`): `data` holds error objects.
     pub(crate) failure: Cell<bool>,
     pub(crate) notes: RefCell<Noticed>,
+    /// Listening for the unknown values the value sets' own decoding tells of.
+    pub(crate) listening: Listening,
 }
 
 impl Ctx {
@@ -38,6 +49,7 @@ impl Ctx {
             returns,
             failure: Cell::new(false),
             notes: RefCell::new(Noticed::new(shapes)),
+            listening: Listening::start(),
         }
     }
 
@@ -192,15 +204,6 @@ impl<'k, D> Noticing<'_, 'k, D> {
             _ => None,
         }
     }
-
-    /// The value set, when the value is one text of a set.
-    fn value_set(&self) -> Option<(usize, Owner, &'static str)> {
-        let (owner, field) = self.expect.single()?;
-        match field.ty {
-            FieldType::ValueSet(set) => Some((set, owner, field.name)),
-            _ => None,
-        }
-    }
 }
 
 macro_rules! forward_deserialize {
@@ -222,34 +225,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Noticing<'_, '_, D> {
         deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
         deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
         deserialize_bytes deserialize_byte_buf deserialize_unit deserialize_identifier
-    }
-
-    #[inline(always)]
-    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        match self.value_set() {
-            Some((set, owner, field)) => self.de.deserialize_str(InSet {
-                visitor,
-                set,
-                owner,
-                field,
-                ctx: self.ctx,
-            }),
-            None => self.de.deserialize_str(visitor),
-        }
-    }
-
-    #[inline(always)]
-    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        match self.value_set() {
-            Some((set, owner, field)) => self.de.deserialize_string(InSet {
-                visitor,
-                set,
-                owner,
-                field,
-                ctx: self.ctx,
-            }),
-            None => self.de.deserialize_string(visitor),
-        }
+        deserialize_str deserialize_string
     }
 
     #[inline(always)]
@@ -469,37 +445,6 @@ macro_rules! forward_nested {
     };
 }
 
-/// A text of a value set: looked up among the set's values, then handed on.
-struct InSet<'c, V> {
-    visitor: V,
-    set: usize,
-    owner: Owner,
-    field: &'static str,
-    ctx: &'c Ctx,
-}
-
-impl<'de, V: Visitor<'de>> Visitor<'de> for InSet<'_, V> {
-    type Value = V::Value;
-
-    forward_scalars!();
-    forward_nested!(visit_some visit_newtype_struct visit_seq visit_map visit_enum);
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        self.ctx.check_value(self.set, self.owner, self.field, v);
-        self.visitor.visit_str(v)
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        self.ctx.check_value(self.set, self.owner, self.field, v);
-        self.visitor.visit_borrowed_str(v)
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        self.ctx.check_value(self.set, self.owner, self.field, &v);
-        self.visitor.visit_string(v)
-    }
-}
-
 /// An optional value: the value inside is read as the same thing.
 struct Optional<'c, 'k, V> {
     visitor: V,
@@ -655,19 +600,15 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'_, 'de, A> {
         let Some(key) = self.key.take() else {
             return self.map.next_value_seed(seed);
         };
-        let expect = match self.shape.record.nested_field(&key) {
-            Some(i) => Expect::Field {
-                owner: self.shape.owner,
-                field: &self.shape.record.fields[i],
-            },
-            None => Expect::Watch {
+        if let Some(i) = self.shape.record.nested_field(&key) {
+            return self.followed(seed, i);
+        }
+        self.map.next_value_seed(Seeded {
+            seed,
+            expect: Expect::Watch {
                 shape: &self.shape,
                 key: &key,
             },
-        };
-        self.map.next_value_seed(Seeded {
-            seed,
-            expect,
             ctx: self.ctx,
         })
     }
@@ -685,6 +626,41 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'_, 'de, A> {
 
     fn size_hint(&self) -> Option<usize> {
         self.map.size_hint()
+    }
+}
+
+impl<'de, A: MapAccess<'de>> Members<'_, 'de, A> {
+    /// The value of field `i`, which holds a record or a value set. A record is read against
+    /// its shape; a value set through its own, unwrapped decoding, which tells of the values
+    /// it does not know (counted by `Listening`).
+    #[inline(always)]
+    fn followed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+        i: usize,
+    ) -> Result<S::Value, A::Error> {
+        let owner = self.shape.owner;
+        let Some(field) = self.shape.record.fields.get(i) else {
+            return self.map.next_value_seed(seed);
+        };
+        if let FieldType::ValueSet(set) = field.ty {
+            let before = self.ctx.listening.count();
+            let result = self.map.next_value_seed(seed);
+            let told = self.ctx.listening.count().wrapping_sub(before);
+            if told > 0 {
+                let values = self.ctx.listening.take_values();
+                self.ctx
+                    .notes
+                    .borrow_mut()
+                    .unknown_values(set, owner, field.name, told, values);
+            }
+            return result;
+        }
+        self.map.next_value_seed(Seeded {
+            seed,
+            expect: Expect::Field { owner, field },
+            ctx: self.ctx,
+        })
     }
 }
 

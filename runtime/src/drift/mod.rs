@@ -28,6 +28,7 @@ mod inline;
 mod notes;
 #[cfg(all(test, feature = "drift"))]
 mod tests;
+mod unknown;
 #[cfg(feature = "drift")]
 mod walk;
 
@@ -39,8 +40,13 @@ pub use finding::{
 pub use inline::decode_noticing;
 #[cfg(feature = "drift")]
 pub use notes::{Drift, MAX_FINDINGS, Noticed};
+#[doc(hidden)]
+pub use unknown::unknown_value;
 #[cfg(feature = "drift")]
 pub use walk::check_answer;
+
+/// The most distinct unknown values of one field one answer keeps.
+const MAX_TOLD: usize = 8;
 
 /// The spec's description of what answers hold, as data: the envelope's fields, every
 /// record's fields, the value sets' wire values, and the record each endpoint answers with.
@@ -115,14 +121,22 @@ pub struct RecordShape {
     /// Bit `i` set: field `i` holds a record or a value set; bit 63: the record has 64 fields
     /// or more.
     nested: u64,
+    /// Bit `n` set: a field holding a record or a value set has a name of `n` bytes (bit 63:
+    /// of 63 or more), so most keys are told apart from them by their length alone.
+    nested_lengths: u64,
 }
 
 impl RecordShape {
     /// The record `name` with `fields`.
     pub const fn new(name: &'static str, fields: &'static [FieldShape]) -> Self {
         let mut nested = 0u64;
+        let mut nested_lengths = 0u64;
         let mut i = 0;
         while i < fields.len() {
+            if fields[i].ty.followed() {
+                let len = fields[i].name.len();
+                nested_lengths |= 1 << if len < 63 { len } else { 63 };
+            }
             if i >= 63 {
                 nested |= 1 << 63;
             } else if fields[i].ty.followed() {
@@ -134,6 +148,7 @@ impl RecordShape {
             name,
             fields,
             nested,
+            nested_lengths,
         }
     }
 
@@ -146,7 +161,7 @@ impl RecordShape {
     #[cfg(feature = "drift")]
     #[inline(always)]
     pub(crate) fn nested_field(&self, name: &str) -> Option<usize> {
-        if self.nested == 0 {
+        if self.nested_lengths & (1 << name.len().min(63)) == 0 {
             return None;
         }
         self.nested_field_slow(name)

@@ -142,6 +142,33 @@ impl Noticed {
         }
     }
 
+    /// `count` values outside the value set `set` in `owner.field`, the first distinct ones
+    /// `values`.
+    pub(crate) fn unknown_values(
+        &mut self,
+        set: usize,
+        owner: Owner,
+        field: &str,
+        count: u64,
+        values: Vec<String>,
+    ) {
+        let Some(index) = self.count(What::Value(set), owner, field) else {
+            return;
+        };
+        let entry = &mut self.entries[index];
+        entry.count += count - 1;
+        for value in values {
+            if entry.examples.len() < MAX_EXAMPLES
+                && !entry
+                    .examples
+                    .iter()
+                    .any(|e| e.as_str() == Some(value.as_str()))
+            {
+                entry.examples.push(JsonValue::String(value));
+            }
+        }
+    }
+
     /// The findings of this answer, for `endpoint`, seen by `source`, in the order first seen.
     pub fn findings(&self, endpoint: &str, source: Source) -> Vec<Finding> {
         self.entries
