@@ -245,7 +245,8 @@ impl<C: From<Transport>> ClientBuilder<C> {
     /// answer, also required fields arriving `null` or missing and values of another JSON
     /// type. Each is traced once (WARN, target `mrds::drift`) and kept in the client's
     /// [`Drift`](crate::drift::Drift) (`Client::drift()`). Noticing never changes what a call
-    /// returns; its cost is measured in BENCHMARKS.md (*Client decoding*).
+    /// returns, and on clean answers costs within a few percent of decoding (BENCHMARKS.md,
+    /// *Client decoding*).
     #[must_use]
     pub fn notice_drift(mut self, on: bool) -> Self {
         self.notice_drift = on;
