@@ -1,6 +1,10 @@
 //! Decoding a 10,000-candle response: as the client does (`mrds_runtime::client`'s decoding of
-//! a 200 response into records, the same function every call goes through), into the model's
+//! a 200 response into records, the same function every call goes through), the same while
+//! noticing drift against the spec's shapes (the client's default), into the model's
 //! `Envelope<Candle>`, and with serde_json into a plain hand-written struct of the same shape.
+//! The `decode_10k_drifted` group decodes candles that each carry a field the spec does not
+//! declare, and `decode_2k_commentary` commentary rows (longer texts, three value-set fields
+//! whose values are looked up as they pass), as the client does without and with noticing.
 //!
 //! `cargo bench -p mrds-bench --bench decode`
 
@@ -8,7 +12,10 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use mrds_model::Envelope;
-use mrds_model::records::{Candle, ErrorObject};
+use mrds_model::records::{Candle, ErrorObject, PersonCommentary};
+use mrds_model::shapes::SHAPES;
+use mrds_runtime::client::Response;
+use mrds_runtime::drift::Drift;
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -32,15 +39,22 @@ struct PlainCandle {
 }
 
 fn body(n: usize) -> Vec<u8> {
+    body_with(n, |_, _| {})
+}
+
+/// The response of `n` candles, `edit` changing each.
+fn body_with(n: usize, edit: impl Fn(usize, &mut serde_json::Value)) -> Vec<u8> {
     let candles: Vec<serde_json::Value> = (0..n)
         .map(|i| {
             let p = 91_000.0 + i as f64 * 0.5;
-            serde_json::json!({
+            let mut candle = serde_json::json!({
                 "price_open": p, "price_high": p + 12.25, "price_low": p - 9.75, "price_close": p + 0.5,
                 "volume": 150.5 + i as f64,
                 "time_open": format!("2026-11-{:02}T{:02}:{:02}:00Z", 1 + i / 1440 % 28, i / 60 % 24, i % 60),
                 "time_close": format!("2026-11-{:02}T{:02}:{:02}:59Z", 1 + i / 1440 % 28, i / 60 % 24, i % 60),
-            })
+            });
+            edit(i, &mut candle);
+            candle
         })
         .collect();
     serde_json::to_vec(
@@ -53,15 +67,12 @@ fn decode(c: &mut Criterion) {
     let body = body(10_000);
     let mut group = c.benchmark_group("decode_10k_candles");
     group.throughput(Throughput::Bytes(body.len() as u64));
-    group.bench_function("client", |b| {
-        b.iter(|| {
-            let response =
-                mrds_runtime::client::decode_body::<Candle, ErrorObject>(200, black_box(&body))
-                    .unwrap();
-            assert_eq!(response.data.len(), 10_000);
-            response
-        })
+    group.bench_function("client", |b| b.iter(|| client(&body, None)));
+    let drift = Drift::default();
+    group.bench_function("client_noticing", |b| {
+        b.iter(|| client(&body, Some(&drift)))
     });
+    assert!(drift.is_empty(), "{:?}", drift.findings());
     group.bench_function("model", |b| {
         b.iter(|| {
             let envelope: Envelope<Candle> = serde_json::from_slice(black_box(&body)).unwrap();
@@ -77,6 +88,73 @@ fn decode(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // Every candle with a field the spec does not declare (and a different value in each).
+    let drifted = body_with(10_000, |i, candle| {
+        candle["trades"] = serde_json::json!(i * 7);
+    });
+    let mut group = c.benchmark_group("decode_10k_drifted");
+    group.throughput(Throughput::Bytes(drifted.len() as u64));
+    group.bench_function("client", |b| b.iter(|| client(&drifted, None)));
+    let drift = Drift::default();
+    group.bench_function("client_noticing", |b| {
+        b.iter(|| client(&drifted, Some(&drift)))
+    });
+    // One finding however many answers were decoded (none when the case was filtered out).
+    assert!(drift.findings().len() <= 1, "{:?}", drift.findings());
+    group.finish();
+
+    let rows: Vec<serde_json::Value> = (0..2_000).map(commentary_row).collect();
+    let commentary = serde_json::to_vec(
+        &serde_json::json!({ "success": true, "request_id": "req_1", "data": rows }),
+    )
+    .unwrap();
+    let mut group = c.benchmark_group("decode_2k_commentary");
+    group.throughput(Throughput::Bytes(commentary.len() as u64));
+    let decode_rows = |drift: Option<&Drift>| {
+        let noticing = drift.map(|d| (&SHAPES, "person_commentary", d));
+        let response = mrds_runtime::client::decode_body::<PersonCommentary, ErrorObject>(
+            200,
+            black_box(&commentary),
+            noticing,
+        )
+        .unwrap();
+        assert_eq!(response.data.len(), 2_000);
+        response
+    };
+    group.bench_function("client", |b| b.iter(|| decode_rows(None)));
+    let drift = Drift::default();
+    group.bench_function("client_noticing", |b| b.iter(|| decode_rows(Some(&drift))));
+    assert!(drift.is_empty(), "{:?}", drift.findings());
+    group.finish();
+}
+
+/// A commentary row of the spec's shape: texts of a few dozen characters, three value-set
+/// fields.
+fn commentary_row(i: usize) -> serde_json::Value {
+    let published_at_source = ["page", "fetch"][i % 2];
+    let source_kind = ["own", "transcript", "interview"][i % 3];
+    serde_json::json!({
+        "person_id": "123e4567-e89b-12d3-a456-426614174000",
+        "quote": format!("Remark {i}: rates will stay where they are for a while longer."),
+        "url": format!("https://example.org/interviews/{i}"),
+        "page_title": "An interview", "venue": "A venue", "author": "", "lang": "en",
+        "said_on": "2026-07-01", "published_at": 1_780_000_000 + i,
+        "published_at_source": published_at_source,
+        "source_kind": source_kind,
+        "own_channel_verified": null,
+        "cluster_id": format!("c{i}"),
+    })
+}
+
+/// The client's decoding of a 200 answer of `market_kline`, noticing drift into `drift`.
+fn client(body: &[u8], drift: Option<&Drift>) -> Response<Candle> {
+    let noticing = drift.map(|d| (&SHAPES, "market_kline", d));
+    let response =
+        mrds_runtime::client::decode_body::<Candle, ErrorObject>(200, black_box(body), noticing)
+            .unwrap();
+    assert_eq!(response.data.len(), 10_000);
+    response
 }
 
 criterion_group!(benches, decode);

@@ -13,12 +13,15 @@
 //! - [`files`] writes only what changed, removes what is stale, or reports drift.
 //!
 //! [`diff`] compares two resolved models: the breaking-change check of `cargo xtask spec-diff`.
+//! [`drift`] reads what a client or a proxy saw of the service that the spec does not describe,
+//! and says which spec edits would describe it: `cargo xtask drift`.
 
 pub mod ast;
 pub mod check;
 pub mod contract;
 pub mod diag;
 pub mod diff;
+pub mod drift;
 pub mod emit;
 pub mod files;
 pub mod load;

@@ -262,11 +262,15 @@ where
 }
 
 /// What a client and a server of one spec agree on besides the endpoints: where the
-/// endpoints live and which header carries the API key.
+/// endpoints live, which header carries the API key, and what the answers hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Protocol {
     /// The path every endpoint path is appended to (`/api`).
     pub base_path: &'static str,
     /// The header carrying the API key (`X-API-Key`).
     pub auth_header: &'static str,
+    /// The spec's description of the answers (the envelope, each record's fields, the value
+    /// sets), against which a client or a proxy notices what the service sends that the spec
+    /// does not describe ([`crate::drift`]).
+    pub shapes: &'static crate::drift::Shapes,
 }

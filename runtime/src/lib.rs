@@ -16,6 +16,9 @@
 //! - feature `client`: the HTTP side of the generated client ([`client`]);
 //! - feature `mock`: the sample-data engine and command line, and the sample server in
 //!   process for tests, with scenarios, the `Prefer` header and a journal ([`mock`]);
+//! - always: the spec's description of answers as data ([`drift::Shapes`]); feature `drift`
+//!   (on with `client`): noticing what answers hold that the spec does not describe
+//!   ([`drift`]);
 //! - feature `jiff`: typed time, the conversions behind the generated `_jiff` methods
 //!   ([`time`]).
 //!
@@ -25,6 +28,7 @@
 #![warn(missing_docs)]
 
 mod api;
+pub mod drift;
 mod json;
 #[cfg(feature = "patterns")]
 mod pattern;
@@ -61,6 +65,7 @@ pub use values::values_reason;
 /// What the macros of this crate expand to; not part of the API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::drift::unknown_value;
     pub use serde;
     pub use std::borrow::Cow;
 }

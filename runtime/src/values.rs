@@ -121,7 +121,12 @@ macro_rules! value_set {
                 deserializer: D,
             ) -> ::core::result::Result<Self, D::Error> {
                 let s = <$crate::__private::Cow<'de, str> as $crate::__private::serde::Deserialize>::deserialize(deserializer)?;
-                ::core::result::Result::Ok(Self::from_wire(&s))
+                let value = Self::from_wire(&s);
+                if let $name::Unknown(_) = &value {
+                    // Told to a client noticing drift, if one is decoding on this thread.
+                    $crate::__private::unknown_value(&s);
+                }
+                ::core::result::Result::Ok(value)
             }
         }
 

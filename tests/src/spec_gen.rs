@@ -179,6 +179,7 @@ const BAD_IDS: &[&str] = &[
     "stream_all",
     "base_url",
     "clone",
+    "drift",
     "examples",
     "api_version",
     "history",

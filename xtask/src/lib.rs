@@ -1,5 +1,6 @@
-//! Project automation: the library half of `cargo xtask` (the spec-diff command, synthetic
-//! specs for benchmarks). The contract suite's runner is the `mrds-contract` package.
+//! Project automation: the library half of `cargo xtask` (the spec-diff and drift commands,
+//! synthetic specs for benchmarks). The contract suite's runner is the `mrds-contract` package.
 
+pub mod drift;
 pub mod spec_diff;
 pub mod synth;

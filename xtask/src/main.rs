@@ -6,7 +6,9 @@
 //! `cargo xtask synth --scale N --out DIR` writes a synthetic spec N times the real one (for
 //! measuring how the generator scales). `cargo xtask spec-diff [BASE]` compares `spec/` with a
 //! base revision or directory and reports every change, breaking or not (see
-//! `xtask::spec_diff`).
+//! `xtask::spec_diff`). `cargo xtask drift FILE...` reads what a client or a proxy saw of the
+//! service that the spec does not describe, and prints the spec edits that would describe it
+//! (see `xtask::drift`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -53,6 +55,10 @@ enum Command {
     /// main): every change, classified for old clients and old servers; exits 1 on a breaking
     /// change the spec does not acknowledge.
     SpecDiff(xtask::spec_diff::Args),
+    /// Read findings (JSON lines a client or proxy wrote of what the service's answers held
+    /// that the spec does not describe) and print the spec edits that would describe them;
+    /// exits 1 when an edit is suggested.
+    Drift(xtask::drift::Args),
 }
 
 /// The workspace this command runs in: the nearest directory at or above the current one
@@ -91,6 +97,12 @@ fn main() -> ExitCode {
         Command::Contract { args } => contract(&root, &args),
         Command::SpecDiff(args) => {
             let outcome = xtask::spec_diff::run(&root, &args);
+            print!("{}", outcome.stdout);
+            eprint!("{}", outcome.stderr);
+            ExitCode::from(outcome.code)
+        }
+        Command::Drift(args) => {
+            let outcome = xtask::drift::run(&root, &args);
             print!("{}", outcome.stdout);
             eprint!("{}", outcome.stderr);
             ExitCode::from(outcome.code)

@@ -81,6 +81,7 @@ const CLIENT_METHODS: &[&str] = &[
     "base_url",
     "builder",
     "clone",
+    "drift",
     "retry_policy",
     "send",
     "send_with_body",

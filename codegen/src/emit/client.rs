@@ -201,6 +201,7 @@ fn client_rs(api: &Api) -> TokenStream {
             DEFAULT_USER_AGENT, MAX_REDIRECTS, PagingError, REQUEST_ID_HEADER, RETRY_STATUSES,
             Response, RetryPolicy, TransportError, TransportKind, UndecodableError, http,
         };
+        pub use mrds_runtime::drift::{Drift, Finding, Observed};
 
         /// Everything a call can fail with.
         pub type Error = mrds_runtime::client::Error<#object>;
@@ -252,6 +253,13 @@ fn client_rs(api: &Api) -> TokenStream {
             /// The retry policy in force.
             pub fn retry_policy(&self) -> RetryPolicy {
                 self.transport.retry_policy()
+            }
+
+            /// What the service's answers held that the spec does not describe, so far (see
+            /// [`ClientBuilder::notice_drift`]): [`Drift::findings`], and
+            /// [`Drift::to_json_lines`] for `cargo xtask drift`.
+            pub fn drift(&self) -> &Drift {
+                self.transport.drift()
             }
 
             /// The full URL of a request: base URL, the endpoint path (path parameters

@@ -9,6 +9,7 @@ pub use mrds_runtime::client::{
     DEFAULT_USER_AGENT, MAX_REDIRECTS, PagingError, REQUEST_ID_HEADER, RETRY_STATUSES,
     Response, RetryPolicy, TransportError, TransportKind, UndecodableError, http,
 };
+pub use mrds_runtime::drift::{Drift, Finding, Observed};
 /// Everything a call can fail with.
 pub type Error = mrds_runtime::client::Error<mrds_model::records::ErrorObject>;
 /// The service's answer to a failed request.
@@ -51,6 +52,12 @@ impl Client {
     /// The retry policy in force.
     pub fn retry_policy(&self) -> RetryPolicy {
         self.transport.retry_policy()
+    }
+    /// What the service's answers held that the spec does not describe, so far (see
+    /// [`ClientBuilder::notice_drift`]): [`Drift::findings`], and
+    /// [`Drift::to_json_lines`] for `cargo xtask drift`.
+    pub fn drift(&self) -> &Drift {
+        self.transport.drift()
     }
     /// The full URL of a request: base URL, the endpoint path (path parameters
     /// percent-encoded) and the query, every name and value percent-encoded.

@@ -13,10 +13,12 @@ pub const BASE_PATH: &str = "/api";
 ///
 /// The API key travels in the `X-API-Key` header on every request. It is required on every endpoint except the commentary endpoint and the unified kline, where it is accepted but not required. Keys are compared in constant time and never logged or echoed.
 pub const AUTH_HEADER: &str = "X-API-Key";
-/// Base path and key header, as the server and the client use them.
+/// Base path, key header and the answers' shapes, as the server and the client use
+/// them.
 pub const PROTOCOL: Protocol = Protocol {
     base_path: BASE_PATH,
     auth_header: AUTH_HEADER,
+    shapes: &crate::shapes::SHAPES,
 };
 /// `GET /v1/stocks/company/detail`: Company profile by symbol (exact) or name keyword (fuzzy). Parameters: [`crate::params::CompanyDetailParams`].
 pub const COMPANY_DETAIL: Endpoint = Endpoint {

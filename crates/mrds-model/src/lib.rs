@@ -11,7 +11,8 @@
 //! - [`value_sets`]: enumerations with their wire spelling;
 //! - [`params`]: one parameter type per endpoint, with `validate()`;
 //! - [`envelope`]: the common response envelope;
-//! - [`api`]: version, base path, the endpoint table and the change history.
+//! - [`api`]: version, base path, the endpoint table and the change history;
+//! - [`shapes`]: the answers as the spec describes them, as data (what the client notices drift against).
 //!
 //! What does not depend on the spec (parsing and checking parameters, the error shapes the server and client share) is in [`runtime`] (`mrds-runtime`).
 #![warn(missing_docs)]
@@ -23,6 +24,8 @@ pub mod envelope;
 pub mod params;
 #[rustfmt::skip]
 pub mod records;
+#[rustfmt::skip]
+pub mod shapes;
 #[rustfmt::skip]
 pub mod value_sets;
 pub use envelope::Envelope;

@@ -11,6 +11,7 @@ use super::stack::{self, Http, TLS, TlsConfig};
 use super::transport::{Inner, Transport};
 use super::{DEFAULT_DEADLINE_FACTOR, DEFAULT_TIMEOUT, DEFAULT_USER_AGENT, RetryPolicy};
 use crate::Protocol;
+use crate::drift::{Drift, Source};
 
 /// Configures a client; `C` is the client it builds (the generated client crate names this
 /// type `ClientBuilder` with `C` filled in, and makes it with `Client::builder`).
@@ -27,6 +28,7 @@ pub struct ClientBuilder<C> {
     tls: Option<TlsConfig>,
     retry: RetryPolicy,
     retry_timeouts: bool,
+    notice_drift: bool,
     client: PhantomData<fn() -> C>,
 }
 
@@ -75,6 +77,7 @@ impl<C> Clone for ClientBuilder<C> {
             tls: self.tls.clone(),
             retry: self.retry,
             retry_timeouts: self.retry_timeouts,
+            notice_drift: self.notice_drift,
             client: PhantomData,
         }
     }
@@ -92,6 +95,7 @@ impl<C> fmt::Debug for ClientBuilder<C> {
             .field("custom_tls", &self.tls.is_some())
             .field("retry", &self.retry)
             .field("retry_timeouts", &self.retry_timeouts)
+            .field("notice_drift", &self.notice_drift)
             .finish()
     }
 }
@@ -115,6 +119,7 @@ impl<C: From<Transport>> ClientBuilder<C> {
             tls: None,
             retry: RetryPolicy::default(),
             retry_timeouts: true,
+            notice_drift: true,
             client: PhantomData,
         }
     }
@@ -234,6 +239,20 @@ impl<C: From<Transport>> ClientBuilder<C> {
         self.max_retries(0)
     }
 
+    /// Whether the client notices what the service's answers hold that the spec does not
+    /// describe (on by default): fields a record or the envelope does not declare, values
+    /// outside a value set while decoding; for an answer that does not decode, or an error
+    /// answer, also required fields arriving `null` or missing and values of another JSON
+    /// type. Each is traced once (WARN, target `mrds::drift`) and kept in the client's
+    /// [`Drift`](crate::drift::Drift) (`Client::drift()`). Noticing never changes what a call
+    /// returns, and on clean answers costs within a few percent of decoding (BENCHMARKS.md,
+    /// *Client decoding*).
+    #[must_use]
+    pub fn notice_drift(mut self, on: bool) -> Self {
+        self.notice_drift = on;
+        self
+    }
+
     /// Checks the settings and makes the client.
     pub fn build(self) -> Result<C, BuildError> {
         let base = normalize_base_url(&self.base_url, self.protocol.base_path)?;
@@ -278,6 +297,9 @@ impl<C: From<Transport>> ClientBuilder<C> {
             deadline: self.deadline.resolve(self.timeout),
             retry: self.retry,
             retry_timeouts: self.retry_timeouts,
+            shapes: self.protocol.shapes,
+            notice_drift: self.notice_drift,
+            drift: Drift::new(Source::Client),
         })))
     }
 }

@@ -18,6 +18,7 @@ use super::error::{ApiError, Error, Response, TransportError, TransportKind, Und
 use super::paging::RecordStream;
 use super::stack::Http;
 use super::{MAX_REDIRECTS, REQUEST_ID_HEADER, RETRY_STATUSES, RetryPolicy};
+use crate::drift::{self, Drift, Finding, Shapes};
 use crate::text::percent_encode;
 use crate::{ErrorBody, Paged, Request, ValidationError, WithBody};
 
@@ -52,6 +53,9 @@ pub(crate) struct Inner {
     pub(crate) deadline: Option<Duration>,
     pub(crate) retry: RetryPolicy,
     pub(crate) retry_timeouts: bool,
+    pub(crate) shapes: &'static Shapes,
+    pub(crate) notice_drift: bool,
+    pub(crate) drift: Drift,
 }
 
 impl fmt::Debug for Transport {
@@ -65,6 +69,7 @@ impl fmt::Debug for Transport {
             .field("user_agent", &inner.user_agent)
             .field("retry", &inner.retry)
             .field("retry_timeouts", &inner.retry_timeouts)
+            .field("notice_drift", &inner.notice_drift)
             .finish()
     }
 }
@@ -154,6 +159,15 @@ impl Transport {
     /// when calls have no deadline.
     pub fn deadline(&self) -> Option<Duration> {
         self.inner.deadline
+    }
+
+    /// What the service's answers held that the spec does not describe, so far: one
+    /// [`Finding`] per endpoint and kind of thing (a field a record does not declare, a
+    /// value outside a value set, ...), with a count and examples. Shared by the clones of
+    /// this client; empty when [`notice_drift`](super::ClientBuilder::notice_drift) is off.
+    /// [`Drift::to_json_lines`] writes what `cargo xtask drift` reads.
+    pub fn drift(&self) -> &Drift {
+        &self.inner.drift
     }
 
     /// The full URL of a request: base URL, the endpoint path (path parameters
@@ -338,6 +352,7 @@ impl Transport {
         E: ErrorBody,
     {
         let url = self.url_for(params);
+        let endpoint_id = P::ENDPOINT.id;
         let inner = &*self.inner;
         let deadline = inner
             .deadline
@@ -359,7 +374,7 @@ impl Transport {
                 error = Empty,
             );
             let outcome = self
-                .attempt::<P::Record, E>(&url, (timeout, capped), payload)
+                .attempt::<P::Record, E>(&url, (timeout, capped), payload, endpoint_id)
                 .instrument(span.clone())
                 .await;
             let Failure { mut error, retry } = match outcome {
@@ -404,6 +419,7 @@ impl Transport {
         url: &Uri,
         timeout: (Duration, bool),
         payload: &Payload,
+        endpoint: &str,
     ) -> Result<(Response<T>, u16), Failure<E>>
     where
         T: serde::de::DeserializeOwned,
@@ -412,7 +428,7 @@ impl Transport {
         let span = tracing::Span::current();
         let (head, body) = self.fetch(url, timeout, payload).await?;
         let status = head.status;
-        match decode::<T, E>(&head, &body) {
+        match decode::<T, E>(&head, &body, self.notice(endpoint)) {
             Ok(response) => {
                 span.record("request_id", response.request_id.as_str());
                 Ok((response, status))
@@ -429,6 +445,16 @@ impl Transport {
                 Err(Failure { error, retry })
             }
         }
+    }
+
+    /// Where the drift of an answer of `endpoint` goes, when the client notices it.
+    fn notice<'a>(&'a self, endpoint: &'a str) -> Option<Notice<'a>> {
+        let inner = &*self.inner;
+        inner.notice_drift.then_some(Notice {
+            shapes: inner.shapes,
+            endpoint,
+            drift: &inner.drift,
+        })
     }
 
     /// The HTTP side of one attempt, the same for every endpoint: send, then read the head
@@ -736,11 +762,13 @@ struct Envelope<T, E> {
 }
 
 /// Decodes a complete response as the client does: the records of a 2xx envelope, or the
-/// error it means. For benchmarks; not part of the API.
+/// error it means; with `noticing`, as a client noticing drift does (against `shapes`, for
+/// `endpoint`, into `drift`). For benchmarks and tests; not part of the API.
 #[doc(hidden)]
 pub fn decode_body<T: serde::de::DeserializeOwned, E: ErrorBody>(
     status: u16,
     body: &[u8],
+    noticing: Option<(&'static Shapes, &str, &Drift)>,
 ) -> Result<Response<T>, Error<E>> {
     let head = Head {
         status,
@@ -748,13 +776,90 @@ pub fn decode_body<T: serde::de::DeserializeOwned, E: ErrorBody>(
         location: None,
         request_id: None,
     };
-    decode(&head, body)
+    let notice = noticing.map(|(shapes, endpoint, drift)| Notice {
+        shapes,
+        endpoint,
+        drift,
+    });
+    decode(&head, body, notice)
+}
+
+/// Where the drift of one answer goes: the shapes it is read against, its endpoint, the
+/// client's record.
+#[derive(Clone, Copy)]
+struct Notice<'a> {
+    shapes: &'static Shapes,
+    endpoint: &'a str,
+    drift: &'a Drift,
+}
+
+impl Notice<'_> {
+    /// Keeps what an answer held, tracing each finding seen for the first time.
+    fn absorb(self, noticed: &drift::Noticed) {
+        if noticed.is_empty() {
+            return;
+        }
+        for finding in self.drift.absorb(self.endpoint, noticed) {
+            trace_finding(&finding);
+        }
+    }
+
+    /// Walks an answer that did not decode (or an error answer) for everything it holds
+    /// that the spec does not describe.
+    fn walk(self, status: u16, body: &[u8]) {
+        self.absorb(&drift::check_answer(
+            self.shapes,
+            self.endpoint,
+            status,
+            body,
+        ));
+    }
+}
+
+/// The WARN event of a finding, once per client: target `mrds::drift`, the finding's
+/// fields, and its one-line description.
+fn trace_finding(finding: &Finding) {
+    let observed = &finding.observed;
+    tracing::warn!(
+        target: "mrds::drift",
+        kind = observed.kind(),
+        endpoint = finding.endpoint.as_str(),
+        record = observed.record(),
+        field = observed.field(),
+        value_set = observed.value_set(),
+        example = finding.example(),
+        count = finding.count,
+        "the service's answer differs from the spec: {observed}"
+    );
+}
+
+/// The envelope of a 2xx answer, decoded, noticing drift when `notice` says so (what was
+/// noticed is kept only for an envelope that decodes and says `success`; any other is walked
+/// by the caller).
+fn decode_envelope<T: serde::de::DeserializeOwned, E: ErrorBody>(
+    body: &[u8],
+    notice: Option<Notice<'_>>,
+) -> Result<Envelope<T, E>, serde_json::Error> {
+    let Some(notice) = notice else {
+        return serde_json::from_slice(body);
+    };
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let (result, noticed) =
+        drift::decode_noticing::<Envelope<T, E>, _>(notice.shapes, notice.endpoint, &mut de);
+    let result = result.and_then(|envelope| de.end().map(|()| envelope));
+    if let Ok(envelope) = &result
+        && envelope.success
+    {
+        notice.absorb(&noticed);
+    }
+    result
 }
 
 /// Turns a complete response into records or the error it means; never panics.
 fn decode<T: serde::de::DeserializeOwned, E: ErrorBody>(
     head: &Head,
     body: &[u8],
+    notice: Option<Notice<'_>>,
 ) -> Result<Response<T>, Error<E>> {
     let status = head.status;
     let undecodable = |reason: &str, source: Option<serde_json::Error>| {
@@ -782,8 +887,22 @@ fn decode<T: serde::de::DeserializeOwned, E: ErrorBody>(
     if body.iter().all(u8::is_ascii_whitespace) {
         return Err(undecodable("the body is empty", None));
     }
+    // An answer that is JSON but not what the spec describes is walked for drift.
+    let walk = |e: Option<&serde_json::Error>| {
+        if let Some(notice) = notice
+            && e.is_none_or(|e| e.classify() == serde_json::error::Category::Data)
+        {
+            notice.walk(status, body);
+        }
+    };
     if (200..300).contains(&status) {
-        match serde_json::from_slice::<Envelope<T, E>>(body) {
+        let decoded = decode_envelope::<T, E>(body, notice);
+        match &decoded {
+            Ok(envelope) if envelope.success => {}
+            Ok(_) => walk(None),
+            Err(e) => walk(Some(e)),
+        }
+        match decoded {
             Ok(envelope) if envelope.success => Ok(Response {
                 data: envelope.data,
                 request_id: envelope.request_id,
@@ -810,7 +929,9 @@ fn decode<T: serde::de::DeserializeOwned, E: ErrorBody>(
             },
         }
     } else {
-        match serde_json::from_slice::<FailureEnvelope<E>>(body) {
+        let decoded = serde_json::from_slice::<FailureEnvelope<E>>(body);
+        walk(decoded.as_ref().err());
+        match decoded {
             Ok(FailureEnvelope {
                 request_id,
                 error: Some(error),
@@ -1006,7 +1127,7 @@ mod tests {
     use crate::test_object::Object;
 
     fn misfit(body: &str) -> UndecodableError {
-        match decode_body::<Row, Object>(200, body.as_bytes()) {
+        match decode_body::<Row, Object>(200, body.as_bytes(), None) {
             Err(Error::Undecodable(e)) => e,
             other => panic!("expected undecodable, got {other:?}"),
         }

@@ -22,21 +22,22 @@ use super::client::{
 /// A span or an event as recorded: its name (an event's is its message), level, the index of
 /// its parent span, and its fields as text.
 #[derive(Clone, Debug)]
-struct Recorded {
-    name: String,
-    level: tracing::Level,
+pub(crate) struct Recorded {
+    pub(crate) name: String,
+    pub(crate) target: String,
+    pub(crate) level: tracing::Level,
     parent: Option<usize>,
     fields: BTreeMap<String, String>,
 }
 
 impl Recorded {
-    fn field(&self, name: &str) -> Option<&str> {
+    pub(crate) fn field(&self, name: &str) -> Option<&str> {
         self.fields.get(name).map(String::as_str)
     }
 }
 
 #[derive(Clone, Default)]
-struct Recording {
+pub(crate) struct Recording {
     spans: Arc<Mutex<Vec<Recorded>>>,
     events: Arc<Mutex<Vec<Recorded>>>,
 }
@@ -52,7 +53,7 @@ impl Recording {
             .collect()
     }
 
-    fn events(&self) -> Vec<Recorded> {
+    pub(crate) fn events(&self) -> Vec<Recorded> {
         self.events.lock().unwrap().clone()
     }
 
@@ -135,6 +136,7 @@ impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Router {
             let mut spans = recording.spans.lock().unwrap();
             spans.push(Recorded {
                 name: attrs.metadata().name().to_string(),
+                target: attrs.metadata().target().to_string(),
                 level: *attrs.metadata().level(),
                 parent,
                 fields,
@@ -165,6 +167,7 @@ impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Router {
             .and_then(|s| s.extensions().get::<Slot>().map(|slot| slot.1));
         recording.events.lock().unwrap().push(Recorded {
             name: fields.get("message").cloned().unwrap_or_default(),
+            target: event.metadata().target().to_string(),
             level: *event.metadata().level(),
             parent,
             fields,
@@ -173,7 +176,7 @@ impl<S: tracing::Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Router {
 }
 
 /// Stops recording when dropped.
-struct RecordingGuard;
+pub(crate) struct RecordingGuard;
 
 impl Drop for RecordingGuard {
     fn drop(&mut self) {
@@ -187,7 +190,7 @@ impl Drop for RecordingGuard {
 /// The subscriber is global, installed once, and routes by thread: with a thread-scoped
 /// default instead, a callsite first reached on another thread while this test's subscriber
 /// is the only one would be cached as uninteresting, and this test would miss its spans.
-fn record() -> (Recording, RecordingGuard) {
+pub(crate) fn record() -> (Recording, RecordingGuard) {
     static INSTALL: Once = Once::new();
     INSTALL.call_once(|| {
         tracing::subscriber::set_global_default(tracing_subscriber::registry().with(Router))

@@ -18,6 +18,8 @@
 //!   its traces ([`client_tracing`]), the client's examples that run on their own
 //!   ([`client_examples`]), typed time ([`typed_time`]); the sample server in process, its
 //!   scenarios, `Prefer` header and journal ([`mock_server`]);
+//! - following the provider: what the client notices of a service's answers that the spec
+//!   does not describe, and `cargo xtask drift`'s spec edits ([`provider_drift`]);
 //! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]).
 
 mod bodies;
@@ -44,6 +46,7 @@ mod openapi;
 mod packaging;
 mod pattern_matchers;
 mod pipeline;
+mod provider_drift;
 mod server_e2e;
 mod server_refusals;
 mod server_runtime;

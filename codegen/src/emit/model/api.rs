@@ -91,10 +91,12 @@ pub(super) fn file(api: &Api) -> TokenStream {
         pub const BASE_PATH: &str = #base;
         #header_doc
         pub const AUTH_HEADER: &str = #header;
-        /// Base path and key header, as the server and the client use them.
+        /// Base path, key header and the answers' shapes, as the server and the client use
+        /// them.
         pub const PROTOCOL: Protocol = Protocol {
             base_path: BASE_PATH,
             auth_header: AUTH_HEADER,
+            shapes: &crate::shapes::SHAPES,
         };
 
         #(#consts)*

@@ -14,6 +14,7 @@ mod init;
 mod jiff;
 mod params;
 mod records;
+mod shapes;
 mod value_sets;
 
 /// The most parameters a generated function takes. A record or parameter type with more
@@ -27,13 +28,14 @@ pub const DIR: &str = "crates/mrds-model";
 pub fn emit(api: &Api, out: &mut Emitted) {
     out.text(format!("{DIR}/Cargo.toml"), cargo(api));
     out.text(format!("{DIR}/README.md"), readme_md(api));
-    let files: [(&str, TokenStream); 6] = [
+    let files: [(&str, TokenStream); 7] = [
         ("lib.rs", lib_rs(api)),
         ("records.rs", records::file(api)),
         ("value_sets.rs", value_sets::file(api)),
         ("params.rs", params::file(api)),
         ("envelope.rs", envelope::file(api)),
         ("api.rs", api::file(api)),
+        ("shapes.rs", shapes::file(api)),
     ];
     out.crate_sources(DIR, files);
 }
@@ -123,7 +125,9 @@ fn lib_rs(api: &Api) -> TokenStream {
          - [`value_sets`]: enumerations with their wire spelling;\n\
          - [`params`]: one parameter type per endpoint, with `validate()`;\n\
          - [`envelope`]: the common response envelope;\n\
-         - [`api`]: version, base path, the endpoint table and the change history.\n\n\
+         - [`api`]: version, base path, the endpoint table and the change history;\n\
+         - [`shapes`]: the answers as the spec describes them, as data (what the client \
+         notices drift against).\n\n\
          What does not depend on the spec (parsing and checking parameters, the error shapes \
          the server and client share) is in [`runtime`] (`mrds-runtime`).",
         api.title,
@@ -146,6 +150,8 @@ fn lib_rs(api: &Api) -> TokenStream {
         pub mod params;
         #[rustfmt::skip]
         pub mod records;
+        #[rustfmt::skip]
+        pub mod shapes;
         #[rustfmt::skip]
         pub mod value_sets;
 

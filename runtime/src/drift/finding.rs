@@ -1,0 +1,457 @@
+//! [`Finding`]: one thing an answer held that the spec does not describe, as the client (or a
+//! proxy) reports it, and its JSON-lines form.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The most examples a finding keeps (distinct values, the first seen first).
+pub const MAX_EXAMPLES: usize = 8;
+
+/// The most characters of an example's JSON text; a longer one is cut and ends in `…`.
+pub const EXAMPLE_LIMIT: usize = 80;
+
+/// Who saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Source {
+    /// A generated client decoding the service's answers.
+    Client,
+    /// A proxy between clients and the service, seeing requests and answers.
+    Proxy,
+    /// A source this version does not know.
+    #[serde(other)]
+    Other,
+}
+
+/// The kind of a JSON value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JsonKind {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Boolean,
+    /// A whole number.
+    Integer,
+    /// A number with a fraction or an exponent.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+impl JsonKind {
+    /// The kind's name as the findings spell it (`string`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JsonKind::Null => "null",
+            JsonKind::Boolean => "boolean",
+            JsonKind::Integer => "integer",
+            JsonKind::Number => "number",
+            JsonKind::String => "string",
+            JsonKind::Array => "array",
+            JsonKind::Object => "object",
+        }
+    }
+}
+
+impl fmt::Display for JsonKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What was observed, and of what. Names are the spec's: a record's name in the spec
+/// (`PITDividend`; `envelope` for the envelope's own fields), a field's wire name, a value
+/// set's name (`ErrorCode` for the error codes), a rule's id.
+///
+/// In JSON its variant is the `kind` member, its fields members beside it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind")]
+#[non_exhaustive]
+pub enum Observed {
+    /// A field the record does not declare (`field.undeclared`).
+    #[serde(rename = "field.undeclared")]
+    UndeclaredField {
+        /// The record.
+        record: String,
+        /// The field's wire name.
+        field: String,
+    },
+    /// A field of the envelope the spec's envelope does not have (`envelope.undeclared`).
+    #[serde(rename = "envelope.undeclared")]
+    UndeclaredEnvelopeField {
+        /// The field's wire name.
+        field: String,
+    },
+    /// A value outside the field's value set (`value.unknown`); the examples are the values.
+    #[serde(rename = "value.unknown")]
+    UnknownValue {
+        /// The record.
+        record: String,
+        /// The field.
+        field: String,
+        /// The value set.
+        value_set: String,
+    },
+    /// A field the spec calls required arriving `null` (`field.null`).
+    #[serde(rename = "field.null")]
+    RequiredNull {
+        /// The record.
+        record: String,
+        /// The field.
+        field: String,
+    },
+    /// A field the spec calls required missing (`field.missing`).
+    #[serde(rename = "field.missing")]
+    RequiredMissing {
+        /// The record.
+        record: String,
+        /// The field.
+        field: String,
+    },
+    /// A value of another JSON type than the field's (`field.type`): a number arriving as a
+    /// string, say.
+    #[serde(rename = "field.type")]
+    WrongType {
+        /// The record.
+        record: String,
+        /// The field.
+        field: String,
+        /// What the spec's type reads.
+        expected: JsonKind,
+        /// What arrived.
+        got: JsonKind,
+    },
+    /// A rule of the spec refuses requests the service accepts (`rule.stricter`): the
+    /// examples are such requests (method, path and query). Reported by a proxy, which sees
+    /// both the spec's judgement and the service's answer.
+    #[serde(rename = "rule.stricter")]
+    RuleStricter {
+        /// The rule id (`etf_flow.range_order`).
+        rule: String,
+        /// The status the service answered such a request with.
+        status: u16,
+    },
+    /// The service refuses requests the spec accepts (`rule.looser`): the examples are such
+    /// requests. Reported by a proxy.
+    #[serde(rename = "rule.looser")]
+    RuleLooser {
+        /// The rule of the spec the service's answer names, when it names one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rule: Option<String>,
+        /// The status the service refused with.
+        status: u16,
+        /// The reason the service gave, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+}
+
+impl Observed {
+    /// The kind's id, as the JSON's `kind` spells it (`field.undeclared`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Observed::UndeclaredField { .. } => "field.undeclared",
+            Observed::UndeclaredEnvelopeField { .. } => "envelope.undeclared",
+            Observed::UnknownValue { .. } => "value.unknown",
+            Observed::RequiredNull { .. } => "field.null",
+            Observed::RequiredMissing { .. } => "field.missing",
+            Observed::WrongType { .. } => "field.type",
+            Observed::RuleStricter { .. } => "rule.stricter",
+            Observed::RuleLooser { .. } => "rule.looser",
+        }
+    }
+
+    /// The record it is about, if any (`envelope` for the envelope's fields).
+    pub fn record(&self) -> Option<&str> {
+        match self {
+            Observed::UndeclaredField { record, .. }
+            | Observed::UnknownValue { record, .. }
+            | Observed::RequiredNull { record, .. }
+            | Observed::RequiredMissing { record, .. }
+            | Observed::WrongType { record, .. } => Some(record),
+            Observed::UndeclaredEnvelopeField { .. } => Some("envelope"),
+            Observed::RuleStricter { .. } | Observed::RuleLooser { .. } => None,
+        }
+    }
+
+    /// The field it is about, if any.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            Observed::UndeclaredField { field, .. }
+            | Observed::UndeclaredEnvelopeField { field }
+            | Observed::UnknownValue { field, .. }
+            | Observed::RequiredNull { field, .. }
+            | Observed::RequiredMissing { field, .. }
+            | Observed::WrongType { field, .. } => Some(field),
+            Observed::RuleStricter { .. } | Observed::RuleLooser { .. } => None,
+        }
+    }
+
+    /// The value set it is about, if any.
+    pub fn value_set(&self) -> Option<&str> {
+        match self {
+            Observed::UnknownValue { value_set, .. } => Some(value_set),
+            _ => None,
+        }
+    }
+
+    /// The rule it is about, if any.
+    pub fn rule(&self) -> Option<&str> {
+        match self {
+            Observed::RuleStricter { rule, .. } => Some(rule),
+            Observed::RuleLooser { rule, .. } => rule.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Observed {
+    /// One line: `PITDividend.currency: a field the record does not declare`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Observed::UndeclaredField { record, field } => {
+                write!(f, "{record}.{field}: a field the record does not declare")
+            }
+            Observed::UndeclaredEnvelopeField { field } => {
+                write!(f, "envelope.{field}: a field the envelope does not declare")
+            }
+            Observed::UnknownValue {
+                record,
+                field,
+                value_set,
+            } => write!(
+                f,
+                "{record}.{field}: a value outside the value set {value_set}"
+            ),
+            Observed::RequiredNull { record, field } => {
+                write!(f, "{record}.{field}: required, arrived null")
+            }
+            Observed::RequiredMissing { record, field } => {
+                write!(f, "{record}.{field}: required, arrived without it")
+            }
+            Observed::WrongType {
+                record,
+                field,
+                expected,
+                got,
+            } => write!(f, "{record}.{field}: {expected} expected, arrived as {got}"),
+            Observed::RuleStricter { rule, status } => write!(
+                f,
+                "rule {rule} refuses a request the service answered {status}"
+            ),
+            Observed::RuleLooser {
+                rule,
+                status,
+                reason,
+            } => {
+                write!(
+                    f,
+                    "the service refused ({status}) a request the spec accepts"
+                )?;
+                if let Some(rule) = rule {
+                    write!(f, " (naming rule {rule})")?;
+                }
+                if let Some(reason) = reason {
+                    write!(f, ": {reason}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// One thing the service's answers held that the spec does not describe, on one endpoint:
+/// what (with the spec's names), how often, and examples. Noticed once per endpoint, kind and
+/// field, however many records carried it.
+///
+/// Written as one line of JSON (a client's [`Drift::to_json_lines`](super::Drift::to_json_lines),
+/// a proxy's log), the members flat:
+///
+/// ```json
+/// {"source":"client","endpoint":"stock_dividends","kind":"field.undeclared","record":"PITDividend","field":"currency","count":41,"examples":["\"USD\""]}
+/// ```
+///
+/// `cargo xtask drift FILE` reads such lines and prints the spec edits that would describe
+/// them. A reader ignores members it does not know.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    /// Who saw it.
+    pub source: Source,
+    /// The endpoint whose answers held it (its id).
+    pub endpoint: String,
+    /// What was seen.
+    #[serde(flatten)]
+    pub observed: Observed,
+    /// How many times: values, records or requests.
+    pub count: u64,
+    /// Examples: the JSON text of values seen (the unknown values themselves, for
+    /// `value.unknown`), or requests for the rule kinds; at most [`MAX_EXAMPLES`], each at
+    /// most [`EXAMPLE_LIMIT`] characters.
+    #[serde(default)]
+    pub examples: Vec<String>,
+}
+
+impl Finding {
+    /// The first example, if any.
+    pub fn example(&self) -> Option<&str> {
+        self.examples.first().map(String::as_str)
+    }
+
+    /// Adds what `other` (the same observation on the same endpoint) saw: its count, and its
+    /// examples this one does not have yet, within [`MAX_EXAMPLES`].
+    pub fn merge(&mut self, other: &Finding) {
+        self.count = self.count.saturating_add(other.count);
+        for example in &other.examples {
+            add_example(&mut self.examples, example.clone());
+        }
+    }
+
+    /// The finding as one line of JSON (no newline).
+    pub fn to_json_line(&self) -> String {
+        // Strings, numbers and enums only: serializing cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl fmt::Display for Finding {
+    /// One line: the endpoint, what, how often and the first example.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} (seen {}",
+            self.endpoint, self.observed, self.count
+        )?;
+        if let Some(example) = self.example() {
+            write!(f, ", e.g. {example}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// Adds `example` unless it is there already or the list is full.
+pub(crate) fn add_example(examples: &mut Vec<String>, example: String) {
+    if examples.len() < MAX_EXAMPLES && !examples.contains(&example) {
+        examples.push(example);
+    }
+}
+
+/// `text` cut to [`EXAMPLE_LIMIT`] characters, ending in `…` when cut.
+pub(crate) fn truncate(mut text: String) -> String {
+    if let Some((at, _)) = text.char_indices().nth(EXAMPLE_LIMIT) {
+        text.truncate(at);
+        text.push('…');
+    }
+    text
+}
+
+/// Reads findings written as JSON lines: the findings, and for each line that is not one (not
+/// JSON, or of a kind this version does not know) its number (from 1) and why. Blank lines
+/// are skipped.
+pub fn parse_json_lines(text: &str) -> (Vec<Finding>, Vec<(usize, String)>) {
+    let mut findings = Vec::new();
+    let mut problems = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Finding>(line) {
+            Ok(finding) => findings.push(finding),
+            Err(e) => {
+                // The line is named already: its column is what is left to say.
+                let text = e.to_string();
+                let message = match text.rsplit_once(" at line ") {
+                    Some((message, _)) => message,
+                    None => &text,
+                };
+                problems.push((i + 1, format!("{message} (column {})", e.column())));
+            }
+        }
+    }
+    (findings, problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn undeclared() -> Finding {
+        Finding {
+            source: Source::Client,
+            endpoint: "stock_dividends".into(),
+            observed: Observed::UndeclaredField {
+                record: "PITDividend".into(),
+                field: "currency".into(),
+            },
+            count: 41,
+            examples: vec!["\"USD\"".into()],
+        }
+    }
+
+    #[test]
+    fn findings_are_flat_json_lines() {
+        let line = undeclared().to_json_line();
+        assert_eq!(
+            line,
+            r#"{"source":"client","endpoint":"stock_dividends","kind":"field.undeclared","record":"PITDividend","field":"currency","count":41,"examples":["\"USD\""]}"#
+        );
+        let looser = Finding {
+            source: Source::Proxy,
+            endpoint: "etf_flow".into(),
+            observed: Observed::RuleLooser {
+                rule: None,
+                status: 400,
+                reason: Some("too long".into()),
+            },
+            count: 1,
+            examples: vec!["GET /v1/etf/flow?symbol=IBIT".into()],
+        };
+        let text = format!(
+            "{line}\n\n{}\nnot json\n{{\"kind\":\"x.y\"}}\n",
+            looser.to_json_line()
+        );
+        let (findings, problems) = parse_json_lines(&text);
+        assert_eq!(findings, vec![undeclared(), looser]);
+        assert_eq!(
+            problems.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+            vec![4, 5]
+        );
+    }
+
+    #[test]
+    fn readers_ignore_members_they_do_not_know_and_sources_they_do_not_know() {
+        let line = r#"{"source":"crawler","endpoint":"e","kind":"field.null","record":"R","field":"f","count":2,"examples":["null"],"since":"2026-12-01"}"#;
+        let (findings, problems) = parse_json_lines(line);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(findings[0].source, Source::Other);
+        assert_eq!(findings[0].observed.kind(), "field.null");
+    }
+
+    #[test]
+    fn merging_adds_counts_and_new_examples_within_the_limit() {
+        let mut a = undeclared();
+        let mut b = undeclared();
+        b.examples = (0..20).map(|i| format!("\"{i}\"")).collect();
+        b.examples.insert(0, "\"USD\"".into());
+        a.merge(&b);
+        assert_eq!(a.count, 82);
+        assert_eq!(a.examples.len(), MAX_EXAMPLES);
+        assert_eq!(a.examples[..2], ["\"USD\"", "\"0\""]);
+    }
+
+    #[test]
+    fn examples_are_cut_on_a_character_boundary() {
+        let long = "é".repeat(EXAMPLE_LIMIT + 5);
+        let cut = truncate(long);
+        assert_eq!(cut.chars().count(), EXAMPLE_LIMIT + 1);
+        assert!(cut.ends_with('…'));
+        assert_eq!(truncate("short".into()), "short");
+    }
+}

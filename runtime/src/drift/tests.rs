@@ -1,0 +1,317 @@
+//! The two ways of noticing against hand-written shapes and types: decoding while noticing
+//! returns what plain decoding returns, and notices what the walk notices of an answer that
+//! decodes; the walk also notices what makes decoding fail; neither panics on any input.
+
+#![allow(dead_code)] // the value set's generated items the tests do not use
+
+use serde::Deserialize;
+
+use super::*;
+use crate::JsonValue;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Kind {
+    Section,
+    Exhibit,
+    Unknown(String),
+}
+crate::value_set!(tolerant Kind { Section = "section", Exhibit = "exhibit" });
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Unit {
+    name: String,
+    kind: Kind,
+    size: f64,
+    #[serde(default)]
+    parent: Option<Box<Unit>>,
+    #[serde(default, deserialize_with = "crate::null_as_default")]
+    tags: Vec<Kind>,
+    #[serde(default)]
+    note: Option<String>,
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Problem {
+    code: String,
+    message: String,
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Envelope<T> {
+    success: bool,
+    request_id: String,
+    data: Vec<T>,
+    #[serde(default)]
+    error: Option<Problem>,
+    #[serde(default)]
+    metadata: Option<JsonValue>,
+}
+
+const UNIT: usize = 0;
+const PROBLEM: usize = 1;
+
+static SHAPES: Shapes = Shapes {
+    envelope: RecordShape::new(
+        "envelope",
+        &[
+            FieldShape::new("success", FieldType::Boolean),
+            FieldShape::new("request_id", FieldType::String),
+            FieldShape::new("data", FieldType::Records).array(),
+            FieldShape::new("error", FieldType::Record(PROBLEM)).optional(),
+            FieldShape::new("metadata", FieldType::Any).optional(),
+            // In the spec, not in the decoded type.
+            FieldShape::new("warnings", FieldType::String)
+                .array()
+                .optional(),
+        ],
+    ),
+    records: &[
+        RecordShape::new(
+            "Unit",
+            &[
+                FieldShape::new("name", FieldType::String),
+                FieldShape::new("kind", FieldType::ValueSet(0)),
+                FieldShape::new("size", FieldType::Number),
+                FieldShape::new("parent", FieldType::Record(UNIT)).optional(),
+                FieldShape::new("tags", FieldType::ValueSet(0))
+                    .array()
+                    .optional(),
+                FieldShape::new("note", FieldType::String).optional(),
+            ],
+        ),
+        RecordShape::new(
+            "Problem",
+            &[
+                FieldShape::new("code", FieldType::ValueSet(1)),
+                FieldShape::new("message", FieldType::String),
+            ],
+        ),
+    ],
+    value_sets: &[
+        ValueSetShape {
+            name: "UnitKind",
+            values: &["section", "exhibit"],
+        },
+        ValueSetShape {
+            name: "ErrorCode",
+            values: &["INVALID_PARAMETER"],
+        },
+    ],
+    endpoints: &[EndpointShape {
+        id: "units",
+        returns: UNIT,
+    }],
+    error_object: PROBLEM,
+};
+
+/// Decodes `body` plainly and while noticing: both results (as debug text, so errors compare
+/// too) and the findings of the noticing decode.
+fn both(body: &str) -> (String, String, Vec<Finding>) {
+    let plain = serde_json::from_str::<Envelope<Unit>>(body);
+    let mut de = serde_json::Deserializer::from_str(body);
+    let (noticing, noticed) = decode_noticing::<Envelope<Unit>, _>(&SHAPES, "units", &mut de);
+    let noticing = noticing.and_then(|v| de.end().map(|()| v));
+    (
+        format!("{plain:?}"),
+        format!("{noticing:?}"),
+        noticed.findings("units", Source::Client),
+    )
+}
+
+fn walked(status: u16, body: &str) -> Vec<Finding> {
+    check_answer(&SHAPES, "units", status, body.as_bytes()).findings("units", Source::Client)
+}
+
+/// The findings as `(kind, record, field, count, examples)`.
+fn summary(findings: &[Finding]) -> Vec<(String, String, String, u64, Vec<String>)> {
+    findings
+        .iter()
+        .map(|f| {
+            (
+                f.observed.kind().to_string(),
+                f.observed.record().unwrap_or_default().to_string(),
+                f.observed.field().unwrap_or_default().to_string(),
+                f.count,
+                f.examples.clone(),
+            )
+        })
+        .collect()
+}
+
+fn s(
+    kind: &str,
+    record: &str,
+    field: &str,
+    count: u64,
+    examples: &[&str],
+) -> (String, String, String, u64, Vec<String>) {
+    (
+        kind.into(),
+        record.into(),
+        field.into(),
+        count,
+        examples.iter().map(|e| e.to_string()).collect(),
+    )
+}
+
+const DRIFTED: &str = r#"{"success": true, "request_id": "r1", "trace": {"id": 7}, "data": [
+    {"name": "a", "kind": "section", "size": 1, "currency": "USD", "tags": ["exhibit", "annex"]},
+    {"name": "b", "kind": "appendix", "size": 2.5, "currency": "EUR",
+     "parent": {"name": "p", "kind": "part", "size": 3, "depth": 1}},
+    {"name": "c", "kind": "appendix", "size": 3, "currency": "USD", "note": null, "tags": null,
+     "cur\u0072ency": "GBP"}
+  ], "warnings": ["x"], "metadata": {"anything": [1, 2]}}"#;
+
+#[test]
+fn decoding_while_noticing_returns_what_plain_decoding_returns() {
+    let (plain, noticing, findings) = both(DRIFTED);
+    assert_eq!(plain, noticing);
+    assert!(plain.starts_with("Ok("), "{plain}");
+    assert_eq!(
+        summary(&findings),
+        [
+            s(
+                "envelope.undeclared",
+                "envelope",
+                "trace",
+                1,
+                &[r#"{"id":7}"#]
+            ),
+            s(
+                "field.undeclared",
+                "Unit",
+                "currency",
+                4,
+                &[r#""USD""#, r#""EUR""#, r#""GBP""#]
+            ),
+            s("value.unknown", "Unit", "tags", 1, &[r#""annex""#]),
+            s(
+                "value.unknown",
+                "Unit",
+                "kind",
+                3,
+                &[r#""appendix""#, r#""part""#]
+            ),
+            s("field.undeclared", "Unit", "depth", 1, &["1"]),
+        ]
+    );
+    // The walk notices the same things of an answer that decodes.
+    let mut walked = summary(&walked(200, DRIFTED));
+    let mut inline = summary(&findings);
+    walked.sort();
+    inline.sort();
+    assert_eq!(walked, inline);
+}
+
+#[test]
+fn what_the_decoding_skips_but_the_spec_declares_is_not_drift() {
+    // `warnings` is in the spec's envelope, not in the decoded type.
+    let (_, _, findings) = both(
+        r#"{"success": true, "request_id": "r", "data": [], "warnings": ["slow"], "error": null}"#,
+    );
+    assert!(findings.is_empty(), "{findings:?}");
+}
+
+#[test]
+fn failures_decode_alike_and_the_walk_names_what_broke_them() {
+    let body = r#"{"success": true, "request_id": "r", "data": [
+        {"name": null, "kind": "section", "size": "2.5"},
+        {"kind": "section", "size": 1, "tags": "section"},
+        {"name": "x", "kind": 3, "size": 1, "parent": [1]}
+    ]}"#;
+    let (plain, noticing, _) = both(body);
+    assert_eq!(plain, noticing);
+    assert!(plain.starts_with("Err("), "{plain}");
+    let mut found = summary(&walked(200, body));
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            s("field.missing", "Unit", "name", 1, &[]),
+            s("field.null", "Unit", "name", 1, &["null"]),
+            s("field.type", "Unit", "kind", 1, &["3"]),
+            s("field.type", "Unit", "parent", 1, &["[1]"]),
+            s("field.type", "Unit", "size", 1, &[r#""2.5""#]),
+            s("field.type", "Unit", "tags", 1, &[r#""section""#]),
+        ]
+    );
+    let types: Vec<_> = walked(200, body)
+        .into_iter()
+        .filter_map(|f| match f.observed {
+            Observed::WrongType {
+                field,
+                expected,
+                got,
+                ..
+            } => Some((field, expected, got)),
+            _ => None,
+        })
+        .collect();
+    assert!(types.contains(&("size".into(), JsonKind::Number, JsonKind::String)));
+    assert!(types.contains(&("tags".into(), JsonKind::Array, JsonKind::String)));
+}
+
+#[test]
+fn error_answers_are_read_as_error_objects() {
+    let body = r#"{"success": false, "request_id": "r",
+        "data": [{"code": "TOO_EARLY", "message": "m", "retry": 3}],
+        "error": {"code": "TOO_EARLY", "message": "m", "retry": 3}}"#;
+    let found = summary(&walked(425, body));
+    assert_eq!(
+        found,
+        [
+            s("value.unknown", "Problem", "code", 2, &[r#""TOO_EARLY""#]),
+            s("field.undeclared", "Problem", "retry", 2, &["3"]),
+        ]
+    );
+    // A 2xx answer saying `success: false` first is a failure envelope too.
+    assert_eq!(summary(&walked(200, body)), found);
+}
+
+#[test]
+fn an_endpoint_the_shapes_do_not_know_is_not_read() {
+    assert!(check_answer(&SHAPES, "other", 200, DRIFTED.as_bytes()).is_empty());
+    let mut de = serde_json::Deserializer::from_str(DRIFTED);
+    let (result, noticed) = decode_noticing::<Envelope<Unit>, _>(&SHAPES, "other", &mut de);
+    assert!(result.is_ok() && noticed.is_empty());
+    assert!(check_answer(&Shapes::NONE, "units", 200, DRIFTED.as_bytes()).is_empty());
+}
+
+#[test]
+fn neither_way_panics_on_any_input() {
+    let mut inputs: Vec<String> = vec![
+        String::new(),
+        "null".into(),
+        "[]".into(),
+        "{".into(),
+        r#"{"data": {"name": 1}}"#.into(),
+        r#"{"data": [[[[]]]], "success": "yes"}"#.into(),
+        format!("{}{}", "[".repeat(500), "]".repeat(500)),
+        format!(r#"{{"data": [{}]}}"#, "{\"parent\":".repeat(300)),
+    ];
+    for cut in (0..DRIFTED.len()).step_by(7) {
+        inputs.push(DRIFTED[..cut].to_string());
+    }
+    for input in &inputs {
+        let (plain, noticing, _) = both(input);
+        assert_eq!(plain, noticing, "{input}");
+        for status in [200, 500] {
+            let _ = walked(status, input);
+        }
+    }
+}
+
+#[test]
+fn many_records_count_each_thing_once_per_field() {
+    let row = r#"{"name": "a", "kind": "section", "size": 1, "extra": 1}"#;
+    let body = format!(
+        r#"{{"success": true, "request_id": "r", "data": [{}]}}"#,
+        vec![row; 500].join(",")
+    );
+    let (plain, noticing, findings) = both(&body);
+    assert_eq!(plain, noticing);
+    assert_eq!(
+        summary(&findings),
+        [s("field.undeclared", "Unit", "extra", 500, &["1"])]
+    );
+}

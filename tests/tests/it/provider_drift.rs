@@ -1,0 +1,253 @@
+//! Following the provider: the generated client notices what a service's answers hold that the
+//! spec does not describe (a fake provider: canned answers with a field and a value the spec
+//! does not have), keeps each thing once per endpoint and field with a count and examples,
+//! traces it once, and writes it as JSON lines; `cargo xtask drift` turns the lines into the
+//! spec edits that would describe them (pinned for every kind of finding against the spec-diff
+//! corpus' base, `tests/diff/_base/`, whose lines the report names).
+
+use std::path::Path;
+
+use mrds_client::model::params::PersonCommentaryParams;
+use mrds_client::model::{PublishedAtSource, SourceKind};
+use mrds_client::{Client, Error, Finding, Observed};
+use mrds_runtime::drift::{JsonKind, Source};
+use serde_json::{Value, json};
+
+use super::client::{
+    KEY, PERSON, commentary_row, dividend, dividends, failure, http, serve, success,
+};
+use super::client_tracing::record;
+
+/// The provider's answer to every commentary request: three rows, each with a field the spec's
+/// `PersonCommentary` does not declare (`sentiment`), the second with a `source_kind` outside
+/// the value set `SourceKind`.
+fn drifted_rows() -> Value {
+    let rows: Vec<Value> = (0..3)
+        .map(|i| {
+            let mut row = commentary_row(i);
+            row["sentiment"] = json!([0.5, -0.25, 0.5][i as usize]);
+            if i == 1 {
+                row["source_kind"] = json!("podcast");
+            }
+            row
+        })
+        .collect();
+    Value::Array(rows)
+}
+
+fn commentary() -> PersonCommentaryParams {
+    PersonCommentaryParams::new(PERSON, 1_700_000_000, 1_710_000_000)
+}
+
+/// A client of a fake provider answering every request with `body` (status 200).
+async fn provider(body: String) -> Client {
+    let server = serve(move |_, _| http(200, &[], &body)).await;
+    // The server runs on the test's runtime; its handle only holds the address.
+    Client::builder(&server.root)
+        .api_key(KEY)
+        .no_retries()
+        .build()
+        .unwrap()
+}
+
+fn finding(endpoint: &str, observed: Observed, count: u64, examples: &[&str]) -> Finding {
+    Finding {
+        source: Source::Client,
+        endpoint: endpoint.into(),
+        observed,
+        count,
+        examples: examples.iter().map(|e| e.to_string()).collect(),
+    }
+}
+
+#[tokio::test]
+async fn the_client_notices_a_field_and_a_value_the_spec_does_not_know() {
+    let (recording, _guard) = record();
+    let client = provider(success(drifted_rows())).await;
+    for _ in 0..2 {
+        let answer = client.person_commentary(&commentary()).await.unwrap();
+        // Tolerance stays: the rows decode as before, the unknown value kept as text.
+        assert_eq!(answer.data.len(), 3);
+        assert_eq!(answer.data[0].source_kind, SourceKind::Interview);
+        assert_eq!(
+            answer.data[1].source_kind,
+            SourceKind::Unknown("podcast".into())
+        );
+        assert_eq!(answer.data[2].published_at_source, PublishedAtSource::Page);
+    }
+    assert_eq!(
+        client.drift().findings(),
+        [
+            finding(
+                "person_commentary",
+                Observed::UndeclaredField {
+                    record: "PersonCommentary".into(),
+                    field: "sentiment".into(),
+                },
+                6,
+                &["0.5", "-0.25"],
+            ),
+            finding(
+                "person_commentary",
+                Observed::UnknownValue {
+                    record: "PersonCommentary".into(),
+                    field: "source_kind".into(),
+                    value_set: "SourceKind".into(),
+                },
+                2,
+                &["\"podcast\""],
+            ),
+        ]
+    );
+    // One WARN event per finding, when it is first seen, under its own target.
+    let events: Vec<_> = recording
+        .events()
+        .into_iter()
+        .filter(|e| e.target == "mrds::drift")
+        .collect();
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert!(events.iter().all(|e| e.level == tracing::Level::WARN));
+    assert_eq!(events[0].field("kind"), Some("field.undeclared"));
+    assert_eq!(events[0].field("record"), Some("PersonCommentary"));
+    assert_eq!(events[0].field("field"), Some("sentiment"));
+    assert_eq!(events[0].field("example"), Some("0.5"));
+    assert_eq!(events[1].field("kind"), Some("value.unknown"));
+    assert_eq!(events[1].field("value_set"), Some("SourceKind"));
+    assert!(!format!("{events:?}").contains(KEY));
+    // Clones share what was seen.
+    assert_eq!(client.clone().drift().findings().len(), 2);
+}
+
+#[tokio::test]
+async fn an_answer_that_does_not_decode_is_walked_for_what_broke_it() {
+    let mut row = dividend();
+    row["payment_date"] = Value::Null;
+    row["dividend"] = json!("0.25");
+    let client = provider(success(json!([row, dividend()]))).await;
+    let result = client.stock_dividends(&dividends()).await;
+    assert!(matches!(result, Err(Error::Undecodable(_))), "{result:?}");
+    let findings = client.drift().findings();
+    assert_eq!(
+        findings,
+        [
+            finding(
+                "stock_dividends",
+                Observed::RequiredNull {
+                    record: "PITDividend".into(),
+                    field: "payment_date".into(),
+                },
+                1,
+                &["null"],
+            ),
+            finding(
+                "stock_dividends",
+                Observed::WrongType {
+                    record: "PITDividend".into(),
+                    field: "dividend".into(),
+                    expected: JsonKind::Number,
+                    got: JsonKind::String,
+                },
+                1,
+                &["\"0.25\""],
+            ),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn error_answers_are_read_as_error_objects() {
+    let body = failure("TOO_EARLY", "not yet", json!([]));
+    let server = serve(move |_, _| http(425, &[], &body)).await;
+    let client = Client::builder(&server.root).no_retries().build().unwrap();
+    let result = client.stock_dividends(&dividends()).await;
+    assert!(matches!(result, Err(Error::Api(_))), "{result:?}");
+    assert_eq!(
+        client.drift().findings(),
+        [finding(
+            "stock_dividends",
+            Observed::UnknownValue {
+                record: "ErrorObject".into(),
+                field: "code".into(),
+                value_set: "ErrorCode".into(),
+            },
+            2,
+            &["\"TOO_EARLY\""],
+        )]
+    );
+}
+
+#[tokio::test]
+async fn noticing_can_be_turned_off() {
+    let body = success(drifted_rows());
+    let server = serve(move |_, _| http(200, &[], &body)).await;
+    let client = Client::builder(&server.root)
+        .api_key(KEY)
+        .notice_drift(false)
+        .build()
+        .unwrap();
+    assert_eq!(
+        client
+            .person_commentary(&commentary())
+            .await
+            .unwrap()
+            .data
+            .len(),
+        3
+    );
+    assert!(client.drift().is_empty());
+}
+
+#[tokio::test]
+async fn the_clients_findings_become_spec_edits() {
+    let client = provider(success(drifted_rows())).await;
+    client.person_commentary(&commentary()).await.unwrap();
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("provider_drift_findings.jsonl");
+    std::fs::write(&file, client.drift().to_json_lines()).unwrap();
+    let outcome = xtask::drift::run(
+        &mrds_tests::workspace_root(),
+        &xtask::drift::Args { files: vec![file] },
+    );
+    assert_eq!(outcome.code, 1, "{}{}", outcome.stdout, outcome.stderr);
+    assert_eq!(outcome.stderr, "");
+    let report = outcome.stdout;
+    for expected in [
+        "2 findings from the client: 2 spec edits\n",
+        "1. record `PersonCommentary` gains optional field `sentiment`\n",
+        "   seen 3 times by the client on person_commentary; e.g. 0.5, -0.25\n",
+        "   spec-diff: `field.added_optional`\n",
+        "- { name: sentiment, type: number, optional: true, doc: TODO }\n",
+        "2. value set `SourceKind` gains `podcast` (field `source_kind` of `PersonCommentary`)\n",
+        "   spec-diff: `value_set.value_added`\n",
+        "- { value: podcast }\n",
+    ] {
+        assert!(report.contains(expected), "{expected:?} not in:\n{report}");
+    }
+}
+
+#[test]
+fn every_kind_of_finding_is_reported_as_the_spec_edit_it_calls_for() {
+    let root = mrds_tests::workspace_root();
+    let api = mrds_codegen::load_spec(&root.join("tests/diff/_base")).unwrap();
+    let text = std::fs::read_to_string(root.join("tests/drift/findings.jsonl")).unwrap();
+    let (findings, problems) = xtask::drift::read(&[("findings.jsonl".into(), text)]);
+    assert_eq!(
+        problems,
+        "drift: findings.jsonl:20: not a finding, skipped: unknown variant \
+         `rule.renamed_by_a_later_version`, expected one of `field.undeclared`, \
+         `envelope.undeclared`, `value.unknown`, `field.null`, `field.missing`, `field.type`, \
+         `rule.stricter`, `rule.looser` (column 87)\n"
+    );
+    let report = mrds_codegen::drift::report(&api, &findings);
+    assert_eq!((report.edits, report.notes), (13, 3));
+    insta::assert_snapshot!("drift_report", report.text);
+}
+
+#[test]
+fn nothing_seen_is_nothing_to_do() {
+    let report = mrds_codegen::drift::report(mrds_tests::real_spec(), &[]);
+    assert_eq!(report.edits, 0);
+    assert_eq!(
+        report.text,
+        "0 findings: 0 spec edits\nNothing was observed that the spec does not describe.\n"
+    );
+}
