@@ -222,7 +222,32 @@ fn service_rs(api: &Api) -> TokenStream {
             },
             endpoints: mrds_model::api::ENDPOINTS,
             errors: mrds_runtime::mock::ErrorAnswers::of::<#error_object>(),
+            requests: request_checks,
         };
+
+        /// How the spec judges each endpoint's requests: its parameter type's checks (and its
+        /// body's), for the checking proxy (`mrds-mock --proxy`).
+        fn request_checks() -> Vec<mrds_runtime::mock::RequestCheck> {
+            struct Checks(Vec<mrds_runtime::mock::RequestCheck>);
+            impl mrds_model::api::RequestVisitor for Checks {
+                fn visit<P>(&mut self)
+                where
+                    P: mrds_runtime::Request + Clone + std::fmt::Debug + Send + Sync + 'static,
+                {
+                    self.0.push(mrds_runtime::mock::RequestCheck::of::<P>());
+                }
+                fn visit_with_body<P>(&mut self)
+                where
+                    P: mrds_runtime::WithBody + Clone + std::fmt::Debug + Send + Sync + 'static,
+                    P::Body: Clone + std::fmt::Debug + Send + Sync + 'static,
+                {
+                    self.0.push(mrds_runtime::mock::RequestCheck::with_body::<P>());
+                }
+            }
+            let mut checks = Checks(Vec::new());
+            mrds_model::api::visit_requests(&mut checks);
+            checks.0
+        }
 
         impl mrds_runtime::mock::SampleServer for Mock {
             const APP: mrds_runtime::mock::App = APP;

@@ -34,6 +34,9 @@ pub struct App {
     pub endpoints: &'static [crate::Endpoint],
     /// The spec's error answers, for the statuses scenarios and `Prefer: code=` ask for.
     pub errors: ErrorAnswers,
+    /// How the spec judges the requests of each endpoint (the parameter types' checks): what
+    /// the checking proxy (`--proxy`) compares with the service's answers.
+    pub requests: fn() -> Vec<super::RequestCheck>,
 }
 
 /// How log lines are written (to standard error).
