@@ -82,6 +82,11 @@ fn workspace_root() -> Result<PathBuf, String> {
         })
 }
 
+/// The allocator of every command: generation allocates a node per token (syn, proc-macro2,
+/// prettyplease), and mimalloc does that in a fraction of the system allocator's instructions.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let command = Cli::parse().command;
     let root = match workspace_root() {

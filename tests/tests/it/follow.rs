@@ -44,6 +44,17 @@ fn steps() -> Vec<overlay::Step> {
     overlay::parse_steps(raw).unwrap_or_else(|e| panic!("tests/follow/overlay.yaml: {e}"))
 }
 
+/// The files the overlay adds, named as a spec directory's files are: (`spec/...`, text).
+pub(crate) fn added_files() -> Vec<(String, String)> {
+    steps()
+        .into_iter()
+        .filter_map(|step| match step {
+            overlay::Step::Add { file, text } => Some((format!("spec/{file}"), text)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The real spec with the overlay applied, named as a spec directory's files are.
 fn followed() -> Vec<(String, String)> {
     let mut files = spec_files();

@@ -93,24 +93,43 @@ fn every_spec_file_matches_the_schema() {
 /// schema a file names on its first line.
 #[test]
 fn every_spec_file_names_the_schema_on_its_first_line() {
-    let root = spec_dir();
     for (name, text) in spec_files() {
-        let first = text.lines().next().unwrap_or_default();
-        let target = first
-            .strip_prefix("# yaml-language-server: $schema=")
-            .unwrap_or_else(|| {
-                panic!("{name}: the first line is `# yaml-language-server: $schema=<path>`, not `{first}`")
-            });
-        let rel = name.strip_prefix("spec/").unwrap();
-        let dir = root.join(rel).parent().unwrap().to_path_buf();
-        let named = std::fs::canonicalize(dir.join(target))
-            .unwrap_or_else(|e| panic!("{name}: `{target}`: {e}"));
-        assert_eq!(
-            named,
-            std::fs::canonicalize(root.join("spec.schema.json")).unwrap(),
-            "{name}: the schema is named by its path from the file"
-        );
+        names_the_schema(&name, &text);
     }
+}
+
+/// A file a maintainer adds names the schema too: the follow overlay's files are what a
+/// maintainer writes, and its scratch copy runs the test above over them.
+#[test]
+fn files_the_follow_overlay_adds_name_the_schema() {
+    let added = crate::follow::added_files();
+    assert!(!added.is_empty(), "the overlay adds files");
+    for (name, text) in added {
+        names_the_schema(&name, &text);
+    }
+}
+
+/// Panics unless the first line of `text` (the file `spec/...` `name`) names
+/// `spec/spec.schema.json` by its path from the file.
+fn names_the_schema(name: &str, text: &str) {
+    let root = spec_dir();
+    let first = text.lines().next().unwrap_or_default();
+    let target = first
+        .strip_prefix("# yaml-language-server: $schema=")
+        .unwrap_or_else(|| {
+            panic!(
+                "{name}: the first line is `# yaml-language-server: $schema=<path>`, not `{first}`"
+            )
+        });
+    let rel = name.strip_prefix("spec/").unwrap();
+    let dir = root.join(rel).parent().unwrap().to_path_buf();
+    let named = std::fs::canonicalize(dir.join(target))
+        .unwrap_or_else(|e| panic!("{name}: `{target}`: {e}"));
+    assert_eq!(
+        named,
+        std::fs::canonicalize(root.join("spec.schema.json")).unwrap(),
+        "{name}: the schema is named by its path from the file"
+    );
 }
 
 /// A misspelt key is flagged by the schema as the loader refuses it: both name it.
