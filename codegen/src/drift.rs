@@ -15,7 +15,7 @@ use mrds_runtime::TextFormat;
 use mrds_runtime::drift::{Finding, JsonKind, MAX_EXAMPLES, Observed, Source};
 
 use crate::diff::ChangeKind;
-use crate::model::{Api, Field, Location, TypeRef, ValueType};
+use crate::model::{Api, Field, Location, Place, TypeRef, ValueCheck, ValueType};
 use crate::naming;
 
 /// The report, and how many of its items ask for an edit.
@@ -580,16 +580,80 @@ fn spec_type(api: &Api, f: &Field) -> String {
     if f.array { format!("{ty} array") } else { ty }
 }
 
-fn rule_location<'a>(api: &'a Api, rule: &str) -> Option<&'a Location> {
-    api.endpoints
-        .iter()
-        .flat_map(|e| &e.rules)
-        .find(|r| r.id == rule)
-        .map(|r| &r.at)
+/// Where the spec writes a rule the runtime names, and the spec-diff checks relaxing or
+/// tightening it is reported as.
+struct RuleSite<'a> {
+    at: &'a Location,
+    /// `the rule`, or `the \`range\` check of \`limit\``.
+    what: String,
+    relaxed: Vec<ChangeKind>,
+    tightened: Vec<ChangeKind>,
+}
+
+/// The site of `rule`: one of an endpoint's rules (`etf_flow.range_order`), or one of an
+/// input's own checks (`equity_offering.limit.range`, `social_handles.body.handle.pattern`).
+fn rule_site<'a>(api: &'a Api, rule: &str) -> Option<RuleSite<'a>> {
+    for e in &api.endpoints {
+        if let Some(r) = e.rules.iter().find(|r| r.id == rule) {
+            return Some(RuleSite {
+                at: &r.at,
+                what: "the rule".into(),
+                relaxed: vec![ChangeKind::RuleRelaxed, ChangeKind::RuleRemoved],
+                tightened: vec![ChangeKind::RuleTightened],
+            });
+        }
+        let Some((name, check)) = rule
+            .strip_prefix(e.id.as_str())
+            .and_then(|r| r.strip_prefix('.'))
+            .and_then(|r| r.rsplit_once('.'))
+        else {
+            continue;
+        };
+        let Some(check) = ValueCheck::ALL.into_iter().find(|c| c.as_str() == check) else {
+            continue;
+        };
+        let Some(input) = api.inputs(e).named(name) else {
+            continue;
+        };
+        let (relaxed, tightened) = own_check_kinds(input.place, check);
+        return Some(RuleSite {
+            at: input.at,
+            what: format!("the `{}` check of `{name}`", check.as_str()),
+            relaxed,
+            tightened,
+        });
+    }
+    None
+}
+
+/// The spec-diff checks that relaxing and tightening one of an input's own checks is
+/// reported as.
+fn own_check_kinds(place: Place, check: ValueCheck) -> (Vec<ChangeKind>, Vec<ChangeKind>) {
+    use ChangeKind as K;
+    let both = |k: ChangeKind| (vec![k], vec![k]);
+    match (place, check) {
+        (Place::Body, ValueCheck::Required) => {
+            (vec![K::BodyFieldNowOptional], vec![K::BodyFieldNowRequired])
+        }
+        (Place::Body, _) => (
+            vec![K::BodyConstraintRelaxed],
+            vec![K::BodyConstraintTightened],
+        ),
+        (_, ValueCheck::Required) => (vec![K::ParamNowOptional], vec![K::ParamNowRequired]),
+        (_, ValueCheck::Range) => (vec![K::ParamRangeWidened], vec![K::ParamRangeNarrowed]),
+        (_, ValueCheck::Pattern) => both(K::ParamPatternChanged),
+        (_, ValueCheck::Values) => (vec![K::ValueSetValueAdded], vec![K::ValueSetValueRemoved]),
+        (_, ValueCheck::Format) => both(K::ParamFormatChanged),
+        (_, ValueCheck::Type | ValueCheck::Repeated) => both(K::ParamTypeChanged),
+    }
+}
+
+fn ids(kinds: &[ChangeKind]) -> Vec<&'static str> {
+    kinds.iter().map(|k| k.info().id).collect()
 }
 
 fn rule_stricter(api: &Api, rule: &str, status: u16) -> Item {
-    let Some(place) = rule_location(api, rule) else {
+    let Some(site) = rule_site(api, rule) else {
         return Item::Note(format!(
             "rule `{rule}` is stricter than the service (it answered {status} to requests the rule refuses), but the spec has no rule `{rule}` now"
         ));
@@ -598,11 +662,8 @@ fn rule_stricter(api: &Api, rule: &str, status: u16) -> Item {
         headline: format!(
             "rule `{rule}` is stricter than the service: the service answered {status} to requests the rule refuses"
         ),
-        check: vec![
-            ChangeKind::RuleRelaxed.info().id,
-            ChangeKind::RuleRemoved.info().id,
-        ],
-        place: format!("{}: relax or remove the rule:", at(Some(place))),
+        check: ids(&site.relaxed),
+        place: format!("{}: relax or remove {}:", at(Some(site.at)), site.what),
         change: vec![
             "# or keep it, marked `assumed:` with the reason, if the service's leniency is not a promise"
                 .into(),
@@ -619,13 +680,13 @@ fn rule_looser(
 ) -> Item {
     let because = reason.map(|r| format!(": {r}")).unwrap_or_default();
     let endpoints: Vec<&str> = group.endpoints.keys().map(String::as_str).collect();
-    match rule.and_then(|r| rule_location(api, r).map(|at| (r, at))) {
-        Some((rule, place)) => Item::Edit {
+    match rule.and_then(|r| rule_site(api, r).map(|site| (r, site))) {
+        Some((rule, site)) => Item::Edit {
             headline: format!(
                 "rule `{rule}` is looser than the service: it refused requests the rule accepts ({status}{because})"
             ),
-            check: vec![ChangeKind::RuleTightened.info().id],
-            place: format!("{}: tighten the rule:", at(Some(place))),
+            check: ids(&site.tightened),
+            place: format!("{}: tighten {}:", at(Some(site.at)), site.what),
             change: vec!["# so that it refuses the requests above, as the service does".into()],
         },
         None => {

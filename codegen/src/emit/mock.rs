@@ -6,7 +6,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{
-    Emitted, cargo_toml, ident, inner_docs, prose, readme, runtime_dependency, sibling_dependency,
+    Emitted, cargo_toml_with_features, ident, inner_docs, prose, readme, runtime_dependency,
+    sibling_dependency,
 };
 use crate::model::{
     Api, Endpoint, FieldId, Input, Inputs, Operand, ParamId, Record, SampleField, Samples,
@@ -18,11 +19,20 @@ pub const DIR: &str = "crates/mrds-mock";
 /// The key the sample server accepts when no other is given.
 const DEMO_KEY: &str = "demo-key";
 
+/// The checking proxy of the command line (`--proxy`), a feature of its own: it needs the
+/// client's HTTP stack with TLS, which a test using `MockServer` does not.
+const PROXY_FEATURE: &str = "\
+# The checking proxy (`mrds-mock --proxy URL`, `mrds_runtime::mock::Proxy`): the client's HTTP
+# stack, with rustls (the `ring` provider) for an `https://` service. Off by default: a test
+# serving the samples in process does not pay for it.
+proxy = [\"mrds-runtime/proxy\", \"mrds-runtime/client-rustls-ring\"]
+";
+
 /// Adds the sample-data server's files to `out`.
 pub fn emit(api: &Api, out: &mut Emitted) {
     out.text(
         format!("{DIR}/Cargo.toml"),
-        cargo_toml(
+        cargo_toml_with_features(
             "mrds-mock",
             "Sample-data server of the Market and Reference Data Service, built from the spec's samples",
             &[
@@ -30,6 +40,7 @@ pub fn emit(api: &Api, out: &mut Emitted) {
                 &runtime_dependency(&["mock"]),
                 &sibling_dependency("mrds-server"),
             ],
+            PROXY_FEATURE,
         ),
     );
     out.text(format!("{DIR}/README.md"), readme_md(api));
@@ -63,11 +74,22 @@ fn readme_md(api: &Api) -> String {
          header (as Prism does): `Prefer: code=429` answers that status with the spec's error \
          object (`retry-after=<s>` sets its `Retry-After`), `Prefer: delay=250` waits 250 ms \
          first (at most 10 s); a status the spec has no code for is refused with 400, naming \
-         those it has. `--no-prefer` (`MockServer::builder().prefer(false)`) ignores it.",
+         those it has. `--no-prefer` (`MockServer::builder().prefer(false)`) ignores it.\n\n\
+         ## Checking the real service\n\n\
+         `cargo run -p mrds-mock --features proxy -- --proxy https://host` serves no sample data: it is a checking proxy in front \
+         of the service. Point clients at it; it forwards every request (the key passed on \
+         unchanged, never logged or written), returns the service's answers as they came, and \
+         checks both against the spec: what the answers hold that the spec does not describe, \
+         requests the spec refuses that the service accepts and the reverse. What it finds goes \
+         to `--findings` (`drift.jsonl`) as JSON lines, which `cargo xtask drift` turns into \
+         spec edits, and a summary is printed when it stops.",
         prose(&api.title),
         mock_server_example(api),
     );
-    readme("mrds-mock", &body, "")
+    let features = "## Features\n\n\
+         `proxy` (off by default): the checking proxy (`--proxy`), with the client's HTTP stack \
+         and rustls (the `ring` provider), which a test serving the samples does not need.";
+    readme("mrds-mock", &body, features)
 }
 
 /// The README's example of the in-process server: a scenario on the endpoint of the client's
@@ -113,7 +135,9 @@ fn lib_rs(api: &Api) -> TokenStream {
          `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` through `mrds_server::serve`, \
          the serving path of any implementation (`--addr`, `--api-key`, `--serve-removed`, a \
          flag per limit, `--log-format`, `--no-prefer`; see `--help`). [`MockServer`] serves it \
-         in process for tests, with [`Scenario`]s and a journal of [`ReceivedRequest`]s.",
+         in process for tests, with [`Scenario`]s and a journal of [`ReceivedRequest`]s. \
+         `--proxy URL` makes it a checking proxy in front of the real service instead \
+         (`mrds_runtime::mock::Proxy`, feature `proxy`).",
         api.title
     ));
     quote! {

@@ -119,6 +119,17 @@ pub enum ValueCheck {
 }
 
 impl ValueCheck {
+    /// Every check, in order: for tools reading a rule id back (`cargo xtask drift`).
+    pub const ALL: [ValueCheck; 7] = [
+        ValueCheck::Required,
+        ValueCheck::Repeated,
+        ValueCheck::Type,
+        ValueCheck::Values,
+        ValueCheck::Range,
+        ValueCheck::Pattern,
+        ValueCheck::Format,
+    ];
+
     /// The last part of the rule id.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -10,7 +10,7 @@ mod error;
 mod paging;
 mod raw;
 mod retry;
-mod stack;
+pub(crate) mod stack;
 mod transport;
 
 pub use builder::{BuildError, ClientBuilder};

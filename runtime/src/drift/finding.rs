@@ -11,6 +11,11 @@ pub const MAX_EXAMPLES: usize = 8;
 /// The most characters of an example's JSON text; a longer one is cut and ends in `…`.
 pub const EXAMPLE_LIMIT: usize = 80;
 
+/// The most characters of an example that is a request (of the rule kinds: method, path and
+/// query), which must keep the parameters at stake to be repeated; a longer one is cut and
+/// ends in `…`.
+pub const REQUEST_EXAMPLE_LIMIT: usize = 400;
+
 /// Who saw it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -293,7 +298,7 @@ pub struct Finding {
     pub count: u64,
     /// Examples: the JSON text of values seen (the unknown values themselves, for
     /// `value.unknown`), or requests for the rule kinds; at most [`MAX_EXAMPLES`], each at
-    /// most [`EXAMPLE_LIMIT`] characters.
+    /// most [`EXAMPLE_LIMIT`] characters ([`REQUEST_EXAMPLE_LIMIT`] for a request).
     #[serde(default)]
     pub examples: Vec<String>,
 }

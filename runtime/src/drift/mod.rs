@@ -34,7 +34,8 @@ mod walk;
 
 #[cfg(feature = "drift")]
 pub use finding::{
-    EXAMPLE_LIMIT, Finding, JsonKind, MAX_EXAMPLES, Observed, Source, parse_json_lines,
+    EXAMPLE_LIMIT, Finding, JsonKind, MAX_EXAMPLES, Observed, REQUEST_EXAMPLE_LIMIT, Source,
+    parse_json_lines,
 };
 #[cfg(feature = "drift")]
 pub use inline::decode_noticing;

@@ -60,6 +60,20 @@ pub enum LogFormat {
 /// error code of the spec has, a delay over the bound or a malformed value is answered 400
 /// INVALID_PARAMETER, naming the statuses there are; other preferences are ignored. The answer
 /// says `Preference-Applied`.
+#[cfg_attr(
+    feature = "proxy",
+    doc = "",
+    doc = "With --proxy URL it serves no sample data: it is a checking proxy in front of the \
+           service at URL (the base path is appended when missing). It forwards every request \
+           (the caller's key passed on unchanged, never logged or written) and returns the \
+           service's answer as it came (a bare 502 when none came, 504 past --request-timeout), \
+           and checks both against the spec: what the answer holds that the spec does not \
+           describe (a field, a value, a null, a type), a request the spec refuses that the \
+           service accepts (rule.stricter) and one the spec accepts that the service refuses \
+           with 400 INVALID_PARAMETER or 422 (rule.looser). Findings go to --findings as JSON \
+           lines, rewritten as they come and when it stops (SIGINT, SIGTERM), and a summary is \
+           printed then; `cargo xtask drift FILE` prints the spec edits they call for."
+)]
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Args {
@@ -112,6 +126,35 @@ struct Args {
     /// `delay=<ms>` are followed; see above).
     #[arg(long)]
     no_prefer: bool,
+    /// Be a checking proxy in front of the service at URL instead of serving the sample data
+    /// (see above): `https://host` or `https://host/api`.
+    #[cfg(feature = "proxy")]
+    #[arg(
+        long,
+        value_name = "URL",
+        conflicts_with_all = ["api_keys", "serve_removed", "no_prefer"]
+    )]
+    proxy: Option<String>,
+    /// With --proxy: the file of findings, one JSON object a line (rewritten as findings come;
+    /// the findings it holds at start are kept, and counted on).
+    #[cfg(feature = "proxy")]
+    #[arg(
+        long,
+        value_name = "PATH",
+        default_value = "drift.jsonl",
+        requires = "proxy"
+    )]
+    findings: std::path::PathBuf,
+    /// With --proxy: the largest answer read from the service, in bytes; a larger one is
+    /// answered with a bare 502.
+    #[cfg(feature = "proxy")]
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value_t = super::DEFAULT_MAX_ANSWER_BYTES,
+        requires = "proxy"
+    )]
+    max_answer_bytes: usize,
 }
 
 impl Args {
@@ -198,6 +241,24 @@ fn init_logging(format: LogFormat) {
 
 async fn serve(app: &App, args: Args) -> ExitCode {
     let name = app.name;
+    #[cfg(feature = "proxy")]
+    let proxy = match &args.proxy {
+        Some(provider) => {
+            let built = super::Proxy::builder(app, provider.as_str())
+                .findings_file(&args.findings)
+                .max_answer_bytes(args.max_answer_bytes)
+                .timeout(Some(args.request_timeout).filter(|d| !d.is_zero()))
+                .build();
+            match built {
+                Ok(proxy) => Some(proxy),
+                Err(e) => {
+                    eprintln!("{name}: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+        None => None,
+    };
     let config = args.serve_config();
     let server = match Server::bind(config).await {
         Ok(server) => server,
@@ -209,6 +270,10 @@ async fn serve(app: &App, args: Args) -> ExitCode {
     let addr = server.local_addr().unwrap_or(args.addr);
     let base = app.protocol.base_path;
     let header = app.protocol.auth_header;
+    #[cfg(feature = "proxy")]
+    if let Some(proxy) = proxy {
+        return serve_proxy(app, proxy, server, addr).await;
+    }
     // Keys are never printed: the count, and the demo key only when it is the built-in one.
     let (keys, shown_key) = if args.api_keys.is_empty() {
         println!("{name}: accepting the demo API key {}", app.demo_key);
@@ -245,6 +310,52 @@ async fn serve(app: &App, args: Args) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{name}: server failed: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Serves the checking proxy until a signal, then prints what it saw.
+#[cfg(feature = "proxy")]
+async fn serve_proxy(
+    app: &App,
+    proxy: std::sync::Arc<super::Proxy>,
+    server: Server,
+    addr: SocketAddr,
+) -> ExitCode {
+    let name = app.name;
+    let base = app.protocol.base_path;
+    println!(
+        "{name}: forwarding every request to {}, checking requests and answers against the spec",
+        proxy.provider()
+    );
+    let known = proxy.findings().len();
+    if let Some(file) = proxy.findings_file() {
+        let kept = match known {
+            0 => String::new(),
+            n => format!(" (the {n} it holds are kept)"),
+        };
+        println!(
+            "{name}: findings go to {} as they come{kept}; `cargo xtask drift {}` prints the spec edits they call for",
+            file.display(),
+            file.display()
+        );
+    }
+    println!("{name}: checking proxy at http://{addr}{base}");
+    println!(
+        "{name}: try  {}",
+        app.example.curl(
+            &format!("http://{addr}{base}"),
+            app.protocol.auth_header,
+            Some("$KEY")
+        )
+    );
+    let served = proxy.clone().serve(server).await;
+    println!("{name}: {}", proxy.summary());
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{name}: proxy failed: {e}");
             ExitCode::FAILURE
         }
     }
@@ -296,6 +407,44 @@ mod tests {
         assert_eq!(defaults.shutdown_timeout, expected.shutdown_timeout);
         assert_eq!(defaults.max_head_bytes, expected.max_head_bytes);
         assert!(defaults.compression && defaults.rate_limit.is_none());
+    }
+
+    #[cfg(feature = "proxy")]
+    #[test]
+    fn the_proxy_flags_are_documented_and_go_together() {
+        let help = Args::command().render_long_help().to_string();
+        for expected in [
+            "--proxy <URL>",
+            "--findings <PATH>",
+            "[default: drift.jsonl]",
+            "--max-answer-bytes <BYTES>",
+            "checking proxy",
+            "rule.stricter",
+            "rule.looser",
+            "cargo xtask drift",
+        ] {
+            assert!(help.contains(expected), "{expected:?} not in:\n{help}");
+        }
+        let args = Args::try_parse_from(["mock", "--proxy", "https://svc.example"]).unwrap();
+        assert_eq!(args.proxy.as_deref(), Some("https://svc.example"));
+        assert_eq!(args.findings, std::path::Path::new("drift.jsonl"));
+        assert_eq!(
+            args.max_answer_bytes,
+            super::super::DEFAULT_MAX_ANSWER_BYTES
+        );
+        // The proxy's flags need it; the sample data's flags do not go with it.
+        assert!(Args::try_parse_from(["mock", "--findings", "x.jsonl"]).is_err());
+        assert!(Args::try_parse_from(["mock", "--max-answer-bytes", "9"]).is_err());
+        for other in [
+            &["--api-key", "k"][..],
+            &["--serve-removed"],
+            &["--no-prefer"],
+        ] {
+            let mut line = vec!["mock", "--proxy", "http://svc"];
+            line.extend_from_slice(other);
+            assert!(Args::try_parse_from(line).is_err(), "{other:?}");
+        }
+        assert!(Args::try_parse_from(["mock"]).unwrap().proxy.is_none());
     }
 
     #[test]

@@ -62,6 +62,13 @@ impl ErrorAnswers {
             .collect()
     }
 
+    /// `status` with the spec's error object of the first code answered with it, `message`
+    /// and `hint`; `None` when no code of the spec has the status.
+    #[cfg(feature = "proxy")]
+    pub(crate) fn answer(&self, status: u16, message: String, hint: String) -> Option<Response> {
+        (self.status)(status, message, hint, None)
+    }
+
     fn has(&self, status: u16) -> bool {
         (self.statuses)().iter().any(|(s, _)| *s == status)
     }

@@ -16,7 +16,7 @@ pub const REDACTED: &str = "<redacted>";
 
 /// Keys and header values this long or longer are also replaced where else they occur (the
 /// query, the path, other headers, the body); shorter ones would replace ordinary text.
-const REDACT_ELSEWHERE_FROM: usize = 8;
+pub(crate) const REDACT_ELSEWHERE_FROM: usize = 8;
 
 /// One request an in-process sample server received, as it arrived, with every credential
 /// replaced by `<redacted>`: the value of the key header (`X-API-Key`), of `Authorization`,
@@ -229,7 +229,7 @@ fn is_credential(name: &str) -> bool {
 }
 
 /// `bytes` with every occurrence of each of `secrets` replaced by [`REDACTED`].
-fn redact(bytes: &[u8], secrets: &[&[u8]]) -> Vec<u8> {
+pub(crate) fn redact(bytes: &[u8], secrets: &[&[u8]]) -> Vec<u8> {
     let mut out = bytes.to_vec();
     for secret in secrets.iter().filter(|s| !s.is_empty()) {
         if memchr::memmem::find(&out, secret).is_none() {

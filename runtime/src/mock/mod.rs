@@ -2,7 +2,8 @@
 //! records, the command line that serves them, and the same server in process for tests
 //! ([`MockServer`]): scenarios set from Rust ([`Scenario`]), the `Prefer` request header (for
 //! clients in any language, and the command line), and a journal of what was received
-//! ([`ReceivedRequest`]).
+//! ([`ReceivedRequest`]); and, feature `proxy`, the checking proxy (`Proxy`): in front of
+//! the real service, it checks requests and answers against the spec.
 
 mod cli;
 mod control;
@@ -10,6 +11,8 @@ mod engine;
 mod journal;
 mod judge;
 mod prefer;
+#[cfg(feature = "proxy")]
+mod proxy;
 mod scenario;
 mod server;
 
@@ -18,6 +21,11 @@ pub use control::ErrorAnswers;
 pub use journal::{JOURNAL_BODY_BYTES, KeySent, REDACTED, ReceivedRequest};
 pub use judge::{Judgement, RequestCheck};
 pub use prefer::MAX_PREFER_DELAY;
+#[cfg(feature = "proxy")]
+pub use proxy::{
+    DEFAULT_MAX_ANSWER_BYTES, DEFAULT_PROVIDER_TIMEOUT, KindCount, Proxy, ProxyBuilder, ProxyError,
+    Summary,
+};
 pub use scenario::{Scenario, ScenarioError};
 pub use server::{DEFAULT_JOURNAL_CAPACITY, MockServer, MockServerBuilder, SampleServer};
 

@@ -214,7 +214,7 @@ fn checks_follow_the_model() {
 }
 
 /// Serves `router` on a loopback port.
-async fn serve(router: mrds_server::axum::Router) -> std::net::SocketAddr {
+pub(super) async fn serve(router: mrds_server::axum::Router) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { mrds_server::axum::serve(listener, router).await });

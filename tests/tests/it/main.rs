@@ -19,7 +19,8 @@
 //!   ([`client_examples`]), typed time ([`typed_time`]); the sample server in process, its
 //!   scenarios, `Prefer` header and journal ([`mock_server`]);
 //! - following the provider: what the client notices of a service's answers that the spec
-//!   does not describe, and `cargo xtask drift`'s spec edits ([`provider_drift`]);
+//!   does not describe, and `cargo xtask drift`'s spec edits ([`provider_drift`]); the checking
+//!   proxy in front of a drifted provider ([`provider_proxy`]);
 //! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]).
 
 mod bodies;
@@ -47,6 +48,7 @@ mod packaging;
 mod pattern_matchers;
 mod pipeline;
 mod provider_drift;
+mod provider_proxy;
 mod server_e2e;
 mod server_refusals;
 mod server_runtime;

@@ -238,7 +238,7 @@ fn every_kind_of_finding_is_reported_as_the_spec_edit_it_calls_for() {
          `rule.stricter`, `rule.looser` (column 87)\n"
     );
     let report = mrds_codegen::drift::report(&api, &findings);
-    assert_eq!((report.edits, report.notes), (13, 3));
+    assert_eq!((report.edits, report.notes), (15, 3));
     insta::assert_snapshot!("drift_report", report.text);
 }
 
