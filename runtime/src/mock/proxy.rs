@@ -29,7 +29,7 @@ use axum::extract::{Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
-use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
+use http_body_util::Full;
 
 use super::App;
 use super::journal::{REDACT_ELSEWHERE_FROM, redact};
@@ -37,7 +37,7 @@ use super::judge::{Judgement, RequestCheck};
 use crate::client::TransportError;
 use crate::client::stack::{self, Http};
 use crate::drift::{Drift, Finding, Observed, REQUEST_EXAMPLE_LIMIT, Source, check_answer};
-use crate::server::{REQUEST_ID_HEADER, Server};
+use crate::server::{REQUEST_ID_HEADER, Server, Unread, declares_json, read_limited};
 use crate::text::percent_decode;
 use crate::{DEFAULT_BODY_LIMIT, Endpoint, ErrorKind, RawParams};
 
@@ -780,15 +780,6 @@ fn path_params(template: &'static str, path: &str) -> Option<Vec<(&'static str, 
     given.next().is_none().then_some(params)
 }
 
-/// True for a body declared JSON.
-fn is_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
-}
-
 /// The request headers the service gets: all but those of one connection (and those the
 /// `Connection` header names), and `Accept-Encoding: identity`.
 fn forwarded_headers(headers: &HeaderMap) -> HeaderMap {
@@ -849,7 +840,7 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
                 for (name, value) in &m.path_params {
                     raw = raw.with_path(name, value);
                 }
-                let json = is_json(&parts.headers).then_some(&body[..]);
+                let json = declares_json(&parts.headers).then_some(&body[..]);
                 check.judge(&raw, json)
             }
             None => Judgement::NotJudged,
@@ -937,20 +928,12 @@ async fn read_request_body(proxy: &Proxy, parts: &Parts, body: Body) -> Result<B
             "send a smaller body",
         )
     };
-    let declared = parts
-        .headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit as u64) {
-        return Err(too_large());
-    }
-    match Limited::new(body, limit).collect().await {
-        Ok(collected) => Ok(collected.to_bytes()),
-        Err(e) if e.is::<LengthLimitError>() => Err(too_large()),
-        Err(_) => Err(proxy.refuse(
+    match read_limited(&parts.headers, body, limit).await {
+        Ok(bytes) => Ok(bytes),
+        Err(Unread::TooLarge) => Err(too_large()),
+        Err(Unread::Failed(e)) => Err(proxy.refuse(
             400,
-            "the request body could not be read".to_string(),
+            format!("the request body could not be read: {e}"),
             "send the whole body",
         )),
     }
@@ -982,17 +965,10 @@ async fn exchange(
             .await
             .map_err(|e| Failure::Transport(TransportError::new(&uri, e)))?;
         let (head, body) = response.into_parts();
-        let declared = head
-            .headers
-            .get(header::CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<u64>().ok());
-        if declared.is_some_and(|n| n > limit as u64) {
-            return Err(Failure::TooLarge(limit));
-        }
-        match Limited::new(body, limit).collect().await {
-            Ok(collected) => Ok((head, collected.to_bytes())),
-            Err(e) => match e.downcast::<hyper::Error>() {
+        match read_limited(&head.headers, body, limit).await {
+            Ok(bytes) => Ok((head, bytes)),
+            Err(Unread::TooLarge) => Err(Failure::TooLarge(limit)),
+            Err(Unread::Failed(e)) => match e.downcast::<hyper::Error>() {
                 Ok(e) => Err(Failure::Transport(TransportError::of_body(&uri, *e))),
                 Err(_) => Err(Failure::TooLarge(limit)),
             },

@@ -22,6 +22,8 @@ pub use pipeline::{
     BodyLimit, PathRule, PeerAddr, REQUEST_ID_HEADER, RequestContext, RequestTimeout, Shared,
     json_document, method_not_allowed, unknown_path,
 };
+#[cfg(feature = "proxy")]
+pub(crate) use pipeline::{Unread, declares_json, read_limited};
 pub use rate_limit::{Caller, RateLimit, RateLimiter};
 pub use request_id::{RequestId, is_valid_request_id, new_request_id};
 pub use serve::{ServeConfig, Server, ShutdownHandle, serve};

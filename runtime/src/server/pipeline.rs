@@ -380,20 +380,57 @@ fn guarded<F: Future>(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BodyLimit(pub usize);
 
+/// True when `headers` declare a JSON body (`Content-Type: application/json`, whatever its
+/// parameters).
+pub(crate) fn declares_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// Why a body was not read whole: [`read_limited`].
+pub(crate) enum Unread {
+    /// Longer than the limit, as declared or as read.
+    TooLarge,
+    /// The body failed while it was read (the connection's error).
+    Failed(Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// Reads a body (a request's, or an answer's) to its end, at most `limit` bytes: refused
+/// before a byte is read when its `headers` declare a longer `Content-Length`.
+pub(crate) async fn read_limited<B>(
+    headers: &HeaderMap,
+    body: B,
+    limit: usize,
+) -> Result<axum::body::Bytes, Unread>
+where
+    B: http_body::Body,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    use http_body_util::BodyExt;
+
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(Unread::TooLarge);
+    }
+    match http_body_util::Limited::new(body, limit).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(Unread::TooLarge),
+        Err(e) => Err(Unread::Failed(e)),
+    }
+}
+
 /// The body of a request of `P`: declared JSON, within its limit, parsed as `P::Body`.
 async fn read_body<P: WithBody, E: ErrorBody>(
     parts: &Parts,
     body: Body,
 ) -> Result<P::Body, ApiError<E>> {
-    use http_body_util::BodyExt;
-
-    let json = parts
-        .headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"));
-    if !json {
+    if !declares_json(&parts.headers) {
         return Err(ApiError::of_kind(
             crate::ErrorKind::UnsupportedMediaType,
             "the request body must be JSON",
@@ -404,28 +441,19 @@ async fn read_body<P: WithBody, E: ErrorBody>(
         .extensions
         .get::<BodyLimit>()
         .map_or(DEFAULT_BODY_LIMIT, |l| l.0);
-    let too_large = || {
-        ApiError::of_kind(
-            crate::ErrorKind::PayloadTooLarge,
-            format!("the request body is larger than {limit} bytes"),
-        )
-        .with_hint("send a smaller body")
-    };
-    let declared = parts
-        .headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit as u64) {
-        return Err(too_large());
-    }
-    let bytes = match http_body_util::Limited::new(body, limit).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(e) if e.is::<http_body_util::LengthLimitError>() => return Err(too_large()),
-        Err(_) => {
+    let bytes = match read_limited(&parts.headers, body, limit).await {
+        Ok(bytes) => bytes,
+        Err(Unread::TooLarge) => {
+            return Err(ApiError::of_kind(
+                crate::ErrorKind::PayloadTooLarge,
+                format!("the request body is larger than {limit} bytes"),
+            )
+            .with_hint("send a smaller body"));
+        }
+        Err(Unread::Failed(e)) => {
             return Err(ApiError::of_kind(
                 crate::ErrorKind::InvalidParameter,
-                "the request body could not be read",
+                format!("the request body could not be read: {e}"),
             ));
         }
     };
