@@ -14,6 +14,8 @@
 #   client-aws-lc-rs mrds-client, rustls with aws-lc-rs
 #   client-native    mrds-client, native-tls (OpenSSL; needs its development package)
 #   client-no-tls    mrds-client without TLS (plain http only), like progenitor's default
+#   mock             mrds-mock, default features: the sample server a downstream test serves
+#   mock-proxy       mrds-mock with `proxy`: the checking proxy (the client's stack, rustls)
 #   generator        mrds-codegen alone: what `cargo xtask codegen` needs besides xtask's own
 #   progenitor       the client cargo-progenitor generates for the same API (OpenAPI 3.0.3;
 #                    its reqwest has no TLS feature: plain http only)
@@ -71,6 +73,8 @@ dependency_of() {
         client-aws-lc-rs) echo "mrds-client = { path = \"$root/mrds-client\", default-features = false, features = [\"rustls-aws-lc-rs\"] }" ;;
         client-native) echo "mrds-client = { path = \"$root/mrds-client\", default-features = false, features = [\"native-tls\"] }" ;;
         client-no-tls) echo "mrds-client = { path = \"$root/mrds-client\", default-features = false }" ;;
+        mock) echo "mrds-mock = { path = \"$root/mrds-mock\" }" ;;
+        mock-proxy) echo "mrds-mock = { path = \"$root/mrds-mock\", features = [\"proxy\"] }" ;;
     esac
 }
 
