@@ -54,6 +54,7 @@ mod server_refusals;
 mod server_runtime;
 mod spec_coverage;
 mod spec_diff;
+mod spec_diff_command;
 mod spec_diff_e2e;
 mod spec_schema;
 mod typed_time;
