@@ -27,10 +27,16 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
+use axum::http::{HeaderValue, Method, Uri, header};
 use axum::response::Response;
 use http_body_util::Full;
 
+mod summary;
+mod wire;
+
+pub use summary::{KindCount, Summary};
+
+use self::wire::{Refusal, answer_of, bare, cut, forwarded_headers, path_params, provider_root};
 use super::App;
 use super::journal::{REDACT_ELSEWHERE_FROM, redact};
 use super::judge::{Judgement, RequestCheck};
@@ -55,42 +61,6 @@ pub const DEFAULT_PROVIDER_TIMEOUT: Duration = Duration::from_secs(30);
 /// The findings file is rewritten at most this often while findings come (and once more when
 /// the proxy stops).
 const WRITE_EVERY: Duration = Duration::from_secs(1);
-
-/// The most characters of the service's reason kept in a `rule.looser` finding.
-const MAX_REASON: usize = 200;
-
-/// Request headers that concern one connection (RFC 9110 §7.6.1), and those the proxy sets
-/// itself (`host` from the service's URL, `content-length` from the body it sends,
-/// `accept-encoding`: it asks for answers it can read).
-const NOT_FORWARDED: [&str; 13] = [
-    "host",
-    "connection",
-    "keep-alive",
-    "proxy-connection",
-    "proxy-authorization",
-    "proxy-authenticate",
-    "te",
-    "trailer",
-    "transfer-encoding",
-    "upgrade",
-    "expect",
-    "content-length",
-    "accept-encoding",
-];
-
-/// Answer headers that concern one connection; `content-length` is the serving path's to
-/// write (it may compress the answer).
-const NOT_RETURNED: [&str; 9] = [
-    "connection",
-    "keep-alive",
-    "proxy-connection",
-    "proxy-authenticate",
-    "te",
-    "trailer",
-    "transfer-encoding",
-    "upgrade",
-    "content-length",
-];
 
 /// Why a proxy could not be made.
 #[derive(Debug)]
@@ -512,100 +482,6 @@ impl Proxy {
 /// A `rule.looser` finding's endpoint, rule (when the service names one) and status.
 type LooserKey = (String, Option<String>, u16);
 
-/// What the proxy did and saw: [`Proxy::summary`]. Its `Display` is what the command line
-/// prints when it stops.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Summary {
-    /// Requests forwarded to the service.
-    pub forwarded: u64,
-    /// Of them, those that got no answer the proxy could pass on (answered 502 or 504).
-    pub failed: u64,
-    /// Answers passed on unchecked: coded (gzip, say) although the proxy asked for none.
-    pub unchecked: u64,
-    /// Findings by kind (`field.undeclared`): how many, and how many times they were seen.
-    pub kinds: BTreeMap<&'static str, KindCount>,
-    /// New findings not kept because the most were kept already.
-    pub dropped: u64,
-    /// The findings file, if there is one.
-    pub file: Option<PathBuf>,
-}
-
-/// The findings of one kind in a [`Summary`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct KindCount {
-    /// Findings (things seen, each once per endpoint).
-    pub findings: usize,
-    /// Times they were seen (values, records or requests).
-    pub seen: u64,
-}
-
-impl Summary {
-    /// Every finding of every kind.
-    pub fn findings(&self) -> usize {
-        self.kinds.values().map(|k| k.findings).sum()
-    }
-}
-
-impl fmt::Display for Summary {
-    /// `12 requests forwarded (1 without an answer); 2 findings:`, a line per kind
-    /// (`  field.undeclared: 1, seen 3 times`), and where they are written.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let plural = |n: u64| if n == 1 { "" } else { "s" };
-        write!(
-            f,
-            "{} request{} forwarded",
-            self.forwarded,
-            plural(self.forwarded)
-        )?;
-        if self.failed > 0 {
-            write!(f, " ({} without an answer)", self.failed)?;
-        }
-        if self.unchecked > 0 {
-            write!(
-                f,
-                ", {} answer{} coded and not checked",
-                self.unchecked,
-                plural(self.unchecked)
-            )?;
-        }
-        let findings = self.findings() as u64;
-        write!(f, "; {findings} finding{}", plural(findings))?;
-        if findings == 0 {
-            f.write_str(": the service behaved as the spec says")?;
-        } else {
-            f.write_str(":")?;
-        }
-        for (kind, count) in &self.kinds {
-            write!(
-                f,
-                "\n  {kind}: {}, seen {} time{}",
-                count.findings,
-                count.seen,
-                plural(count.seen)
-            )?;
-        }
-        if self.dropped > 0 {
-            write!(
-                f,
-                "\n  ({} more not kept: the most findings were kept already)",
-                self.dropped
-            )?;
-        }
-        if let Some(file) = &self.file {
-            write!(f, "\nwritten to {}", file.display())?;
-            if findings > 0 {
-                write!(
-                    f,
-                    "; `cargo xtask drift {}` prints the spec edits they call for",
-                    file.display()
-                )?;
-            }
-        }
-        Ok(())
-    }
-}
-
 /// The endpoint a request is of.
 struct Matched {
     endpoint: &'static Endpoint,
@@ -667,149 +543,6 @@ impl Exchange<'_> {
         }
         String::from_utf8_lossy(&redact(text.as_bytes(), &secrets)).into_owned()
     }
-}
-
-/// What a refusal of the service says: its error code, the rule its details name (the
-/// `[rule <id>]` the spec's servers end a reason with) and its reason (the first detail's,
-/// else the message).
-#[derive(Debug, Default, PartialEq, Eq)]
-struct Refusal {
-    code: Option<String>,
-    rule: Option<String>,
-    reason: Option<String>,
-}
-
-impl Refusal {
-    fn read(body: &[u8]) -> Self {
-        let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) else {
-            return Self::default();
-        };
-        let error = &value["error"];
-        let text = |v: &serde_json::Value| v.as_str().map(str::to_string);
-        let mut refusal = Refusal {
-            code: text(&error["code"]),
-            rule: None,
-            reason: text(&error["message"]),
-        };
-        let details = error["details"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        for (i, detail) in details.iter().enumerate() {
-            let Some(reason) = detail["reason"].as_str() else {
-                continue;
-            };
-            let (said, rule) = match reason
-                .trim_end()
-                .strip_suffix(']')
-                .and_then(|r| r.rsplit_once(" [rule "))
-            {
-                Some((said, rule)) => (said, Some(rule.trim().to_string())),
-                None => (reason, None),
-            };
-            if i == 0 {
-                let field = detail["field"].as_str().filter(|f| !f.is_empty());
-                refusal.reason = Some(match field {
-                    Some(field) => format!("{field}: {said}"),
-                    None => said.to_string(),
-                });
-            }
-            if refusal.rule.is_none() {
-                refusal.rule = rule;
-            }
-        }
-        refusal.reason = refusal.reason.map(|r| cut(&r, MAX_REASON));
-        refusal
-    }
-}
-
-/// `text` cut to `limit` characters, ending in `…` when cut.
-fn cut(text: &str, limit: usize) -> String {
-    match text.char_indices().nth(limit) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
-    }
-}
-
-/// The service's root the request path is appended to, and the root as shown (with the base
-/// path), from its URL: `http` or `https`, a host, no credentials, no query; the base path
-/// appended when missing.
-fn provider_root(url: &str, base_path: &str) -> Result<(String, String), String> {
-    let uri: Uri = url
-        .trim()
-        .parse()
-        .map_err(|e| format!("`{}` is not a URL ({e})", url.trim()))?;
-    let scheme = match uri.scheme_str() {
-        Some(scheme @ ("http" | "https")) => scheme,
-        _ => return Err("it must start with http:// or https://".to_string()),
-    };
-    let Some(authority) = uri.authority().filter(|a| !a.host().is_empty()) else {
-        return Err("it names no host".to_string());
-    };
-    if authority.as_str().contains('@') {
-        return Err(
-            "it holds credentials; the caller's key travels in its header, the URL needs none"
-                .to_string(),
-        );
-    }
-    if uri.query().is_some() {
-        return Err("it has a query; give the service's root".to_string());
-    }
-    let path = uri.path().trim_end_matches('/');
-    let prefix = path.strip_suffix(base_path).unwrap_or(path);
-    let root = format!("{scheme}://{authority}{prefix}");
-    let shown = format!("{root}{base_path}");
-    Ok((root, shown))
-}
-
-/// The path parameters of `path` (below the base path) when it fills the template `template`
-/// (each `{name}` one non-empty segment, decoded), `None` when it does not.
-fn path_params(template: &'static str, path: &str) -> Option<Vec<(&'static str, String)>> {
-    let mut given = path.split('/');
-    let mut params = Vec::new();
-    for expected in template.split('/') {
-        let segment = given.next()?;
-        match expected.strip_prefix('{').and_then(|e| e.strip_suffix('}')) {
-            Some(_) if segment.is_empty() => return None,
-            // A path keeps `+` as it is: only its escapes are decoded.
-            Some(name) => params.push((name, percent_decode(&segment.replace('+', "%2B")))),
-            None if segment != expected => return None,
-            None => {}
-        }
-    }
-    given.next().is_none().then_some(params)
-}
-
-/// The request headers the service gets: all but those of one connection (and those the
-/// `Connection` header names), and `Accept-Encoding: identity`.
-fn forwarded_headers(headers: &HeaderMap) -> HeaderMap {
-    let named: Vec<String> = headers
-        .get_all(header::CONNECTION)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(|name| name.trim().to_ascii_lowercase())
-        .collect();
-    let mut out = HeaderMap::with_capacity(headers.len() + 1);
-    for (name, value) in headers {
-        let name_text = name.as_str();
-        if NOT_FORWARDED.contains(&name_text) || named.iter().any(|n| n == name_text) {
-            continue;
-        }
-        out.append(name.clone(), value.clone());
-    }
-    out.insert(
-        header::ACCEPT_ENCODING,
-        HeaderValue::from_static("identity"),
-    );
-    out
-}
-
-/// `status` with an empty body and no envelope.
-fn bare(status: u16) -> Response {
-    let mut response = Response::new(Body::empty());
-    *response.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY);
-    response
 }
 
 /// How an exchange with the service failed.
@@ -982,22 +715,6 @@ async fn exchange(
     }
 }
 
-/// The service's answer as the caller gets it: its status, its headers but those of one
-/// connection (a `HEAD`'s `Content-Length` kept: it describes the `GET`'s body), its body.
-fn answer_of(method: &Method, head: axum::http::response::Parts, body: Bytes) -> Response {
-    let mut response = Response::new(Body::from(body));
-    *response.status_mut() = head.status;
-    let headers = response.headers_mut();
-    for (name, value) in &head.headers {
-        let keep_length = name == header::CONTENT_LENGTH && method == Method::HEAD;
-        if NOT_RETURNED.contains(&name.as_str()) && !keep_length {
-            continue;
-        }
-        headers.append(HeaderName::clone(name), value.clone());
-    }
-    response
-}
-
 /// Rewrites the findings file when findings were recorded, at most every [`WRITE_EVERY`].
 async fn keep_written(proxy: Arc<Proxy>) {
     loop {
@@ -1049,93 +766,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_service_root_takes_the_base_path_when_missing() {
-        let root = |url: &str| provider_root(url, "/api");
-        assert_eq!(
-            root("https://svc.example"),
-            Ok((
-                "https://svc.example".into(),
-                "https://svc.example/api".into()
-            ))
-        );
-        assert_eq!(
-            root("https://svc.example/api/"),
-            Ok((
-                "https://svc.example".into(),
-                "https://svc.example/api".into()
-            ))
-        );
-        assert_eq!(
-            root("http://127.0.0.1:9/gw"),
-            Ok((
-                "http://127.0.0.1:9/gw".into(),
-                "http://127.0.0.1:9/gw/api".into()
-            ))
-        );
-        for bad in [
-            "svc.example",
-            "ftp://svc.example",
-            "https://user:pw@svc.example",
-            "https://svc.example/?x=1",
-            "",
-        ] {
-            assert!(root(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn paths_fill_templates_with_their_parameters_decoded() {
-        assert_eq!(path_params("/v1/a/b", "/v1/a/b"), Some(vec![]));
-        assert_eq!(
-            path_params("/v1/persons/{id}/x", "/v1/persons/a%20b+c/x"),
-            Some(vec![("id", "a b+c".to_string())])
-        );
-        assert_eq!(path_params("/v1/persons/{id}/x", "/v1/persons//x"), None);
-        assert_eq!(path_params("/v1/a/b", "/v1/a/b/"), None);
-        assert_eq!(path_params("/v1/a/b", "/v1/a"), None);
-        assert_eq!(path_params("/v1/a/b", "/v1/a/c"), None);
-    }
-
-    #[test]
-    fn a_refusal_names_its_code_rule_and_reason() {
-        let body = br#"{"success":false,"error":{"code":"INVALID_PARAMETER","message":"1 invalid parameter",
-            "details":[{"field":"limit","got":"3","reason":"must be even [rule bars.limit_even]"}]}}"#;
-        assert_eq!(
-            Refusal::read(body),
-            Refusal {
-                code: Some("INVALID_PARAMETER".into()),
-                rule: Some("bars.limit_even".into()),
-                reason: Some("limit: must be even".into()),
-            }
-        );
-        let bare = br#"{"error":{"code":"INVALID_PARAMETER","message":"too long"}}"#;
-        assert_eq!(Refusal::read(bare).reason.as_deref(), Some("too long"));
-        assert_eq!(Refusal::read(b"<html>"), Refusal::default());
-        let long = format!(
-            r#"{{"error":{{"code":"X","message":"{}"}}}}"#,
-            "é".repeat(MAX_REASON * 2)
-        );
-        let reason = Refusal::read(long.as_bytes()).reason.unwrap();
-        assert_eq!(reason.chars().count(), MAX_REASON + 1);
-    }
-
-    #[test]
-    fn connection_headers_stay_and_answers_are_asked_for_uncoded() {
-        let mut headers = HeaderMap::new();
-        headers.insert("x-api-key", HeaderValue::from_static("k"));
-        headers.insert("host", HeaderValue::from_static("proxy"));
-        headers.insert("connection", HeaderValue::from_static("keep-alive, x-hop"));
-        headers.insert("x-hop", HeaderValue::from_static("1"));
-        headers.insert("accept-encoding", HeaderValue::from_static("gzip"));
-        headers.append("accept", HeaderValue::from_static("application/json"));
-        let out = forwarded_headers(&headers);
-        let names: Vec<&str> = out.keys().map(HeaderName::as_str).collect();
-        assert_eq!(names, ["x-api-key", "accept", "accept-encoding"]);
-        assert_eq!(out["accept-encoding"], "identity");
-        assert_eq!(out["x-api-key"], "k");
-    }
-
-    #[test]
     fn examples_never_hold_the_key() {
         let key = b"secret-key-1234";
         let exchange = |query: &'static str| Exchange {
@@ -1173,49 +803,4 @@ mod tests {
         removed: None,
         idempotent: true,
     };
-
-    #[test]
-    fn the_summary_counts_findings_by_kind() {
-        let mut kinds = BTreeMap::new();
-        kinds.insert(
-            "field.undeclared",
-            KindCount {
-                findings: 2,
-                seen: 40,
-            },
-        );
-        kinds.insert(
-            "rule.stricter",
-            KindCount {
-                findings: 1,
-                seen: 1,
-            },
-        );
-        let summary = Summary {
-            forwarded: 12,
-            failed: 1,
-            unchecked: 0,
-            kinds,
-            dropped: 0,
-            file: Some("drift.jsonl".into()),
-        };
-        assert_eq!(
-            summary.to_string(),
-            "12 requests forwarded (1 without an answer); 3 findings:\n  \
-             field.undeclared: 2, seen 40 times\n  rule.stricter: 1, seen 1 time\n\
-             written to drift.jsonl; `cargo xtask drift drift.jsonl` prints the spec edits they call for"
-        );
-        let none = Summary {
-            forwarded: 1,
-            failed: 0,
-            unchecked: 0,
-            kinds: BTreeMap::new(),
-            dropped: 0,
-            file: None,
-        };
-        assert_eq!(
-            none.to_string(),
-            "1 request forwarded; 0 findings: the service behaved as the spec says"
-        );
-    }
 }

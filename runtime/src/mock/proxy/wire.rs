@@ -1,0 +1,303 @@
+//! What passes between the caller, the proxy and the service: the service's URL, the path
+//! parameters of a request, the headers forwarded each way, the answer returned, and what a
+//! refusal of the service says.
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
+use axum::response::Response;
+
+use crate::text::percent_decode;
+
+/// The most characters of the service's reason kept in a `rule.looser` finding.
+pub(super) const MAX_REASON: usize = 200;
+
+/// Request headers that concern one connection (RFC 9110 §7.6.1), and those the proxy sets
+/// itself (`host` from the service's URL, `content-length` from the body it sends,
+/// `accept-encoding`: it asks for answers it can read).
+pub(super) const NOT_FORWARDED: [&str; 13] = [
+    "host",
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "proxy-authorization",
+    "proxy-authenticate",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+    "expect",
+    "content-length",
+    "accept-encoding",
+];
+
+/// Answer headers that concern one connection; `content-length` is the serving path's to
+/// write (it may compress the answer).
+pub(super) const NOT_RETURNED: [&str; 9] = [
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "proxy-authenticate",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+    "content-length",
+];
+
+/// What a refusal of the service says: its error code, the rule its details name (the
+/// `[rule <id>]` the spec's servers end a reason with) and its reason (the first detail's,
+/// else the message).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Refusal {
+    pub(super) code: Option<String>,
+    pub(super) rule: Option<String>,
+    pub(super) reason: Option<String>,
+}
+
+impl Refusal {
+    pub(super) fn read(body: &[u8]) -> Self {
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) else {
+            return Self::default();
+        };
+        let error = &value["error"];
+        let text = |v: &serde_json::Value| v.as_str().map(str::to_string);
+        let mut refusal = Refusal {
+            code: text(&error["code"]),
+            rule: None,
+            reason: text(&error["message"]),
+        };
+        let details = error["details"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        for (i, detail) in details.iter().enumerate() {
+            let Some(reason) = detail["reason"].as_str() else {
+                continue;
+            };
+            let (said, rule) = match reason
+                .trim_end()
+                .strip_suffix(']')
+                .and_then(|r| r.rsplit_once(" [rule "))
+            {
+                Some((said, rule)) => (said, Some(rule.trim().to_string())),
+                None => (reason, None),
+            };
+            if i == 0 {
+                let field = detail["field"].as_str().filter(|f| !f.is_empty());
+                refusal.reason = Some(match field {
+                    Some(field) => format!("{field}: {said}"),
+                    None => said.to_string(),
+                });
+            }
+            if refusal.rule.is_none() {
+                refusal.rule = rule;
+            }
+        }
+        refusal.reason = refusal.reason.map(|r| cut(&r, MAX_REASON));
+        refusal
+    }
+}
+
+/// `text` cut to `limit` characters, ending in `…` when cut.
+pub(super) fn cut(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// The service's root the request path is appended to, and the root as shown (with the base
+/// path), from its URL: `http` or `https`, a host, no credentials, no query; the base path
+/// appended when missing.
+pub(super) fn provider_root(url: &str, base_path: &str) -> Result<(String, String), String> {
+    let uri: Uri = url
+        .trim()
+        .parse()
+        .map_err(|e| format!("`{}` is not a URL ({e})", url.trim()))?;
+    let scheme = match uri.scheme_str() {
+        Some(scheme @ ("http" | "https")) => scheme,
+        _ => return Err("it must start with http:// or https://".to_string()),
+    };
+    let Some(authority) = uri.authority().filter(|a| !a.host().is_empty()) else {
+        return Err("it names no host".to_string());
+    };
+    if authority.as_str().contains('@') {
+        return Err(
+            "it holds credentials; the caller's key travels in its header, the URL needs none"
+                .to_string(),
+        );
+    }
+    if uri.query().is_some() {
+        return Err("it has a query; give the service's root".to_string());
+    }
+    let path = uri.path().trim_end_matches('/');
+    let prefix = path.strip_suffix(base_path).unwrap_or(path);
+    let root = format!("{scheme}://{authority}{prefix}");
+    let shown = format!("{root}{base_path}");
+    Ok((root, shown))
+}
+
+/// The path parameters of `path` (below the base path) when it fills the template `template`
+/// (each `{name}` one non-empty segment, decoded), `None` when it does not.
+pub(super) fn path_params(
+    template: &'static str,
+    path: &str,
+) -> Option<Vec<(&'static str, String)>> {
+    let mut given = path.split('/');
+    let mut params = Vec::new();
+    for expected in template.split('/') {
+        let segment = given.next()?;
+        match expected.strip_prefix('{').and_then(|e| e.strip_suffix('}')) {
+            Some(_) if segment.is_empty() => return None,
+            // A path keeps `+` as it is: only its escapes are decoded.
+            Some(name) => params.push((name, percent_decode(&segment.replace('+', "%2B")))),
+            None if segment != expected => return None,
+            None => {}
+        }
+    }
+    given.next().is_none().then_some(params)
+}
+
+/// The request headers the service gets: all but those of one connection (and those the
+/// `Connection` header names), and `Accept-Encoding: identity`.
+pub(super) fn forwarded_headers(headers: &HeaderMap) -> HeaderMap {
+    let named: Vec<String> = headers
+        .get_all(header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|name| name.trim().to_ascii_lowercase())
+        .collect();
+    let mut out = HeaderMap::with_capacity(headers.len() + 1);
+    for (name, value) in headers {
+        let name_text = name.as_str();
+        if NOT_FORWARDED.contains(&name_text) || named.iter().any(|n| n == name_text) {
+            continue;
+        }
+        out.append(name.clone(), value.clone());
+    }
+    out.insert(
+        header::ACCEPT_ENCODING,
+        HeaderValue::from_static("identity"),
+    );
+    out
+}
+
+/// `status` with an empty body and no envelope.
+pub(super) fn bare(status: u16) -> Response {
+    let mut response = Response::new(Body::empty());
+    *response.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY);
+    response
+}
+
+/// The service's answer as the caller gets it: its status, its headers but those of one
+/// connection (a `HEAD`'s `Content-Length` kept: it describes the `GET`'s body), its body.
+pub(super) fn answer_of(
+    method: &Method,
+    head: axum::http::response::Parts,
+    body: Bytes,
+) -> Response {
+    let mut response = Response::new(Body::from(body));
+    *response.status_mut() = head.status;
+    let headers = response.headers_mut();
+    for (name, value) in &head.headers {
+        let keep_length = name == header::CONTENT_LENGTH && method == Method::HEAD;
+        if NOT_RETURNED.contains(&name.as_str()) && !keep_length {
+            continue;
+        }
+        headers.append(HeaderName::clone(name), value.clone());
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_service_root_takes_the_base_path_when_missing() {
+        let root = |url: &str| provider_root(url, "/api");
+        assert_eq!(
+            root("https://svc.example"),
+            Ok((
+                "https://svc.example".into(),
+                "https://svc.example/api".into()
+            ))
+        );
+        assert_eq!(
+            root("https://svc.example/api/"),
+            Ok((
+                "https://svc.example".into(),
+                "https://svc.example/api".into()
+            ))
+        );
+        assert_eq!(
+            root("http://127.0.0.1:9/gw"),
+            Ok((
+                "http://127.0.0.1:9/gw".into(),
+                "http://127.0.0.1:9/gw/api".into()
+            ))
+        );
+        for bad in [
+            "svc.example",
+            "ftp://svc.example",
+            "https://user:pw@svc.example",
+            "https://svc.example/?x=1",
+            "",
+        ] {
+            assert!(root(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn paths_fill_templates_with_their_parameters_decoded() {
+        assert_eq!(path_params("/v1/a/b", "/v1/a/b"), Some(vec![]));
+        assert_eq!(
+            path_params("/v1/persons/{id}/x", "/v1/persons/a%20b+c/x"),
+            Some(vec![("id", "a b+c".to_string())])
+        );
+        assert_eq!(path_params("/v1/persons/{id}/x", "/v1/persons//x"), None);
+        assert_eq!(path_params("/v1/a/b", "/v1/a/b/"), None);
+        assert_eq!(path_params("/v1/a/b", "/v1/a"), None);
+        assert_eq!(path_params("/v1/a/b", "/v1/a/c"), None);
+    }
+
+    #[test]
+    fn a_refusal_names_its_code_rule_and_reason() {
+        let body = br#"{"success":false,"error":{"code":"INVALID_PARAMETER","message":"1 invalid parameter",
+            "details":[{"field":"limit","got":"3","reason":"must be even [rule bars.limit_even]"}]}}"#;
+        assert_eq!(
+            Refusal::read(body),
+            Refusal {
+                code: Some("INVALID_PARAMETER".into()),
+                rule: Some("bars.limit_even".into()),
+                reason: Some("limit: must be even".into()),
+            }
+        );
+        let bare = br#"{"error":{"code":"INVALID_PARAMETER","message":"too long"}}"#;
+        assert_eq!(Refusal::read(bare).reason.as_deref(), Some("too long"));
+        assert_eq!(Refusal::read(b"<html>"), Refusal::default());
+        let long = format!(
+            r#"{{"error":{{"code":"X","message":"{}"}}}}"#,
+            "é".repeat(MAX_REASON * 2)
+        );
+        let reason = Refusal::read(long.as_bytes()).reason.unwrap();
+        assert_eq!(reason.chars().count(), MAX_REASON + 1);
+    }
+
+    #[test]
+    fn connection_headers_stay_and_answers_are_asked_for_uncoded() {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-api-key", HeaderValue::from_static("k"));
+        headers.insert("host", HeaderValue::from_static("proxy"));
+        headers.insert("connection", HeaderValue::from_static("keep-alive, x-hop"));
+        headers.insert("x-hop", HeaderValue::from_static("1"));
+        headers.insert("accept-encoding", HeaderValue::from_static("gzip"));
+        headers.append("accept", HeaderValue::from_static("application/json"));
+        let out = forwarded_headers(&headers);
+        let names: Vec<&str> = out.keys().map(HeaderName::as_str).collect();
+        assert_eq!(names, ["x-api-key", "accept", "accept-encoding"]);
+        assert_eq!(out["accept-encoding"], "identity");
+        assert_eq!(out["x-api-key"], "k");
+    }
+}
