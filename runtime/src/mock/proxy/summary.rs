@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
-/// What the proxy did and saw: [`Proxy::summary`]. Its `Display` is what the command line
+/// What the proxy did and saw: [`Proxy::summary`](super::Proxy::summary). Its `Display` is what the command line
 /// prints when it stops.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
