@@ -206,12 +206,18 @@ impl<'k, D> Noticing<'_, 'k, D> {
     }
 }
 
+/// `Deserializer` methods that hand the visitor, and their other arguments (`name`, `len`,
+/// ...), to the wrapped deserializer `self.de` unchanged.
 macro_rules! forward_deserialize {
-    ($($method:ident)*) => {
+    ($($method:ident $(($($arg:ident: $ty:ty),*))?)*) => {
         $(
             #[inline(always)]
-            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-                self.de.$method(visitor)
+            fn $method<V: Visitor<'de>>(
+                self,
+                $($($arg: $ty,)*)?
+                visitor: V,
+            ) -> Result<V::Value, Self::Error> {
+                self.de.$method($($($arg,)*)? visitor)
             }
         )*
     };
@@ -226,6 +232,11 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Noticing<'_, '_, D> {
         deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
         deserialize_bytes deserialize_byte_buf deserialize_unit deserialize_identifier
         deserialize_str deserialize_string
+        deserialize_unit_struct(name: &'static str)
+        deserialize_newtype_struct(name: &'static str)
+        deserialize_tuple(len: usize)
+        deserialize_tuple_struct(name: &'static str, len: usize)
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
     }
 
     #[inline(always)]
@@ -309,48 +320,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Noticing<'_, '_, D> {
             }
             None => self.de.deserialize_ignored_any(visitor),
         }
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.de.deserialize_unit_struct(name, visitor)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.de.deserialize_newtype_struct(name, visitor)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.de.deserialize_tuple(len, visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.de.deserialize_tuple_struct(name, len, visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.de.deserialize_enum(name, variants, visitor)
     }
 
     fn is_human_readable(&self) -> bool {
@@ -709,6 +678,12 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDeserializer<'_, 'de, D
         deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
         deserialize_bytes deserialize_byte_buf deserialize_unit deserialize_option
         deserialize_seq deserialize_map deserialize_ignored_any
+        deserialize_unit_struct(name: &'static str)
+        deserialize_newtype_struct(name: &'static str)
+        deserialize_tuple(len: usize)
+        deserialize_tuple_struct(name: &'static str, len: usize)
+        deserialize_struct(name: &'static str, fields: &'static [&'static str])
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
     }
 
     #[inline(always)]
@@ -727,57 +702,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDeserializer<'_, 'de, D
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         let (de, visitor) = self.visitor(visitor);
         de.deserialize_string(visitor)
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.de.deserialize_unit_struct(name, visitor)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.de.deserialize_newtype_struct(name, visitor)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.de.deserialize_tuple(len, visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.de.deserialize_tuple_struct(name, len, visitor)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.de.deserialize_struct(name, fields, visitor)
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.de.deserialize_enum(name, variants, visitor)
     }
 
     fn is_human_readable(&self) -> bool {
