@@ -188,6 +188,13 @@ impl ErrorKind {
     }
 }
 
+/// The wire spelling, for error objects whose code is text.
+impl From<ErrorKind> for String {
+    fn from(kind: ErrorKind) -> Self {
+        kind.code().to_string()
+    }
+}
+
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
@@ -201,14 +208,16 @@ pub trait ErrorBody:
     Clone + fmt::Debug + serde::Serialize + serde::de::DeserializeOwned + Send + Sync + 'static
 {
     /// The spec's error code type.
-    type Code: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static;
+    type Code: Clone + fmt::Debug + fmt::Display + From<ErrorKind> + Send + Sync + 'static;
     /// Every code of the spec, in the spec's order (its status is the
     /// [`http_status`](Self::http_status) of an object with it).
     fn codes() -> &'static [Self::Code];
     /// An error object with `code` and `message`, nothing else set.
     fn from_code(code: Self::Code, message: String) -> Self;
     /// An error object with the code of `kind`.
-    fn from_kind(kind: ErrorKind, message: String) -> Self;
+    fn from_kind(kind: ErrorKind, message: String) -> Self {
+        Self::from_code(kind.into(), message)
+    }
     /// The code.
     fn code(&self) -> &Self::Code;
     /// The HTTP status the service answers the code with (`None` for a code the spec does

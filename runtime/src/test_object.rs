@@ -1,6 +1,6 @@
 //! An error object for the runtime's unit tests: the code and the details, nothing else.
 
-use crate::{ErrorBody, ErrorKind};
+use crate::ErrorBody;
 
 /// The error object of the unit tests.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -16,9 +16,6 @@ impl ErrorBody for Object {
             code,
             details: Vec::new(),
         }
-    }
-    fn from_kind(kind: ErrorKind, message: String) -> Self {
-        Self::from_code(kind.code().into(), message)
     }
     fn codes() -> &'static [String] {
         &[]

@@ -72,9 +72,6 @@ impl mrds_runtime::ErrorBody for crate::records::ErrorObject {
             suggestions: Vec::new(),
         }
     }
-    fn from_kind(kind: mrds_runtime::ErrorKind, message: String) -> Self {
-        Self::from_code(kind.into(), message)
-    }
     fn code(&self) -> &Self::Code {
         &self.code
     }

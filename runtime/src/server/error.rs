@@ -227,10 +227,6 @@ impl ErrorBody for PlainErrorObject {
         }
     }
 
-    fn from_kind(kind: ErrorKind, message: String) -> Self {
-        Self::from_code(kind.code().to_string(), message)
-    }
-
     /// None: the answers made with it name their code themselves.
     fn codes() -> &'static [String] {
         &[]

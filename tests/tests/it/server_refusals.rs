@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use mrds_runtime::server::{ApiError, Shared};
 use mrds_runtime::{
-    Auth, BodyRecord, Endpoint, ErrorBody, ErrorKind, Issues, RawParams, Request as Params,
-    ValidationError, WithBody,
+    Auth, BodyRecord, Endpoint, ErrorBody, Issues, RawParams, Request as Params, ValidationError,
+    WithBody,
 };
 use mrds_server::axum::Router;
 use mrds_server::axum::extract::{Request, State};
@@ -58,9 +58,6 @@ impl ErrorBody for TestError {
     type Code = String;
     fn from_code(code: String, message: String) -> Self {
         Self { code, message }
-    }
-    fn from_kind(kind: ErrorKind, message: String) -> Self {
-        Self::from_code(kind.code().to_string(), message)
     }
     fn codes() -> &'static [String] {
         &[]

@@ -95,10 +95,6 @@ fn error_body(api: &Api) -> TokenStream {
                 #new_object
             }
 
-            fn from_kind(kind: mrds_runtime::ErrorKind, message: String) -> Self {
-                Self::from_code(kind.into(), message)
-            }
-
             fn code(&self) -> &Self::Code {
                 &self.#code
             }
