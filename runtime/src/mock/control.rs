@@ -22,6 +22,7 @@ use super::journal::{JOURNAL_BODY_BYTES, Journal, Received};
 use super::prefer::{self, PreferError, Preference};
 use super::scenario::{Answer, Plans, Scenario, ScenarioError};
 use crate::server::{ApiError, answer_error};
+use crate::text::percent_decode;
 use crate::{Endpoint, ErrorBody, ErrorKind, Protocol};
 
 /// The `Preference-Applied` response header (RFC 7240): the preferences an answer followed.
@@ -192,32 +193,50 @@ impl Control {
 
     /// The endpoint whose method and path template a request has (`HEAD` for a `GET`).
     fn endpoint_of(&self, method: &Method, path: &str) -> Option<&'static Endpoint> {
-        let below = path.strip_prefix(self.base_path)?;
-        if !below.starts_with('/') {
-            return None;
-        }
-        self.endpoints.iter().find(|e| {
-            let method_matches = e.method == method.as_str()
-                || (method == Method::HEAD && e.method == Method::GET.as_str());
-            method_matches && path_matches(e.path, below)
-        })
+        route(self.endpoints, self.base_path, method, path).map(|(endpoint, _)| endpoint)
     }
 }
 
-/// True when `path` (below the base path) fills the template `template`: the same number of
-/// segments, literal ones equal, each `{name}` one non-empty.
-fn path_matches(template: &str, path: &str) -> bool {
+/// The endpoint of `endpoints` whose method and path template a request to `path` (the base
+/// path `base_path` included) has, `HEAD` taken for a `GET`; with its path parameters,
+/// decoded.
+pub(super) fn route(
+    endpoints: &'static [Endpoint],
+    base_path: &str,
+    method: &Method,
+    path: &str,
+) -> Option<(&'static Endpoint, Vec<(&'static str, String)>)> {
+    let below = path.strip_prefix(base_path)?;
+    if !below.starts_with('/') {
+        return None;
+    }
+    endpoints.iter().find_map(|e| {
+        let method_matches = e.method == method.as_str()
+            || (method == Method::HEAD && e.method == Method::GET.as_str());
+        if !method_matches {
+            return None;
+        }
+        path_params(e.path, below).map(|params| (e, params))
+    })
+}
+
+/// The path parameters of `path` (below the base path) when it fills the template `template`
+/// (the same number of segments, literal ones equal, each `{name}` one non-empty segment,
+/// decoded), `None` when it does not.
+fn path_params(template: &'static str, path: &str) -> Option<Vec<(&'static str, String)>> {
     let mut given = path.split('/');
+    let mut params = Vec::new();
     for expected in template.split('/') {
-        let Some(segment) = given.next() else {
-            return false;
-        };
-        let placeholder = expected.starts_with('{') && expected.ends_with('}');
-        if placeholder && segment.is_empty() || !placeholder && segment != expected {
-            return false;
+        let segment = given.next()?;
+        match expected.strip_prefix('{').and_then(|e| e.strip_suffix('}')) {
+            Some(_) if segment.is_empty() => return None,
+            // A path keeps `+` as it is: only its escapes are decoded.
+            Some(name) => params.push((name, percent_decode(&segment.replace('+', "%2B")))),
+            None if segment != expected => return None,
+            None => {}
         }
     }
-    given.next().is_none()
+    given.next().is_none().then_some(params)
 }
 
 /// What one request gets instead of its plain answer.
@@ -576,12 +595,15 @@ mod tests {
     }
 
     #[test]
-    fn paths_fill_templates() {
-        assert!(path_matches("/v1/a/b", "/v1/a/b"));
-        assert!(path_matches("/v1/persons/{id}/x", "/v1/persons/42/x"));
-        assert!(!path_matches("/v1/persons/{id}/x", "/v1/persons//x"));
-        assert!(!path_matches("/v1/a/b", "/v1/a/b/"));
-        assert!(!path_matches("/v1/a/b", "/v1/a"));
-        assert!(!path_matches("/v1/a/b", "/v1/a/c"));
+    fn paths_fill_templates_with_their_parameters_decoded() {
+        assert_eq!(path_params("/v1/a/b", "/v1/a/b"), Some(vec![]));
+        assert_eq!(
+            path_params("/v1/persons/{id}/x", "/v1/persons/a%20b+c/x"),
+            Some(vec![("id", "a b+c".to_string())])
+        );
+        assert_eq!(path_params("/v1/persons/{id}/x", "/v1/persons//x"), None);
+        assert_eq!(path_params("/v1/a/b", "/v1/a/b/"), None);
+        assert_eq!(path_params("/v1/a/b", "/v1/a"), None);
+        assert_eq!(path_params("/v1/a/b", "/v1/a/c"), None);
     }
 }

@@ -36,8 +36,9 @@ mod wire;
 
 pub use summary::{KindCount, Summary};
 
-use self::wire::{Refusal, answer_of, bare, cut, forwarded_headers, path_params, provider_root};
+use self::wire::{Refusal, answer_of, bare, cut, forwarded_headers, provider_root};
 use super::App;
+use super::control::route;
 use super::journal::{REDACT_ELSEWHERE_FROM, redact};
 use super::judge::{Judgement, RequestCheck};
 use crate::client::TransportError;
@@ -373,26 +374,20 @@ impl Proxy {
     /// The endpoint whose method and path template `method` and `path` have (`HEAD` for a
     /// `GET`), with the path parameters (decoded).
     fn endpoint_of(&self, method: &Method, path: &str) -> Option<Matched> {
-        let below = path.strip_prefix(self.app.protocol.base_path)?;
-        if !below.starts_with('/') {
-            return None;
-        }
-        self.app.endpoints.iter().find_map(|endpoint| {
-            let method_matches = endpoint.method == method.as_str()
-                || (method == Method::HEAD && endpoint.method == Method::GET.as_str());
-            if !method_matches {
-                return None;
-            }
-            let path_params = path_params(endpoint.path, below)?;
-            Some(Matched {
-                endpoint,
-                check: self
-                    .checks
-                    .iter()
-                    .find(|c| c.endpoint().id == endpoint.id)
-                    .copied(),
-                path_params,
-            })
+        let (endpoint, path_params) = route(
+            self.app.endpoints,
+            self.app.protocol.base_path,
+            method,
+            path,
+        )?;
+        Some(Matched {
+            endpoint,
+            check: self
+                .checks
+                .iter()
+                .find(|c| c.endpoint().id == endpoint.id)
+                .copied(),
+            path_params,
         })
     }
 

@@ -6,8 +6,6 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
 
-use crate::text::percent_decode;
-
 /// The most characters of the service's reason kept in a `rule.looser` finding.
 pub(super) const MAX_REASON: usize = 200;
 
@@ -137,27 +135,6 @@ pub(super) fn provider_root(url: &str, base_path: &str) -> Result<(String, Strin
     Ok((root, shown))
 }
 
-/// The path parameters of `path` (below the base path) when it fills the template `template`
-/// (each `{name}` one non-empty segment, decoded), `None` when it does not.
-pub(super) fn path_params(
-    template: &'static str,
-    path: &str,
-) -> Option<Vec<(&'static str, String)>> {
-    let mut given = path.split('/');
-    let mut params = Vec::new();
-    for expected in template.split('/') {
-        let segment = given.next()?;
-        match expected.strip_prefix('{').and_then(|e| e.strip_suffix('}')) {
-            Some(_) if segment.is_empty() => return None,
-            // A path keeps `+` as it is: only its escapes are decoded.
-            Some(name) => params.push((name, percent_decode(&segment.replace('+', "%2B")))),
-            None if segment != expected => return None,
-            None => {}
-        }
-    }
-    given.next().is_none().then_some(params)
-}
-
 /// The request headers the service gets: all but those of one connection (and those the
 /// `Connection` header names), and `Accept-Encoding: identity`.
 pub(super) fn forwarded_headers(headers: &HeaderMap) -> HeaderMap {
@@ -247,19 +224,6 @@ mod tests {
         ] {
             assert!(root(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn paths_fill_templates_with_their_parameters_decoded() {
-        assert_eq!(path_params("/v1/a/b", "/v1/a/b"), Some(vec![]));
-        assert_eq!(
-            path_params("/v1/persons/{id}/x", "/v1/persons/a%20b+c/x"),
-            Some(vec![("id", "a b+c".to_string())])
-        );
-        assert_eq!(path_params("/v1/persons/{id}/x", "/v1/persons//x"), None);
-        assert_eq!(path_params("/v1/a/b", "/v1/a/b/"), None);
-        assert_eq!(path_params("/v1/a/b", "/v1/a"), None);
-        assert_eq!(path_params("/v1/a/b", "/v1/a/c"), None);
     }
 
     #[test]
