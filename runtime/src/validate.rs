@@ -42,6 +42,20 @@ impl ValidationIssue {
     pub fn detail_reason(&self) -> String {
         format!("{} [rule {}]", self.reason, self.rule)
     }
+
+    /// A `details` entry's reason read back: what it says, and the rule id it names when it
+    /// ends as [`detail_reason`](Self::detail_reason) ends it (`[rule <id>]`).
+    #[cfg_attr(not(feature = "proxy"), allow(dead_code))]
+    pub(crate) fn split_detail_reason(reason: &str) -> (&str, Option<&str>) {
+        match reason
+            .trim_end()
+            .strip_suffix(']')
+            .and_then(|r| r.rsplit_once(" [rule "))
+        {
+            Some((said, rule)) => (said, Some(rule.trim())),
+            None => (reason, None),
+        }
+    }
 }
 
 impl fmt::Display for ValidationIssue {
@@ -545,6 +559,20 @@ impl TextFormat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_detail_reason_reads_back_as_its_reason_and_rule() {
+        let issue = ValidationIssue::new("bars.limit.range", "limit", "0", "must be at least 1");
+        assert_eq!(
+            ValidationIssue::split_detail_reason(&issue.detail_reason()),
+            ("must be at least 1", Some("bars.limit.range"))
+        );
+        // Another server's reason, without the rule id.
+        assert_eq!(
+            ValidationIssue::split_detail_reason("too small [see docs]"),
+            ("too small [see docs]", None)
+        );
+    }
 
     fn rules(issues: &Issues) -> Vec<(&str, &str, &str)> {
         issues

@@ -6,6 +6,8 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
 
+use crate::ValidationIssue;
+
 /// The most characters of the service's reason kept in a `rule.looser` finding.
 pub(super) const MAX_REASON: usize = 200;
 
@@ -72,14 +74,7 @@ impl Refusal {
             let Some(reason) = detail["reason"].as_str() else {
                 continue;
             };
-            let (said, rule) = match reason
-                .trim_end()
-                .strip_suffix(']')
-                .and_then(|r| r.rsplit_once(" [rule "))
-            {
-                Some((said, rule)) => (said, Some(rule.trim().to_string())),
-                None => (reason, None),
-            };
+            let (said, rule) = ValidationIssue::split_detail_reason(reason);
             if i == 0 {
                 let field = detail["field"].as_str().filter(|f| !f.is_empty());
                 refusal.reason = Some(match field {
@@ -88,7 +83,7 @@ impl Refusal {
                 });
             }
             if refusal.rule.is_none() {
-                refusal.rule = rule;
+                refusal.rule = rule.map(str::to_string);
             }
         }
         refusal.reason = refusal.reason.map(|r| cut(&r, MAX_REASON));
