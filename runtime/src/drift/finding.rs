@@ -347,9 +347,10 @@ pub(crate) fn add_example(examples: &mut Vec<String>, example: String) {
     }
 }
 
-/// `text` cut to [`EXAMPLE_LIMIT`] characters, ending in `…` when cut.
-pub(crate) fn truncate(mut text: String) -> String {
-    if let Some((at, _)) = text.char_indices().nth(EXAMPLE_LIMIT) {
+/// `text` cut to `limit` characters (on a character boundary), ending in `…` when cut: an
+/// example to [`EXAMPLE_LIMIT`], and what the proxy keeps of a request or a reason.
+pub(crate) fn cut(mut text: String, limit: usize) -> String {
+    if let Some((at, _)) = text.char_indices().nth(limit) {
         text.truncate(at);
         text.push('…');
     }
@@ -454,9 +455,9 @@ mod tests {
     #[test]
     fn examples_are_cut_on_a_character_boundary() {
         let long = "é".repeat(EXAMPLE_LIMIT + 5);
-        let cut = truncate(long);
-        assert_eq!(cut.chars().count(), EXAMPLE_LIMIT + 1);
-        assert!(cut.ends_with('…'));
-        assert_eq!(truncate("short".into()), "short");
+        let shown = cut(long, EXAMPLE_LIMIT);
+        assert_eq!(shown.chars().count(), EXAMPLE_LIMIT + 1);
+        assert!(shown.ends_with('…'));
+        assert_eq!(cut("short".into(), EXAMPLE_LIMIT), "short");
     }
 }

@@ -32,6 +32,8 @@ mod unknown;
 #[cfg(feature = "drift")]
 mod walk;
 
+#[cfg(feature = "proxy")]
+pub(crate) use finding::cut;
 #[cfg(feature = "drift")]
 pub use finding::{
     EXAMPLE_LIMIT, Finding, JsonKind, MAX_EXAMPLES, Observed, REQUEST_EXAMPLE_LIMIT, Source,

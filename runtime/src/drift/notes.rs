@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
 use super::Shapes;
-use super::finding::{Finding, JsonKind, MAX_EXAMPLES, Observed, Source, truncate};
+use super::finding::{EXAMPLE_LIMIT, Finding, JsonKind, MAX_EXAMPLES, Observed, Source, cut};
 use crate::JsonValue;
 
 /// The most occurrences of one observation in one answer whose value is kept as an example
@@ -180,7 +180,11 @@ impl Noticed {
                     endpoint: endpoint.to_string(),
                     observed,
                     count: e.count,
-                    examples: e.examples.iter().map(|v| truncate(v.to_string())).collect(),
+                    examples: e
+                        .examples
+                        .iter()
+                        .map(|v| cut(v.to_string(), EXAMPLE_LIMIT))
+                        .collect(),
                 })
             })
             .collect()

@@ -36,14 +36,14 @@ mod wire;
 
 pub use summary::{KindCount, Summary};
 
-use self::wire::{Refusal, answer_of, bare, cut, forwarded_headers, provider_root};
+use self::wire::{Refusal, answer_of, bare, forwarded_headers, provider_root};
 use super::App;
 use super::control::route;
 use super::journal::{REDACT_ELSEWHERE_FROM, redact};
 use super::judge::{Judgement, RequestCheck};
 use crate::client::TransportError;
 use crate::client::stack::{self, Http};
-use crate::drift::{Drift, Finding, Observed, REQUEST_EXAMPLE_LIMIT, Source, check_answer};
+use crate::drift::{Drift, Finding, Observed, REQUEST_EXAMPLE_LIMIT, Source, check_answer, cut};
 use crate::server::{REQUEST_ID_HEADER, Server, Unread, declares_json, read_limited};
 use crate::text::percent_decode;
 use crate::{DEFAULT_BODY_LIMIT, Endpoint, ErrorKind, RawParams};
@@ -522,7 +522,7 @@ impl Exchange<'_> {
             text.push('?');
             text.push_str(&pairs.join("&"));
         }
-        cut(&self.scrub(&text), REQUEST_EXAMPLE_LIMIT)
+        cut(self.scrub(&text), REQUEST_EXAMPLE_LIMIT)
     }
 
     /// `text` with the key's text (8 bytes or longer, as the journal does) replaced.
@@ -602,7 +602,9 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
             };
             tracing::warn!(
                 endpoint = endpoint_id,
-                path = endpoint_id.is_none().then(|| cut(parts.uri.path(), 200)),
+                path = endpoint_id
+                    .is_none()
+                    .then(|| cut(parts.uri.path().to_string(), 200)),
                 status,
                 micros = started.elapsed().as_micros() as u64,
                 "no answer from the service: {message}"
@@ -638,7 +640,9 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
     tracing::info!(
         request_id,
         endpoint = endpoint_id,
-        path = endpoint_id.is_none().then(|| cut(parts.uri.path(), 200)),
+        path = endpoint_id
+            .is_none()
+            .then(|| cut(parts.uri.path().to_string(), 200)),
         status = head.status.as_u16(),
         micros = started.elapsed().as_micros() as u64,
         "proxied"

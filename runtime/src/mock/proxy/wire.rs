@@ -7,6 +7,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, he
 use axum::response::Response;
 
 use crate::ValidationIssue;
+use crate::drift::cut;
 
 /// The most characters of the service's reason kept in a `rule.looser` finding.
 pub(super) const MAX_REASON: usize = 200;
@@ -86,16 +87,8 @@ impl Refusal {
                 refusal.rule = rule.map(str::to_string);
             }
         }
-        refusal.reason = refusal.reason.map(|r| cut(&r, MAX_REASON));
+        refusal.reason = refusal.reason.map(|r| cut(r, MAX_REASON));
         refusal
-    }
-}
-
-/// `text` cut to `limit` characters, ending in `…` when cut.
-pub(super) fn cut(text: &str, limit: usize) -> String {
-    match text.char_indices().nth(limit) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
     }
 }
 
