@@ -80,7 +80,7 @@ pub struct Outcome {
     /// The endpoint id.
     pub endpoint: String,
     /// The method.
-    pub method: &'static str,
+    pub method: Method,
     /// The URL requested.
     pub url: String,
     /// Which key was sent.
@@ -116,7 +116,7 @@ impl Outcome {
             Key::Missing => String::new(),
         };
         let method = match self.method {
-            "GET" => String::new(),
+            Method::Get => String::new(),
             other => format!(" -X {other}"),
         };
         let body = match &self.sent {
@@ -217,10 +217,7 @@ async fn send(
     let url = format!("{root}{}", check.request.target());
     let mut request = http::Request::builder()
         .uri(&url)
-        .method(match check.request.method {
-            Method::Get => http::Method::GET,
-            Method::Post => http::Method::POST,
-        });
+        .method(http::Method::from(check.request.method));
     let mut body = Bytes::new();
     if let Some(sent) = &check.request.body {
         // A server may answer before it reads a body (413, 415, 401) and leave the rest of
@@ -239,7 +236,7 @@ async fn send(
     let mut outcome = Outcome {
         id: check.id.clone(),
         endpoint: check.endpoint.clone(),
-        method: check.request.method.as_str(),
+        method: check.request.method,
         url,
         key: check.request.key,
         sent: check.request.body.clone(),
@@ -591,7 +588,7 @@ mod tests {
         Outcome {
             id: format!("{endpoint}.{id}"),
             endpoint: endpoint.into(),
-            method: "GET",
+            method: Method::Get,
             url: format!("http://h/api/v1/{endpoint}?a=1&b=it's"),
             key: Key::Valid,
             sent: None,
@@ -633,7 +630,7 @@ mod tests {
     #[test]
     fn a_post_is_repeated_with_its_method_and_body() {
         let mut o = outcome("orders", "body.window", Verdict::Passed);
-        o.method = "POST";
+        o.method = Method::Post;
         o.sent = Some(contract::SentBody {
             text: r#"{"note":"it's"}"#.into(),
             content_type: contract::JSON,

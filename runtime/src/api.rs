@@ -24,13 +24,106 @@ pub struct Removal {
     pub version: &'static str,
 }
 
+/// An HTTP method an endpoint answers: the methods the spec format knows.
+///
+/// `GET` and `DELETE` carry no body; `POST`, `PUT` and `PATCH` carry the endpoint's JSON
+/// body. A router answers `HEAD` wherever it answers `GET`.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub enum Method {
+    /// `GET`: reads, with parameters only.
+    #[serde(rename = "GET")]
+    Get,
+    /// `POST`: with a JSON body; repeated after a failure only when the spec marks the
+    /// endpoint `idempotent`.
+    #[serde(rename = "POST")]
+    Post,
+    /// `PUT`: with a JSON body, replacing what it names; idempotent.
+    #[serde(rename = "PUT")]
+    Put,
+    /// `PATCH`: with a JSON body, changing part of what it names; repeated after a failure
+    /// only when the spec marks the endpoint `idempotent`.
+    #[serde(rename = "PATCH")]
+    Patch,
+    /// `DELETE`: removes what it names, with parameters only; idempotent.
+    #[serde(rename = "DELETE")]
+    Delete,
+}
+
+impl Method {
+    /// Every method, in the order messages list them.
+    pub const ALL: [Method; 5] = [
+        Method::Get,
+        Method::Post,
+        Method::Put,
+        Method::Patch,
+        Method::Delete,
+    ];
+
+    /// The method's name on the wire (`GET`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+        }
+    }
+
+    /// The method named `name` on the wire (exactly, in upper case); `None` for a method the
+    /// spec format does not know (`HEAD` included: a router answers it as `GET`).
+    pub fn parse(name: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+
+    /// True for the methods whose requests carry the endpoint's JSON body (`POST`, `PUT`,
+    /// `PATCH`).
+    pub const fn takes_body(self) -> bool {
+        matches!(self, Method::Post | Method::Put | Method::Patch)
+    }
+
+    /// True for the methods HTTP defines as idempotent (`GET`, `PUT`, `DELETE`): sending the
+    /// request twice has the effect of sending it once. A `POST` or `PATCH` is only when the
+    /// spec says so ([`Endpoint::idempotent`]).
+    pub const fn idempotent(self) -> bool {
+        matches!(self, Method::Get | Method::Put | Method::Delete)
+    }
+}
+
+/// The `http` crate's method (the client's and the server's).
+#[cfg(any(feature = "client", feature = "server"))]
+impl From<Method> for http_types::Method {
+    fn from(method: Method) -> Self {
+        match method {
+            Method::Get => http_types::Method::GET,
+            Method::Post => http_types::Method::POST,
+            Method::Put => http_types::Method::PUT,
+            Method::Patch => http_types::Method::PATCH,
+            Method::Delete => http_types::Method::DELETE,
+        }
+    }
+}
+
+#[cfg(all(feature = "server", not(feature = "client")))]
+use axum::http as http_types;
+#[cfg(feature = "client")]
+use http as http_types;
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One endpoint of the service.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Endpoint {
     /// Operation id (the client and server method name).
     pub id: &'static str,
     /// HTTP method.
-    pub method: &'static str,
+    pub method: Method,
     /// Path below the base path, with `{name}` for path parameters.
     pub path: &'static str,
     /// One line.
@@ -39,13 +132,17 @@ pub struct Endpoint {
     pub auth: Auth,
     /// Set when the change history lists the endpoint as removed.
     pub removed: Option<Removal>,
-    /// Sending the request twice has the effect of sending it once (every `GET`, and a
-    /// `POST` the spec marks so): the client may repeat it after a failure.
+    /// Sending the request twice has the effect of sending it once (every `GET`, `PUT` and
+    /// `DELETE`, and a `POST` or `PATCH` the spec marks so): the client may repeat it after a
+    /// failure.
     pub idempotent: bool,
 }
 
-/// Kind of a change in the history.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Kind of a change in the history (the spec's `action:`, `added` or `removed`).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum ChangeAction {
     /// The endpoint appeared.
     Added,
@@ -59,7 +156,7 @@ pub struct Change {
     /// Added or removed.
     pub action: ChangeAction,
     /// HTTP method.
-    pub method: &'static str,
+    pub method: Method,
     /// Path.
     pub path: &'static str,
 }

@@ -33,6 +33,7 @@ mod json;
 #[cfg(feature = "patterns")]
 mod pattern;
 mod raw;
+pub mod route;
 #[cfg(test)]
 mod test_object;
 pub mod text;
@@ -50,7 +51,8 @@ pub mod time;
 
 pub use api::{
     Auth, BodyRecord, Change, ChangeAction, DEFAULT_BODY_LIMIT, Endpoint, ErrorBody, ErrorKind,
-    HistoryEntry, Paged, Protocol, Removal, Request, UnknownValue, WithBody, null_as_default,
+    HistoryEntry, Method, Paged, Protocol, Removal, Request, UnknownValue, WithBody,
+    null_as_default,
 };
 pub use json::JsonValue;
 #[cfg(feature = "patterns")]

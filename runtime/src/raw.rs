@@ -123,6 +123,9 @@ pub struct RawParams {
     text: String,
     query: Vec<(Span, Span)>,
     path: Vec<(Span, Span)>,
+    /// Path parameters whose segment is not UTF-8 once decoded: their value (in `path`) is
+    /// the segment as it came, and reading them is a type issue.
+    undecodable: Vec<Span>,
 }
 
 /// Where a name or value stands in [`RawParams`]'s buffer.
@@ -142,6 +145,7 @@ impl RawParams {
             text: query.to_string(),
             query: Vec::with_capacity(8),
             path: Vec::new(),
+            undecodable: Vec::new(),
         };
         let mut from = 0;
         for to in memchr::memchr_iter(b'&', bytes).chain([bytes.len()]) {
@@ -164,6 +168,7 @@ impl RawParams {
             text: String::with_capacity(query.len()),
             query: Vec::with_capacity(8),
             path: Vec::new(),
+            undecodable: Vec::new(),
         };
         for pair in query.split('&').filter(|pair| !pair.is_empty()) {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
@@ -193,6 +198,23 @@ impl RawParams {
         let value = self.push(value.as_ref());
         self.path.push((name, value));
         self
+    }
+
+    /// Adds a path parameter as the request's path carries it, percent-encoded: decoded here
+    /// (`+` stays `+`); a segment that is not UTF-8 once decoded is refused by the parameter's
+    /// type check when it is read.
+    pub fn with_encoded_path(mut self, name: impl AsRef<str>, segment: impl AsRef<str>) -> Self {
+        let segment = segment.as_ref();
+        match crate::route::decode_segment(segment) {
+            Some(decoded) => self.with_path(name, decoded),
+            None => {
+                let name = self.push(name.as_ref());
+                let value = self.push(segment);
+                self.path.push((name, value));
+                self.undecodable.push(name);
+                self
+            }
+        }
     }
 
     /// True when the request carries the parameter (valid or not), in the query or the path.
@@ -323,6 +345,15 @@ impl RawParams {
     ) -> Option<T> {
         let before = issues.as_slice().len();
         let text = self.one(list, name, rules.repeated, issues);
+        if text.is_some() && self.undecodable.iter().any(|n| self.at(*n) == name) {
+            issues.push(ValidationIssue::new(
+                rules.ty,
+                name,
+                text.unwrap_or_default(),
+                "is not UTF-8 text once percent-decoded",
+            ));
+            return None;
+        }
         if text.is_none() && issues.as_slice().len() == before {
             issues.push(ValidationIssue::new(
                 rules.required,
@@ -453,5 +484,21 @@ mod tests {
             RawParams::from_pairs([("a", "x y")]),
             RawParams::from_query_string("a=x%20y")
         );
+    }
+
+    #[test]
+    fn encoded_path_segments() {
+        let rules = crate::param_rules!("e", "id");
+        let raw = RawParams::default().with_encoded_path("id", "a%20b+c");
+        let mut issues = Issues::new();
+        assert_eq!(
+            raw.path::<String>("id", rules, &mut issues).as_deref(),
+            Some("a b+c")
+        );
+        let raw = RawParams::default().with_encoded_path("id", "%ff");
+        assert_eq!(raw.path::<String>("id", rules, &mut issues), None);
+        let issue = &issues.as_slice()[0];
+        assert_eq!((issue.rule, issue.got.as_str()), ("e.id.type", "%ff"));
+        assert!(issue.reason.contains("UTF-8"), "{}", issue.reason);
     }
 }

@@ -17,7 +17,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer};
 
 pub use crate::yaml::{Spanned, Value, ValueKind};
-pub use mrds_runtime::{Equal, TextFormat};
+pub use mrds_runtime::{ChangeAction, Equal, Method, TextFormat};
 pub use rules::{
     AllowedValues, Condition, Matches, MaxSpan, Ordered, Requirement, Requires, Rule, RuleKind,
 };
@@ -438,27 +438,6 @@ pub struct EnumValue {
     pub assumed: Option<String>,
 }
 
-/// HTTP method.
-#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Method {
-    /// `GET`: reads, with parameters only.
-    #[serde(rename = "GET")]
-    Get,
-    /// `POST`: with a JSON body (the endpoint's `body`).
-    #[serde(rename = "POST")]
-    Post,
-}
-
-impl Method {
-    /// The method's name on the wire (`GET`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Method::Get => "GET",
-            Method::Post => "POST",
-        }
-    }
-}
-
 /// Whether an endpoint needs the API key.
 #[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
@@ -478,7 +457,9 @@ pub struct Endpoint {
     /// constant) derive from it.
     #[serde(default)]
     pub rust: Option<Spanned<String>>,
-    /// HTTP method: `GET`, or `POST` with a `body`.
+    /// HTTP method: `GET` or `DELETE` (parameters only), or `POST`, `PUT` or `PATCH` (with a
+    /// `body`).
+    #[schemars(with = "schema::Spellings<Method>")]
     pub method: Spanned<Method>,
     /// Path below the base path, with `{name}` for path parameters; literal segments hold
     /// letters, digits, `-`, `.`, `_`, `~`.
@@ -508,13 +489,15 @@ pub struct Endpoint {
     pub auth_assumed: Option<String>,
     /// The record the envelope's `data` holds (an array of it).
     pub returns: Spanned<String>,
-    /// The record the request body holds, as JSON: a `POST`'s body, the body of this endpoint
-    /// only. Its fields may carry `min`, `max`, `pattern`, `format`, checked like parameters.
+    /// The record the request body holds, as JSON: the body of a `POST`, `PUT` or `PATCH`
+    /// (which need one), the body of this endpoint only. Its fields may carry `min`, `max`,
+    /// `pattern`, `format`, checked like parameters.
     #[serde(default)]
     pub body: Option<Spanned<String>>,
-    /// A `POST` that is safe to send again (the same body twice has the effect of once): the
-    /// client retries it like a read. Otherwise it retries only what never reached the
-    /// service, or a call that carries an idempotency key.
+    /// A `POST` or `PATCH` that is safe to send again (the same request twice has the effect
+    /// of once): the client retries it like a read. Every `GET`, `PUT` and `DELETE` is
+    /// idempotent already. Otherwise the client retries only what never reached the service,
+    /// or a call that carries an idempotency key.
     #[serde(default)]
     pub idempotent: Option<Spanned<bool>>,
     /// Set when the interface description does not state the endpoint as a whole (its path,
@@ -640,7 +623,9 @@ pub struct HistoryEntry {
     pub date: Spanned<String>,
     /// Release tags (`v0.10.43`).
     pub versions: Spanned<Vec<Spanned<String>>>,
-    /// The endpoints added or removed.
+    /// The endpoints added or removed; may be left out when the row lists `breaking` changes
+    /// only.
+    #[serde(default)]
     pub changes: Vec<Spanned<Change>>,
     /// Breaking changes this release makes knowingly, each a check id of `cargo xtask
     /// spec-diff` (`param.added_required`) or the subject of a finding (`bars.venue`).
@@ -653,19 +638,12 @@ pub struct HistoryEntry {
 #[serde(deny_unknown_fields)]
 pub struct Change {
     /// `added` or `removed`.
+    #[schemars(with = "schema::Spellings<ChangeAction>")]
     pub action: ChangeAction,
-    /// HTTP method of the endpoint (`GET`).
-    pub method: Spanned<String>,
+    /// HTTP method of the endpoint: one the format knows (`GET`, `POST`, `PUT`, `PATCH`,
+    /// `DELETE`).
+    #[schemars(with = "schema::Spellings<Method>")]
+    pub method: Spanned<Method>,
     /// Path of the endpoint, as the endpoint writes it.
     pub path: Spanned<String>,
-}
-
-/// Kind of change.
-#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq, PartialOrd, Ord)]
-#[serde(rename_all = "snake_case")]
-pub enum ChangeAction {
-    /// The endpoint appeared.
-    Added,
-    /// The endpoint went away.
-    Removed,
 }

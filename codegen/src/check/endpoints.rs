@@ -8,8 +8,8 @@ use mrds_runtime::text::is_date;
 use super::{Cx, Def, Types};
 use crate::ast::{self, ParamLocation, Spanned};
 use crate::model::{
-    Body, ChangeAction, Endpoint, FieldId, HistoryEntry, Inputs, Location, Method, Order, Paging,
-    Param, ParamId, PathTemplate, Provenance, Record, Removal, Rule, Segment, ValueType,
+    Body, ChangeAction, Endpoint, FieldId, HistoryEntry, Inputs, Location, Order, Paging, Param,
+    ParamId, PathTemplate, Provenance, Record, Removal, Rule, Segment, ValueType,
 };
 use crate::naming;
 
@@ -23,20 +23,48 @@ impl<'a> Cx<'a> {
         history: &[HistoryEntry],
     ) -> Vec<Endpoint> {
         let mut seen_rules: BTreeMap<&str, &str> = BTreeMap::new();
-        let mut seen_routes: BTreeMap<(ast::Method, String), &str> = BTreeMap::new();
+        // Every template by its shape (placeholder names erased): two endpoints of one shape
+        // match the same requests with the same specificity, which a router cannot tell apart
+        // unless their methods differ; and then they name their placeholders alike (one path
+        // of the OpenAPI document, one set of path parameters for the router).
+        let mut shapes: BTreeMap<String, Vec<(&str, &Def<'a, ast::Endpoint>)>> = BTreeMap::new();
         let mut out = Vec::new();
         for (id, def) in defs {
             let ep = self.endpoint(id, def, types, history);
-            let route = (*def.method, normalize_route(&def.path));
-            if let Some(other) = seen_routes.get(&route) {
+            let same_shape = shapes.entry(normalize_route(&def.path)).or_default();
+            if let Some((other, o)) = same_shape.iter().find(|(_, o)| *o.method == *def.method) {
                 let d = self.err(
                     def.path.at(),
-                    format!("endpoints `{other}` and `{id}` have the same method and path"),
+                    format!(
+                        "endpoints `{other}` ({}) and `{id}` have the same method and path: {} {}",
+                        self.loc(o.path.at()),
+                        *def.method,
+                        def.path
+                    ),
                 );
-                Self::hint(d, "each method and path may be defined once");
-            } else {
-                seen_routes.insert(route, id);
+                Self::hint(
+                    d,
+                    "each method and path may be defined once (paths that differ only in their placeholders' names are the same path)",
+                );
+            } else if let Some((other, o)) = same_shape.iter().find(|(_, o)| *o.path != *def.path) {
+                let d = self.err(
+                    def.path.at(),
+                    format!(
+                        "path `{}` of endpoint `{id}` is path `{}` of endpoint `{other}` ({}) with other placeholder names",
+                        def.path,
+                        o.path,
+                        self.loc(o.path.at())
+                    ),
+                );
+                Self::hint(
+                    d,
+                    format!(
+                        "endpoints of one path name its placeholders alike: write `{}`",
+                        o.path
+                    ),
+                );
             }
+            same_shape.push((id, def));
             for rule in &def.rules {
                 if let Some(other) = seen_rules.get(rule.id.as_str()) {
                     let d = self.err(rule.id.at(), format!("rule id `{}` is used twice", rule.id));
@@ -173,7 +201,7 @@ impl<'a> Cx<'a> {
                 h.date == *r.date
                     && h.versions.contains(&r.version)
                     && h.changes.iter().any(|c| {
-                        c.action == ChangeAction::Removed && c.path == *ep.path && c.method == ep.method.as_str()
+                        c.action == ChangeAction::Removed && c.path == *ep.path && c.method == *ep.method
                     })
             });
             if !listed {
@@ -237,17 +265,20 @@ impl<'a> Cx<'a> {
         let rules: Vec<Rule> = (ep.rules.iter())
             .filter_map(|r| self.rule(&scope, r, types.value_sets))
             .collect();
-        let idempotent = match (*ep.method, &ep.idempotent) {
-            (Method::Get, Some(flag)) => {
-                let d = self.err(flag.at(), format!("`idempotent` on endpoint `{id}`, a GET"));
+        let idempotent = match &ep.idempotent {
+            Some(flag) if ep.method.idempotent() => {
+                let d = self.err(
+                    flag.at(),
+                    format!("`idempotent` on endpoint `{id}`, a {}", *ep.method),
+                );
                 Self::hint(
                     d,
-                    "every GET may be repeated; `idempotent` marks a POST that may",
+                    "every GET, PUT and DELETE may be repeated; `idempotent` marks a POST or PATCH that may",
                 );
                 true
             }
-            (Method::Get, None) => true,
-            (Method::Post, flag) => flag.as_ref().is_some_and(|f| **f),
+            Some(flag) => **flag,
+            None => ep.method.idempotent(),
         };
         let body = body.map(|(at, record)| Body {
             at,
@@ -291,7 +322,7 @@ impl<'a> Cx<'a> {
         })
     }
 
-    /// The body of endpoint `id`: a POST names one, a GET none; a record is the body of one
+    /// The body of endpoint `id`: a POST, PUT or PATCH names one, a GET or DELETE none; a record is the body of one
     /// endpoint (its checks' rule ids name it). Returns where it is named and the record.
     fn body<'t>(
         &mut self,
@@ -299,22 +330,26 @@ impl<'a> Cx<'a> {
         ep: &ast::Endpoint,
         types: &Types<'t>,
     ) -> Option<(Location, &'t Record)> {
+        let method = *ep.method;
         let Some(name) = &ep.body else {
-            if *ep.method == Method::Post {
+            if method.takes_body() {
                 let d = self.err(
                     ep.method.at(),
-                    format!("endpoint `{id}` is a POST without a body"),
+                    format!("endpoint `{id}` is a {method} without a body"),
                 );
                 Self::hint(d, "name the record it sends with `body: <record>`");
             }
             return None;
         };
-        if *ep.method == Method::Get {
+        if !method.takes_body() {
             let d = self.err(
                 name.at(),
-                format!("endpoint `{id}` is a GET, which sends no body"),
+                format!("endpoint `{id}` is a {method}, which sends no body"),
             );
-            Self::hint(d, "a request with a body is a `method: POST`");
+            Self::hint(
+                d,
+                "a request with a body is a `method: POST`, `PUT` or `PATCH`",
+            );
             return None;
         }
         let Some(record) = types.names.records.get(name.as_str()) else {

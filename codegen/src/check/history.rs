@@ -14,13 +14,13 @@ use mrds_runtime::text::is_date;
 
 use super::Cx;
 use crate::diag::{Diagnostic, Location};
-use crate::model::{Change, HistoryEntry};
+use crate::model::{Change, HistoryEntry, Method};
 
 impl Cx<'_> {
     pub(super) fn history(&mut self) -> Vec<HistoryEntry> {
         let mut out = Vec::new();
         // Every row of an endpoint on a date: (date, method, path) -> where.
-        let mut listed: BTreeMap<(String, String, String), Vec<Location>> = BTreeMap::new();
+        let mut listed: BTreeMap<(String, Method, String), Vec<Location>> = BTreeMap::new();
         for file in self.files {
             for h in &file.ast.history {
                 if !is_date(&h.date) {
@@ -43,7 +43,7 @@ impl Cx<'_> {
                 }
                 for c in &h.changes {
                     listed
-                        .entry((h.date.to_string(), c.method.to_string(), c.path.to_string()))
+                        .entry((h.date.to_string(), *c.method, c.path.to_string()))
                         .or_default()
                         .push(self.loc(c.at()));
                     if !c.path.starts_with("/v1/") {
@@ -52,12 +52,13 @@ impl Cx<'_> {
                             format!("history path `{}` does not start with `/v1/`", c.path),
                         );
                     }
-                    if !c.method.chars().all(|ch| ch.is_ascii_uppercase()) || c.method.is_empty() {
-                        self.err(
-                            c.method.at(),
-                            format!("`{}` is not an HTTP method in uppercase", c.method),
-                        );
-                    }
+                }
+                if h.changes.is_empty() && h.breaking.is_empty() {
+                    let d = self.err(h.at(), "a history entry lists no change");
+                    Self::hint(
+                        d,
+                        "list the endpoints the release added or removed in `changes`, or the breaking changes it makes knowingly in `breaking`",
+                    );
                 }
                 for (j, item) in h.breaking.iter().enumerate() {
                     if item.trim().is_empty() || item.trim() != item.as_str() {
@@ -82,7 +83,7 @@ impl Cx<'_> {
                         .iter()
                         .map(|c| Change {
                             action: c.action,
-                            method: c.method.to_string(),
+                            method: *c.method,
                             path: c.path.to_string(),
                         })
                         .collect(),

@@ -1,4 +1,4 @@
-//! The body of a `POST`: its record added, removed or replaced, and its fields added, removed,
+//! The body of a `POST`, `PUT` or `PATCH`: its record replaced, and its fields added, removed,
 //! made required or optional, their types and constraints. A body travels the other way from
 //! an answer: clients send it and servers decode it, so a field is compared as a parameter is
 //! (old clients break when they may send a body new servers refuse, old servers when new
@@ -16,44 +16,22 @@ impl Diff<'_> {
     pub(super) fn body(&mut self, o: &Endpoint, n: &Endpoint) {
         let old = o.body.as_ref().map(|b| (b, self.old.record(b.record)));
         let new = n.body.as_ref().map(|b| (b, self.new.record(b.record)));
-        match (old, new) {
-            (None, None) => {}
-            // The record's name is not on the wire: its fields are.
-            (Some((ob, a)), Some((nb, b))) => {
-                let names = Sides {
-                    old: a.name.as_str(),
-                    new: &b.name,
-                };
-                let at = Places {
-                    old: Some(&ob.at),
-                    new: Some(&nb.at),
-                };
-                self.rust_renamed(&n.body_rule(), names, at);
-                self.body_fields(Sides { old: o, new: n }, Sides { old: a, new: b });
-            }
-            (a, b) => {
-                let name = |side: Option<(_, &Record)>| {
-                    side.map_or("no body".to_owned(), |(_, r)| {
-                        format!("a body `{}`", r.spec_name)
-                    })
-                };
-                // Added or removed (a record replaced by another is compared field by field).
-                self.push(
-                    kind::BodyChanged,
-                    &n.id,
-                    format!(
-                        "`{}` took {} and takes {}: neither side sends what the other reads",
-                        n.id,
-                        name(a),
-                        name(b)
-                    ),
-                    Places {
-                        old: a.map(|(b, _)| &b.at),
-                        new: b.map(|(b, _)| &b.at),
-                    },
-                );
-            }
-        }
+        // The method decides whether a request has a body, and endpoints of two methods are
+        // two endpoints: both sides have one, or neither.
+        let (Some((ob, a)), Some((nb, b))) = (old, new) else {
+            return;
+        };
+        // The record's name is not on the wire: its fields are.
+        let names = Sides {
+            old: a.name.as_str(),
+            new: &b.name,
+        };
+        let at = Places {
+            old: Some(&ob.at),
+            new: Some(&nb.at),
+        };
+        self.rust_renamed(&n.body_rule(), names, at);
+        self.body_fields(Sides { old: o, new: n }, Sides { old: a, new: b });
     }
 
     /// The fields of the body records of one endpoint on both sides.

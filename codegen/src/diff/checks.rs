@@ -70,12 +70,6 @@ kinds! {
         clients: Breaking, servers: Breaking,
         semver: Minor,
     }
-    /// The body record of an endpoint added, removed or replaced by another.
-    BodyChanged = body.changed {
-        "an endpoint's body record added, removed or replaced",
-        clients: Breaking, servers: Breaking,
-        semver: Major,
-    }
     /// A body field's constraint (range, pattern, format, type, values) moved both ways.
     BodyConstraintChanged = body.constraint_changed {
         "a body field's constraint changed both ways",
@@ -179,12 +173,6 @@ kinds! {
     EndpointMarkedRemoved = endpoint.marked_removed {
         "the endpoint is marked removed (410)",
         clients: Breaking "410 from new servers", servers: Compatible,
-        semver: Minor,
-    }
-    /// The HTTP method.
-    EndpointMethodChanged = endpoint.method_changed {
-        "the HTTP method",
-        clients: Breaking, servers: Breaking,
         semver: Minor,
     }
     /// The documented order of the records.

@@ -86,8 +86,11 @@ impl Diff<'_> {
         let (old, new) = (self.old, self.new);
         let mut pairs: Vec<(&Endpoint, &Endpoint)> = Vec::new();
         let mut gone: Vec<&Endpoint> = Vec::new();
+        // An endpoint is its method and path on the wire: one whose method changed is gone, and
+        // another one is new (they need a history row each), whatever their ids.
+        let same = |o: &Endpoint, n: &Endpoint| o.method == n.method;
         for o in &old.endpoints {
-            match new.endpoint_named(&o.id) {
+            match new.endpoint_named(&o.id).filter(|n| same(o, n)) {
                 Some(n) => pairs.push((o, n)),
                 None => gone.push(o),
             }
@@ -95,7 +98,7 @@ impl Diff<'_> {
         let mut fresh: Vec<&Endpoint> = new
             .endpoints
             .iter()
-            .filter(|n| old.endpoint_named(&n.id).is_none())
+            .filter(|n| old.endpoint_named(&n.id).is_none_or(|o| !same(o, n)))
             .collect();
         // An id that changed at the same method and path is the same endpoint on the wire.
         gone.retain(|o| {
@@ -194,13 +197,6 @@ impl Diff<'_> {
             old: Some(&o.at),
             new: Some(&n.at),
         };
-        if o.method != n.method {
-            self.push(kind::EndpointMethodChanged, &id, format!(
-                    "method {} became {}: each side calls the other with a method it does not serve",
-                    o.method.as_str(),
-                    n.method.as_str()
-                ), at);
-        }
         if shape(&o.path) != shape(&n.path) {
             self.push(kind::EndpointPathChanged, &id, format!(
                     "path `{}` became `{}`: old clients get 404 from new servers, new clients get 404 from old servers",

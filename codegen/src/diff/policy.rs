@@ -33,7 +33,7 @@ use super::ChangeKind;
 use super::semver::{Step, VersionCheck};
 use super::service::major;
 use super::{Changes, Finding, Impact};
-use crate::model::{Api, ChangeAction, Endpoint, HistoryEntry};
+use crate::model::{Api, ChangeAction, Endpoint, HistoryEntry, Method};
 
 /// Which direction's breaking changes the check fails on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -93,7 +93,7 @@ pub enum Ack {
         /// Added or removed.
         action: ChangeAction,
         /// HTTP method.
-        method: String,
+        method: Method,
         /// Path.
         path: String,
     },
@@ -197,7 +197,7 @@ pub fn new_acks(old: &Api, new: &Api) -> Vec<AckSource> {
                 out.push(AckSource {
                     ack: Ack::Endpoint {
                         action: c.action,
-                        method: c.method.clone(),
+                        method: c.method,
                         path: c.path.clone(),
                     },
                     entry: entry.clone(),
@@ -223,7 +223,7 @@ pub struct Row {
     /// spec serves it; removed when the spec marks it removed or no longer has it).
     pub action: ChangeAction,
     /// HTTP method.
-    pub method: String,
+    pub method: Method,
     /// Path.
     pub path: String,
     /// The newest row of the new spec's history naming this method and path, if any.
@@ -305,7 +305,7 @@ fn label(date: &str, versions: &[String]) -> String {
 }
 
 /// The newest row of `api`'s history (sorted newest first) naming `method` and `path`.
-fn newest_row(api: &Api, method: &str, path: &str) -> Option<NewestRow> {
+fn newest_row(api: &Api, method: Method, path: &str) -> Option<NewestRow> {
     api.history.iter().find_map(|h| {
         let c = h
             .changes
@@ -355,7 +355,7 @@ pub fn endpoint_rows(f: &Finding, old: &Api, new: &Api) -> Vec<Row> {
         ChangeKind::EndpointRemoved | ChangeKind::EndpointMarkedRemoved => {
             vec![on_old().map(|e| (ChangeAction::Removed, e))]
         }
-        ChangeKind::EndpointPathChanged | ChangeKind::EndpointMethodChanged => vec![
+        ChangeKind::EndpointPathChanged => vec![
             on_old().map(|e| (ChangeAction::Removed, e)),
             on_new().map(|e| (now(e), e)),
         ],
@@ -365,10 +365,10 @@ pub fn endpoint_rows(f: &Finding, old: &Api, new: &Api) -> Vec<Row> {
         .into_iter()
         .flatten()
         .map(|(action, e)| {
-            let (method, path) = (e.method.as_str().to_owned(), e.path.to_string());
+            let (method, path) = (e.method, e.path.to_string());
             Row {
                 action,
-                newest: newest_row(new, &method, &path),
+                newest: newest_row(new, method, &path),
                 method,
                 path,
             }
@@ -465,7 +465,7 @@ mod tests {
     fn row(action: ChangeAction, path: &str, newest: Option<(ChangeAction, &[&str])>) -> Row {
         Row {
             action,
-            method: "GET".into(),
+            method: Method::Get,
             path: path.into(),
             newest: newest.map(|(action, versions)| NewestRow {
                 action,

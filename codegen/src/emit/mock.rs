@@ -188,7 +188,7 @@ fn service_rs(api: &Api) -> TokenStream {
         .unwrap_or_else(|| {
             quote!(mrds_runtime::mock::Example {
                 endpoint: "",
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 request: "",
                 body: None,
             })
@@ -493,7 +493,7 @@ fn samples_rs(api: &Api) -> TokenStream {
 
 /// The example request of endpoint `e` with samples `s`, as the runtime's `Example`.
 fn example(e: &Endpoint, s: &Samples) -> TokenStream {
-    let (id, method, request) = (&e.id, e.method.as_str(), &s.example);
+    let (id, method, request) = (&e.id, crate::emit::method(e.method), &s.example);
     let body = option(s.example_body.as_ref().map(|b| quote!(#b)));
     quote!(mrds_runtime::mock::Example {
         endpoint: #id,

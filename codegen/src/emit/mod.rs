@@ -7,7 +7,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 use crate::files::{FileSet, MARKDOWN_HEADER, RUST_HEADER, TOML_HEADER};
 use crate::model::{Api, Provenance};
@@ -368,6 +368,12 @@ fn endpoint_example<'a>(
 pub fn pattern(p: &crate::model::Pattern) -> TokenStream {
     let (source, table) = (p.source(), proc_macro2::Literal::byte_string(p.table()));
     quote!(mrds_runtime::pattern!(#source, #table))
+}
+
+/// The expression naming an HTTP method in generated code: `mrds_runtime::Method::Get`.
+pub fn method(m: crate::model::Method) -> TokenStream {
+    let variant = format_ident!("{m:?}");
+    quote!(mrds_runtime::Method::#variant)
 }
 
 /// An identifier token for a name decided by [`crate::naming`] (`r#type` becomes a raw one).

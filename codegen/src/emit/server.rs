@@ -9,7 +9,7 @@ use super::{
     Emitted, cargo_toml, deprecation, docs, ident, inner_docs, prose, readme, runtime_dependency,
     sibling_dependency, with_provenance,
 };
-use crate::model::{Api, Method, ValueCheck};
+use crate::model::Api;
 
 /// Crate directory, relative to the workspace root.
 pub const DIR: &str = "crates/mrds-server";
@@ -212,79 +212,63 @@ fn service_rs(api: &Api) -> TokenStream {
 
 fn router_rs(api: &Api) -> TokenStream {
     let object = error_object(api);
-    let routes = api.endpoints.iter().map(|e| {
+    // One arm per endpoint, by its index in `ENDPOINTS` (the model's order).
+    let arms = api.endpoints.iter().enumerate().map(|(index, e)| {
         let method = ident(&e.names.method);
         let params = ident(&e.names.params_type);
-        let route = format!("{}{}", api.base_path, e.path);
-        let path_rule = match e.path.params().next().map(|id| e.param(id)) {
-            Some(p) => {
-                let (rule, field) = (e.param_rule(p, ValueCheck::Type), &p.wire);
-                quote!(Some(mrds_runtime::server::PathRule { rule: #rule, field: #field }))
-            }
-            None => quote!(None),
-        };
         let (_, allow) = deprecation(e.removed.as_ref());
         match &e.body {
             None => quote! {
-                .route(
-                    #route,
-                    get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                        #allow
-                        let call = |ctx, params: mrds_model::params::#params| shared.service.#method(ctx, params);
-                        shared.handle(request, #path_rule, call).await
-                    }),
-                )
+                #index => {
+                    #allow
+                    let call = |ctx, params: mrds_model::params::#params| shared.service.#method(ctx, params);
+                    shared.handle(request, call).await
+                }
             },
             Some(body) => {
                 let body = ident(&api.record(body.record).name);
                 quote! {
-                    .route(
-                        #route,
-                        post(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                            #allow
-                            let call = |ctx, params: mrds_model::params::#params, body: mrds_model::records::#body| {
-                                shared.service.#method(ctx, params, body)
-                            };
-                            shared.handle_with_body(request, #path_rule, call).await
-                        }),
-                    )
+                    #index => {
+                        #allow
+                        let call = |ctx, params: mrds_model::params::#params, body: mrds_model::records::#body| {
+                            shared.service.#method(ctx, params, body)
+                        };
+                        shared.handle_with_body(request, call).await
+                    }
                 }
             }
         }
     });
-    // `get` serves the OpenAPI document too.
-    let verbs = match api.endpoints.iter().any(|e| e.method == Method::Post) {
-        true => quote!({get, post}),
-        false => quote!(get),
-    };
-    let openapi_route = format!("{}/openapi.json", api.base_path);
     quote! {
         //! The router: every endpoint at its path, and the envelope for unknown paths.
 
         use std::sync::Arc;
 
-        use mrds_model::api::{AUTH_HEADER, BASE_PATH};
+        use mrds_model::api::{AUTH_HEADER, BASE_PATH, ENDPOINTS};
         use mrds_runtime::server::axum::Router;
-        use mrds_runtime::server::axum::extract::{Request, State};
-        use mrds_runtime::server::axum::routing::#verbs;
         use mrds_runtime::server::{KeyStore, Shared};
 
         use crate::service::Api;
 
         /// The router serving `service`, with the keys `keys` accepts.
         ///
-        /// Every endpoint is mounted at its documented path below the base path, the OpenAPI
-        /// document at `openapi.json` below it; any other path answers 404
-        /// `RESOURCE_NOT_FOUND` in the envelope, a method the endpoint does not answer (GET
-        /// also answers HEAD) 405 in the envelope with `Allow`.
+        /// Every endpoint is served at its documented path below the base path, the OpenAPI
+        /// document at `openapi.json` below it. A request goes to the endpoint of the most
+        /// specific path template that fits it (a literal segment before a placeholder, from
+        /// the left: `mrds_runtime::route`), then of its method (GET also answers HEAD); any
+        /// other path answers 404 `RESOURCE_NOT_FOUND` in the envelope, a method the path's
+        /// endpoints do not answer 405 in the envelope with `Allow`.
         pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
             let shared = Arc::new(Shared::new(service, keys, AUTH_HEADER));
-            Router::new()
-                #(#routes)*
-                .route(#openapi_route, get(|| async { mrds_runtime::server::json_document(OPENAPI_JSON) }))
-                .method_not_allowed_fallback(mrds_runtime::server::method_not_allowed::<#object>)
-                .fallback(|request| mrds_runtime::server::unknown_path::<#object>(request, BASE_PATH))
-                .with_state(shared)
+            mrds_runtime::server::dispatch::<#object, _, _>(BASE_PATH, ENDPOINTS, Some(OPENAPI_JSON), move |index, request| {
+                let shared = Arc::clone(&shared);
+                async move {
+                    match index {
+                        #(#arms)*
+                        _ => mrds_runtime::server::unknown_endpoint::<#object>(request),
+                    }
+                }
+            })
         }
 
         /// The OpenAPI 3.1 document of the service, generated from the same spec.

@@ -274,7 +274,7 @@ pub struct HistoryEntry {
 /// method, path) and its breaking names.
 pub type EntryContent<'a> = (
     &'a [String],
-    Vec<(ChangeAction, &'a str, &'a str)>,
+    Vec<(ChangeAction, Method, &'a str)>,
     &'a [String],
 );
 
@@ -286,7 +286,7 @@ impl HistoryEntry {
             &self.versions,
             self.changes
                 .iter()
-                .map(|c| (c.action, c.method.as_str(), c.path.as_str()))
+                .map(|c| (c.action, c.method, c.path.as_str()))
                 .collect(),
             &self.breaking,
         )
@@ -299,7 +299,7 @@ pub struct Change {
     /// Added or removed.
     pub action: ChangeAction,
     /// HTTP method.
-    pub method: String,
+    pub method: Method,
     /// Path.
     pub path: String,
 }

@@ -31,7 +31,7 @@ pub const DEMO_KEY: &str = "demo-key";
 /// A request the sample data answers: the first of [`crate::EXAMPLES`].
 pub const EXAMPLE: mrds_runtime::mock::Example = mrds_runtime::mock::Example {
     endpoint: "company_detail",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     request: "/v1/stocks/company/detail?symbol=AAPL",
     body: None,
 };

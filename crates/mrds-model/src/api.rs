@@ -23,7 +23,7 @@ pub const PROTOCOL: Protocol = Protocol {
 /// `GET /v1/stocks/company/detail`: Company profile by symbol (exact) or name keyword (fuzzy). Parameters: [`crate::params::CompanyDetailParams`].
 pub const COMPANY_DETAIL: Endpoint = Endpoint {
     id: "company_detail",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/stocks/company/detail",
     summary: "Company profile by symbol (exact) or name keyword (fuzzy).",
     auth: Auth::Required,
@@ -33,7 +33,7 @@ pub const COMPANY_DETAIL: Endpoint = Endpoint {
 /// `GET /v1/stocks/equity-offering`: The latest equity offerings, refreshed daily. Parameters: [`crate::params::EquityOfferingParams`].
 pub const EQUITY_OFFERING: Endpoint = Endpoint {
     id: "equity_offering",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/stocks/equity-offering",
     summary: "The latest equity offerings, refreshed daily.",
     auth: Auth::Required,
@@ -43,7 +43,7 @@ pub const EQUITY_OFFERING: Endpoint = Endpoint {
 /// `GET /v1/etf/flow`: Daily in/outflow of one ETF. Parameters: [`crate::params::EtfFlowParams`].
 pub const ETF_FLOW: Endpoint = Endpoint {
     id: "etf_flow",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/etf/flow",
     summary: "Daily in/outflow of one ETF.",
     auth: Auth::Required,
@@ -53,7 +53,7 @@ pub const ETF_FLOW: Endpoint = Endpoint {
 /// `GET /v1/macro/forex/historical`: Daily series of one currency pair. Parameters: [`crate::params::ForexHistoricalParams`].
 pub const FOREX_HISTORICAL: Endpoint = Endpoint {
     id: "forex_historical",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/macro/forex/historical",
     summary: "Daily series of one currency pair.",
     auth: Auth::Required,
@@ -66,7 +66,7 @@ pub const FOREX_HISTORICAL: Endpoint = Endpoint {
 )]
 pub const INDEX_1MIN: Endpoint = Endpoint {
     id: "index_1min",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/macro/index/1min",
     summary: "One-minute bars of an index.",
     auth: Auth::Required,
@@ -79,7 +79,7 @@ pub const INDEX_1MIN: Endpoint = Endpoint {
 /// `GET /v1/crypto/metrics/leverage-ratio`: Estimated leverage ratio. Parameters: [`crate::params::LeverageRatioParams`].
 pub const LEVERAGE_RATIO: Endpoint = Endpoint {
     id: "leverage_ratio",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/crypto/metrics/leverage-ratio",
     summary: "Estimated leverage ratio.",
     auth: Auth::Required,
@@ -89,7 +89,7 @@ pub const LEVERAGE_RATIO: Endpoint = Endpoint {
 /// `GET /v1/market/kline`: Unified OHLCV candles for any supported asset type. Parameters: [`crate::params::MarketKlineParams`].
 pub const MARKET_KLINE: Endpoint = Endpoint {
     id: "market_kline",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/market/kline",
     summary: "Unified OHLCV candles for any supported asset type.",
     auth: Auth::Optional,
@@ -99,7 +99,7 @@ pub const MARKET_KLINE: Endpoint = Endpoint {
 /// `GET /v1/other/semiconductor/nand-flash-spot-price`: NAND flash spot prices of one item. Parameters: [`crate::params::NandFlashSpotPriceParams`].
 pub const NAND_FLASH_SPOT_PRICE: Endpoint = Endpoint {
     id: "nand_flash_spot_price",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/other/semiconductor/nand-flash-spot-price",
     summary: "NAND flash spot prices of one item.",
     auth: Auth::Required,
@@ -109,7 +109,7 @@ pub const NAND_FLASH_SPOT_PRICE: Endpoint = Endpoint {
 /// `GET /v1/stocks/non-us/kline`: Split-adjusted candles for non-US tickers. Parameters: [`crate::params::NonUsKlineParams`].
 pub const NON_US_KLINE: Endpoint = Endpoint {
     id: "non_us_kline",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/stocks/non-us/kline",
     summary: "Split-adjusted candles for non-US tickers.",
     auth: Auth::Required,
@@ -119,7 +119,7 @@ pub const NON_US_KLINE: Endpoint = Endpoint {
 /// `GET /v1/crypto/hyperliquid/perp/usdc/kline`: Perpetual-contract candles quoted in USDC; incomplete candles are excluded. Parameters: [`crate::params::PerpKlineParams`].
 pub const PERP_KLINE: Endpoint = Endpoint {
     id: "perp_kline",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/crypto/hyperliquid/perp/usdc/kline",
     summary: "Perpetual-contract candles quoted in USDC; incomplete candles are excluded.",
     auth: Auth::Required,
@@ -129,7 +129,7 @@ pub const PERP_KLINE: Endpoint = Endpoint {
 /// `GET /v1/persons/{person_id}/commentary`: Commentary rows of one person within a time range. Parameters: [`crate::params::PersonCommentaryParams`].
 pub const PERSON_COMMENTARY: Endpoint = Endpoint {
     id: "person_commentary",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/persons/{person_id}/commentary",
     summary: "Commentary rows of one person within a time range.",
     auth: Auth::Optional,
@@ -139,7 +139,7 @@ pub const PERSON_COMMENTARY: Endpoint = Endpoint {
 /// `GET /v1/stocks/research/units`: All sections and exhibits of one research document, in order, optionally narrowed. Parameters: [`crate::params::ResearchUnitsParams`].
 pub const RESEARCH_UNITS: Endpoint = Endpoint {
     id: "research_units",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/stocks/research/units",
     summary: "All sections and exhibits of one research document, in order, optionally narrowed.",
     auth: Auth::Required,
@@ -149,7 +149,7 @@ pub const RESEARCH_UNITS: Endpoint = Endpoint {
 /// `GET /v1/stocks/screener/events`: Stock events of one kind in a date range. Parameters: [`crate::params::ScreenerEventsParams`].
 pub const SCREENER_EVENTS: Endpoint = Endpoint {
     id: "screener_events",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/stocks/screener/events",
     summary: "Stock events of one kind in a date range.",
     auth: Auth::Required,
@@ -159,7 +159,7 @@ pub const SCREENER_EVENTS: Endpoint = Endpoint {
 /// `GET /v1/crypto/metrics/ssr`: Stablecoin supply ratio. Parameters: [`crate::params::SsrParams`].
 pub const SSR: Endpoint = Endpoint {
     id: "ssr",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/crypto/metrics/ssr",
     summary: "Stablecoin supply ratio.",
     auth: Auth::Required,
@@ -169,7 +169,7 @@ pub const SSR: Endpoint = Endpoint {
 /// `GET /v1/stocks/dividends`: Point-in-time dividends for one symbol. Parameters: [`crate::params::StockDividendsParams`].
 pub const STOCK_DIVIDENDS: Endpoint = Endpoint {
     id: "stock_dividends",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/stocks/dividends",
     summary: "Point-in-time dividends for one symbol.",
     auth: Auth::Required,
@@ -179,7 +179,7 @@ pub const STOCK_DIVIDENDS: Endpoint = Endpoint {
 /// `GET /v1/macro/treasury-rates`: US treasury rates. Parameters: [`crate::params::TreasuryRatesParams`].
 pub const TREASURY_RATES: Endpoint = Endpoint {
     id: "treasury_rates",
-    method: "GET",
+    method: mrds_runtime::Method::Get,
     path: "/v1/macro/treasury-rates",
     summary: "US treasury rates.",
     auth: Auth::Required,
@@ -214,7 +214,7 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Removed,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/stocks/news",
             },
         ],
@@ -225,7 +225,7 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/stocks/sec-filings",
             },
         ],
@@ -236,7 +236,7 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/persons/{person_id}",
             },
         ],
@@ -247,22 +247,22 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/stocks/research",
             },
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/stocks/research/report",
             },
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/stocks/research/search",
             },
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/stocks/research/units",
             },
         ],
@@ -273,12 +273,12 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/persons",
             },
             Change {
                 action: ChangeAction::Removed,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/other/podcast/persons",
             },
         ],
@@ -289,12 +289,12 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/other/podcast/persons",
             },
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/other/podcast/shows",
             },
         ],
@@ -305,7 +305,7 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/other/podcast/transcripts",
             },
         ],
@@ -316,12 +316,12 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/stocks/event-transcripts",
             },
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/stocks/event-transcripts/{event_id}",
             },
         ],
@@ -332,17 +332,17 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Removed,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/macro/commodity/1min",
             },
             Change {
                 action: ChangeAction::Removed,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/macro/forex/1min",
             },
             Change {
                 action: ChangeAction::Removed,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/macro/index/1min",
             },
         ],
@@ -353,7 +353,7 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/stocks/short-interest",
             },
         ],
@@ -364,22 +364,22 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/stocks/tv-news",
             },
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/macro/commodity/1min",
             },
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/macro/forex/1min",
             },
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/macro/index/1min",
             },
         ],
@@ -390,12 +390,12 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Added,
-                method: "POST",
+                method: mrds_runtime::Method::Post,
                 path: "/v1/social-feeds/{platform}/handles",
             },
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/stocks/news",
             },
         ],
@@ -406,17 +406,17 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/other/semiconductor/dram-contract-price",
             },
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/other/semiconductor/nand-flash-contract-price",
             },
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/other/semiconductor/dxi-index",
             },
         ],
@@ -427,7 +427,7 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/crypto/analytics/query",
             },
         ],
@@ -438,22 +438,22 @@ pub const HISTORY: &[HistoryEntry] = &[
         changes: &[
             Change {
                 action: ChangeAction::Added,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/options/greeks",
             },
             Change {
                 action: ChangeAction::Removed,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/options/greeks/chain",
             },
             Change {
                 action: ChangeAction::Removed,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/options/greeks/history",
             },
             Change {
                 action: ChangeAction::Removed,
-                method: "GET",
+                method: mrds_runtime::Method::Get,
                 path: "/v1/crypto/list",
             },
         ],

@@ -2,186 +2,148 @@
 
 //! The router: every endpoint at its path, and the envelope for unknown paths.
 use std::sync::Arc;
-use mrds_model::api::{AUTH_HEADER, BASE_PATH};
+use mrds_model::api::{AUTH_HEADER, BASE_PATH, ENDPOINTS};
 use mrds_runtime::server::axum::Router;
-use mrds_runtime::server::axum::extract::{Request, State};
-use mrds_runtime::server::axum::routing::get;
 use mrds_runtime::server::{KeyStore, Shared};
 use crate::service::Api;
 /// The router serving `service`, with the keys `keys` accepts.
 ///
-/// Every endpoint is mounted at its documented path below the base path, the OpenAPI
-/// document at `openapi.json` below it; any other path answers 404
-/// `RESOURCE_NOT_FOUND` in the envelope, a method the endpoint does not answer (GET
-/// also answers HEAD) 405 in the envelope with `Allow`.
+/// Every endpoint is served at its documented path below the base path, the OpenAPI
+/// document at `openapi.json` below it. A request goes to the endpoint of the most
+/// specific path template that fits it (a literal segment before a placeholder, from
+/// the left: `mrds_runtime::route`), then of its method (GET also answers HEAD); any
+/// other path answers 404 `RESOURCE_NOT_FOUND` in the envelope, a method the path's
+/// endpoints do not answer 405 in the envelope with `Allow`.
 pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
     let shared = Arc::new(Shared::new(service, keys, AUTH_HEADER));
-    Router::new()
-        .route(
-            "/api/v1/stocks/company/detail",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::CompanyDetailParams| {
-                    shared.service.company_detail(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/v1/stocks/equity-offering",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::EquityOfferingParams| {
-                    shared.service.equity_offering(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/v1/etf/flow",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::EtfFlowParams| {
-                    shared.service.etf_flow(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/v1/macro/forex/historical",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::ForexHistoricalParams| {
-                    shared.service.forex_historical(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/v1/macro/index/1min",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                #[allow(deprecated)]
-                let call = |ctx, params: mrds_model::params::Index1minParams| {
-                    shared.service.index_1min(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/v1/crypto/metrics/leverage-ratio",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::LeverageRatioParams| {
-                    shared.service.leverage_ratio(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/v1/market/kline",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::MarketKlineParams| {
-                    shared.service.market_kline(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/v1/other/semiconductor/nand-flash-spot-price",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::NandFlashSpotPriceParams| {
-                    shared.service.nand_flash_spot_price(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/v1/stocks/non-us/kline",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::NonUsKlineParams| {
-                    shared.service.non_us_kline(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/v1/crypto/hyperliquid/perp/usdc/kline",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::PerpKlineParams| {
-                    shared.service.perp_kline(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/v1/persons/{person_id}/commentary",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::PersonCommentaryParams| {
-                    shared.service.person_commentary(ctx, params)
-                };
-                shared
-                    .handle(
-                        request,
-                        Some(mrds_runtime::server::PathRule {
-                            rule: "person_commentary.person_id.type",
-                            field: "person_id",
-                        }),
-                        call,
-                    )
-                    .await
-            }),
-        )
-        .route(
-            "/api/v1/stocks/research/units",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::ResearchUnitsParams| {
-                    shared.service.research_units(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/v1/stocks/screener/events",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::ScreenerEventsParams| {
-                    shared.service.screener_events(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/v1/crypto/metrics/ssr",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::SsrParams| {
-                    shared.service.ssr(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/v1/stocks/dividends",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::StockDividendsParams| {
-                    shared.service.stock_dividends(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/v1/macro/treasury-rates",
-            get(|State(shared): State<Arc<Shared<S, K>>>, request: Request| async move {
-                let call = |ctx, params: mrds_model::params::TreasuryRatesParams| {
-                    shared.service.treasury_rates(ctx, params)
-                };
-                shared.handle(request, None, call).await
-            }),
-        )
-        .route(
-            "/api/openapi.json",
-            get(|| async { mrds_runtime::server::json_document(OPENAPI_JSON) }),
-        )
-        .method_not_allowed_fallback(
-            mrds_runtime::server::method_not_allowed::<mrds_model::records::ErrorObject>,
-        )
-        .fallback(|request| mrds_runtime::server::unknown_path::<
-            mrds_model::records::ErrorObject,
-        >(request, BASE_PATH))
-        .with_state(shared)
+    mrds_runtime::server::dispatch::<
+        mrds_model::records::ErrorObject,
+        _,
+        _,
+    >(
+        BASE_PATH,
+        ENDPOINTS,
+        Some(OPENAPI_JSON),
+        move |index, request| {
+            let shared = Arc::clone(&shared);
+            async move {
+                match index {
+                    0usize => {
+                        let call = |
+                            ctx,
+                            params: mrds_model::params::CompanyDetailParams|
+                        shared.service.company_detail(ctx, params);
+                        shared.handle(request, call).await
+                    }
+                    1usize => {
+                        let call = |
+                            ctx,
+                            params: mrds_model::params::EquityOfferingParams|
+                        shared.service.equity_offering(ctx, params);
+                        shared.handle(request, call).await
+                    }
+                    2usize => {
+                        let call = |ctx, params: mrds_model::params::EtfFlowParams| {
+                            shared.service.etf_flow(ctx, params)
+                        };
+                        shared.handle(request, call).await
+                    }
+                    3usize => {
+                        let call = |
+                            ctx,
+                            params: mrds_model::params::ForexHistoricalParams|
+                        shared.service.forex_historical(ctx, params);
+                        shared.handle(request, call).await
+                    }
+                    4usize => {
+                        #[allow(deprecated)]
+                        let call = |ctx, params: mrds_model::params::Index1minParams| {
+                            shared.service.index_1min(ctx, params)
+                        };
+                        shared.handle(request, call).await
+                    }
+                    5usize => {
+                        let call = |
+                            ctx,
+                            params: mrds_model::params::LeverageRatioParams|
+                        shared.service.leverage_ratio(ctx, params);
+                        shared.handle(request, call).await
+                    }
+                    6usize => {
+                        let call = |ctx, params: mrds_model::params::MarketKlineParams| {
+                            shared.service.market_kline(ctx, params)
+                        };
+                        shared.handle(request, call).await
+                    }
+                    7usize => {
+                        let call = |
+                            ctx,
+                            params: mrds_model::params::NandFlashSpotPriceParams|
+                        shared.service.nand_flash_spot_price(ctx, params);
+                        shared.handle(request, call).await
+                    }
+                    8usize => {
+                        let call = |ctx, params: mrds_model::params::NonUsKlineParams| {
+                            shared.service.non_us_kline(ctx, params)
+                        };
+                        shared.handle(request, call).await
+                    }
+                    9usize => {
+                        let call = |ctx, params: mrds_model::params::PerpKlineParams| {
+                            shared.service.perp_kline(ctx, params)
+                        };
+                        shared.handle(request, call).await
+                    }
+                    10usize => {
+                        let call = |
+                            ctx,
+                            params: mrds_model::params::PersonCommentaryParams|
+                        shared.service.person_commentary(ctx, params);
+                        shared.handle(request, call).await
+                    }
+                    11usize => {
+                        let call = |
+                            ctx,
+                            params: mrds_model::params::ResearchUnitsParams|
+                        shared.service.research_units(ctx, params);
+                        shared.handle(request, call).await
+                    }
+                    12usize => {
+                        let call = |
+                            ctx,
+                            params: mrds_model::params::ScreenerEventsParams|
+                        shared.service.screener_events(ctx, params);
+                        shared.handle(request, call).await
+                    }
+                    13usize => {
+                        let call = |ctx, params: mrds_model::params::SsrParams| {
+                            shared.service.ssr(ctx, params)
+                        };
+                        shared.handle(request, call).await
+                    }
+                    14usize => {
+                        let call = |
+                            ctx,
+                            params: mrds_model::params::StockDividendsParams|
+                        shared.service.stock_dividends(ctx, params);
+                        shared.handle(request, call).await
+                    }
+                    15usize => {
+                        let call = |
+                            ctx,
+                            params: mrds_model::params::TreasuryRatesParams|
+                        shared.service.treasury_rates(ctx, params);
+                        shared.handle(request, call).await
+                    }
+                    _ => {
+                        mrds_runtime::server::unknown_endpoint::<
+                            mrds_model::records::ErrorObject,
+                        >(request)
+                    }
+                }
+            }
+        },
+    )
 }
 /// The OpenAPI 3.1 document of the service, generated from the same spec.
 pub const OPENAPI_JSON: &str = include_str!("../openapi.json");

@@ -9,7 +9,7 @@ use bytes::Bytes;
 use http::header::{
     ACCEPT, CONTENT_TYPE, HeaderName, HeaderValue, LOCATION, RETRY_AFTER, USER_AGENT,
 };
-use http::{Method, StatusCode, Uri};
+use http::{StatusCode, Uri};
 use http_body_util::{BodyExt, Full};
 use tracing::Instrument;
 use tracing::field::Empty;
@@ -25,10 +25,11 @@ use crate::{ErrorBody, Paged, Request, ValidationError, WithBody};
 /// The header naming a call that is not idempotent, so that the service can tell a repeat.
 const IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
 
-/// What one call sends besides its URL: a JSON body, and whether its attempts may be
-/// repeated after one that may have reached the service (a timeout, a reset, an answer
+/// What one call sends besides its URL: its method, a JSON body, and whether its attempts may
+/// be repeated after one that may have reached the service (a timeout, a reset, an answer
 /// asking to retry).
 struct Payload {
+    method: crate::Method,
     body: Option<(Bytes, Option<HeaderValue>)>,
     repeatable: bool,
 }
@@ -251,6 +252,7 @@ impl Transport {
             .flatten();
         let payload = match serde_json::to_vec(body) {
             Ok(bytes) => Payload {
+                method: P::ENDPOINT.method,
                 body: Some((Bytes::from(bytes), key)),
                 repeatable: P::ENDPOINT.idempotent || keyed,
             },
@@ -280,6 +282,7 @@ impl Transport {
         E: ErrorBody,
     {
         let payload = Payload {
+            method: P::ENDPOINT.method,
             body: None,
             repeatable: P::ENDPOINT.idempotent,
         };
@@ -301,7 +304,7 @@ impl Transport {
         let span = tracing::info_span!(
             "mrds.call",
             endpoint = endpoint.id,
-            method = endpoint.method,
+            method = endpoint.method.as_str(),
             path = endpoint.path,
         );
         let started = Instant::now();
@@ -546,7 +549,7 @@ impl Transport {
         loop {
             let resp = self.inner.http.send(self.request(&target, payload)).await?;
             let next = (redirects < MAX_REDIRECTS)
-                .then(|| redirect_target(&target, &resp, payload.body.is_some()))
+                .then(|| redirect_target(&target, &resp, payload.method != crate::Method::Get))
                 .flatten();
             match next {
                 Some(next) => {
@@ -563,6 +566,7 @@ impl Transport {
         let inner = &*self.inner;
         let mut request = http::Request::new(Full::new(Bytes::new()));
         *request.uri_mut() = target.clone();
+        *request.method_mut() = payload.method.into();
         let headers = request.headers_mut();
         headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
         headers.insert(USER_AGENT, inner.user_agent.clone());
@@ -574,7 +578,6 @@ impl Transport {
             if let Some(key) = key {
                 headers.insert(IDEMPOTENCY_KEY, key.clone());
             }
-            *request.method_mut() = Method::POST;
             *request.body_mut() = Full::new(bytes.clone());
         }
         request
@@ -658,9 +661,9 @@ async fn within<F: Future>(until: Option<tokio::time::Instant>, future: F) -> Op
 }
 
 /// Where a redirect answer to a request of `from` leads, if the client follows it: a 301,
-/// 302, 303, 307 or 308 (only 307 and 308 for a request with a body) whose `Location`
-/// stays within the origin of `from` (scheme, host, port).
-fn redirect_target<B>(from: &Uri, resp: &http::Response<B>, with_body: bool) -> Option<Uri> {
+/// 302, 303, 307 or 308 (only 307 and 308, which keep the method, for a request other than a
+/// `GET`) whose `Location` stays within the origin of `from` (scheme, host, port).
+fn redirect_target<B>(from: &Uri, resp: &http::Response<B>, keep_method: bool) -> Option<Uri> {
     let keeps_method = matches!(
         resp.status(),
         StatusCode::TEMPORARY_REDIRECT | StatusCode::PERMANENT_REDIRECT
@@ -670,7 +673,7 @@ fn redirect_target<B>(from: &Uri, resp: &http::Response<B>, with_body: bool) -> 
             resp.status(),
             StatusCode::MOVED_PERMANENTLY | StatusCode::FOUND | StatusCode::SEE_OTHER
         );
-    if !redirect || (with_body && !keeps_method) {
+    if !redirect || (keep_method && !keeps_method) {
         return None;
     }
     let location = resp.headers().get(LOCATION)?.to_str().ok()?;

@@ -21,8 +21,8 @@ use http_body_util::BodyExt;
 use super::journal::{JOURNAL_BODY_BYTES, Journal, Received};
 use super::prefer::{self, PreferError, Preference};
 use super::scenario::{Answer, Plans, Scenario, ScenarioError};
+use crate::route::Routes;
 use crate::server::{ApiError, answer_error};
-use crate::text::percent_decode;
 use crate::{Endpoint, ErrorBody, ErrorKind, Protocol};
 
 /// The `Preference-Applied` response header (RFC 7240): the preferences an answer followed.
@@ -122,6 +122,7 @@ fn prefer_refused<E: ErrorBody>(error: PreferError, hint: String) -> Response {
 /// The state of the middleware: what it controls, for one server.
 pub(crate) struct Control {
     endpoints: &'static [Endpoint],
+    routes: Routes,
     base_path: &'static str,
     errors: ErrorAnswers,
     /// Follow the `Prefer` header.
@@ -142,6 +143,7 @@ impl Control {
     ) -> Self {
         Self {
             endpoints,
+            routes: Routes::new(endpoints),
             base_path: protocol.base_path,
             errors,
             prefer,
@@ -191,52 +193,12 @@ impl Control {
         self.journal.as_ref()
     }
 
-    /// The endpoint whose method and path template a request has (`HEAD` for a `GET`).
+    /// The endpoint a request goes to, by the one router ([`Routes`]).
     fn endpoint_of(&self, method: &Method, path: &str) -> Option<&'static Endpoint> {
-        route(self.endpoints, self.base_path, method, path).map(|(endpoint, _)| endpoint)
+        (self.routes)
+            .route(self.base_path, method.as_str(), path)
+            .endpoint()
     }
-}
-
-/// The endpoint of `endpoints` whose method and path template a request to `path` (the base
-/// path `base_path` included) has, `HEAD` taken for a `GET`; with its path parameters,
-/// decoded.
-pub(super) fn route(
-    endpoints: &'static [Endpoint],
-    base_path: &str,
-    method: &Method,
-    path: &str,
-) -> Option<(&'static Endpoint, Vec<(&'static str, String)>)> {
-    let below = path.strip_prefix(base_path)?;
-    if !below.starts_with('/') {
-        return None;
-    }
-    endpoints.iter().find_map(|e| {
-        let method_matches = e.method == method.as_str()
-            || (method == Method::HEAD && e.method == Method::GET.as_str());
-        if !method_matches {
-            return None;
-        }
-        path_params(e.path, below).map(|params| (e, params))
-    })
-}
-
-/// The path parameters of `path` (below the base path) when it fills the template `template`
-/// (the same number of segments, literal ones equal, each `{name}` one non-empty segment,
-/// decoded), `None` when it does not.
-fn path_params(template: &'static str, path: &str) -> Option<Vec<(&'static str, String)>> {
-    let mut given = path.split('/');
-    let mut params = Vec::new();
-    for expected in template.split('/') {
-        let segment = given.next()?;
-        match expected.strip_prefix('{').and_then(|e| e.strip_suffix('}')) {
-            Some(_) if segment.is_empty() => return None,
-            // A path keeps `+` as it is: only its escapes are decoded.
-            Some(name) => params.push((name, percent_decode(&segment.replace('+', "%2B")))),
-            None if segment != expected => return None,
-            None => {}
-        }
-    }
-    given.next().is_none().then_some(params)
 }
 
 /// What one request gets instead of its plain answer.
@@ -592,18 +554,5 @@ mod tests {
         let mut body = passed.into_body();
         let first = body.frame().await.unwrap().unwrap().into_data().unwrap();
         assert_eq!(first, "half");
-    }
-
-    #[test]
-    fn paths_fill_templates_with_their_parameters_decoded() {
-        assert_eq!(path_params("/v1/a/b", "/v1/a/b"), Some(vec![]));
-        assert_eq!(
-            path_params("/v1/persons/{id}/x", "/v1/persons/a%20b+c/x"),
-            Some(vec![("id", "a b+c".to_string())])
-        );
-        assert_eq!(path_params("/v1/persons/{id}/x", "/v1/persons//x"), None);
-        assert_eq!(path_params("/v1/a/b", "/v1/a/b/"), None);
-        assert_eq!(path_params("/v1/a/b", "/v1/a"), None);
-        assert_eq!(path_params("/v1/a/b", "/v1/a/c"), None);
     }
 }

@@ -116,7 +116,7 @@ mod tests {
 
     const ENDPOINT: Endpoint = Endpoint {
         id: "rows",
-        method: "GET",
+        method: crate::Method::Get,
         path: "/v1/rows",
         summary: "Rows.",
         auth: Auth::Required,

@@ -36,7 +36,7 @@ pub struct Example {
     /// The endpoint id.
     pub endpoint: &'static str,
     /// The HTTP method.
-    pub method: &'static str,
+    pub method: crate::Method,
     /// The path below the base path, and the query.
     pub request: &'static str,
     /// The JSON body, for an endpoint that takes one.
@@ -48,7 +48,7 @@ impl Example {
     /// base path), with the key header `header: key` when a key is given.
     pub fn curl(&self, root: &str, header: &str, key: Option<&str>) -> String {
         let mut out = String::from("curl");
-        if self.method != "GET" || self.body.is_some() {
+        if self.method != crate::Method::Get {
             out.push_str(&format!(" -X {}", self.method));
         }
         if let Some(key) = key {
@@ -74,7 +74,7 @@ mod tests {
     fn an_example_is_repeated_with_its_method_and_body() {
         let get = Example {
             endpoint: "a",
-            method: "GET",
+            method: crate::Method::Get,
             request: "/v1/a?x=1&y=2",
             body: None,
         };
@@ -83,13 +83,21 @@ mod tests {
             "curl -H \"X-API-Key: k\" 'http://h/api/v1/a?x=1&y=2'"
         );
         let post = Example {
-            method: "POST",
+            method: crate::Method::Post,
             body: Some(r#"{"note":"it's"}"#),
             ..get
         };
         assert_eq!(
             post.curl("http://h/api", "X-API-Key", None),
             "curl -X POST -H 'Content-Type: application/json' --data '{\"note\":\"it'\\''s\"}' 'http://h/api/v1/a?x=1&y=2'"
+        );
+        let delete = Example {
+            method: crate::Method::Delete,
+            ..get
+        };
+        assert_eq!(
+            delete.curl("http://h/api", "X-API-Key", None),
+            "curl -X DELETE 'http://h/api/v1/a?x=1&y=2'"
         );
     }
 }

@@ -4,6 +4,7 @@
 //! an optional rate limit).
 
 mod conn;
+mod dispatch;
 mod error;
 mod head;
 mod keys;
@@ -14,13 +15,13 @@ mod serve;
 
 pub use crate::DEFAULT_BODY_LIMIT;
 pub use axum;
+pub use dispatch::{PathParams, dispatch, unknown_endpoint};
 pub use error::ApiError;
 pub use keys::{KeyStore, StaticKeys};
 #[cfg(feature = "mock")]
 pub(crate) use pipeline::answer_error;
 pub use pipeline::{
-    BodyLimit, PathRule, PeerAddr, REQUEST_ID_HEADER, RequestContext, RequestTimeout, Shared,
-    json_document, method_not_allowed, unknown_path,
+    BodyLimit, PeerAddr, REQUEST_ID_HEADER, RequestContext, RequestTimeout, Shared, json_document,
 };
 #[cfg(feature = "proxy")]
 pub(crate) use pipeline::{Unread, declares_json, read_limited};

@@ -11,12 +11,12 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
-use axum::extract::{FromRequestParts, RawPathParams, Request};
+use axum::extract::Request;
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
-use futures_util::FutureExt;
 
+use super::dispatch::PathParams;
 use super::rate_limit::{Caller, RateLimiter};
 use super::request_id::{RequestId, new_request_id};
 use super::{ApiError, KeyStore};
@@ -48,15 +48,6 @@ impl fmt::Debug for RequestContext {
     }
 }
 
-/// The rule and parameter a path that does not decode is reported under.
-#[derive(Clone, Copy, Debug)]
-pub struct PathRule {
-    /// The rule id (the first path parameter's `type` rule).
-    pub rule: &'static str,
-    /// The path parameter.
-    pub field: &'static str,
-}
-
 /// What every route of one router shares: the implementation, the keys and the name of the
 /// key header.
 pub struct Shared<S, K> {
@@ -85,8 +76,7 @@ impl<S, K: KeyStore> Shared<S, K> {
     /// Runs one request of endpoint `P`: key check, rate limit (when [`serve`](super::serve)
     /// attached a [`RateLimiter`] to the request), parsing and validation,
     /// the implementation (`call`), and the envelope. Never panics; a panic inside `call`
-    /// becomes a 500. `path` says under which rule a path that does not decode is reported
-    /// (`None` for endpoints without path parameters).
+    /// becomes a 500. The path parameters are those the router matched ([`PathParams`]).
     ///
     /// Everything before the call into the implementation happens here, at once; the future
     /// returned holds only the implementation's future and what the envelope needs (the
@@ -94,7 +84,6 @@ impl<S, K: KeyStore> Shared<S, K> {
     pub fn handle<P, E, F, Fut>(
         &self,
         request: Request,
-        path: Option<PathRule>,
         call: F,
     ) -> impl Future<Output = Response> + use<S, K, P, E, F, Fut>
     where
@@ -107,7 +96,7 @@ impl<S, K: KeyStore> Shared<S, K> {
         let (mut parts, _body) = request.into_parts();
         let (request_id, header) = request_id(&mut parts);
         let admitted = self.admit(&parts, P::ENDPOINT.auth).and_then(|api_key| {
-            let raw = raw_params(&mut parts, path)?;
+            let raw = raw_params(&parts);
             Ok((api_key, P::from_raw(&raw)?))
         });
         let admitted = admitted.map(|(api_key, params)| (api_key, |ctx| call(ctx, params)));
@@ -125,12 +114,7 @@ impl<S, K: KeyStore> Shared<S, K> {
     /// `P::Body` (malformed JSON or another shape: 400 naming the line and column), and
     /// checked with the parameters ([`WithBody::validate_body`]): every problem of the
     /// parameters and of the body at once. `call` gets the parameters and the body.
-    pub async fn handle_with_body<P, E, F, Fut>(
-        &self,
-        request: Request,
-        path: Option<PathRule>,
-        call: F,
-    ) -> Response
+    pub async fn handle_with_body<P, E, F, Fut>(&self, request: Request, call: F) -> Response
     where
         P: WithBody,
         E: ErrorBody,
@@ -142,7 +126,7 @@ impl<S, K: KeyStore> Shared<S, K> {
         let (request_id, header) = request_id(&mut parts);
         let admitted = match self.admit(&parts, P::ENDPOINT.auth) {
             Ok(api_key) => read_body::<P, E>(&parts, body).await.and_then(|body| {
-                let params = raw_params(&mut parts, path).and_then(|raw| P::from_raw(&raw));
+                let params = P::from_raw(&raw_params(&parts));
                 Ok((api_key, checked::<P, E>(params, body)?))
             }),
             Err(error) => Err(error),
@@ -529,61 +513,25 @@ fn request_id(parts: &mut Parts) -> (String, HeaderValue) {
     (id, header)
 }
 
-/// The parameters of a request: its raw query and the path parameters the router matched.
-fn raw_params(parts: &mut Parts, path: Option<PathRule>) -> Result<RawParams, ValidationError> {
+/// The parameters of a request: its raw query and the path parameters the router matched
+/// ([`PathParams`], decoded here: a segment that is not UTF-8 once decoded is reported by the
+/// parameter's type check).
+fn raw_params(parts: &Parts) -> RawParams {
     let mut raw = RawParams::from_query_string(parts.uri.query().unwrap_or_default());
-    let Some(rule) = path else {
-        return Ok(raw);
-    };
-    // Reading the matched path parameters never waits (they are in the request's extensions).
-    match RawPathParams::from_request_parts(parts, &()).now_or_never() {
-        Some(Ok(pairs)) => {
-            for (name, value) in &pairs {
-                raw = raw.with_path(name, value);
-            }
-            Ok(raw)
+    if let Some(PathParams(pairs)) = parts.extensions.get::<PathParams>() {
+        for (name, segment) in pairs {
+            raw = raw.with_encoded_path(name, segment);
         }
-        rejected => Err(ValidationError {
-            issues: vec![ValidationIssue::new(
-                rule.rule,
-                rule.field,
-                String::new(),
-                match rejected {
-                    Some(Err(rejection)) => rejection.body_text(),
-                    _ => "the path parameters could not be read".to_string(),
-                },
-            )],
-        }),
     }
-}
-
-/// The 404 envelope for a path no endpoint serves (the router's fallback); `base_path` is the
-/// spec's (`/api`), which the hint names.
-pub async fn unknown_path<E: ErrorBody>(request: Request, base_path: &'static str) -> Response {
-    unrouted(request, |parts| {
-        ApiError::<E>::not_found(format!(
-            "no endpoint serves {} {}",
-            parts.method,
-            parts.uri.path()
-        ))
-        .with_hint(format!(
-            "every endpoint's path is below {base_path}/; {base_path}/openapi.json lists them"
-        ))
-    })
-}
-
-/// The 405 envelope for a method an endpoint does not answer (the router's
-/// method-not-allowed fallback; axum adds `Allow`). The code is `RESOURCE_NOT_FOUND`: the
-/// spec has no code of its own for it, and no endpoint serves that method at that path.
-pub async fn method_not_allowed<E: ErrorBody>(request: Request) -> Response {
-    unrouted(request, |parts| {
-        ApiError::<E>::method_not_allowed(parts.method.as_str(), parts.uri.path())
-    })
+    raw
 }
 
 /// The answer to a request no endpoint takes: `error` in the envelope, with a request id,
 /// logged with its path.
-fn unrouted<E: ErrorBody>(request: Request, error: impl FnOnce(&Parts) -> ApiError<E>) -> Response {
+pub(super) fn unrouted<E: ErrorBody>(
+    request: Request,
+    error: impl FnOnce(&Parts) -> ApiError<E>,
+) -> Response {
     let started = log_enabled().then(Instant::now);
     let (mut parts, _body) = request.into_parts();
     let (_, request_id) = request_id(&mut parts);
@@ -823,7 +771,7 @@ mod tests {
 
         static ENDPOINT: crate::Endpoint = crate::Endpoint {
             id: "x",
-            method: "POST",
+            method: crate::Method::Post,
             path: "/x",
             summary: "",
             auth: Auth::Optional,

@@ -157,7 +157,7 @@ pub async fn call(
         headers.push(("Content-Type", "application/json"));
     }
     let body = example.body.unwrap_or_default().as_bytes();
-    send_body(addr, example.method, &target, &headers, body).await
+    send_body(addr, example.method.as_str(), &target, &headers, body).await
 }
 
 /// `GET target` with `key` in `X-API-Key` when given.

@@ -74,7 +74,7 @@ async fn the_journal_records_every_request_without_the_key() {
     for (request, example) in received.iter().zip(examples) {
         let endpoint = request.endpoint.expect("an endpoint's request");
         assert_eq!(endpoint.id, example.endpoint);
-        assert_eq!(request.method, example.method);
+        assert_eq!(request.method, example.method.as_str());
         let (path, query) = example
             .request
             .split_once('?')

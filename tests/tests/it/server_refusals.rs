@@ -89,7 +89,7 @@ impl ErrorBody for TestError {
 
 static PAYLOAD: Endpoint = Endpoint {
     id: "payload",
-    method: "POST",
+    method: mrds_runtime::Method::Post,
     path: "/v1/payload",
     summary: "",
     auth: Auth::Required,
@@ -133,7 +133,7 @@ fn router() -> Router {
                 let call = |_, _: PayloadParams, body: Payload| async move {
                     Ok::<_, ApiError<TestError>>(vec![body])
                 };
-                shared.handle_with_body(request, None, call).await
+                shared.handle_with_body(request, call).await
             }),
         )
         .with_state(shared);

@@ -170,7 +170,7 @@ fn an_unknown_key_is_refused_by_name() {
 fn values_of_the_wrong_kind_are_flagged() {
     let validator = validator();
     let cases = [
-        ("endpoints: { e: { method: PUT } }", "/endpoints/e/method"),
+        ("endpoints: { e: { method: TRACE } }", "/endpoints/e/method"),
         (
             "records: { R: { doc: d, fields: [{ name: a, type: string, doc: d, optional: maybe }] } }",
             "/records/R/fields/0/optional",

@@ -23,6 +23,7 @@ pub(super) fn file(api: &Api) -> TokenStream {
         let path = e.path.to_string();
         let summary = &e.summary;
         let method = e.method.as_str();
+        let method_expr = crate::emit::method(e.method);
         let auth = match e.auth {
             AuthMode::Required => quote!(Auth::Required),
             AuthMode::Optional => quote!(Auth::Optional),
@@ -46,7 +47,7 @@ pub(super) fn file(api: &Api) -> TokenStream {
             #deprecated
             pub const #name: Endpoint = Endpoint {
                 id: #id,
-                method: #method,
+                method: #method_expr,
                 path: #path,
                 summary: #summary,
                 auth: #auth,
@@ -74,7 +75,7 @@ pub(super) fn file(api: &Api) -> TokenStream {
                 ChangeAction::Added => quote!(ChangeAction::Added),
                 ChangeAction::Removed => quote!(ChangeAction::Removed),
             };
-            let (m, p) = (&c.method, &c.path);
+            let (m, p) = (crate::emit::method(c.method), &c.path);
             quote!(Change { action: #action, method: #m, path: #p })
         });
         quote!(HistoryEntry { date: #date, versions: &[#(#versions),*], changes: &[#(#changes),*] })

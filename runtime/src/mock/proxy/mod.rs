@@ -38,7 +38,6 @@ pub use summary::{KindCount, Summary};
 
 use self::wire::{Refusal, answer_of, bare, forwarded_headers, provider_root};
 use super::App;
-use super::control::route;
 use super::journal::{REDACT_ELSEWHERE_FROM, redact};
 use super::judge::{Judgement, RequestCheck};
 use crate::client::TransportError;
@@ -169,6 +168,7 @@ impl ProxyBuilder {
             provider,
             http,
             checks: (self.app.requests)(),
+            routes: crate::route::Routes::new(self.app.endpoints),
             drift: Drift::new(Source::Proxy),
             reasons: Mutex::new(BTreeMap::new()),
             findings: self.findings,
@@ -217,6 +217,8 @@ pub struct Proxy {
     provider: String,
     http: Http,
     checks: Vec<RequestCheck>,
+    /// The one router of requests to endpoints.
+    routes: crate::route::Routes,
     drift: Drift,
     /// The reason kept for each endpoint, rule and status of `rule.looser` findings: the first
     /// the service gave, so that a reason naming the value sent counts as one finding.
@@ -374,12 +376,18 @@ impl Proxy {
     /// The endpoint whose method and path template `method` and `path` have (`HEAD` for a
     /// `GET`), with the path parameters (decoded).
     fn endpoint_of(&self, method: &Method, path: &str) -> Option<Matched> {
-        let (endpoint, path_params) = route(
-            self.app.endpoints,
-            self.app.protocol.base_path,
-            method,
-            path,
-        )?;
+        let routed = self
+            .routes
+            .route(self.app.protocol.base_path, method.as_str(), path);
+        let crate::route::Routed::Endpoint(m) = routed else {
+            return None;
+        };
+        let (endpoint, path_params) = (
+            m.endpoint,
+            (m.params.into_iter())
+                .map(|(name, segment)| (name, segment.to_owned()))
+                .collect(),
+        );
         Some(Matched {
             endpoint,
             check: self
@@ -565,8 +573,8 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
         Some(m) if m.endpoint.removed.is_none() => match m.check {
             Some(check) => {
                 let mut raw = RawParams::from_query_string(parts.uri.query().unwrap_or_default());
-                for (name, value) in &m.path_params {
-                    raw = raw.with_path(name, value);
+                for (name, segment) in &m.path_params {
+                    raw = raw.with_encoded_path(name, segment);
                 }
                 let json = declares_json(&parts.headers).then_some(&body[..]);
                 check.judge(&raw, json)
@@ -795,7 +803,7 @@ mod tests {
 
     const DUMMY: Endpoint = Endpoint {
         id: "rows",
-        method: "GET",
+        method: crate::Method::Get,
         path: "/v1/rows",
         summary: "",
         auth: crate::Auth::Required,

@@ -38,7 +38,7 @@ fn api_constants() {
     }
     let spec = mrds_codegen::load_spec(&mrds_tests::workspace_root().join("spec")).unwrap();
     for e in api::ENDPOINTS {
-        let method = spec.endpoint_named(e.id).map(|s| s.method.as_str());
+        let method = spec.endpoint_named(e.id).map(|s| s.method);
         assert_eq!(Some(e.method), method, "{}", e.id);
         assert!(e.path.starts_with("/v1/"), "{}", e.path);
         assert!(!e.summary.is_empty());
@@ -92,7 +92,7 @@ fn the_removed_endpoint() {
             .changes
             .iter()
             .any(|c| c.action == ChangeAction::Removed
-                && c.method == "GET"
+                && c.method == mrds_runtime::Method::Get
                 && c.path == "/v1/macro/index/1min")
     );
     // ...and its addition earlier.

@@ -200,7 +200,7 @@ fn the_change_history() {
         .expect("row of 2026-07-29")
         .changes
         .iter()
-        .filter(|c| c.action == ChangeAction::Removed && c.method == "GET")
+        .filter(|c| c.action == ChangeAction::Removed && c.method == mrds_runtime::Method::Get)
         .map(|c| c.path.clone())
         .collect();
     assert_eq!(
