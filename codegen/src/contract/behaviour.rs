@@ -61,12 +61,12 @@ pub(crate) fn checks(api: &Api, e: &Endpoint, base: &Draft<'_>, gone: bool) -> V
         }
     }
 
-    // A lookup of nothing.
+    // A lookup of nothing: a value the lookup's own checks accept that no sample set holds.
     if let Some(lookup) = e.lookup
-        && let p = e.param(lookup)
-        && let Some(nothing) = nothing(p)
+        && let Some(draft) = nothing(e.param(lookup))
+            .map(|v| base.with(Operand::Param(lookup), &[&v]))
+            .find(|draft| !draft.answered(e))
     {
-        let draft = base.with(Operand::Param(lookup), &[&nothing]);
         out.push(draft.check(e, "lookup.not_found", error(ErrorKind::ResourceNotFound)));
     }
     out
@@ -88,15 +88,37 @@ fn sorted(api: &Api, e: &Endpoint, draft: &Draft<'_>) -> Option<Sorted> {
     })
 }
 
-/// A well-formed value of `p` unlikely to name anything.
-fn nothing(p: &Param) -> Option<String> {
-    match &p.ty {
-        ValueType::String(t) => match (t.format, &t.pattern) {
-            (Some(format), _) => Some(format.info().examples[1].to_owned()),
-            (None, Some(pattern)) => pattern.examples().first().cloned(),
-            (None, None) => Some("contract-nothing".into()),
-        },
-        ValueType::Integer(t) => Some(t.max.unwrap_or(i64::MAX).to_string()),
-        ValueType::Boolean | ValueType::Enum(_) => None,
-    }
+/// Well-formed values of `p` unlikely to name anything, best first, each accepted by its own
+/// checks: within an integer's range but never one of its bounds (a bound is the contract's
+/// `at_min`/`at_max`, which a lookup may answer), a format's example that names nothing, texts
+/// of the pattern, values of a set.
+fn nothing(p: &Param) -> impl Iterator<Item = String> + '_ {
+    let candidates: Vec<String> = match &p.ty {
+        ValueType::String(t) => {
+            let mut texts: Vec<String> = Vec::new();
+            if let Some(format) = t.format {
+                texts.extend(format.info().examples.iter().rev().map(|s| s.to_string()));
+            }
+            if let Some(pattern) = &t.pattern {
+                texts.extend(pattern.examples().iter().cloned());
+            }
+            texts.push("contract-nothing".into());
+            texts
+        }
+        ValueType::Integer(t) => {
+            // Inside the range, away from both bounds: from a value unlikely to be an id,
+            // nudged into the range, then its neighbours.
+            let (low, high) = (t.min.unwrap_or(i64::MIN), t.max.unwrap_or(i64::MAX));
+            let start =
+                987_654_321i64.clamp(low.saturating_add(1), high.saturating_sub(1).max(low));
+            (0..16)
+                .flat_map(|step: i64| [start.saturating_add(step), start.saturating_sub(step)])
+                .filter(|n| *n > low && *n < high)
+                .map(|n| n.to_string())
+                .collect()
+        }
+        ValueType::Enum(set) => set.values.clone(),
+        ValueType::Boolean => Vec::new(),
+    };
+    candidates.into_iter().filter(|v| p.ty.accepts(v))
 }

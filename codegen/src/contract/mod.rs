@@ -53,6 +53,10 @@ pub struct Probe {
     pub request: Request,
     /// The answer the spec predicts.
     pub expect: Expect,
+    /// The request selects none of the endpoint's sample sets, and the endpoint answers a
+    /// request that matches nothing with 404 (`missing: not_found`: a lookup of something the
+    /// samples do not hold): 404 `RESOURCE_NOT_FOUND` is as good as the answer predicted.
+    pub not_found_allowed: bool,
 }
 
 /// A request: method, path and query below the base path, which key it sends, and its body.
@@ -424,6 +428,20 @@ impl<'m> Draft<'m> {
         next
     }
 
+    /// The value input `op` has in this request: its own, or its default.
+    pub(crate) fn value_or_default(&self, op: Operand) -> Option<String> {
+        self.value(op)
+            .or_else(|| Some(self.inputs.get(op)?.default?.wire()))
+    }
+
+    /// True unless the endpoint answers this request 404 because its sample data holds
+    /// nothing the request selects (`missing: not_found`).
+    pub(crate) fn answered(&self, e: &Endpoint) -> bool {
+        e.samples
+            .as_ref()
+            .is_none_or(|s| !s.not_found_when_missing || s.answer(|op| self.value_or_default(op)))
+    }
+
     /// This request sending `key`.
     pub(crate) fn keyed(&self, key: Key) -> Self {
         Self {
@@ -451,9 +469,14 @@ impl<'m> Draft<'m> {
                 content_type: JSON,
             },
         });
+        let not_found_allowed = matches!(
+            expect,
+            Expect::Records { .. } | Expect::Accepted { .. } | Expect::Kept { .. }
+        ) && !self.answered(e);
         Probe {
             id: format!("{}.{probe}", e.id),
             endpoint: e.id.clone(),
+            not_found_allowed,
             request: Request {
                 method: e.method,
                 path,

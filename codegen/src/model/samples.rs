@@ -75,3 +75,34 @@ pub struct SampleSet {
     /// The records as compact JSON array text.
     pub records_json: String,
 }
+
+impl Samples {
+    /// True when a request whose inputs have the values `value` gives (a parameter's own or its
+    /// default; `None` when not given) selects some set, as the sample server selects them: a
+    /// set fits when every input its `when` names is not given or is one of its spellings (a
+    /// `contains` parameter: part of one, ignoring case), and of the `first_of` parameters
+    /// only the first given one takes part. An endpoint answering 404 when no set fits
+    /// (`not_found_when_missing`) answers such a request with records.
+    pub fn answer(&self, value: impl Fn(Operand) -> Option<String>) -> bool {
+        let param = |op: Operand| match op {
+            Operand::Param(id) => Some(id),
+            Operand::Field(_) => None,
+        };
+        let chosen = (self.first_of.iter()).find(|p| value(Operand::Param(**p)).is_some());
+        let considered = |op: Operand| {
+            param(op).is_none_or(|p| !self.first_of.contains(&p) || chosen == Some(&p))
+        };
+        self.sets.iter().any(|set| {
+            set.when.iter().all(|(op, spellings)| match value(*op) {
+                Some(v) if considered(*op) => spellings.iter().any(|s| {
+                    if param(*op).is_some_and(|p| self.contains.contains(&p)) {
+                        !v.is_empty() && s.to_lowercase().contains(&v.to_lowercase())
+                    } else {
+                        *s == v
+                    }
+                }),
+                _ => true,
+            })
+        })
+    }
+}
