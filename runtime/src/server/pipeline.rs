@@ -654,7 +654,7 @@ pub(crate) fn answer_error<E: ErrorBody>(error: &ApiError<E>) -> Response {
 /// The error envelope's JSON, the one definition of its shape: `success: false`, the request
 /// id, the error object in `error` and as the one element of `data`. Every error answer is
 /// written with it: the router's ([`failure`]) and the connection's own, for a request head
-/// refused before any router (`conn.rs`).
+/// refused before any router (`conn/`).
 pub(crate) fn error_envelope<E: ErrorBody>(request_id: &str, error: &ApiError<E>) -> Vec<u8> {
     #[derive(serde::Serialize)]
     struct Failure<'a, E> {
