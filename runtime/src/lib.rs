@@ -29,6 +29,7 @@
 
 mod api;
 pub mod drift;
+mod error;
 mod json;
 #[cfg(feature = "patterns")]
 mod pattern;
@@ -49,9 +50,10 @@ pub mod server;
 pub mod time;
 
 pub use api::{
-    Auth, BodyRecord, Change, ChangeAction, DEFAULT_BODY_LIMIT, Endpoint, ErrorBody, ErrorKind,
-    HistoryEntry, Paged, Protocol, Removal, Request, UnknownValue, WithBody, null_as_default,
+    Auth, BodyRecord, Change, ChangeAction, DEFAULT_BODY_LIMIT, Endpoint, HistoryEntry, Paged,
+    Protocol, Removal, Request, UnknownValue, WithBody, null_as_default,
 };
+pub use error::{ErrorBody, ErrorKind};
 pub use json::JsonValue;
 #[cfg(feature = "patterns")]
 pub use pattern::{Automaton, Pattern};
