@@ -31,6 +31,7 @@ mod api;
 pub mod drift;
 mod error;
 mod json;
+mod param_value;
 #[cfg(feature = "patterns")]
 mod pattern;
 mod raw;
@@ -55,9 +56,10 @@ pub use api::{
 };
 pub use error::{ErrorBody, ErrorKind};
 pub use json::JsonValue;
+pub use param_value::ParamValue;
 #[cfg(feature = "patterns")]
 pub use pattern::{Automaton, Pattern};
-pub use raw::{ParamRules, ParamValue, RawParams};
+pub use raw::{ParamRules, RawParams};
 pub use validate::{
     Equal, FormatInfo, Issues, TextFormat, TimeKind, TimeValue, ValidationError, ValidationIssue,
     holds, pattern_reason, range_reason,
