@@ -150,16 +150,6 @@ impl fmt::Display for UnknownValue {
 
 impl std::error::Error for UnknownValue {}
 
-/// Deserializes `null` as the type's default (an empty list), for tolerant decoding.
-pub fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: serde::Deserialize<'de> + Default,
-{
-    let value: Option<T> = serde::Deserialize::deserialize(deserializer)?;
-    Ok(value.unwrap_or_default())
-}
-
 /// What a client and a server of one spec agree on besides the endpoints: where the
 /// endpoints live, which header carries the API key, and what the answers hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -52,10 +52,10 @@ pub mod time;
 
 pub use api::{
     Auth, BodyRecord, Change, ChangeAction, DEFAULT_BODY_LIMIT, Endpoint, HistoryEntry, Paged,
-    Protocol, Removal, Request, UnknownValue, WithBody, null_as_default,
+    Protocol, Removal, Request, UnknownValue, WithBody,
 };
 pub use error::{ErrorBody, ErrorKind};
-pub use json::JsonValue;
+pub use json::{JsonValue, null_as_default};
 pub use param_value::ParamValue;
 #[cfg(feature = "patterns")]
 pub use pattern::{Automaton, Pattern};
