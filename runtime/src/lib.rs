@@ -38,6 +38,7 @@ mod raw;
 #[cfg(test)]
 mod test_object;
 pub mod text;
+mod unknown_values;
 mod validate;
 mod values;
 
@@ -69,7 +70,7 @@ pub use values::values_reason;
 /// What the macros of this crate expand to; not part of the API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::drift::unknown_value;
+    pub use crate::unknown_values::unknown_value;
     pub use serde;
     pub use std::borrow::Cow;
 }
