@@ -1,8 +1,9 @@
 //! Sending requests: validation, retries within a deadline, decoding, tracing.
 //!
-//! [`Transport`] and its methods of the API are here; the attempts of one call and their
-//! retries in `call.rs`, the HTTP side of one attempt in `exchange.rs` (redirects in
-//! `redirect.rs`), turning an answer into records or an error in `decode.rs`.
+//! [`Transport`] and its methods of the API are here (but `stream_all`, with the stream it
+//! makes in `client/paging.rs`); the attempts of one call and their retries in `call.rs`, the
+//! HTTP side of one attempt in `exchange.rs` (redirects in `redirect.rs`), turning an answer
+//! into records or an error in `decode.rs`.
 
 mod call;
 mod decode;
@@ -21,11 +22,10 @@ use http::header::{HeaderName, HeaderValue};
 
 use super::RetryPolicy;
 use super::error::{Error, Response};
-use super::paging::RecordStream;
 use super::stack::Http;
 use crate::drift::{Drift, Shapes};
 use crate::text::percent_encode;
-use crate::{ErrorBody, Paged, Request, ValidationError, WithBody};
+use crate::{ErrorBody, Request, ValidationError, WithBody};
 
 #[doc(hidden)]
 pub use decode::decode_body;
@@ -232,26 +232,5 @@ impl Transport {
             repeatable: P::ENDPOINT.idempotent,
         };
         self.call_with(params, params.validate(), payload).await
-    }
-
-    /// Every record of an endpoint that pages with a page size and an offset, page after
-    /// page, as an `Unpin` stream (`.next().await` works without pinning).
-    ///
-    /// The first page is requested at `params.offset`; each next one at the offset advanced
-    /// by the number of records received (not by the page size, so a service that caps pages
-    /// below `limit` loses nothing). The stream ends after an empty page, or after a page
-    /// whose envelope's `pagination` says there is no more (`has_more: false`, or a `total`
-    /// the records so far reach). A short page alone does not end it. A page that repeats
-    /// the previous one record for record (the service or a proxy ignores the offset) fails
-    /// with [`Error::Paging`] naming both offsets, so the stream can neither loop nor yield
-    /// duplicates. The first error is yielded and ends the stream; each page is one call,
-    /// with its own retries and deadline.
-    pub fn stream_all<P, E>(&self, params: P) -> RecordStream<P::Record, E>
-    where
-        P: Paged,
-        P::Record: Send + 'static,
-        E: ErrorBody,
-    {
-        RecordStream::new(self.clone(), params)
     }
 }
