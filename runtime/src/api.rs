@@ -2,8 +2,6 @@
 //! the request traits, and what a client and a server of one spec agree on (the error object
 //! is `error.rs`).
 
-use std::fmt;
-
 use crate::raw::RawParams;
 use crate::validate::ValidationError;
 
@@ -124,31 +122,6 @@ pub trait Paged: Request + Clone + Send + Sync + 'static {
     /// Sets the records to skip.
     fn set_offset(&mut self, offset: i64);
 }
-
-/// A value of a strict value set that the spec does not list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownValue {
-    /// The value set.
-    pub set: &'static str,
-    /// The text received.
-    pub got: String,
-    /// The values the set allows.
-    pub expected: &'static [&'static str],
-}
-
-impl fmt::Display for UnknownValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "`{}` is not a value of {}; expected one of {}",
-            self.got,
-            self.set,
-            crate::text::one_of(self.expected)
-        )
-    }
-}
-
-impl std::error::Error for UnknownValue {}
 
 /// What a client and a server of one spec agree on besides the endpoints: where the
 /// endpoints live, which header carries the API key, and what the answers hold.

@@ -53,7 +53,7 @@ pub mod time;
 
 pub use api::{
     Auth, BodyRecord, Change, ChangeAction, DEFAULT_BODY_LIMIT, Endpoint, HistoryEntry, Paged,
-    Protocol, Removal, Request, UnknownValue, WithBody,
+    Protocol, Removal, Request, WithBody,
 };
 pub use error::{ErrorBody, ErrorKind};
 pub use json::{JsonValue, null_as_default};
@@ -65,7 +65,7 @@ pub use validate::{
     Equal, FormatInfo, Issues, TextFormat, TimeKind, TimeValue, ValidationError, ValidationIssue,
     holds, pattern_reason, range_reason,
 };
-pub use values::values_reason;
+pub use values::{UnknownValue, values_reason};
 
 /// What the macros of this crate expand to; not part of the API.
 #[doc(hidden)]
