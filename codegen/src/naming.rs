@@ -104,8 +104,22 @@ pub fn variant_name(wire: &str, explicit: Option<&str>) -> Result<String, String
     }
 }
 
+/// The Rust names of one endpoint, decided once (by [`endpoint_names`]) and kept in the model
+/// (`Endpoint::names`).
+#[derive(Clone, Debug)]
+pub struct EndpointNames {
+    /// Method of the server trait and the client (`stock_dividends`).
+    pub method: String,
+    /// The parameter type (`StockDividendsParams`).
+    pub params_type: String,
+    /// Its constant in the endpoint table, and its sample table (`STOCK_DIVIDENDS`).
+    pub constant: String,
+    /// The client's paging stream (`person_commentary_stream`), for offset-paged endpoints.
+    pub stream: String,
+}
+
 /// The Rust names of an endpoint: from its id, or from its `rust:` name when given.
-pub fn endpoint_names(id: &str, rust: Option<&str>) -> Result<crate::model::EndpointNames, String> {
+pub fn endpoint_names(id: &str, rust: Option<&str>) -> Result<EndpointNames, String> {
     let method = rust.unwrap_or(id);
     if !is_operation_id(method) {
         return Err(match rust {
@@ -113,7 +127,7 @@ pub fn endpoint_names(id: &str, rust: Option<&str>) -> Result<crate::model::Endp
             None => format!("endpoint id `{id}` is not a snake_case Rust identifier"),
         });
     }
-    Ok(crate::model::EndpointNames {
+    Ok(EndpointNames {
         method: method.to_string(),
         params_type: params_type(method),
         constant: const_name(method),

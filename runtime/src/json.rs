@@ -1,4 +1,5 @@
-//! [`JsonValue`]: any JSON value, for what the spec leaves open (`type: any`).
+//! [`JsonValue`]: any JSON value, for what the spec leaves open (`type: any`); and
+//! [`null_as_default`], a record field's `null` read as its default.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -299,6 +300,16 @@ impl<'de> Visitor<'de> for JsonVisitor {
         }
         Ok(JsonValue::Object(members))
     }
+}
+
+/// Deserializes `null` as the type's default (an empty list), for tolerant decoding.
+pub fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de> + Default,
+{
+    let value: Option<T> = serde::Deserialize::deserialize(deserializer)?;
+    Ok(value.unwrap_or_default())
 }
 
 #[cfg(test)]

@@ -29,7 +29,9 @@
 
 mod api;
 pub mod drift;
+mod error;
 mod json;
+mod param_value;
 #[cfg(feature = "patterns")]
 mod pattern;
 mod raw;
@@ -37,6 +39,7 @@ pub mod route;
 #[cfg(test)]
 mod test_object;
 pub mod text;
+mod unknown_values;
 mod validate;
 mod values;
 
@@ -50,24 +53,25 @@ pub mod server;
 pub mod time;
 
 pub use api::{
-    Auth, BodyRecord, Change, ChangeAction, DEFAULT_BODY_LIMIT, Endpoint, ErrorBody, ErrorKind,
-    HistoryEntry, Method, Paged, Protocol, Removal, Request, UnknownValue, WithBody,
-    null_as_default,
+    Auth, BodyRecord, Change, ChangeAction, DEFAULT_BODY_LIMIT, Endpoint, HistoryEntry, Method,
+    Paged, Protocol, Removal, Request, WithBody,
 };
-pub use json::JsonValue;
+pub use error::{ErrorBody, ErrorKind};
+pub use json::{JsonValue, null_as_default};
+pub use param_value::ParamValue;
 #[cfg(feature = "patterns")]
 pub use pattern::{Automaton, Pattern};
-pub use raw::{ParamRules, ParamValue, RawParams};
+pub use raw::{ParamRules, RawParams};
 pub use validate::{
     Equal, FormatInfo, Issues, TextFormat, TimeKind, TimeValue, ValidationError, ValidationIssue,
     holds, pattern_reason, range_reason,
 };
-pub use values::values_reason;
+pub use values::{UnknownValue, values_reason};
 
 /// What the macros of this crate expand to; not part of the API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::drift::unknown_value;
+    pub use crate::unknown_values::unknown_value;
     pub use serde;
     pub use std::borrow::Cow;
 }

@@ -112,7 +112,7 @@ pub struct Matched<'p> {
     pub endpoint: &'static Endpoint,
     /// Its path parameters in the order of the template: each placeholder's name and the
     /// segment that fills it, still percent-encoded (decode with
-    /// [`decode_segment`]).
+    /// [`crate::text::decode_segment`]).
     pub params: Vec<(&'static str, &'p str)>,
 }
 
@@ -199,31 +199,6 @@ impl Routes {
     pub fn endpoints(&self) -> impl Iterator<Item = &'static Endpoint> + '_ {
         self.routes.iter().map(|r| r.endpoint)
     }
-}
-
-/// A path segment decoded: `%XX` escapes become bytes (`+` stays `+`: only a query writes a
-/// space so); `None` when the bytes are not UTF-8.
-pub fn decode_segment(segment: &str) -> Option<String> {
-    if !segment.contains('%') {
-        return Some(segment.to_owned());
-    }
-    let bytes = segment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |at: usize| bytes.get(at).and_then(|b| (*b as char).to_digit(16));
-        match (bytes[i], hex(i + 1), hex(i + 2)) {
-            (b'%', Some(high), Some(low)) => {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 #[cfg(test)]
@@ -343,14 +318,5 @@ mod tests {
                 "{path}"
             );
         }
-    }
-
-    #[test]
-    fn segments_decode_strictly() {
-        assert_eq!(decode_segment("a%20b+c").as_deref(), Some("a b+c"));
-        assert_eq!(decode_segment("%e2%82%AC").as_deref(), Some("€"));
-        assert_eq!(decode_segment("100%").as_deref(), Some("100%"));
-        assert_eq!(decode_segment("%zz%4").as_deref(), Some("%zz%4"));
-        assert_eq!(decode_segment("%ff"), None);
     }
 }

@@ -1,10 +1,38 @@
-//! Value sets: the impls every generated value-set enum shares, written once as a macro.
+//! Value sets: the impls every generated value-set enum shares, written once as a macro, and
+//! the error of a value a strict set does not list ([`UnknownValue`]).
+
+use std::fmt;
 
 /// The reason given for a value outside a value set: ``must be one of `a`, `b` ``.
 pub fn values_reason(wire: &[&str]) -> String {
     let quoted: Vec<String> = wire.iter().map(|w| format!("`{w}`")).collect();
     format!("must be one of {}", quoted.join(", "))
 }
+
+/// A value of a strict value set that the spec does not list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownValue {
+    /// The value set.
+    pub set: &'static str,
+    /// The text received.
+    pub got: String,
+    /// The values the set allows.
+    pub expected: &'static [&'static str],
+}
+
+impl fmt::Display for UnknownValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` is not a value of {}; expected one of {}",
+            self.got,
+            self.set,
+            crate::text::one_of(self.expected)
+        )
+    }
+}
+
+impl std::error::Error for UnknownValue {}
 
 /// Implements a generated value-set enum: `ALL`, `WIRE`, `as_str`, `FromStr`, serde,
 /// [`ParamValue`](crate::ParamValue) and `Display`, from the variants and their wire

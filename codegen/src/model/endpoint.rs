@@ -7,6 +7,7 @@ use super::{
     AuthMode, BODY, FieldId, Literal, Location, Method, Operand, ParamId, ParamLocation,
     Provenance, Record, RecordId, Rule, Samples, TimeFormat, ValueCheck, ValueType,
 };
+use crate::naming::EndpointNames;
 
 /// An endpoint.
 #[derive(Clone, Debug)]
@@ -98,19 +99,6 @@ pub struct Body {
     pub at: Location,
     /// The record it holds; its fields carry their checks ([`Field::checks`]).
     pub record: RecordId,
-}
-
-/// The Rust names of one endpoint, decided once.
-#[derive(Clone, Debug)]
-pub struct EndpointNames {
-    /// Method of the server trait and the client (`stock_dividends`).
-    pub method: String,
-    /// The parameter type (`StockDividendsParams`).
-    pub params_type: String,
-    /// Its constant in the endpoint table, and its sample table (`STOCK_DIVIDENDS`).
-    pub constant: String,
-    /// The client's paging stream (`person_commentary_stream`), for offset-paged endpoints.
-    pub stream: String,
 }
 
 /// A path below the base path: literal segments and `{name}` placeholders.

@@ -17,9 +17,10 @@ pub use crate::ast::{
     AuthMode, BODY, ChangeAction, Equal, Format, Method, ParamLocation, RuleKind, TextFormat,
 };
 pub use crate::diag::Location;
+pub use crate::naming::EndpointNames;
 pub use endpoint::{
-    Body, Endpoint, EndpointNames, Input, Inputs, Order, Paging, Param, PathTemplate, Place,
-    Removal, Segment, body_field_name,
+    Body, Endpoint, Input, Inputs, Order, Paging, Param, PathTemplate, Place, Removal, Segment,
+    body_field_name,
 };
 pub use eval::Problem;
 pub use mrds_runtime::TimeKind;

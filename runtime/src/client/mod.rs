@@ -13,10 +13,10 @@ mod retry;
 pub(crate) mod stack;
 mod transport;
 
-pub use builder::{BuildError, ClientBuilder};
+pub use builder::ClientBuilder;
 pub use error::{
-    ApiError, BODY_PREFIX_LIMIT, Error, PagingError, Response, TransportError, TransportKind,
-    UndecodableError,
+    ApiError, BODY_PREFIX_LIMIT, BuildError, Error, PagingError, Response, TransportError,
+    TransportKind, UndecodableError,
 };
 pub use futures_util::Stream;
 /// The `http` crate, whose `Uri` the client's URLs are.

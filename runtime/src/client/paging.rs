@@ -51,6 +51,29 @@ impl<T, E> Stream for RecordStream<T, E> {
     }
 }
 
+impl Transport {
+    /// Every record of an endpoint that pages with a page size and an offset, page after
+    /// page, as an `Unpin` stream (`.next().await` works without pinning).
+    ///
+    /// The first page is requested at `params.offset`; each next one at the offset advanced
+    /// by the number of records received (not by the page size, so a service that caps pages
+    /// below `limit` loses nothing). The stream ends after an empty page, or after a page
+    /// whose envelope's `pagination` says there is no more (`has_more: false`, or a `total`
+    /// the records so far reach). A short page alone does not end it. A page that repeats
+    /// the previous one record for record (the service or a proxy ignores the offset) fails
+    /// with [`Error::Paging`] naming both offsets, so the stream can neither loop nor yield
+    /// duplicates. The first error is yielded and ends the stream; each page is one call,
+    /// with its own retries and deadline.
+    pub fn stream_all<P, E>(&self, params: P) -> RecordStream<P::Record, E>
+    where
+        P: Paged,
+        P::Record: Send + 'static,
+        E: ErrorBody,
+    {
+        RecordStream::new(self.clone(), params)
+    }
+}
+
 /// What the stream remembers of the last non-empty page.
 struct Seen {
     offset: i64,
@@ -65,7 +88,7 @@ struct State<P> {
 }
 
 impl<T: Send + 'static, E: ErrorBody> RecordStream<T, E> {
-    pub(crate) fn new<P>(transport: Transport, params: P) -> Self
+    fn new<P>(transport: Transport, params: P) -> Self
     where
         P: Paged + Request<Record = T>,
     {

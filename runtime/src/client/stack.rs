@@ -23,7 +23,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use tokio::net::TcpStream;
 use tower_service::Service;
 
-use super::BuildError;
+use super::error::BuildError;
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 

@@ -9,7 +9,7 @@
 //! - a field holding a record is read against that record's shape (its key is told from the
 //!   other fields by its length first, and then compared with the few such names);
 //! - a field holding a value set is read by the set's own decoding, unwrapped, which tells of
-//!   a value it does not know ([`unknown`](super::unknown)); a counter read before and after
+//!   a value it does not know ([`unknown_values`](crate::unknown_values)); a counter read before and after
 //!   says which field it was.
 //!
 //! Nothing it does changes what the wrapped `Deserialize` returns: every value reaches the same
@@ -26,9 +26,9 @@ use std::cell::{Cell, RefCell};
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::notes::{Noticed, Owner, What};
-use super::unknown::Listening;
 use super::{FieldShape, FieldType, RecordShape, Shapes};
 use crate::JsonValue;
+use crate::unknown_values::Listening;
 
 /// What one pass over an answer shares: the shapes, the record of `data`, what was noticed.
 pub(crate) struct Ctx {

@@ -28,10 +28,11 @@ mod inline;
 mod notes;
 #[cfg(all(test, feature = "drift"))]
 mod tests;
-mod unknown;
 #[cfg(feature = "drift")]
 mod walk;
 
+#[doc(hidden)]
+pub use crate::unknown_values::unknown_value;
 #[cfg(feature = "proxy")]
 pub(crate) use finding::cut;
 #[cfg(feature = "drift")]
@@ -43,13 +44,8 @@ pub use finding::{
 pub use inline::decode_noticing;
 #[cfg(feature = "drift")]
 pub use notes::{Drift, MAX_FINDINGS, Noticed};
-#[doc(hidden)]
-pub use unknown::unknown_value;
 #[cfg(feature = "drift")]
 pub use walk::check_answer;
-
-/// The most distinct unknown values of one field one answer keeps.
-const MAX_TOLD: usize = 8;
 
 /// The spec's description of what answers hold, as data: the envelope's fields, every
 /// record's fields, the value sets' wire values, and the record each endpoint answers with.

@@ -10,34 +10,8 @@ use std::time::Duration;
 use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use super::control::Control;
-use super::{ErrorAnswers, MAX_PREFER_DELAY};
+use super::{App, MAX_PREFER_DELAY};
 use crate::server::{RateLimit, ServeConfig, Server, StaticKeys};
-
-/// What the generated sample-data crate tells the command line.
-#[derive(Clone, Copy)]
-pub struct App {
-    /// The command's name (`mrds-mock`).
-    pub name: &'static str,
-    /// One line saying what it serves.
-    pub about: &'static str,
-    /// Base path and key header.
-    pub protocol: crate::Protocol,
-    /// The key accepted when none is given on the command line.
-    pub demo_key: &'static str,
-    /// A request the sample data answers.
-    pub example: super::Example,
-    /// The router serving the sample data with `keys`; removed endpoints answer with
-    /// their sample data when `serve_removed`, 410 otherwise.
-    pub router: fn(serve_removed: bool, keys: StaticKeys) -> axum::Router,
-    /// Every endpoint of the spec: scenarios and the `Prefer` header apply to requests of
-    /// them, and the journal names them.
-    pub endpoints: &'static [crate::Endpoint],
-    /// The spec's error answers, for the statuses scenarios and `Prefer: code=` ask for.
-    pub errors: ErrorAnswers,
-    /// How the spec judges the requests of each endpoint (the parameter types' checks): what
-    /// the checking proxy (`--proxy`) compares with the service's answers.
-    pub requests: fn() -> Vec<super::RequestCheck>,
-}
 
 /// How log lines are written (to standard error).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -16,7 +16,7 @@ mod proxy;
 mod scenario;
 mod server;
 
-pub use cli::{App, LogFormat, run};
+pub use cli::{LogFormat, run};
 pub use control::ErrorAnswers;
 pub use journal::{JOURNAL_BODY_BYTES, KeySent, REDACTED, ReceivedRequest};
 pub use judge::{Judgement, RequestCheck};
@@ -28,6 +28,32 @@ pub use proxy::{
 };
 pub use scenario::{Scenario, ScenarioError};
 pub use server::{DEFAULT_JOURNAL_CAPACITY, MockServer, MockServerBuilder, SampleServer};
+
+/// What the generated sample-data crate tells the command line.
+#[derive(Clone, Copy)]
+pub struct App {
+    /// The command's name (`mrds-mock`).
+    pub name: &'static str,
+    /// One line saying what it serves.
+    pub about: &'static str,
+    /// Base path and key header.
+    pub protocol: crate::Protocol,
+    /// The key accepted when none is given on the command line.
+    pub demo_key: &'static str,
+    /// A request the sample data answers.
+    pub example: Example,
+    /// The router serving the sample data with `keys`; removed endpoints answer with
+    /// their sample data when `serve_removed`, 410 otherwise.
+    pub router: fn(serve_removed: bool, keys: crate::server::StaticKeys) -> axum::Router,
+    /// Every endpoint of the spec: scenarios and the `Prefer` header apply to requests of
+    /// them, and the journal names them.
+    pub endpoints: &'static [crate::Endpoint],
+    /// The spec's error answers, for the statuses scenarios and `Prefer: code=` ask for.
+    pub errors: ErrorAnswers,
+    /// How the spec judges the requests of each endpoint (the parameter types' checks): what
+    /// the checking proxy (`--proxy`) compares with the service's answers.
+    pub requests: fn() -> Vec<RequestCheck>,
+}
 
 /// A request of one endpoint that its sample data answers: what the spec's samples give as
 /// `example` (and `example_body`).

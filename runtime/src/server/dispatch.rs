@@ -12,15 +12,10 @@ use axum::http::{HeaderValue, header};
 use axum::response::Response;
 
 use super::ApiError;
-use super::pipeline::{json_document, unrouted};
+use super::pipeline::{PathParams, json_document, unrouted};
 use crate::ErrorBody;
 use crate::api::Endpoint;
 use crate::route::{Routed, Routes};
-
-/// The path parameters the router matched, still percent-encoded: the request's extension
-/// that the pipeline reads them from.
-#[derive(Clone, Debug, Default)]
-pub struct PathParams(pub Vec<(&'static str, String)>);
 
 /// The router of a generated server: each request to an endpoint of `endpoints` goes to
 /// `handler` with the endpoint's index in `endpoints` (its path parameters in the request's

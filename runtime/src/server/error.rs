@@ -194,7 +194,7 @@ impl<E: ErrorBody> From<ValidationError> for ApiError<E> {
 }
 
 /// The error object of an answer given where no router, and so no spec's error type, is at
-/// hand: a request head refused before any request exists (see `conn.rs`). It has the fields
+/// hand: a request head refused before any request exists (see `conn/`). It has the fields
 /// every spec's error object has (the generator checks them): `code`, `message`, `details`
 /// (always there, empty for a refused head) and `hint` when there is one. The envelope around
 /// it is the router's ([`error_envelope`](super::pipeline::error_envelope)).

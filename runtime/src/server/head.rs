@@ -1,7 +1,7 @@
 //! What is wrong with a request head refused before any router, for the answer to say so.
 //!
 //! hyper decides which heads it refuses (it answers 400, 414 or 431, without a body); the
-//! connection's socket wrapper (`conn.rs`) puts that answer in the envelope instead. The
+//! connection's socket wrapper (`conn/`) puts that answer in the envelope instead. The
 //! status tells little (hyper's own errors are coarser still: a NUL in the target is an
 //! "invalid HTTP header"), so the wrapper keeps a copy of the bytes read since the connection
 //! last waited for a request, and [`diagnose`] reads the refused head in it again with the

@@ -15,13 +15,14 @@ mod serve;
 
 pub use crate::DEFAULT_BODY_LIMIT;
 pub use axum;
-pub use dispatch::{PathParams, dispatch, unknown_endpoint};
+pub use dispatch::{dispatch, unknown_endpoint};
 pub use error::ApiError;
 pub use keys::{KeyStore, StaticKeys};
 #[cfg(feature = "mock")]
 pub(crate) use pipeline::answer_error;
 pub use pipeline::{
-    BodyLimit, PeerAddr, REQUEST_ID_HEADER, RequestContext, RequestTimeout, Shared, json_document,
+    BodyLimit, PathParams, PeerAddr, REQUEST_ID_HEADER, RequestContext, RequestTimeout, Shared,
+    json_document,
 };
 #[cfg(feature = "proxy")]
 pub(crate) use pipeline::{Unread, declares_json, read_limited};

@@ -296,7 +296,7 @@ impl Server {
         });
         let mut http = hyper::server::conn::http1::Builder::new();
         http.timer(TokioTimer::new())
-            // The connection's own timers (conn.rs) replace hyper's header-read timeout.
+            // The connection's own timers (conn/) replace hyper's header-read timeout.
             .header_read_timeout(None)
             .keep_alive(config.keep_alive_timeout.is_some())
             .max_header_size(config.max_head_bytes)
@@ -526,7 +526,7 @@ impl Future for Answering {
 /// body or whatever that holds, and is not read as one). A 400, 414 or 431 that hyper writes
 /// as it writes its own refusal of a request head (no body, no header but those hyper adds) is
 /// counted, so that the wrapper, which takes such refusals over, lets it through (see
-/// `conn.rs`).
+/// `conn/`).
 #[cold]
 #[inline(never)]
 fn told(

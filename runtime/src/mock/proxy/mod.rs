@@ -14,6 +14,12 @@
 //! to a file, which `cargo xtask drift` reads. The caller's key is passed on unchanged and
 //! never logged or written: the examples of rule findings are the request's method, path and
 //! query (below the base path), without the key's text.
+//!
+//! The proxy, its builder and its findings file are here; forwarding one request in
+//! `forward.rs`, checking one exchange against the spec in `check.rs`, what travels on the
+//! wire in `wire.rs`, and the summary it prints in `summary.rs`.
+//!
+//! [`check_answer`]: crate::drift::check_answer
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -21,31 +27,26 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Router;
-use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
-use axum::http::request::Parts;
-use axum::http::{HeaderValue, Method, Uri, header};
-use axum::response::Response;
-use http_body_util::Full;
 
+mod check;
+mod forward;
 mod summary;
 mod wire;
 
 pub use summary::{KindCount, Summary};
 
-use self::wire::{Refusal, answer_of, bare, forwarded_headers, provider_root};
+use self::check::LooserKey;
+use self::forward::forward;
+use self::wire::provider_root;
 use super::App;
-use super::journal::{REDACT_ELSEWHERE_FROM, redact};
-use super::judge::{Judgement, RequestCheck};
-use crate::client::TransportError;
+use super::judge::RequestCheck;
+use crate::DEFAULT_BODY_LIMIT;
 use crate::client::stack::{self, Http};
-use crate::drift::{Drift, Finding, Observed, REQUEST_EXAMPLE_LIMIT, Source, check_answer, cut};
-use crate::server::{REQUEST_ID_HEADER, Server, Unread, declares_json, read_limited};
-use crate::text::percent_decode;
-use crate::{DEFAULT_BODY_LIMIT, Endpoint, ErrorKind, RawParams};
+use crate::drift::{Drift, Finding, Observed, Source};
+use crate::server::Server;
 
 /// The largest answer the proxy reads from the service, unless told otherwise: 8 MiB. The
 /// largest answer of this API (a 10,000-bar kline) is about 1.7 MB; the proxy holds an
@@ -372,354 +373,6 @@ impl Proxy {
         }
         Ok(())
     }
-
-    /// The endpoint whose method and path template `method` and `path` have (`HEAD` for a
-    /// `GET`), with the path parameters (decoded).
-    fn endpoint_of(&self, method: &Method, path: &str) -> Option<Matched> {
-        let routed = self
-            .routes
-            .route(self.app.protocol.base_path, method.as_str(), path);
-        let crate::route::Routed::Endpoint(m) = routed else {
-            return None;
-        };
-        let (endpoint, path_params) = (
-            m.endpoint,
-            (m.params.into_iter())
-                .map(|(name, segment)| (name, segment.to_owned()))
-                .collect(),
-        );
-        Some(Matched {
-            endpoint,
-            check: self
-                .checks
-                .iter()
-                .find(|c| c.endpoint().id == endpoint.id)
-                .copied(),
-            path_params,
-        })
-    }
-
-    /// Records `finding`: logged when it is new, and the file writer told.
-    fn record(&self, finding: Finding) {
-        let copy = finding.clone();
-        if self.drift.record(finding) {
-            trace_finding(&copy);
-        }
-        self.changed.notify_one();
-    }
-
-    /// Checks one exchange against the spec: the answer's shapes, and the spec's judgement of
-    /// the request against the service's status.
-    fn check(&self, exchange: &Exchange<'_>, head: &axum::http::response::Parts, body: &[u8]) {
-        let endpoint = exchange.matched.endpoint;
-        let status = head.status.as_u16();
-        let readable = head
-            .headers
-            .get(header::CONTENT_ENCODING)
-            .is_none_or(|coding| coding.as_bytes().eq_ignore_ascii_case(b"identity"));
-        if !readable {
-            self.unchecked.fetch_add(1, Ordering::Relaxed);
-        } else if exchange.method != Method::HEAD {
-            let noticed = check_answer(self.app.protocol.shapes, endpoint.id, status, body);
-            for mut finding in noticed.findings(endpoint.id, Source::Proxy) {
-                for example in &mut finding.examples {
-                    *example = exchange.scrub(example);
-                }
-                self.record(finding);
-            }
-        }
-        match &exchange.judgement {
-            Judgement::Refused(rules) if (200..300).contains(&status) => {
-                let example = exchange.example(self.app.protocol.base_path);
-                for rule in rules {
-                    self.record(Finding {
-                        source: Source::Proxy,
-                        endpoint: endpoint.id.to_string(),
-                        observed: Observed::RuleStricter {
-                            rule: rule.to_string(),
-                            status,
-                        },
-                        count: 1,
-                        examples: vec![example.clone()],
-                    });
-                }
-            }
-            Judgement::Accepted if status == 400 || status == 422 => {
-                let refusal = Refusal::read(body);
-                if status == 400
-                    && refusal.code.as_deref() != Some(ErrorKind::InvalidParameter.code())
-                {
-                    return;
-                }
-                let reason = refusal.reason.map(|r| exchange.scrub(&r));
-                let reason = lock(&self.reasons)
-                    .entry((endpoint.id.to_string(), refusal.rule.clone(), status))
-                    .or_insert(reason)
-                    .clone();
-                self.record(Finding {
-                    source: Source::Proxy,
-                    endpoint: endpoint.id.to_string(),
-                    observed: Observed::RuleLooser {
-                        rule: refusal.rule,
-                        status,
-                        reason,
-                    },
-                    count: 1,
-                    examples: vec![exchange.example(self.app.protocol.base_path)],
-                });
-            }
-            _ => {}
-        }
-    }
-
-    /// The answer of the spec's error object for `status` (when a code of the spec has it),
-    /// else `status` with an empty body.
-    fn refuse(&self, status: u16, message: String, hint: &str) -> Response {
-        self.app
-            .errors
-            .answer(status, message, hint.to_string())
-            .unwrap_or_else(|| bare(status))
-    }
-}
-
-/// A `rule.looser` finding's endpoint, rule (when the service names one) and status.
-type LooserKey = (String, Option<String>, u16);
-
-/// The endpoint a request is of.
-struct Matched {
-    endpoint: &'static Endpoint,
-    check: Option<RequestCheck>,
-    path_params: Vec<(&'static str, String)>,
-}
-
-/// What the check of one exchange needs of the request.
-struct Exchange<'r> {
-    matched: Matched,
-    method: &'r Method,
-    path: &'r str,
-    query: &'r str,
-    judgement: Judgement,
-    /// The key text the request sent (each value of the key header).
-    keys: Vec<&'r [u8]>,
-}
-
-impl Exchange<'_> {
-    /// The request as a finding's example: method, path below the base path and query, any
-    /// query pair whose value is the key left out and the key's text replaced elsewhere; cut
-    /// to [`REQUEST_EXAMPLE_LIMIT`] characters.
-    fn example(&self, base_path: &str) -> String {
-        let below = self
-            .path
-            .strip_prefix(base_path)
-            .filter(|rest| rest.starts_with('/'))
-            .unwrap_or(self.path);
-        let pairs: Vec<&str> = self
-            .query
-            .split('&')
-            .filter(|pair| !pair.is_empty())
-            .filter(|pair| {
-                let value = pair.split_once('=').map_or("", |(_, v)| v);
-                !self
-                    .keys
-                    .iter()
-                    .any(|k| percent_decode(value).as_bytes() == *k)
-            })
-            .collect();
-        let mut text = format!("{} {below}", self.method);
-        if !pairs.is_empty() {
-            text.push('?');
-            text.push_str(&pairs.join("&"));
-        }
-        cut(self.scrub(&text), REQUEST_EXAMPLE_LIMIT)
-    }
-
-    /// `text` with the key's text (8 bytes or longer, as the journal does) replaced.
-    fn scrub(&self, text: &str) -> String {
-        let secrets: Vec<&[u8]> = self
-            .keys
-            .iter()
-            .copied()
-            .filter(|k| k.len() >= REDACT_ELSEWHERE_FROM)
-            .collect();
-        if secrets.is_empty() {
-            return text.to_string();
-        }
-        String::from_utf8_lossy(&redact(text.as_bytes(), &secrets)).into_owned()
-    }
-}
-
-/// How an exchange with the service failed.
-enum Failure {
-    /// Connecting, sending, reading (its message names the service's URL, without the query).
-    Transport(TransportError),
-    /// An answer over the limit.
-    TooLarge(usize),
-    /// No whole answer within the time.
-    TimedOut(Duration),
-    /// The service's URL and the request's target make no URL.
-    Target(String),
-}
-
-/// Forwards one request and checks the exchange.
-async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
-    let started = Instant::now();
-    let (parts, body) = request.into_parts();
-    let matched = proxy.endpoint_of(&parts.method, parts.uri.path());
-    let body = match read_request_body(&proxy, &parts, body).await {
-        Ok(body) => body,
-        Err(refused) => return refused,
-    };
-    let judgement = match &matched {
-        Some(m) if m.endpoint.removed.is_none() => match m.check {
-            Some(check) => {
-                let mut raw = RawParams::from_query_string(parts.uri.query().unwrap_or_default());
-                for (name, segment) in &m.path_params {
-                    raw = raw.with_encoded_path(name, segment);
-                }
-                let json = declares_json(&parts.headers).then_some(&body[..]);
-                check.judge(&raw, json)
-            }
-            None => Judgement::NotJudged,
-        },
-        _ => Judgement::NotJudged,
-    };
-    let endpoint_id = matched.as_ref().map(|m| m.endpoint.id);
-    proxy.forwarded.fetch_add(1, Ordering::Relaxed);
-    let answer = exchange(&proxy, &parts, body).await;
-    let (head, bytes) = match answer {
-        Ok(answer) => answer,
-        Err(failure) => {
-            proxy.failed.fetch_add(1, Ordering::Relaxed);
-            let (status, message) = match failure {
-                Failure::Transport(e) => (502, e.to_string()),
-                Failure::TooLarge(limit) => (
-                    502,
-                    format!("the service's answer is larger than {limit} bytes"),
-                ),
-                Failure::Target(why) => (
-                    502,
-                    format!("the request's target makes no URL of the service: {why}"),
-                ),
-                Failure::TimedOut(limit) => (
-                    504,
-                    format!(
-                        "the service gave no whole answer within {} s",
-                        limit.as_secs_f64()
-                    ),
-                ),
-            };
-            tracing::warn!(
-                endpoint = endpoint_id,
-                path = endpoint_id
-                    .is_none()
-                    .then(|| cut(parts.uri.path().to_string(), 200)),
-                status,
-                micros = started.elapsed().as_micros() as u64,
-                "no answer from the service: {message}"
-            );
-            return proxy.refuse(
-                status,
-                message,
-                "the proxy could not get the service's answer; try again later",
-            );
-        }
-    };
-    if let Some(matched) = matched {
-        let exchange = Exchange {
-            matched,
-            method: &parts.method,
-            path: parts.uri.path(),
-            query: parts.uri.query().unwrap_or_default(),
-            judgement,
-            keys: parts
-                .headers
-                .get_all(proxy.app.protocol.auth_header)
-                .iter()
-                .map(HeaderValue::as_bytes)
-                .collect(),
-        };
-        proxy.check(&exchange, &head, &bytes);
-    }
-    let request_id = head
-        .headers
-        .get(REQUEST_ID_HEADER)
-        .and_then(|id| id.to_str().ok())
-        .unwrap_or_default();
-    tracing::info!(
-        request_id,
-        endpoint = endpoint_id,
-        path = endpoint_id
-            .is_none()
-            .then(|| cut(parts.uri.path().to_string(), 200)),
-        status = head.status.as_u16(),
-        micros = started.elapsed().as_micros() as u64,
-        "proxied"
-    );
-    answer_of(&parts.method, head, bytes)
-}
-
-/// The request's body, read to its end within the limit; or the answer refusing it.
-async fn read_request_body(proxy: &Proxy, parts: &Parts, body: Body) -> Result<Bytes, Response> {
-    let limit = proxy.max_body_bytes;
-    let too_large = || {
-        proxy.refuse(
-            413,
-            format!("the request body is larger than {limit} bytes"),
-            "send a smaller body",
-        )
-    };
-    match read_limited(&parts.headers, body, limit).await {
-        Ok(bytes) => Ok(bytes),
-        Err(Unread::TooLarge) => Err(too_large()),
-        Err(Unread::Failed(e)) => Err(proxy.refuse(
-            400,
-            format!("the request body could not be read: {e}"),
-            "send the whole body",
-        )),
-    }
-}
-
-/// Sends the request to the service and reads its whole answer, within the limits.
-async fn exchange(
-    proxy: &Proxy,
-    parts: &Parts,
-    body: Bytes,
-) -> Result<(axum::http::response::Parts, Bytes), Failure> {
-    let target = parts
-        .uri
-        .path_and_query()
-        .map_or(parts.uri.path(), |p| p.as_str());
-    let uri: Uri = match format!("{}{target}", proxy.root).parse() {
-        Ok(uri) => uri,
-        Err(e) => return Err(Failure::Target(e.to_string())),
-    };
-    let mut request = axum::http::Request::new(Full::new(body));
-    *request.method_mut() = parts.method.clone();
-    *request.uri_mut() = uri.clone();
-    *request.headers_mut() = forwarded_headers(&parts.headers);
-    let limit = proxy.max_answer_bytes;
-    let read = async {
-        let response = proxy
-            .http
-            .send(request)
-            .await
-            .map_err(|e| Failure::Transport(TransportError::new(&uri, e)))?;
-        let (head, body) = response.into_parts();
-        match read_limited(&head.headers, body, limit).await {
-            Ok(bytes) => Ok((head, bytes)),
-            Err(Unread::TooLarge) => Err(Failure::TooLarge(limit)),
-            Err(Unread::Failed(e)) => match e.downcast::<hyper::Error>() {
-                Ok(e) => Err(Failure::Transport(TransportError::of_body(&uri, *e))),
-                Err(_) => Err(Failure::TooLarge(limit)),
-            },
-        }
-    };
-    match proxy.timeout {
-        Some(limit) => tokio::time::timeout(limit, read)
-            .await
-            .unwrap_or(Err(Failure::TimedOut(limit))),
-        None => read.await,
-    }
 }
 
 /// Rewrites the findings file when findings were recorded, at most every [`WRITE_EVERY`].
@@ -740,74 +393,7 @@ async fn keep_written(proxy: Arc<Proxy>) {
     }
 }
 
-/// The WARN event of a new finding, target `mrds::drift` (as the client's): what and where;
-/// the example only of what an answer held (a rule finding's example is a request, and
-/// requests' queries are not logged).
-fn trace_finding(finding: &Finding) {
-    let observed = &finding.observed;
-    let example = match observed {
-        Observed::RuleStricter { .. } | Observed::RuleLooser { .. } => None,
-        _ => finding.example(),
-    };
-    tracing::warn!(
-        target: "mrds::drift",
-        source = "proxy",
-        kind = observed.kind(),
-        endpoint = finding.endpoint.as_str(),
-        record = observed.record(),
-        field = observed.field(),
-        value_set = observed.value_set(),
-        rule = observed.rule(),
-        example,
-        "the service differs from the spec: {observed}"
-    );
-}
-
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic while the lock was held left whole entries behind.
     mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn examples_never_hold_the_key() {
-        let key = b"secret-key-1234";
-        let exchange = |query: &'static str| Exchange {
-            matched: Matched {
-                endpoint: &DUMMY,
-                check: None,
-                path_params: Vec::new(),
-            },
-            method: &Method::GET,
-            path: "/api/v1/rows",
-            query,
-            judgement: Judgement::Accepted,
-            keys: vec![key],
-        };
-        assert_eq!(
-            exchange("a=1&api_key=secret-key-1234&b=2").example("/api"),
-            "GET /v1/rows?a=1&b=2"
-        );
-        assert_eq!(
-            exchange("note=xsecret-key-1234x").example("/api"),
-            "GET /v1/rows?note=x<redacted>x"
-        );
-        assert_eq!(exchange("").example("/api"), "GET /v1/rows");
-        let long = exchange(Box::leak("x=1&".repeat(200).into_boxed_str())).example("/api");
-        assert_eq!(long.chars().count(), REQUEST_EXAMPLE_LIMIT + 1);
-        assert!(long.ends_with('…'));
-    }
-
-    const DUMMY: Endpoint = Endpoint {
-        id: "rows",
-        method: crate::Method::Get,
-        path: "/v1/rows",
-        summary: "",
-        auth: crate::Auth::Required,
-        removed: None,
-        idempotent: true,
-    };
 }

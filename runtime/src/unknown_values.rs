@@ -10,6 +10,9 @@
 
 use std::cell::{Cell, RefCell};
 
+/// The most distinct unknown values of one field one answer keeps.
+const MAX_TOLD: usize = 8;
+
 thread_local! {
     /// A noticing decode runs on this thread.
     static LISTENING: Cell<bool> = const { Cell::new(false) };
@@ -29,7 +32,7 @@ pub fn unknown_value(value: &str) {
     COUNT.with(|c| c.set(c.get().saturating_add(1)));
     let _ = VALUES.try_with(|values| {
         if let Ok(mut values) = values.try_borrow_mut()
-            && values.len() < super::MAX_TOLD
+            && values.len() < MAX_TOLD
             && !values.iter().any(|v| v == value)
         {
             values.push(value.to_string());
