@@ -7,10 +7,15 @@ use mrds_runtime::{Paged, Request};
 pub use mrds_runtime::client::{
     BODY_PREFIX_LIMIT, BuildError, DEFAULT_DEADLINE_FACTOR, DEFAULT_TIMEOUT,
     DEFAULT_USER_AGENT, MAX_REDIRECTS, PagingError, REQUEST_ID_HEADER, RETRY_STATUSES,
-    Response, RetryPolicy, TransportError, TransportKind, UndecodableError, http,
+    Response, RetryPolicy, StatusError, TransportError, TransportKind, UndecodableError,
+    http,
 };
 pub use mrds_runtime::drift::{Drift, Finding, Observed};
-/// Everything a call can fail with.
+#[doc = mrds_runtime::__client_error_doc!(
+    "use mrds_client::Error;\n\nfn describe(error: &Error) -> String {"
+)]
+///
+/// (`mrds_runtime::client::Error` with the spec's error object.)
 pub type Error = mrds_runtime::client::Error<mrds_model::records::ErrorObject>;
 /// The service's answer to a failed request.
 pub type ApiError = mrds_runtime::client::ApiError<mrds_model::records::ErrorObject>;

@@ -39,10 +39,65 @@ impl<T> IntoIterator for Response<T> {
 
 // ---------------------------------------------------------------- errors
 
-/// Everything a call can fail with. `E` is the spec's error object (the generated client
-/// crate names this type `Error` with `E` filled in).
+/// The documentation of [`Error`], which the generated client crate puts on its `Error` too,
+/// so that it reads where the caller imports it; `$example` opens the example's function.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __client_error_doc {
+    ($example:literal) => {
+        concat!(
+            "Everything a call can fail with.
+
+Match the variant for the details, or ask the error what a caller usually needs, the same for \
+every variant:
+
+| method | what it says |
+|---|---|
+| [`is_timeout`](Self::is_timeout) | no answer in time: an attempt's timeout or the call's \
+deadline ([`TransportKind::Timeout`], [`TransportKind::Deadline`]); which of the two never \
+depends on the retry jitter |
+| [`is_retryable`](Self::is_retryable) | a failure the client retries (a failed or reset \
+connection, a body cut short, a timeout, 429, 502, 503, 504): a later call may succeed |
+| [`status`](Self::status) | the HTTP status, when an answer came |
+| [`code`](Self::code) | the spec's error code, when the answer held the error object (for \
+invalid input, the code the service would have answered with) |
+| [`request_id`](Self::request_id) | the service's request id, when it sent one |
+| [`retry_after`](Self::retry_after) | the wait the answer asked for with `Retry-After` |
+| [`attempts`](Self::attempts) | how many attempts the call made (0: nothing was sent) |
+
+An error status without the spec's error object (a bare 503 from a load balancer, an HTML \
+page from a gateway) is [`Status`](Self::Status), with its status, its `Retry-After` and the \
+start of its body; an answer the client cannot read otherwise is \
+[`Undecodable`](Self::Undecodable).
+
+```
+",
+            $example,
+            "
+    if error.is_timeout() {
+        format!(\"no answer in time after {} attempts\", error.attempts())
+    } else if let Some(code) = error.code() {
+        format!(\"the service refused: {code}\")
+    } else if let Some(status) = error.status() {
+        format!(\"HTTP {status} without an error object\")
+    } else {
+        error.to_string()
+    }
+}
+```"
+        )
+    };
+}
+
+#[doc = crate::__client_error_doc!(
+    "use mrds_runtime::ErrorBody;
+use mrds_runtime::client::Error;
+
+fn describe<E: ErrorBody>(error: &Error<E>) -> String {"
+)]
 ///
-/// Every failure after sending says how many attempts the call made ([`Error::attempts`]).
+/// `E` is the spec's error object: the generated client crate names this type `Error` with
+/// `E` filled in.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error<E> {
@@ -54,6 +109,11 @@ pub enum Error<E> {
     Transport(TransportError),
     /// The service answered with an error envelope (an error status, or `success: false`).
     Api(Box<ApiError<E>>),
+    /// An error status (400 and above) whose body does not hold the spec's error object:
+    /// empty, not JSON, or JSON of another shape. What a proxy, a load balancer or a gateway
+    /// in front of the service answers (a bare 502, 503 or 504, an HTML error page); 429,
+    /// 502, 503 and 504 are retried like the service's own.
+    Status(StatusError),
     /// The response could not be decoded: not JSON, truncated, empty, or not the envelope
     /// (the error names the record, the field and the position).
     Undecodable(UndecodableError),
@@ -63,12 +123,59 @@ pub enum Error<E> {
 }
 
 impl<E: ErrorBody> Error<E> {
+    /// True when no answer came in time: an attempt ran out of its timeout
+    /// ([`TransportKind::Timeout`]) or the call ran out of its deadline
+    /// ([`TransportKind::Deadline`]). Which of the two a call ends with depends only on the
+    /// settings and on the service's timing, never on the retry jitter: a timed-out attempt
+    /// is retried only when the longest wait before the retry
+    /// ([`RetryPolicy::max_delay`](super::RetryPolicy::max_delay)) ends before the deadline,
+    /// so a test that asserts `is_timeout()`, or the number of attempts, holds on every run.
+    pub fn is_timeout(&self) -> bool {
+        matches!(
+            self,
+            Error::Transport(TransportError {
+                kind: TransportKind::Timeout | TransportKind::Deadline,
+                ..
+            })
+        )
+    }
+
+    /// True for a failure the client retries, where a later call may succeed: a connection
+    /// that failed or was reset, a body cut short, a timeout or the deadline
+    /// ([`is_timeout`](Self::is_timeout)), and the answers 429, 502, 503 and 504
+    /// ([`RETRY_STATUSES`](super::RETRY_STATUSES), with the error object or without). When
+    /// such an error reaches the caller, the call's retries were used up, its deadline left
+    /// no time for another, or it could not be repeated (a call that is not idempotent).
+    /// False for invalid input, the service's other answers, undecodable answers and paging.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Error::Transport(e) => !matches!(e.kind, TransportKind::Other),
+            Error::Api(e) => super::RETRY_STATUSES.contains(&e.status),
+            Error::Status(e) => super::RETRY_STATUSES.contains(&e.status),
+            Error::Undecodable(e) => e.cut_short,
+            Error::InvalidInput(_) | Error::Paging(_) => false,
+        }
+    }
+
     /// The HTTP status, when a response arrived.
     pub fn status(&self) -> Option<u16> {
         match self {
             Error::Api(e) => Some(e.status),
+            Error::Status(e) => Some(e.status),
             Error::Undecodable(e) => Some(e.status),
             Error::InvalidInput(_) | Error::Transport(_) | Error::Paging(_) => None,
+        }
+    }
+
+    /// The spec's error code: the one the service's error object holds ([`Error::Api`]), or
+    /// for invalid input the one the service would have answered with
+    /// (`INVALID_PARAMETER`); `None` when there is no error object (a transport failure, an
+    /// error status without the object, an undecodable answer).
+    pub fn code(&self) -> Option<E::Code> {
+        match self {
+            Error::Api(e) => Some(e.error.code().clone()),
+            Error::InvalidInput(_) => Some(crate::ErrorKind::InvalidParameter.into()),
+            _ => None,
         }
     }
 
@@ -77,7 +184,7 @@ impl<E: ErrorBody> Error<E> {
         match self {
             Error::Api(e) => Some(std::borrow::Cow::Borrowed(&e.error)),
             Error::InvalidInput(e) => Some(std::borrow::Cow::Owned(e.to_error_object())),
-            Error::Transport(_) | Error::Undecodable(_) | Error::Paging(_) => None,
+            _ => None,
         }
     }
 
@@ -86,9 +193,20 @@ impl<E: ErrorBody> Error<E> {
     pub fn request_id(&self) -> Option<&str> {
         match self {
             Error::Api(e) => e.request_id.as_deref(),
+            Error::Status(e) => e.request_id.as_deref(),
             Error::Undecodable(e) => e.request_id.as_deref(),
             Error::Paging(e) => Some(&e.request_id),
             Error::InvalidInput(_) | Error::Transport(_) => None,
+        }
+    }
+
+    /// The wait the last answer asked for with `Retry-After` (seconds, or until an HTTP
+    /// date), when it said one.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Error::Api(e) => e.retry_after,
+            Error::Status(e) => e.retry_after,
+            _ => None,
         }
     }
 
@@ -99,6 +217,7 @@ impl<E: ErrorBody> Error<E> {
             Error::InvalidInput(_) => 0,
             Error::Transport(e) => e.attempts,
             Error::Api(e) => e.attempts,
+            Error::Status(e) => e.attempts,
             Error::Undecodable(e) => e.attempts,
             Error::Paging(e) => e.attempts,
         }
@@ -110,6 +229,7 @@ impl<E: ErrorBody> Error<E> {
             Error::InvalidInput(_) => {}
             Error::Transport(e) => e.attempts = attempts,
             Error::Api(e) => e.attempts = attempts,
+            Error::Status(e) => e.attempts = attempts,
             Error::Undecodable(e) => e.attempts = attempts,
             Error::Paging(e) => e.attempts = attempts,
         }
@@ -122,6 +242,7 @@ impl<E: ErrorBody> fmt::Display for Error<E> {
             Error::InvalidInput(e) => write!(f, "{e} (nothing was sent)"),
             Error::Transport(e) => e.fmt(f),
             Error::Api(e) => e.fmt(f),
+            Error::Status(e) => e.fmt(f),
             Error::Undecodable(e) => e.fmt(f),
             Error::Paging(e) => e.fmt(f),
         }
@@ -133,7 +254,7 @@ impl<E: ErrorBody> std::error::Error for Error<E> {
         match self {
             Error::InvalidInput(e) => Some(e),
             Error::Transport(e) => e.source(),
-            Error::Api(_) | Error::Paging(_) => None,
+            Error::Api(_) | Error::Status(_) | Error::Paging(_) => None,
             Error::Undecodable(e) => e.source(),
         }
     }
@@ -160,10 +281,12 @@ pub enum TransportKind {
     /// The connection was reset or closed before a complete response arrived. Retried.
     Reset,
     /// The attempt took longer than the per-attempt timeout. Retried unless
-    /// `ClientBuilder::retry_timeouts(false)`.
+    /// `ClientBuilder::retry_timeouts(false)`, when the longest wait before the retry ends
+    /// before the call's deadline. [`Error::is_timeout`] is true for it.
     Timeout,
     /// The call's overall deadline passed during the attempt (see
-    /// `ClientBuilder::deadline`). Not retried: no time is left.
+    /// `ClientBuilder::deadline`): the attempt had the time left, shorter than its timeout.
+    /// Not retried: no time is left. [`Error::is_timeout`] is true for it.
     Deadline,
     /// Anything else (the service broke the HTTP protocol, for instance). Not retried.
     Other,
@@ -344,7 +467,88 @@ impl<E: ErrorBody> fmt::Display for ApiError<E> {
 
 impl<E: ErrorBody> std::error::Error for ApiError<E> {}
 
-/// A response whose body is not the envelope expected.
+/// An error status (400 and above) whose body does not hold the spec's error object: what a
+/// proxy, a load balancer or a gateway answers in front of the service (a bare `503`, an HTML
+/// `502` page), or a service answering outside its envelope. See [`Error::Status`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StatusError {
+    /// The HTTP status.
+    pub status: u16,
+    /// The first [`BODY_PREFIX_LIMIT`] bytes of the body (as text, invalid UTF-8 replaced);
+    /// empty for a bare status.
+    pub body_prefix: String,
+    /// The length of the body received, in bytes.
+    pub body_len: usize,
+    /// The `x-request-id` header of the response, when it had one.
+    pub request_id: Option<Box<str>>,
+    /// The wait asked for with `Retry-After`, if any (as for [`ApiError::retry_after`]).
+    pub retry_after: Option<Duration>,
+    /// How many attempts the call made (the last one got this answer).
+    pub attempts: u32,
+}
+
+impl StatusError {
+    pub(crate) fn new(status: u16, body: &[u8]) -> Self {
+        Self {
+            status,
+            body_prefix: body_prefix(body),
+            body_len: body.len(),
+            request_id: None,
+            retry_after: None,
+            attempts: 1,
+        }
+    }
+}
+
+impl fmt::Display for StatusError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "HTTP {}", self.status)?;
+        if let Some(reason) = http::StatusCode::from_u16(self.status)
+            .ok()
+            .and_then(|s| s.canonical_reason())
+        {
+            write!(f, " {reason}")?;
+        }
+        f.write_str(
+            " without the service's error object (as a proxy, load balancer or gateway answers)",
+        )?;
+        if self.body_prefix.is_empty() {
+            write!(f, "; the body is empty")?;
+        } else {
+            write!(
+                f,
+                "; the body ({} bytes) starts with {:?}",
+                self.body_len, self.body_prefix
+            )?;
+        }
+        if let Some(wait) = self.retry_after {
+            write!(f, "; retry after {} s", wait.as_secs())?;
+        }
+        if let Some(id) = &self.request_id {
+            write!(f, " [request {id}]")?;
+        }
+        AfterAttempts(self.attempts).fmt(f)
+    }
+}
+
+impl std::error::Error for StatusError {}
+
+/// The first [`BODY_PREFIX_LIMIT`] bytes of `body` as text, not cutting a character in two
+/// (invalid UTF-8 replaced).
+fn body_prefix(body: &[u8]) -> String {
+    let mut prefix = &body[..body.len().min(BODY_PREFIX_LIMIT)];
+    if let Err(e) = std::str::from_utf8(prefix)
+        && e.error_len().is_none()
+    {
+        prefix = &prefix[..e.valid_up_to()];
+    }
+    String::from_utf8_lossy(prefix).into_owned()
+}
+
+/// A response whose body is not the envelope expected: a success status (or a redirect not
+/// followed) whose body is not the envelope, or a body cut short. An error status without the
+/// error object is [`Error::Status`] instead.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct UndecodableError {
@@ -367,6 +571,9 @@ pub struct UndecodableError {
     pub request_id: Option<Box<str>>,
     /// How many attempts the call made (the last one got this response).
     pub attempts: u32,
+    /// The body ended before it was complete (the connection went away): retried like a
+    /// reset ([`Error::is_retryable`]).
+    pub(crate) cut_short: bool,
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
 }
 
@@ -377,20 +584,15 @@ impl UndecodableError {
         reason: &str,
         source: Option<Box<dyn std::error::Error + Send + Sync>>,
     ) -> Self {
-        let mut prefix = &body[..body.len().min(BODY_PREFIX_LIMIT)];
-        if let Err(e) = std::str::from_utf8(prefix)
-            && e.error_len().is_none()
-        {
-            prefix = &prefix[..e.valid_up_to()];
-        }
         Self {
             status,
-            body_prefix: String::from_utf8_lossy(prefix).into_owned(),
+            body_prefix: body_prefix(body),
             body_len: body.len(),
             reason: reason.to_string(),
             path: None,
             request_id: None,
             attempts: 1,
+            cut_short: false,
             source,
         }
     }

@@ -15,8 +15,8 @@ mod transport;
 
 pub use builder::ClientBuilder;
 pub use error::{
-    ApiError, BODY_PREFIX_LIMIT, BuildError, Error, PagingError, Response, TransportError,
-    TransportKind, UndecodableError,
+    ApiError, BODY_PREFIX_LIMIT, BuildError, Error, PagingError, Response, StatusError,
+    TransportError, TransportKind, UndecodableError,
 };
 pub use futures_util::Stream;
 /// The `http` crate, whose `Uri` the client's URLs are.

@@ -16,6 +16,11 @@ pub const RETRY_STATUSES: &[u16] = &[429, 502, 503, 504];
 /// which a random part (up to half) is dropped so clients do not retry in step. A
 /// `Retry-After` header (seconds or an HTTP date) replaces that wait, capped at
 /// `max_backoff` as well. Other failures are not retried.
+///
+/// A retry is made only when its longest wait ([`max_delay`](Self::max_delay), the backoff
+/// before jitter) ends before the deadline: the jitter changes how long a retry waits, never
+/// whether it is made, so a call with the same settings against the same timing makes the
+/// same attempts and ends with the same error on every run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RetryPolicy {
     /// Retries after the first attempt; `0` turns retrying off.
@@ -54,17 +59,28 @@ impl RetryPolicy {
     }
 
     /// The wait before retry number `retry` (1 for the first), `Retry-After` taking
-    /// precedence over the computed backoff.
+    /// precedence over the computed backoff: [`max_delay`](Self::max_delay) less a random
+    /// part of up to half of it (none with `Retry-After`).
     pub fn delay(&self, retry: u32, retry_after: Option<Duration>) -> Duration {
+        let full = self.max_delay(retry, retry_after);
+        if retry_after.is_some() {
+            return full;
+        }
+        Duration::try_from_secs_f64(full.as_secs_f64() * (1.0 - jitter() / 2.0)).unwrap_or(full)
+    }
+
+    /// The longest wait before retry number `retry` (1 for the first): the `Retry-After`
+    /// asked for, or the backoff before jitter, capped at [`max_backoff`](Self::max_backoff).
+    /// A retry is made only when this wait ends before the call's deadline, so whether a call
+    /// is retried never depends on the jitter.
+    pub fn max_delay(&self, retry: u32, retry_after: Option<Duration>) -> Duration {
         if let Some(wait) = retry_after {
             return wait.min(self.max_backoff);
         }
         let factor = 2u32.saturating_pow(retry.saturating_sub(1));
-        let full = self
-            .initial_backoff
+        self.initial_backoff
             .saturating_mul(factor)
-            .min(self.max_backoff);
-        Duration::try_from_secs_f64(full.as_secs_f64() * (1.0 - jitter() / 2.0)).unwrap_or(full)
+            .min(self.max_backoff)
     }
 }
 
@@ -114,5 +130,21 @@ mod tests {
             policy.max_backoff
         );
         assert_eq!(RetryPolicy::none().max_retries, 0);
+    }
+
+    #[test]
+    fn the_longest_wait_is_the_backoff_before_jitter() {
+        let policy = RetryPolicy::default();
+        for retry in 1..=8 {
+            let longest = policy.max_delay(retry, None);
+            let full = (policy.initial_backoff * 2u32.pow(retry - 1)).min(policy.max_backoff);
+            assert_eq!(longest, full);
+            for _ in 0..20 {
+                assert!(policy.delay(retry, None) <= longest);
+            }
+        }
+        let asked = Some(Duration::from_secs(2));
+        assert_eq!(policy.max_delay(3, asked), Duration::from_secs(2));
+        assert_eq!(policy.delay(3, asked), Duration::from_secs(2));
     }
 }

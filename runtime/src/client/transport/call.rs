@@ -146,8 +146,11 @@ impl Transport {
             if attempt > inner.retry.max_retries {
                 return Err((error, attempt));
             }
+            // Whether to retry is decided on the longest the wait may be, not on the jittered
+            // wait: the same settings and timing give the same attempts on every run.
             let wait = inner.retry.delay(attempt, retry_after);
-            let too_late = |d| Instant::now().checked_add(wait).is_none_or(|t| t >= d);
+            let longest = inner.retry.max_delay(attempt, retry_after);
+            let too_late = |d| Instant::now().checked_add(longest).is_none_or(|t| t >= d);
             if deadline.is_some_and(too_late) {
                 tracing::info!(
                     attempt,
@@ -231,6 +234,7 @@ fn error_kind<E>(error: &Error<E>) -> &'static str {
             _ => "transport",
         },
         Error::Api(_) => "api",
+        Error::Status(_) => "status",
         Error::Undecodable(_) => "undecodable",
         Error::Paging(_) => "paging",
     }

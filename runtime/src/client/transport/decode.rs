@@ -4,7 +4,7 @@
 
 use super::exchange::Head;
 use crate::ErrorBody;
-use crate::client::error::{ApiError, Error, Response, UndecodableError};
+use crate::client::error::{ApiError, Error, Response, StatusError, UndecodableError};
 use crate::drift::{self, Drift, Finding, Shapes};
 
 /// The parts of a failure envelope, each optional so that anything known is kept.
@@ -160,8 +160,19 @@ pub(super) fn decode<T: serde::de::DeserializeOwned, E: ErrorBody>(
         );
         return Err(undecodable(&reason, None));
     }
+    // An error status without the error object: what a proxy or gateway answers.
+    let bare = || {
+        let mut e = StatusError::new(status, body);
+        e.request_id = head.request_id.as_deref().map(Into::into);
+        e.retry_after = head.retry_after;
+        Error::Status(e)
+    };
     if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(undecodable("the body is empty", None));
+        return Err(if status >= 400 {
+            bare()
+        } else {
+            undecodable("the body is empty", None)
+        });
     }
     // An answer that is JSON but not what the spec describes is walked for drift.
     let walk = |e: Option<&serde_json::Error>| {
@@ -213,6 +224,7 @@ pub(super) fn decode<T: serde::de::DeserializeOwned, E: ErrorBody>(
                 error: Some(error),
                 ..
             }) => Err(api(error, request_id)),
+            _ if status >= 400 => Err(bare()),
             Ok(_) => Err(undecodable(
                 "an error status without an error object in the body",
                 None,

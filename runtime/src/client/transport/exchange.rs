@@ -117,6 +117,7 @@ impl Transport {
                     Some(Box::new(e)),
                 );
                 error.request_id = head.request_id.map(Into::into);
+                error.cut_short = true;
                 Err(Lost {
                     error: LostError::Truncated(error),
                     retry: if repeatable {

@@ -1,14 +1,19 @@
 //! The errors a call ends with, by variant: invalid input (checked before sending, so nothing
 //! is sent), the service's error envelopes as API errors (any status, `success: false` with
-//! 200, unknown codes), and answers that cannot be decoded (not JSON, truncated, cut, empty,
-//! wrong records, an error status without an envelope, long bodies cut to the prefix).
+//! 200, unknown codes), error statuses without the error object (bare, HTML, JSON of another
+//! shape: what a proxy or gateway answers), and answers that cannot be decoded (not JSON,
+//! truncated, cut, empty, wrong records, long bodies cut to the prefix); and what every error
+//! answers alike (`is_timeout`, `is_retryable`, `status`, `code`, `request_id`,
+//! `retry_after`, `attempts`).
 
 use mrds_client::{Client, Error};
 use mrds_model::params::{PersonCommentaryParams, StockDividendsParams};
 use mrds_model::{ErrorCode, TimeType};
 use serde_json::{Value, json};
 
-use super::{Reply, api_error, dividend, dividends, failure, http, serve, success, undecodable};
+use super::{
+    Reply, api_error, dividend, dividends, failure, http, serve, status_error, success, undecodable,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Validation before sending
@@ -40,6 +45,8 @@ async fn invalid_params_fail_without_traffic() {
     assert!(err.to_string().contains("nothing was sent"), "{err}");
     assert_eq!(err.status(), None);
     assert_eq!(err.attempts(), 0);
+    assert_eq!(err.code(), Some(ErrorCode::InvalidParameter));
+    assert!(!err.is_retryable() && !err.is_timeout());
 
     let params = PersonCommentaryParams::new("not-a-uuid", 1, 2);
     let err = server
@@ -76,6 +83,8 @@ async fn error_envelopes_map_to_api_errors() {
         let err = result.unwrap_err();
         assert_eq!(err.status(), Some(status));
         assert_eq!(err.request_id(), Some("req-err-1"));
+        assert_eq!(err.code(), Some(expected.clone()));
+        assert!(!err.is_retryable() && !err.is_timeout(), "HTTP {status}");
         let text = err.to_string();
         assert!(text.contains(&format!("HTTP {status} {code}")), "{text}");
         assert!(text.contains("req-err-1"), "{text}");
@@ -170,9 +179,10 @@ async fn empty_body_is_undecodable() {
     assert_eq!((e.status, e.body_len, e.body_prefix.as_str()), (200, 0, ""));
     assert_eq!(e.reason, "the body is empty");
 
+    // An error status with an empty body is a status without the error object.
     let server = serve(|_, _| http(404, &[], "")).await;
-    let e = undecodable(server.client().stock_dividends(&dividends()).await);
-    assert_eq!(e.status, 404);
+    let e = status_error(server.client().stock_dividends(&dividends()).await);
+    assert_eq!((e.status, e.body_len), (404, 0));
 }
 
 #[tokio::test]
@@ -219,12 +229,18 @@ async fn wrong_records_name_the_record_field_and_position() {
     assert_eq!(server.count(), 1);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Error statuses without the error object
+// ---------------------------------------------------------------------------------------------
+
 #[tokio::test]
-async fn error_status_without_envelope_is_undecodable() {
+async fn an_error_status_without_the_error_object_is_a_status_error() {
+    // A gateway's HTML page: the status, the start of the body, the request id; not retried
+    // without retries, but retryable.
     let server = serve(|_, _| {
         http(
             502,
-            &[("content-type", "text/html")],
+            &[("content-type", "text/html"), ("x-request-id", "req-gw")],
             "<h1>Bad Gateway</h1>",
         )
     })
@@ -232,22 +248,41 @@ async fn error_status_without_envelope_is_undecodable() {
     let client = Client::builder(&server.root).no_retries().build().unwrap();
     let err = client.stock_dividends(&dividends()).await.unwrap_err();
     assert_eq!(err.status(), Some(502));
+    assert_eq!(err.code(), None);
+    assert_eq!(err.request_id(), Some("req-gw"));
+    assert!(err.is_retryable() && !err.is_timeout());
     let text = err.to_string();
     assert!(
-        text.contains("HTTP 502") && text.contains("Bad Gateway"),
+        text.starts_with("HTTP 502 Bad Gateway without the service's error object")
+            && text.contains("<h1>Bad Gateway</h1>"),
         "{text}"
     );
-    let e = undecodable(Err::<(), _>(err));
+    let e = status_error(Err::<(), _>(err));
     assert_eq!(e.body_prefix, "<h1>Bad Gateway</h1>");
+    assert_eq!((e.body_len, e.attempts), (20, 1));
 
+    // A bare 503 with Retry-After, as a load balancer answers: retried as a 503, then
+    // reported with the wait it asked for.
+    let server = serve(|_, _| http(503, &[("retry-after", "0")], "")).await;
+    let err = server
+        .client()
+        .stock_dividends(&dividends())
+        .await
+        .unwrap_err();
+    assert_eq!((err.status(), err.attempts()), (Some(503), 4));
+    assert_eq!(err.retry_after(), Some(std::time::Duration::ZERO));
+    assert!(err.is_retryable());
+    assert!(err.to_string().contains("the body is empty"), "{err}");
+    let e = status_error(Err::<(), _>(err));
+    assert_eq!((e.status, e.body_len, e.body_prefix.as_str()), (503, 0, ""));
+    assert_eq!(server.count(), 4, "one attempt and three retries");
+
+    // JSON of another shape: still no error object of the spec.
     let server = serve(|_, _| http(500, &[], r#"{"message": "boom"}"#)).await;
-    let e = undecodable(server.client().stock_dividends(&dividends()).await);
+    let e = status_error(server.client().stock_dividends(&dividends()).await);
     assert_eq!(e.status, 500);
-    assert!(
-        e.reason.contains("no error object") || e.reason.contains("without an error object"),
-        "{}",
-        e.reason
-    );
+    assert_eq!(e.body_prefix, r#"{"message": "boom"}"#);
+    assert_eq!(server.count(), 1, "a 500 is not retried");
 }
 
 #[tokio::test]

@@ -259,6 +259,16 @@ pub(crate) fn undecodable(
 }
 
 #[track_caller]
+pub(crate) fn status_error(
+    result: Result<impl std::fmt::Debug, Error>,
+) -> mrds_client::StatusError {
+    match result {
+        Err(Error::Status(e)) => e,
+        other => panic!("expected an error status without the error object, got {other:?}"),
+    }
+}
+
+#[track_caller]
 fn api_error(result: Result<impl std::fmt::Debug, Error>) -> mrds_client::ApiError {
     match result {
         Err(Error::Api(e)) => *e,

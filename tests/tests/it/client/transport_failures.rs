@@ -177,3 +177,73 @@ async fn the_deadline_bounds_the_whole_call() {
     assert!(text.contains("deadline: Some(14s)"), "{text}");
     assert_eq!(mrds_client::DEFAULT_DEADLINE_FACTOR, 2);
 }
+
+/// Whether a timed-out attempt is retried depends on the settings and the service's timing,
+/// never on the retry jitter, so a test asserting the error gets the same one on every run.
+/// With a 200 ms timeout, the default deadline (twice it) and the default backoff (250 ms,
+/// jittered down to as little as 125 ms), the retry's longest wait would end past the
+/// deadline: every call ends after one attempt, `Timeout`. With room for the longest wait,
+/// every call retries. Twenty calls each, at once.
+#[tokio::test]
+async fn whether_a_timed_out_attempt_is_retried_does_not_depend_on_the_jitter() {
+    let server = serve(|_, _| Reply::Hang).await;
+    let client = Client::builder(&server.root)
+        .timeout(Duration::from_millis(200))
+        .build()
+        .unwrap();
+    assert_eq!(client.retry_policy(), RetryPolicy::default());
+    let params = dividends();
+    let calls = (0..20).map(|_| client.stock_dividends(&params));
+    for result in futures_util::future::join_all(calls).await {
+        let err = result.unwrap_err();
+        assert!(err.is_timeout() && err.is_retryable(), "{err:?}");
+        assert!(
+            matches!(&err, Error::Transport(t) if t.kind == TransportKind::Timeout),
+            "{err:?}"
+        );
+        assert_eq!(err.attempts(), 1, "{err}");
+    }
+    assert_eq!(server.count(), 20);
+
+    // A 100 ms timeout, a 400 ms deadline and a backoff of at most 150 ms: the first retry
+    // always fits, the second never does.
+    let server = serve(|_, _| Reply::Hang).await;
+    let client = Client::builder(&server.root)
+        .timeout(Duration::from_millis(100))
+        .deadline(Duration::from_millis(400))
+        .retry(RetryPolicy {
+            initial_backoff: Duration::from_millis(150),
+            ..RetryPolicy::default()
+        })
+        .build()
+        .unwrap();
+    let params = dividends();
+    let calls = (0..20).map(|_| client.stock_dividends(&params));
+    for result in futures_util::future::join_all(calls).await {
+        let err = result.unwrap_err();
+        assert!(err.is_timeout(), "{err:?}");
+        assert_eq!(err.attempts(), 2, "{err}");
+    }
+    assert_eq!(server.count(), 40);
+}
+
+/// The deadline is a timeout too: `is_timeout()` covers both kinds.
+#[tokio::test]
+async fn the_deadline_is_a_timeout() {
+    let server = serve(|_, _| Reply::Hang).await;
+    let client = Client::builder(&server.root)
+        .timeout(Duration::from_millis(300))
+        .deadline(Duration::from_millis(100))
+        .build()
+        .unwrap();
+    let err = client.stock_dividends(&dividends()).await.unwrap_err();
+    assert!(
+        matches!(&err, Error::Transport(t) if t.kind == TransportKind::Deadline),
+        "{err:?}"
+    );
+    assert!(err.is_timeout() && err.is_retryable());
+    assert_eq!(
+        (err.status(), err.code(), err.request_id()),
+        (None, None, None)
+    );
+}
