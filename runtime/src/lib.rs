@@ -13,9 +13,12 @@
 //! - feature `patterns`: [`Pattern`], the spec's regular expressions, run from the automata
 //!   the generator built (no regex engine);
 //! - feature `server`: the request pipeline of the generated axum router ([`server`]);
+//!   feature `compression`: gzip of large answers (tower-http, flate2);
 //! - feature `client`: the HTTP side of the generated client ([`client`]);
-//! - feature `mock`: the sample-data engine and command line, and the sample server in
-//!   process for tests, with scenarios, the `Prefer` header and a journal ([`mock`]);
+//! - feature `mock`: the sample-data engine, and the sample server in process for tests,
+//!   with scenarios, the `Prefer` header, a journal and the admin API ([`mock`]); feature
+//!   `cli`: its command line (`mock::run`: clap, the log output, compression), which only the
+//!   binary needs;
 //! - always: the spec's description of answers as data ([`drift::Shapes`]); feature `drift`
 //!   (on with `client`): noticing what answers hold that the spec does not describe
 //!   ([`drift`]);

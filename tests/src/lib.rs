@@ -105,8 +105,15 @@ pub fn scratch_manifest(dir: &Path, members: &[&str], deps: &[(&str, &str)]) -> 
         members.join(", ")
     );
     for (name, path) in deps {
+        // As in this workspace's manifest: the sample-data crate turns compression on only
+        // with its command line.
+        let defaults = if *name == "mrds-server" {
+            ", default-features = false"
+        } else {
+            ""
+        };
         manifest.push_str(&format!(
-            "{name} = {{ version = \"={version}\", path = \"{path}\" }}\n"
+            "{name} = {{ version = \"={version}\", path = \"{path}\"{defaults} }}\n"
         ));
     }
     // This workspace's profiles, so the dependencies built for it are shared.

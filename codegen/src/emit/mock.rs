@@ -19,13 +19,25 @@ pub const DIR: &str = "crates/mrds-mock";
 /// The key the sample server accepts when no other is given.
 const DEMO_KEY: &str = "demo-key";
 
-/// The checking proxy of the command line (`--proxy`), a feature of its own: it needs the
-/// client's HTTP stack with TLS, which a test using `MockServer` does not.
-const PROXY_FEATURE: &str = "\
+/// The command line and the checking proxy, features of their own: a test using `MockServer`
+/// needs neither the argument parser and compression of the one, nor the client's HTTP stack
+/// with TLS of the other. The binary needs the command line.
+const FEATURES: &str = "\
+# The command line (the `mrds-mock` binary, `run`): the argument parser, the log output and
+# compression. Off by default: a test serving the samples in process (`MockServer`) does not
+# pay for it. `cargo run -p mrds-mock --features cli`.
+cli = [\"mrds-runtime/cli\"]
 # The checking proxy (`mrds-mock --proxy URL`, `mrds_runtime::mock::Proxy`): the client's HTTP
-# stack, with rustls (the `ring` provider) for an `https://` service. Off by default: a test
-# serving the samples in process does not pay for it.
-proxy = [\"mrds-runtime/proxy\", \"mrds-runtime/client-rustls-ring\"]
+# stack, with rustls (the `ring` provider) for an `https://` service, and the command line.
+proxy = [\"cli\", \"mrds-runtime/proxy\", \"mrds-runtime/client-rustls-ring\"]
+";
+
+/// The binary, built only with the command line.
+const BINARY: &str = "
+[[bin]]
+name = \"mrds-mock\"
+path = \"src/main.rs\"
+required-features = [\"cli\"]
 ";
 
 /// Adds the sample-data server's files to `out`.
@@ -40,8 +52,8 @@ pub fn emit(api: &Api, out: &mut Emitted) {
                 &runtime_dependency(&["mock"]),
                 &sibling_dependency("mrds-server"),
             ],
-            PROXY_FEATURE,
-        ),
+            FEATURES,
+        ) + BINARY,
     );
     out.text(format!("{DIR}/README.md"), readme_md(api));
     let files: [(&str, TokenStream); 4] = [
@@ -156,7 +168,9 @@ fn lib_rs(api: &Api) -> TokenStream {
         pub use mrds_runtime::mock::{Example, KeySent, MAX_PREFER_DELAY, REDACTED};
         pub use mrds_runtime::mock::{ReceivedRequest, Scenario, ScenarioError};
         pub use samples::EXAMPLES;
-        pub use service::{APP, DEMO_KEY, EXAMPLE, Mock, router, run};
+        #[cfg(feature = "cli")]
+        pub use service::run;
+        pub use service::{APP, DEMO_KEY, EXAMPLE, Mock, router};
         pub use service::{MockServer, MockServerBuilder};
     }
 }
@@ -286,7 +300,8 @@ fn service_rs(api: &Api) -> TokenStream {
         /// A [`MockServer`] being configured ([`MockServer::builder`]).
         pub type MockServerBuilder = mrds_runtime::mock::MockServerBuilder<Mock>;
 
-        /// Runs the command line (`mrds-mock --help`) until interrupted.
+        /// Runs the command line (`mrds-mock --help`) until interrupted (feature `cli`).
+        #[cfg(feature = "cli")]
         pub fn run() -> std::process::ExitCode {
             mrds_runtime::mock::run(&APP)
         }

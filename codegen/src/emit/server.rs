@@ -6,8 +6,8 @@ use quote::{format_ident, quote};
 
 use super::endpoint_doc::{EndpointDoc, Style};
 use super::{
-    Emitted, cargo_toml, deprecation, docs, ident, inner_docs, prose, readme, runtime_dependency,
-    sibling_dependency, with_provenance,
+    Emitted, cargo_toml_with_features, deprecation, docs, ident, inner_docs, prose, readme,
+    runtime_dependency, sibling_dependency, with_provenance,
 };
 use crate::model::Api;
 
@@ -21,13 +21,14 @@ pub const OPENAPI: &str = "crates/mrds-server/openapi.json";
 pub fn emit(api: &Api, out: &mut Emitted) {
     out.text(
         format!("{DIR}/Cargo.toml"),
-        cargo_toml(
+        cargo_toml_with_features(
             "mrds-server",
             "Server stub of the Market and Reference Data Service: an axum router over one trait",
             &[
                 &sibling_dependency("mrds-model"),
                 &runtime_dependency(&["server"]),
             ],
+            COMPRESSION_FEATURE,
         ),
     );
     out.text(OPENAPI, super::openapi::document_text(api));
@@ -39,6 +40,15 @@ pub fn emit(api: &Api, out: &mut Emitted) {
     ];
     out.crate_sources(DIR, files);
 }
+
+/// gzip of large answers, on by default; the sample-data crate turns it off for tests serving
+/// in process (the workspace's dependency on this crate says `default-features = false`).
+const COMPRESSION_FEATURE: &str = "\
+default = [\"compression\"]
+# gzip of large answers for clients that accept it (`ServeConfig::compression`): tower-http and
+# flate2. A test serving the sample data in process (`mrds-mock`) does without.
+compression = [\"mrds-runtime/compression\"]
+";
 
 /// The path of the error object's Rust type.
 pub(super) fn error_object(api: &Api) -> TokenStream {

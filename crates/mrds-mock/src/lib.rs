@@ -17,5 +17,7 @@ pub use mrds_model::api::{AUTH_HEADER, BASE_PATH};
 pub use mrds_runtime::mock::{Example, KeySent, MAX_PREFER_DELAY, REDACTED};
 pub use mrds_runtime::mock::{ReceivedRequest, Scenario, ScenarioError};
 pub use samples::EXAMPLES;
-pub use service::{APP, DEMO_KEY, EXAMPLE, Mock, router, run};
+#[cfg(feature = "cli")]
+pub use service::run;
+pub use service::{APP, DEMO_KEY, EXAMPLE, Mock, router};
 pub use service::{MockServer, MockServerBuilder};

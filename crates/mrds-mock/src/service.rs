@@ -83,7 +83,8 @@ impl mrds_runtime::mock::SampleServer for Mock {
 pub type MockServer = mrds_runtime::mock::MockServer<Mock>;
 /// A [`MockServer`] being configured ([`MockServer::builder`]).
 pub type MockServerBuilder = mrds_runtime::mock::MockServerBuilder<Mock>;
-/// Runs the command line (`mrds-mock --help`) until interrupted.
+/// Runs the command line (`mrds-mock --help`) until interrupted (feature `cli`).
+#[cfg(feature = "cli")]
 pub fn run() -> std::process::ExitCode {
     mrds_runtime::mock::run(&APP)
 }

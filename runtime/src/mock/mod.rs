@@ -5,6 +5,7 @@
 //! ([`ReceivedRequest`]); and, feature `proxy`, the checking proxy (`Proxy`): in front of
 //! the real service, it checks requests and answers against the spec.
 
+#[cfg(feature = "cli")]
 mod cli;
 mod control;
 mod engine;
@@ -16,6 +17,7 @@ mod proxy;
 mod scenario;
 mod server;
 
+#[cfg(feature = "cli")]
 pub use cli::{LogFormat, run};
 pub use control::ErrorAnswers;
 pub use journal::{JOURNAL_BODY_BYTES, KeySent, REDACTED, ReceivedRequest};

@@ -1,8 +1,9 @@
 //! The server side (feature `server`): the request pipeline of the generated axum router,
 //! the error an implementation answers with, the key store, and [`serve`], which serves a
-//! router with production limits (connection cap, timeouts, graceful shutdown, compression,
-//! an optional rate limit).
+//! router with production limits (connection cap, timeouts, graceful shutdown, compression
+//! with the `compression` feature, an optional rate limit).
 
+mod compress;
 mod conn;
 mod dispatch;
 mod error;

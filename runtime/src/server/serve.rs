@@ -25,10 +25,9 @@ use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 use tower::ServiceExt;
 use tower::util::Oneshot;
-use tower_http::compression::predicate::{And, NotForContentType, Predicate, SizeAbove};
-use tower_http::compression::{Compression, CompressionBody, CompressionLayer, CompressionLevel};
 
 use super::REQUEST_ID_HEADER;
+use super::compress::{self, Compressed, CompressedBody, When};
 use super::conn::{ConnState, Expired, Guarded, Limits, RequestBody, Tracked, is_refused};
 use super::pipeline::{BodyLimit, PeerAddr, RequestTimeout};
 use super::rate_limit::{RateLimit, RateLimiter};
@@ -107,7 +106,9 @@ pub struct ServeConfig {
     /// Time in-flight requests get to finish after a shutdown signal (their connections'
     /// lingering close included).
     pub shutdown_timeout: Duration,
-    /// gzip answers of at least `compression_min_bytes` to clients that accept it.
+    /// gzip answers of at least `compression_min_bytes` to clients that accept it. Needs the
+    /// runtime's `compression` feature (on in the generated server crate by default); without
+    /// it answers are never compressed.
     pub compression: bool,
     /// The smallest answer compressed.
     pub compression_min_bytes: u16,
@@ -261,17 +262,11 @@ impl Server {
     /// [`ShutdownHandle`]). Returns once every connection is closed: after the requests in
     /// flight finished, when the shutdown timeout passed, or at a second stop request.
     pub async fn serve(self, router: Router) -> io::Result<()> {
-        let compressed = self.config.compression.then(|| {
-            // The size first: `And` stops at the first no, and most answers are small.
-            let when = SizeAbove::new(self.config.compression_min_bytes.max(1))
-                .and(NotForContentType::GRPC)
-                .and(NotForContentType::IMAGES)
-                .and(NotForContentType::SSE);
-            let layer = CompressionLayer::new()
-                .quality(CompressionLevel::Fastest)
-                .compress_when(when.clone());
-            (tower::Layer::layer(&layer, router.clone()), when)
-        });
+        let compressed = self
+            .config
+            .compression
+            .then(|| compress::layer(&router, self.config.compression_min_bytes))
+            .flatten();
         self.run(Routes {
             plain: router,
             compressed,
@@ -389,22 +384,17 @@ struct PerRequest {
     body_limit: Option<BodyLimit>,
 }
 
-/// When to compress: large answers, and none of the kinds that are compressed already or
-/// streamed.
-type CompressWhen =
-    And<And<And<SizeAbove, NotForContentType>, NotForContentType>, NotForContentType>;
-
 /// The router, and (unless compression is off) the router behind the compression layer, for
 /// the requests that accept a compressed answer, with the layer's rule of what to compress.
 /// The other requests skip the layer and its cost (over a thousand instructions a request).
 #[derive(Clone)]
 struct Routes {
     plain: Router,
-    compressed: Option<(Compression<Router, CompressWhen>, CompressWhen)>,
+    compressed: Option<(Compressed, When)>,
 }
 
 /// The body of an answer: as the router made it, or through the compression layer.
-type AnswerBody = Either<Body, CompressionBody<Body>>;
+type AnswerBody = Either<Body, CompressedBody>;
 
 /// The service of one connection: tells the socket wrapper when a request is being
 /// answered, and attaches what the pipeline reads from a request's extensions.
@@ -477,12 +467,12 @@ pin_project_lite::pin_project! {
             answer: Oneshot<Router, Request>,
             // When compression is on: which answers say `Vary: accept-encoding` (those the
             // layer would have compressed for a client that asked).
-            vary_when: Option<CompressWhen>,
+            vary_when: Option<When>,
             state: Arc<ConnState>,
         },
         Compressed {
             #[pin]
-            answer: Oneshot<Compression<Router, CompressWhen>, Request>,
+            answer: Oneshot<Compressed, Request>,
             state: Arc<ConnState>,
         },
     }
@@ -500,7 +490,7 @@ impl Future for Answering {
             } => {
                 let mut response = ready!(answer.poll(cx))?;
                 if let Some(when) = vary_when
-                    && when.should_compress(&response)
+                    && compress::should_compress(when, &response)
                 {
                     let vary = header::HeaderValue::from_static("accept-encoding");
                     response.headers_mut().append(header::VARY, vary);

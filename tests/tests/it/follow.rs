@@ -366,7 +366,11 @@ fn an_endpoint_added_in_spec_alone() {
     // The sample server alone: a package selected alone resolves its own features, as
     // `cargo xtask contract` builds the runner alone.
     step("build the sample server", || {
-        run(&ws, cargo, &["build", "-p", "mrds-mock"])
+        run(
+            &ws,
+            cargo,
+            &["build", "-p", "mrds-mock", "--features", "cli"],
+        )
     });
     let port = free_port();
     let key = "follow-key";

@@ -21,7 +21,8 @@
 //! - following the provider: what the client notices of a service's answers that the spec
 //!   does not describe, and `cargo xtask drift`'s spec edits ([`provider_drift`]); the checking
 //!   proxy in front of a drifted provider ([`provider_proxy`]);
-//! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]).
+//! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]);
+//!   what a test using the sample server in process compiles ([`weight`]).
 //! - the hand-written crates' layout: no source file of the runtime or the generator over 800
 //!   lines, and no module importing one that imports it back ([`module_graph`]).
 
@@ -61,3 +62,4 @@ mod spec_diff_command;
 mod spec_diff_e2e;
 mod spec_schema;
 mod typed_time;
+mod weight;

@@ -255,6 +255,10 @@ fn write_variant(root: &Path, v: &Variant, mode: Mode) {
             };
             let mut text = text.to_owned();
             if rel == "Cargo.toml" {
+                // Only what the probe needs: not the sample server's binary.
+                if let Some((package, _)) = text.split_once("\n[[bin]]") {
+                    text = format!("{package}\n");
+                }
                 text = text.replace(
                     &format!("name = \"{krate}\""),
                     &format!("name = \"{krate}-{}\"", v.name),
