@@ -207,6 +207,51 @@ impl<K: Into<String>> FromIterator<(K, JsonValue)> for JsonValue {
     }
 }
 
+/// A string.
+impl From<&str> for JsonValue {
+    fn from(text: &str) -> Self {
+        JsonValue::String(text.to_string())
+    }
+}
+
+/// A string.
+impl From<String> for JsonValue {
+    fn from(text: String) -> Self {
+        JsonValue::String(text)
+    }
+}
+
+/// `true` or `false`.
+impl From<bool> for JsonValue {
+    fn from(b: bool) -> Self {
+        JsonValue::Bool(b)
+    }
+}
+
+/// A whole number, as JSON reads one (from 0 up: `Unsigned`).
+impl From<i64> for JsonValue {
+    fn from(n: i64) -> Self {
+        match u64::try_from(n) {
+            Ok(n) => JsonValue::Unsigned(n),
+            Err(_) => JsonValue::Negative(n),
+        }
+    }
+}
+
+/// A whole number from 0 up.
+impl From<u64> for JsonValue {
+    fn from(n: u64) -> Self {
+        JsonValue::Unsigned(n)
+    }
+}
+
+/// Any other number.
+impl From<f64> for JsonValue {
+    fn from(n: f64) -> Self {
+        JsonValue::Float(n)
+    }
+}
+
 impl Serialize for JsonValue {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {

@@ -165,8 +165,10 @@ fn lib_rs(api: &Api) -> TokenStream {
         mod service;
 
         pub use mrds_model::api::{AUTH_HEADER, BASE_PATH};
-        pub use mrds_runtime::mock::{Example, KeySent, MAX_PREFER_DELAY, REDACTED};
-        pub use mrds_runtime::mock::{ReceivedRequest, Scenario, ScenarioError};
+        pub use mrds_runtime::mock::{AnsweredBy, Example, KeySent, Outcome};
+        pub use mrds_runtime::mock::{Expectation, ReceivedRequest, Scenario, ScenarioError};
+        pub use mrds_runtime::mock::{MAX_PREFER_DELAY, REDACTED};
+        pub use mrds_runtime::mock::{Unmet, UnmetExpectations};
         pub use samples::EXAMPLES;
         #[cfg(feature = "cli")]
         pub use service::run;
@@ -291,10 +293,9 @@ fn service_rs(api: &Api) -> TokenStream {
             const APP: mrds_runtime::mock::App = APP;
         }
 
-        /// The sample server in this process, for tests: [`MockServer::start`] serves the
-        /// sample data on a free loopback port until it is dropped, answers as the test's
-        /// [`Scenario`](crate::Scenario)s and the requests' `Prefer` headers say, and keeps
-        /// a journal of what it received (see `mrds_runtime::mock::MockServer`).
+        #[doc = mrds_runtime::__mock_server_doc!()]
+        ///
+        /// (`mrds_runtime::mock::MockServer` serving [`Mock`].)
         pub type MockServer = mrds_runtime::mock::MockServer<Mock>;
 
         /// A [`MockServer`] being configured ([`MockServer::builder`]).

@@ -14,8 +14,10 @@ mod samples;
 #[rustfmt::skip]
 mod service;
 pub use mrds_model::api::{AUTH_HEADER, BASE_PATH};
-pub use mrds_runtime::mock::{Example, KeySent, MAX_PREFER_DELAY, REDACTED};
-pub use mrds_runtime::mock::{ReceivedRequest, Scenario, ScenarioError};
+pub use mrds_runtime::mock::{AnsweredBy, Example, KeySent, Outcome};
+pub use mrds_runtime::mock::{Expectation, ReceivedRequest, Scenario, ScenarioError};
+pub use mrds_runtime::mock::{MAX_PREFER_DELAY, REDACTED};
+pub use mrds_runtime::mock::{Unmet, UnmetExpectations};
 pub use samples::EXAMPLES;
 #[cfg(feature = "cli")]
 pub use service::run;

@@ -76,10 +76,9 @@ fn request_checks() -> Vec<mrds_runtime::mock::RequestCheck> {
 impl mrds_runtime::mock::SampleServer for Mock {
     const APP: mrds_runtime::mock::App = APP;
 }
-/// The sample server in this process, for tests: [`MockServer::start`] serves the
-/// sample data on a free loopback port until it is dropped, answers as the test's
-/// [`Scenario`](crate::Scenario)s and the requests' `Prefer` headers say, and keeps
-/// a journal of what it received (see `mrds_runtime::mock::MockServer`).
+#[doc = mrds_runtime::__mock_server_doc!()]
+///
+/// (`mrds_runtime::mock::MockServer` serving [`Mock`].)
 pub type MockServer = mrds_runtime::mock::MockServer<Mock>;
 /// A [`MockServer`] being configured ([`MockServer::builder`]).
 pub type MockServerBuilder = mrds_runtime::mock::MockServerBuilder<Mock>;

@@ -10,7 +10,8 @@ use std::time::Duration;
 use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use super::control::Control;
-use super::{App, MAX_PREFER_DELAY};
+use super::journal::Journal;
+use super::{App, DEFAULT_JOURNAL_CAPACITY, MAX_PREFER_DELAY};
 use crate::server::{RateLimit, ServeConfig, Server, StaticKeys};
 
 /// How log lines are written (to standard error).
@@ -24,16 +25,25 @@ pub enum LogFormat {
 
 /// Serves the sample data of the spec.
 ///
-/// Logs go to standard error: one line per request (request id, endpoint, status, duration;
-/// never the key), level from RUST_LOG (default `info`).
+/// Logs go to standard error: one line per request (request id, method, endpoint, query with
+/// keys redacted, whether a key was sent and accepted, status, the time the answer took, a
+/// delay included, and what answered it; a request the client abandoned too; never the key),
+/// level from RUST_LOG (default `info`).
 ///
 /// A request may ask for another answer with the `Prefer` header (as Prism does), unless
-/// --no-prefer: `Prefer: code=429` answers that status with the spec's error object of its
-/// code (429 with `Retry-After: 1`; `retry-after=<seconds>` sets it), `Prefer: delay=<ms>`
-/// waits that long first (at most 10000 ms), `code=200` gives the sample records. A status no
-/// error code of the spec has, a delay over the bound or a malformed value is answered 400
-/// INVALID_PARAMETER, naming the statuses there are; other preferences are ignored. The answer
-/// says `Preference-Applied`.
+/// --no-prefer: `Prefer: code=<status>` answers that status (200 to 599) with the spec's error
+/// object of its code, or bare (an empty body) when the spec has no code for it, as a proxy
+/// answers a 502, 503 or 504 (a 429 says `Retry-After: 1`; `retry-after=<seconds>` sets it);
+/// `Prefer: delay=<ms>` waits that long first (at most 10000 ms); `code=200` gives the sample
+/// records. A delay over the bound or a malformed value is answered 400 INVALID_PARAMETER;
+/// other preferences are ignored. The answer says `Preference-Applied`.
+///
+/// With --admin it serves an admin API for tests in any language, in WireMock's shape: `GET
+/// /__admin/requests` (the journal: every request, its key redacted, with its status, the time
+/// its answer took and what answered it), `POST /__admin/scenarios` (a scenario as JSON: any
+/// status, a body, a delay, a reset, matched by query parameter, path parameter or body field,
+/// with an expectation), `GET` and `DELETE /__admin/scenarios`, `DELETE /__admin/requests` and
+/// `POST /__admin/reset`. Only on a loopback --addr unless --admin-remote.
 #[cfg_attr(
     feature = "proxy",
     doc = "",
@@ -100,13 +110,23 @@ struct Args {
     /// `delay=<ms>` are followed; see above).
     #[arg(long)]
     no_prefer: bool,
+    /// Serve the admin API (`/__admin/...`: the journal, scenarios, reset; see above).
+    #[arg(long)]
+    admin: bool,
+    /// With --admin: serve it on an --addr that is not a loopback address too (anyone who
+    /// reaches the port can then read the journal and set the answers).
+    #[arg(long, requires = "admin")]
+    admin_remote: bool,
+    /// With --admin: the requests the journal keeps (the oldest are forgotten beyond).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_JOURNAL_CAPACITY, requires = "admin")]
+    journal_capacity: usize,
     /// Be a checking proxy in front of the service at URL instead of serving the sample data
     /// (see above): `https://host` or `https://host/api`.
     #[cfg(feature = "proxy")]
     #[arg(
         long,
         value_name = "URL",
-        conflicts_with_all = ["api_keys", "serve_removed", "no_prefer"]
+        conflicts_with_all = ["api_keys", "serve_removed", "no_prefer", "admin"]
     )]
     proxy: Option<String>,
     /// With --proxy: the file of findings, one JSON object a line (rewritten as findings come;
@@ -233,6 +253,14 @@ async fn serve(app: &App, args: Args) -> ExitCode {
         }
         None => None,
     };
+    if args.admin && !args.admin_remote && !args.addr.ip().is_loopback() {
+        eprintln!(
+            "{name}: the admin API is served on a loopback --addr only ({} is not one); add \
+             --admin-remote to serve it to other machines",
+            args.addr
+        );
+        return ExitCode::FAILURE;
+    }
     let config = args.serve_config();
     let server = match Server::bind(config).await {
         Ok(server) => server,
@@ -266,6 +294,12 @@ async fn serve(app: &App, args: Args) -> ExitCode {
             MAX_PREFER_DELAY.as_millis()
         );
     }
+    if args.admin {
+        println!(
+            "{name}: admin API at http://{addr}/__admin/ (requests, scenarios, reset; a journal of {} requests)",
+            args.journal_capacity
+        );
+    }
     println!("{name}: serving sample data at http://{addr}{base}");
     println!(
         "{name}: try  {}",
@@ -273,13 +307,13 @@ async fn serve(app: &App, args: Args) -> ExitCode {
             .curl(&format!("http://{addr}{base}"), header, Some(shown_key))
     );
     let router = (app.router)(args.serve_removed, StaticKeys::new(&keys));
+    // The journal keeps requests for the admin API only; without it, it redacts the log line.
+    let capacity = if args.admin { args.journal_capacity } else { 0 };
+    let journal = Journal::new(capacity, &keys, app.protocol.auth_header);
     drop(keys);
-    let router = if args.no_prefer {
-        router
-    } else {
-        let control = Control::new(app.endpoints, app.protocol, app.errors, true, None);
-        std::sync::Arc::new(control).around(router)
-    };
+    let settings = (!args.no_prefer, args.admin);
+    let control = Control::new(app.endpoints, app.protocol, app.errors, settings, journal);
+    let router = std::sync::Arc::new(control).around(router);
     match server.serve(router).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -413,12 +447,42 @@ mod tests {
             &["--api-key", "k"][..],
             &["--serve-removed"],
             &["--no-prefer"],
+            &["--admin"],
         ] {
             let mut line = vec!["mock", "--proxy", "http://svc"];
             line.extend_from_slice(other);
             assert!(Args::try_parse_from(line).is_err(), "{other:?}");
         }
         assert!(Args::try_parse_from(["mock"]).unwrap().proxy.is_none());
+    }
+
+    #[test]
+    fn the_admin_api_is_asked_for_and_its_flags_go_with_it() {
+        let args = Args::try_parse_from(["mock", "--admin"]).unwrap();
+        assert!(args.admin && !args.admin_remote);
+        assert_eq!(args.journal_capacity, DEFAULT_JOURNAL_CAPACITY);
+        let args = Args::try_parse_from([
+            "mock",
+            "--admin",
+            "--admin-remote",
+            "--journal-capacity",
+            "5",
+        ])
+        .unwrap();
+        assert!(args.admin_remote);
+        assert_eq!(args.journal_capacity, 5);
+        assert!(!Args::try_parse_from(["mock"]).unwrap().admin);
+        assert!(Args::try_parse_from(["mock", "--admin-remote"]).is_err());
+        assert!(Args::try_parse_from(["mock", "--journal-capacity", "5"]).is_err());
+        let help = Args::command().render_long_help().to_string();
+        for expected in [
+            "/__admin/requests",
+            "/__admin/scenarios",
+            "/__admin/reset",
+            "--admin-remote",
+        ] {
+            assert!(help.contains(expected), "{expected:?} not in:\n{help}");
+        }
     }
 
     #[test]

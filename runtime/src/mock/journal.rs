@@ -1,8 +1,10 @@
-//! The journal of an in-process sample server: what it received, for a test's assertions,
-//! without the API key.
+//! The journal of a sample server: what it received and how each request was answered (the
+//! time it took, a delay included; requests the client abandoned too), for a test's
+//! assertions and the admin API, without the API key.
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use crate::server::{KeyStore, StaticKeys};
 use crate::{Endpoint, RawParams};
@@ -24,8 +26,12 @@ pub(crate) const REDACT_ELSEWHERE_FROM: usize = 8;
 /// other headers, the body), the text of every key the server accepts and of the key the
 /// request sent when it is 8 bytes or longer.
 ///
-/// Requests are recorded as they arrive, before they are answered; a request whose head the
-/// server refused before routing (malformed, over the size limits) is not recorded.
+/// Requests are recorded as they arrive, and completed when they are answered (the
+/// [`outcome`](Self::outcome), the [`duration`](Self::duration), what
+/// [`answered_by`](Self::answered_by) it): a request the client abandoned (it timed out
+/// during a delay, say) is kept as [`Outcome::Abandoned`], with the time it waited. A request
+/// whose head the server refused before routing (malformed, over the size limits) is not
+/// recorded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ReceivedRequest {
@@ -45,6 +51,82 @@ pub struct ReceivedRequest {
     pub endpoint: Option<&'static Endpoint>,
     /// Whether the request sent a key, and whether the server accepts it.
     pub api_key: KeySent,
+    /// How it was answered, once it was (or why it was not).
+    pub outcome: Outcome,
+    /// From its arrival to its answer (a scenario's or `Prefer`'s delay included), to the
+    /// connection closed by a reset, or to the client going away; `None` while pending.
+    pub duration: Option<Duration>,
+    /// What answered it; `None` while pending.
+    pub answered_by: Option<AnsweredBy>,
+    /// Its place in the order of arrival, to complete it once answered.
+    seq: u64,
+}
+
+/// How a received request was answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// Not answered yet: waiting for its answer, or for a scenario's delay.
+    Pending,
+    /// Answered with this status.
+    Answered {
+        /// The status of the answer.
+        status: u16,
+    },
+    /// The connection was closed with no answer, as a scenario said ([`Scenario::reset`]).
+    ///
+    /// [`Scenario::reset`]: super::Scenario::reset
+    Reset,
+    /// The client went away before the answer (it timed out during a delay, say).
+    Abandoned,
+}
+
+impl Outcome {
+    /// The status answered, if one was.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Outcome::Answered { status } => Some(*status),
+            _ => None,
+        }
+    }
+}
+
+/// What answered a received request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AnsweredBy {
+    /// The sample server itself: the sample records, or its own answer (400 for invalid
+    /// parameters, 401, 404, 410 ...).
+    Server,
+    /// The scenario of this name (see [`Scenario::named`]).
+    ///
+    /// [`Scenario::named`]: super::Scenario::named
+    Scenario(String),
+    /// The request's `Prefer` header.
+    Prefer,
+}
+
+impl std::fmt::Display for AnsweredBy {
+    /// `the server`, `scenario "gateway down"`, `the Prefer header`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnsweredBy::Server => f.write_str("the server"),
+            AnsweredBy::Scenario(name) => write!(f, "scenario {name:?}"),
+            AnsweredBy::Prefer => f.write_str("the Prefer header"),
+        }
+    }
+}
+
+impl KeySent {
+    /// `none`, `accepted`, `refused`, `repeated`: as the log and the admin API say it.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            KeySent::None => "none",
+            KeySent::Accepted => "accepted",
+            KeySent::Refused => "refused",
+            KeySent::Repeated => "repeated",
+        }
+    }
 }
 
 /// Whether a received request sent an API key.
@@ -95,6 +177,35 @@ impl ReceivedRequest {
     pub fn body_text(&self) -> Option<&str> {
         std::str::from_utf8(&self.body).ok()
     }
+
+    /// `GET /api/v1/x?a=1 → 503 by scenario "down" (2003 ms)`: one line for messages.
+    pub(crate) fn line(&self) -> String {
+        let mut out = format!("{} {}", self.method, self.path);
+        if !self.query.is_empty() {
+            out.push('?');
+            out.push_str(&self.query);
+        }
+        match self.outcome {
+            Outcome::Pending => out.push_str(" → (pending)"),
+            Outcome::Answered { status } => out.push_str(&format!(" → {status}")),
+            Outcome::Reset => out.push_str(" → connection reset"),
+            Outcome::Abandoned => out.push_str(" → abandoned by the client"),
+        }
+        if let Some(by) = &self.answered_by {
+            out.push_str(&format!(" by {by}"));
+        }
+        if let Some(duration) = self.duration {
+            out.push_str(&format!(" ({} ms)", duration.as_millis()));
+        }
+        out
+    }
+}
+
+/// How a request ended, to complete its journal entry.
+pub(crate) struct Finished {
+    pub outcome: Outcome,
+    pub duration: Duration,
+    pub answered_by: AnsweredBy,
 }
 
 /// The received requests, the oldest first: at most `capacity`, the oldest forgotten beyond.
@@ -112,6 +223,8 @@ pub(crate) struct Journal {
 struct Entries {
     requests: VecDeque<ReceivedRequest>,
     forgotten: u64,
+    /// The number of the next request.
+    next: u64,
 }
 
 /// A request's head and the start of its body, as the journal takes them.
@@ -142,41 +255,80 @@ impl Journal {
         }
     }
 
-    /// Records a request, credentials redacted.
-    pub fn record(&self, request: Received<'_>) {
+    /// Whether it keeps requests (a capacity of 0 keeps none, and only redacts).
+    pub fn keeps(&self) -> bool {
+        self.capacity > 0
+    }
+
+    /// Records a request, credentials redacted; its number, to complete it with
+    /// [`finish`](Self::finish) (`None` when the journal keeps nothing).
+    pub fn record(&self, request: Received<'_>) -> Option<u64> {
         if self.capacity == 0 {
-            return;
+            return None;
         }
-        let entry = self.redacted(request);
+        let mut entry = self.redacted(request);
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let seq = inner.next;
+        inner.next += 1;
+        entry.seq = seq;
         while inner.requests.len() >= self.capacity {
             inner.requests.pop_front();
             inner.forgotten += 1;
         }
         inner.requests.push_back(entry);
+        Some(seq)
     }
 
-    fn redacted(&self, request: Received<'_>) -> ReceivedRequest {
-        let sent: Vec<&[u8]> = request
-            .headers
-            .get_all(self.auth_header.as_str())
-            .iter()
-            .map(|v| v.as_bytes())
-            .collect();
-        let api_key = match sent.as_slice() {
-            [] => KeySent::None,
-            [key] => match std::str::from_utf8(key) {
+    /// Completes the request numbered `seq`, if the journal still holds it.
+    pub fn finish(&self, seq: u64, finished: Finished) {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let requests = &mut inner.requests;
+        // Numbers grow with arrival, and the journal keeps arrival order.
+        if let Ok(at) = requests.binary_search_by_key(&seq, |r| r.seq) {
+            let entry = &mut requests[at];
+            entry.outcome = finished.outcome;
+            entry.duration = Some(finished.duration);
+            entry.answered_by = Some(finished.answered_by);
+        }
+    }
+
+    /// Whether the request with `headers` sent a key, and whether it is accepted.
+    pub fn key_sent(&self, headers: &axum::http::HeaderMap) -> KeySent {
+        let mut sent = headers.get_all(self.auth_header.as_str()).iter();
+        match (sent.next(), sent.next()) {
+            (None, _) => KeySent::None,
+            (Some(key), None) => match key.to_str() {
                 Ok(key) if self.keys.accepts(key) => KeySent::Accepted,
                 _ => KeySent::Refused,
             },
-            _ => KeySent::Repeated,
-        };
+            (Some(_), Some(_)) => KeySent::Repeated,
+        }
+    }
+
+    /// `text` of a request with `headers`, every key redacted as in the journal (for the
+    /// log line).
+    pub fn redact_text(&self, text: &str, headers: &axum::http::HeaderMap) -> String {
+        let secrets = self.secrets_of(headers);
+        String::from_utf8_lossy(&redact(text.as_bytes(), &secrets)).into_owned()
+    }
+
+    /// The texts redacted wherever they occur: the accepted keys and the keys sent, when long
+    /// enough.
+    fn secrets_of<'a>(&'a self, headers: &'a axum::http::HeaderMap) -> Vec<&'a [u8]> {
         let mut secrets: Vec<&[u8]> = self.secrets.iter().map(|s| s.as_bytes()).collect();
         secrets.extend(
-            sent.iter()
-                .copied()
+            headers
+                .get_all(self.auth_header.as_str())
+                .iter()
+                .map(|v| v.as_bytes())
                 .filter(|k| k.len() >= REDACT_ELSEWHERE_FROM),
         );
+        secrets
+    }
+
+    fn redacted(&self, request: Received<'_>) -> ReceivedRequest {
+        let api_key = self.key_sent(request.headers);
+        let secrets = self.secrets_of(request.headers);
         let text = |bytes: &[u8]| String::from_utf8_lossy(&redact(bytes, &secrets)).into_owned();
         let headers = request
             .headers
@@ -200,6 +352,10 @@ impl Journal {
             body_truncated: request.body_truncated,
             endpoint: request.endpoint,
             api_key,
+            outcome: Outcome::Pending,
+            duration: None,
+            answered_by: None,
+            seq: 0,
         }
     }
 
@@ -217,9 +373,14 @@ impl Journal {
             .forgotten
     }
 
-    /// Forgets every request (and the count of forgotten ones).
+    /// Forgets every request (and the count of forgotten ones); numbers go on.
     pub fn clear(&self) {
-        *self.inner.lock().unwrap_or_else(|e| e.into_inner()) = Entries::default();
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let next = inner.next;
+        *inner = Entries {
+            next,
+            ..Entries::default()
+        };
     }
 }
 
@@ -334,6 +495,49 @@ mod tests {
         let off = Journal::new(0, &[], "X-API-Key");
         off.record(received(&headers, "a=1", b""));
         assert!(off.requests().is_empty());
+    }
+
+    #[test]
+    fn an_entry_is_completed_once_answered_while_the_journal_holds_it() {
+        let journal = journal(2);
+        let headers = HeaderMap::new();
+        let first = journal.record(received(&headers, "a=1", b"")).unwrap();
+        let second = journal.record(received(&headers, "a=2", b"")).unwrap();
+        assert_eq!(journal.requests()[0].outcome, Outcome::Pending);
+        journal.finish(
+            second,
+            Finished {
+                outcome: Outcome::Abandoned,
+                duration: Duration::from_millis(120),
+                answered_by: AnsweredBy::Scenario("slow".into()),
+            },
+        );
+        let third = journal.record(received(&headers, "a=3", b"")).unwrap();
+        // The first is forgotten: completing it changes nothing.
+        journal.finish(
+            first,
+            Finished {
+                outcome: Outcome::Answered { status: 200 },
+                duration: Duration::ZERO,
+                answered_by: AnsweredBy::Server,
+            },
+        );
+        let entries = journal.requests();
+        assert_eq!(entries[0].outcome, Outcome::Abandoned);
+        assert_eq!(entries[0].duration, Some(Duration::from_millis(120)));
+        assert_eq!(
+            entries[0].line(),
+            "GET /api/v1/x?a=2 → abandoned by the client by scenario \"slow\" (120 ms)"
+        );
+        assert_eq!(
+            (entries[1].outcome, entries[1].answered_by.clone()),
+            (Outcome::Pending, None)
+        );
+        assert_eq!(third, 2);
+        assert_eq!(
+            Journal::new(0, &[], "X-API-Key").record(received(&headers, "", b"")),
+            None
+        );
     }
 
     #[test]

@@ -1,16 +1,22 @@
 //! The sample-data server (feature `mock`): how a request selects from an endpoint's sample
-//! records, the command line that serves them, and the same server in process for tests
-//! ([`MockServer`]): scenarios set from Rust ([`Scenario`]), the `Prefer` request header (for
-//! clients in any language, and the command line), and a journal of what was received
-//! ([`ReceivedRequest`]); and, feature `proxy`, the checking proxy (`Proxy`): in front of
-//! the real service, it checks requests and answers against the spec.
+//! records, and the server in process for tests ([`MockServer`]): scenarios set from Rust
+//! ([`Scenario`]: any status, a body, a delay, a reset; matched by query parameter, path
+//! parameter or body field; with expectations checked when the server is dropped), the
+//! `Prefer` request header and the admin API (`/__admin/...`, for clients in any language and
+//! the command line), and a journal of what was received and how it was answered
+//! ([`ReceivedRequest`]); feature `cli`, the command line that serves them (`run`); and,
+//! feature `proxy`, the checking proxy (`Proxy`): in front of the real service, it checks
+//! requests and answers against the spec.
 
+mod admin;
 #[cfg(feature = "cli")]
 mod cli;
 mod control;
 mod engine;
+mod expectation;
 mod journal;
 mod judge;
+mod plans;
 mod prefer;
 #[cfg(feature = "proxy")]
 mod proxy;
@@ -20,8 +26,10 @@ mod server;
 #[cfg(feature = "cli")]
 pub use cli::{LogFormat, run};
 pub use control::ErrorAnswers;
-pub use journal::{JOURNAL_BODY_BYTES, KeySent, REDACTED, ReceivedRequest};
+pub use expectation::Expectation;
+pub use journal::{AnsweredBy, JOURNAL_BODY_BYTES, KeySent, Outcome, REDACTED, ReceivedRequest};
 pub use judge::{Judgement, RequestCheck};
+pub use plans::{Unmet, UnmetExpectations};
 pub use prefer::MAX_PREFER_DELAY;
 #[cfg(feature = "proxy")]
 pub use proxy::{

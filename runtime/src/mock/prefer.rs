@@ -1,5 +1,6 @@
 //! The `Prefer` request header (RFC 7240) as the sample server reads it, after Prism's
-//! convention: `Prefer: code=429` answers that status with the spec's error object,
+//! convention: `Prefer: code=429` answers that status (with the spec's error object where the
+//! spec has a code for it, bare where it has none, the samples for 200),
 //! `Prefer: delay=250` waits that many milliseconds first. `retry-after=<seconds>` sets the
 //! `Retry-After` of the answer `code=` asks for. Other preferences are ignored, as RFC 7240
 //! asks of a server that does not know them; a preference given twice counts once, the first
@@ -121,10 +122,10 @@ pub(crate) fn parse<'a>(
 
 fn status(item: &str, value: &str) -> Result<u16, PreferError> {
     match value.parse::<u16>() {
-        Ok(code) if value.len() == 3 && (100..=599).contains(&code) => Ok(code),
+        Ok(code) if value.len() == 3 && (200..=599).contains(&code) => Ok(code),
         _ => Err(PreferError::new(
             item,
-            "code is an HTTP status, three digits from 100 to 599",
+            "code is the status of an answer, three digits from 200 to 599",
         )),
     }
 }

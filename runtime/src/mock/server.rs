@@ -1,5 +1,6 @@
 //! The sample server in process, for tests: on a loopback port of its own, with scenarios
-//! set from Rust and a journal of what it received; stopped when dropped.
+//! set from Rust and a journal of what it received; stopped when dropped, its scenarios'
+//! expectations checked then.
 
 use std::fmt;
 use std::io;
@@ -12,6 +13,7 @@ use tokio::task::JoinHandle;
 use super::App;
 use super::control::Control;
 use super::journal::{Journal, ReceivedRequest};
+use super::plans::UnmetExpectations;
 use super::scenario::{Scenario, ScenarioError};
 use crate::Endpoint;
 use crate::server::{ServeConfig, Server, StaticKeys};
@@ -28,12 +30,32 @@ pub trait SampleServer: 'static {
 /// beyond).
 pub const DEFAULT_JOURNAL_CAPACITY: usize = 1000;
 
-/// The sample server on a loopback port of its own, in this process: the spec's sample
-/// records at [`base_url`](Self::base_url), what the test sets answered instead
-/// ([`answer`](Self::answer) with a [`Scenario`], or a request's `Prefer` header), and a
-/// journal of what it received ([`received_requests`](Self::received_requests)). It serves on
-/// the tokio runtime it was started on, through the same serving path as the command line,
-/// and stops when dropped (its connections closed at once).
+/// The documentation of [`MockServer`], which the generated sample-data crate puts on its
+/// `MockServer` too, so that it reads where the test imports it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mock_server_doc {
+    () => {
+        "The sample server on a loopback port of its own, in this process: the spec's sample \
+records at [`base_url`](Self::base_url), what the test sets answered instead \
+([`answer`](Self::answer) with a `Scenario`, or a request's `Prefer` header), and a journal of \
+what it received and how each request was answered \
+([`received_requests`](Self::received_requests)). It serves on the tokio runtime it was \
+started on, through the same serving path as the command line, and stops when dropped (its \
+connections closed at once).
+
+| | |
+|---|---|
+| start | [`start`](Self::start) (the demo key), [`builder`](Self::builder) (keys, `Prefer`, the journal's capacity, the admin API, limits) |
+| where | [`base_url`](Self::base_url) (the base path included), [`api_key`](Self::api_key), [`address`](Self::address) |
+| answers | [`answer`](Self::answer)`(&ENDPOINT, scenario)`: any status, a body, a delay, a reset; matched by query parameter, path parameter or body field; [`clear_scenarios`](Self::clear_scenarios) |
+| expectations | a scenario's `expect(n)` or range, checked when the server is dropped (a panic naming the scenario, what it expected and what the endpoint received; not while the test is already panicking), or by [`verify`](Self::verify) and [`check_expectations`](Self::check_expectations) |
+| journal | [`received_requests`](Self::received_requests), [`received_requests_of`](Self::received_requests_of): each request's method, path, query, headers and body (credentials redacted), its outcome (status, reset, abandoned by the client), the time its answer took (a delay included) and what answered it |
+"
+    };
+}
+
+#[doc = crate::__mock_server_doc!()]
 ///
 /// `S` is the spec's sample server: the generated sample-data crate names this type for its
 /// spec `mrds_mock::MockServer`.
@@ -67,6 +89,7 @@ impl<S: SampleServer> MockServer<S> {
             keys: Vec::new(),
             serve_removed: false,
             prefer: true,
+            admin: false,
             journal_capacity: DEFAULT_JOURNAL_CAPACITY,
             config: ServeConfig::default(),
             spec: PhantomData,
@@ -90,28 +113,43 @@ impl<S: SampleServer> MockServer<S> {
         &self.key
     }
 
-    /// Answers the next requests of `endpoint` (one of the spec's endpoint constants, such as
-    /// `mrds_model::api::STOCK_DIVIDENDS`) as `scenario` says, after the scenarios it has
-    /// already. Refused when the endpoint is not the spec's, when [`Scenario::status`] names a
-    /// status no error code of the spec has (the error names those that have one), when
-    /// [`Scenario::bare_status`] names no error status, or `Retry-After` is set on a
-    /// scenario that answers no status.
+    /// Answers requests of `endpoint` (one of the spec's endpoint constants, such as
+    /// `mrds_model::api::STOCK_DIVIDENDS`) as `scenario` says, after the scenarios given
+    /// already (the first that matches a request and is not used up answers it). Refused,
+    /// saying why, when the endpoint is not the spec's, a status is outside 200 to 599,
+    /// `Retry-After` is set on a scenario that answers no status, what it asks conflicts (a
+    /// reset with a status), a header cannot be sent, or its expectation can never be met.
     pub fn answer(&self, endpoint: &Endpoint, scenario: Scenario) -> Result<(), ScenarioError> {
-        self.control.plan(endpoint, scenario)
+        self.control.plan(endpoint, scenario).map(drop)
     }
 
-    /// Forgets every scenario not used yet: every endpoint answers with its sample records.
+    /// Forgets every scenario: every endpoint answers with its sample records. Their
+    /// expectations are not checked.
     pub fn clear_scenarios(&self) {
-        self.control.clear_plans();
+        self.control.plans().clear();
+    }
+
+    /// Checks the expectations of the scenarios given ([`Scenario::expect`]): the ones not
+    /// met, with what their endpoints received, when any is not.
+    pub fn check_expectations(&self) -> Result<(), UnmetExpectations> {
+        self.control.plans().unmet(&self.received_requests())
+    }
+
+    /// Panics when an expectation of the scenarios given is not met, naming each scenario,
+    /// what it expected and answered, and what its endpoint received. Dropping the server does
+    /// the same (unless the thread is panicking already).
+    #[track_caller]
+    pub fn verify(&self) {
+        if let Err(unmet) = self.check_expectations() {
+            panic!("{unmet}");
+        }
     }
 
     /// The requests received (the newest last, at most the journal's capacity), credentials
-    /// redacted (see [`ReceivedRequest`]).
+    /// redacted, each with how it was answered and the time it took (see
+    /// [`ReceivedRequest`]).
     pub fn received_requests(&self) -> Vec<ReceivedRequest> {
-        self.control
-            .journal()
-            .map(Journal::requests)
-            .unwrap_or_default()
+        self.control.journal().requests()
     }
 
     /// The requests of `endpoint` received, as [`received_requests`](Self::received_requests).
@@ -123,21 +161,24 @@ impl<S: SampleServer> MockServer<S> {
 
     /// How many requests the journal forgot to stay within its capacity.
     pub fn forgotten_requests(&self) -> u64 {
-        self.control.journal().map_or(0, Journal::forgotten)
+        self.control.journal().forgotten()
     }
 
     /// Empties the journal.
     pub fn clear_received_requests(&self) {
-        if let Some(journal) = self.control.journal() {
-            journal.clear();
-        }
+        self.control.journal().clear();
     }
 }
 
 impl<S: SampleServer> Drop for MockServer<S> {
+    /// Stops serving, then checks the scenarios' expectations ([`MockServer::verify`]),
+    /// unless the thread is panicking already (a second panic would abort the process).
     fn drop(&mut self) {
         // The listener and every connection go with the task.
         self.serving.abort();
+        if !std::thread::panicking() {
+            self.verify();
+        }
     }
 }
 
@@ -156,12 +197,21 @@ pub struct MockServerBuilder<S: SampleServer> {
     keys: Vec<String>,
     serve_removed: bool,
     prefer: bool,
+    admin: bool,
     journal_capacity: usize,
     config: ServeConfig,
     spec: PhantomData<fn() -> S>,
 }
 
 impl<S: SampleServer> MockServerBuilder<S> {
+    /// Serve the admin API too (`/__admin/requests`, `/__admin/scenarios`, `/__admin/reset`:
+    /// the journal and the scenarios over HTTP, as the command line's `--admin` does), for a
+    /// test that drives the server from another language. Off by default.
+    pub fn admin(mut self, serve: bool) -> Self {
+        self.admin = serve;
+        self
+    }
+
     /// Accepts `key` (repeatable); without one the demo key is accepted.
     pub fn api_key(mut self, key: impl Into<String>) -> Self {
         self.keys.push(key.into());
@@ -208,13 +258,12 @@ impl<S: SampleServer> MockServerBuilder<S> {
             .with_handle_signals(false);
         let server = Server::bind(config).await?;
         let addr = server.local_addr()?;
-        let journal = (self.journal_capacity > 0)
-            .then(|| Journal::new(self.journal_capacity, &keys, app.protocol.auth_header));
+        let journal = Journal::new(self.journal_capacity, &keys, app.protocol.auth_header);
         let control = Arc::new(Control::new(
             app.endpoints,
             app.protocol,
             app.errors,
-            self.prefer,
+            (self.prefer, self.admin),
             journal,
         ));
         let router = control.around((app.router)(self.serve_removed, StaticKeys::new(&keys)));
@@ -236,6 +285,7 @@ impl<S: SampleServer> fmt::Debug for MockServerBuilder<S> {
             .field("keys", &self.keys.len())
             .field("serve_removed", &self.serve_removed)
             .field("prefer", &self.prefer)
+            .field("admin", &self.admin)
             .field("journal_capacity", &self.journal_capacity)
             .finish_non_exhaustive()
     }

@@ -19,12 +19,12 @@ pub use axum;
 pub use dispatch::{dispatch, unknown_endpoint};
 pub use error::ApiError;
 pub use keys::{KeyStore, StaticKeys};
-#[cfg(feature = "mock")]
-pub(crate) use pipeline::answer_error;
 pub use pipeline::{
     BodyLimit, PathParams, PeerAddr, REQUEST_ID_HEADER, RequestContext, RequestTimeout, Shared,
     json_document,
 };
+#[cfg(feature = "mock")]
+pub(crate) use pipeline::{LoggedOutside, answer_error};
 #[cfg(feature = "proxy")]
 pub(crate) use pipeline::{Unread, declares_json, read_limited};
 pub use rate_limit::{Caller, RateLimit, RateLimiter};

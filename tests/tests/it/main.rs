@@ -43,6 +43,8 @@ mod follow;
 mod generated;
 mod generated_specs;
 mod http;
+mod mock_admin;
+mod mock_scenarios;
 mod mock_server;
 mod model_decode;
 mod model_validation;

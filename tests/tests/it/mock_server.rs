@@ -1,10 +1,11 @@
 //! The sample server in process (`mrds_mock::MockServer`): its journal records every request
 //! (the key's value never in it), scenarios set from Rust answer an endpoint's next requests
 //! (statuses with the spec's error object, delays, lost connections) and then the samples
-//! again, the `Prefer` header does the same for any client and refuses what it cannot do,
-//! removed endpoints are served when asked, the journal stays within its capacity, and the
-//! server stops when dropped. Endpoints come from the generated constants; delays are
-//! milliseconds.
+//! again, the `Prefer` header does the same for any client (any status, bare where the spec
+//! has no code) and refuses what it cannot do, removed endpoints are served when asked, the
+//! journal stays within its capacity, and the server stops when dropped. Endpoints come from
+//! the generated constants; delays are milliseconds. (Matchers, expectations, bodies and the
+//! journal's outcomes: `mock_scenarios`; the admin API: `mock_admin`.)
 
 #![allow(deprecated)] // the removed endpoint's constant is named on purpose
 
@@ -233,24 +234,14 @@ async fn the_client_meets_delays_and_lost_connections() {
 }
 
 #[tokio::test]
-async fn scenarios_the_spec_cannot_answer_are_refused() {
+async fn scenarios_that_cannot_be_answered_are_refused() {
     let server = server().await;
-    let err = server
-        .answer(&STOCK_DIVIDENDS, Scenario::status(503))
-        .unwrap_err();
-    let ScenarioError::NoErrorCode { status, available } = &err else {
-        panic!("{err:?}")
-    };
-    assert_eq!(*status, 503);
-    assert!(
-        available.contains(&"429 RATE_LIMITED".to_string()),
-        "{available:?}"
-    );
-    assert!(err.to_string().contains("bare_status"), "{err}");
-    assert_eq!(
-        server.answer(&STOCK_DIVIDENDS, Scenario::bare_status(200)),
-        Err(ScenarioError::NotAnErrorStatus { status: 200 })
-    );
+    for status in [199, 600] {
+        assert_eq!(
+            server.answer(&STOCK_DIVIDENDS, Scenario::status(status)),
+            Err(ScenarioError::InvalidStatus { status })
+        );
+    }
     assert_eq!(
         server.answer(
             &STOCK_DIVIDENDS,
@@ -262,10 +253,12 @@ async fn scenarios_the_spec_cannot_answer_are_refused() {
         id: "not_in_the_spec",
         ..STOCK_DIVIDENDS
     };
-    assert!(matches!(
-        server.answer(&other, Scenario::status(429)),
-        Err(ScenarioError::UnknownEndpoint { .. })
-    ));
+    let err = server.answer(&other, Scenario::status(429)).unwrap_err();
+    assert!(
+        matches!(&err, ScenarioError::UnknownEndpoint { .. })
+            && err.to_string().contains("stock_dividends"),
+        "{err}"
+    );
     // Nothing was planned.
     let answer = get(server.address(), &target(&STOCK_DIVIDENDS), Some(KEY)).await;
     assert_eq!(answer.status, 200);
@@ -303,9 +296,18 @@ async fn the_prefer_header_asks_any_client_for_a_status_or_a_delay() {
         .await
         .error(404, ErrorCode::ResourceNotFound);
 
+    // A status the spec has no code for is answered bare, as a gateway answers it.
+    let answer = send(addr, "GET", &dividends, &prefer("code=503, retry-after=0")).await;
+    assert_eq!((answer.status, answer.body.len()), (503, 0));
+    assert_eq!(answer.header("retry-after"), Some("0"));
+    assert_eq!(
+        answer.header("preference-applied"),
+        Some("code=503, retry-after=0")
+    );
+
     // What cannot be followed is refused, saying what can.
     for (value, says) in [
-        ("code=503", "429 RATE_LIMITED"),
+        ("code=150", "200 to 599"),
         ("delay=20000", "at most 10000 ms"),
         ("code=4xx", "three digits"),
         ("retry-after=5", "code="),

@@ -1,15 +1,13 @@
 //! The answers: the success and error envelopes (the one definition of the error envelope's
 //! shape), the answer to a request no endpoint takes, and JSON documents.
 
-use std::time::Instant;
-
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 
-use super::log::{log, log_enabled};
+use super::log::{log, started};
 use super::{REQUEST_ID, request_id};
 use crate::ErrorBody;
 use crate::server::ApiError;
@@ -22,7 +20,7 @@ pub(crate) fn unrouted<E: ErrorBody>(
     request: Request,
     error: impl FnOnce(&Parts) -> ApiError<E>,
 ) -> Response {
-    let started = log_enabled().then(Instant::now);
+    let started = started(&request);
     let (mut parts, _body) = request.into_parts();
     let (_, request_id) = request_id(&mut parts);
     let response = failure(request_id, &error(&parts));

@@ -30,6 +30,18 @@ pub(super) fn log_enabled() -> bool {
     tracing::enabled!(tracing::Level::INFO)
 }
 
+/// In a request's extensions when a layer around the router logs the request itself (the
+/// sample server's, whose line says more: the method, the query, the key, a delay): the
+/// pipeline then writes no line of its own.
+#[derive(Clone, Copy, Debug)]
+pub struct LoggedOutside;
+
+/// When the pipeline logs `request`, the time it started: `None` when INFO logging is off or
+/// a layer around the router logs it ([`LoggedOutside`]).
+pub(super) fn started<B>(request: &axum::http::Request<B>) -> Option<Instant> {
+    (log_enabled() && request.extensions().get::<LoggedOutside>().is_none()).then(Instant::now)
+}
+
 /// Logs one request: its id, the endpoint (or for a path no endpoint serves, the path, cut
 /// at 200 bytes), the status and the duration. Never the query (which may hold anything) nor
 /// the key. `started` is `None` when INFO logging is off (nothing to do then).

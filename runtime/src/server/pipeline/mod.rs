@@ -17,7 +17,6 @@ use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Instant;
 
 use axum::extract::Request;
 use axum::http::request::Parts;
@@ -38,7 +37,8 @@ pub(crate) use answer::unrouted;
 pub(crate) use body::{Unread, declares_json, read_limited};
 use body::{checked, read_body};
 use handled::Handled;
-use log::log_enabled;
+#[cfg(feature = "mock")]
+pub(crate) use log::LoggedOutside;
 
 /// The response header carrying the request id.
 pub const REQUEST_ID_HEADER: &str = "x-request-id";
@@ -112,7 +112,7 @@ impl<S, K: KeyStore> Shared<S, K> {
         F: FnOnce(RequestContext, P) -> Fut,
         Fut: Future<Output = Result<Vec<P::Record>, ApiError<E>>>,
     {
-        let started = log_enabled().then(Instant::now);
+        let started = log::started(&request);
         let (mut parts, _body) = request.into_parts();
         let (request_id, header) = request_id(&mut parts);
         let admitted = self.admit(&parts, P::ENDPOINT.auth).and_then(|api_key| {
@@ -143,7 +143,7 @@ impl<S, K: KeyStore> Shared<S, K> {
         F: FnOnce(RequestContext, P, P::Body) -> Fut,
         Fut: Future<Output = Result<Vec<P::Record>, ApiError<E>>>,
     {
-        let started = log_enabled().then(Instant::now);
+        let started = log::started(&request);
         let (mut parts, body) = request.into_parts();
         let (request_id, header) = request_id(&mut parts);
         let admitted = match self.admit(&parts, P::ENDPOINT.auth) {

@@ -186,10 +186,18 @@ async fn the_command_line_follows_prefer_unless_told_not_to() {
         answer.header("preference-applied"),
         Some("code=429, retry-after=0")
     );
+    // A status the spec has no code for: bare, as a gateway answers it.
     let answer = send(process.addr, "GET", TREASURY, &prefer("code=502")).await;
+    assert_eq!((answer.status, answer.body.len()), (502, 0));
+    assert_eq!(answer.header("preference-applied"), Some("code=502"));
+    let answer = send(process.addr, "GET", TREASURY, &prefer("code=99")).await;
     let error = answer.error(400, ErrorCode::InvalidParameter);
     assert!(
-        error.details[0].reason.contains("500 INTERNAL_ERROR"),
+        error
+            .hint
+            .as_deref()
+            .unwrap_or_default()
+            .contains("500 INTERNAL_ERROR"),
         "{error:?}"
     );
     drop(process);

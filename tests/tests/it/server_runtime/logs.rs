@@ -1,6 +1,7 @@
 //! The process's logs and output: no key in any log line or in the output (JSON lines, one per
-//! request, no ANSI codes), and a head refused before routing logged at warn with its request
-//! id.
+//! request with its method, query and key status, no ANSI codes), a head refused before
+//! routing logged at warn with its request id, and the admin API (`--admin`, on a loopback
+//! address unless `--admin-remote`).
 
 use std::time::Duration;
 
@@ -24,6 +25,7 @@ async fn no_key_in_any_log_line_or_output() {
     );
     for request in [
         get(addr, TREASURY, Some(secret)).await,
+        get(addr, &format!("{TREASURY}&copied={secret}"), Some(secret)).await,
         get(addr, TREASURY, Some("sk-wrong-4242")).await,
         get(addr, "/api/v1/nothing", Some(secret)).await,
         send(addr, "POST", TREASURY, &[("X-API-Key", secret)]).await,
@@ -57,9 +59,20 @@ async fn no_key_in_any_log_line_or_output() {
                 "{line}"
             );
             assert!(record["endpoint"].is_string() || record["path"].is_string());
+            assert!(record["method"].is_string(), "{line}");
+            let key = record["key"].as_str().unwrap_or_default();
+            assert!(["accepted", "refused", "repeated"].contains(&key), "{line}");
+            if record["endpoint"] == "treasury_rates" && record["key"] == "accepted" {
+                let query = record["query"].as_str().unwrap();
+                assert!(query.starts_with("start_time="), "{line}");
+            }
         }
     }
-    assert_eq!(requests, 5, "one line per request: {logs}");
+    assert_eq!(requests, 6, "one line per request: {logs}");
+    assert!(
+        logs.contains("copied=<redacted>"),
+        "the key in the query is redacted: {logs}"
+    );
 
     // The built-in demo key is the one key the output shows.
     let process = Process::start(0, &[]);
@@ -103,4 +116,53 @@ async fn a_refused_head_is_logged_at_warn_with_its_request_id() {
     assert!(message.contains(&error.message), "{line}");
     // Logged once.
     assert_eq!(logs.matches("rejected before routing").count(), 1, "{logs}");
+}
+
+#[tokio::test]
+async fn the_admin_api_is_served_with_admin_on_loopback_only_unless_told() {
+    let process = Process::start(0, &["--admin", "--api-key", "admin-cli-key-0001"]);
+    let addr = process.addr;
+    assert!(
+        process
+            .stdout
+            .iter()
+            .any(|l| l.contains("admin API at http://")),
+        "{:?}",
+        process.stdout
+    );
+    let scenario = r#"{"endpoint": "treasury_rates", "response": {"status": 503}}"#;
+    let added = crate::http::send_body(
+        addr,
+        "POST",
+        "/__admin/scenarios",
+        &[("Content-Type", "application/json")],
+        scenario.as_bytes(),
+    )
+    .await;
+    assert_eq!(
+        added.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&added.body)
+    );
+    assert_eq!(
+        get(addr, TREASURY, Some("admin-cli-key-0001")).await.status,
+        503
+    );
+    let journal = send(addr, "GET", "/__admin/requests", &[]).await.json();
+    assert_eq!(journal["requests"][0]["status"], 503);
+    assert_eq!(journal["requests"][0]["api_key"], "accepted");
+    assert!(!journal.to_string().contains("admin-cli-key-0001"));
+    process.signal("TERM");
+    let (code, _, logs) = process.wait(Duration::from_secs(5));
+    assert_eq!(code, Some(0), "{logs}");
+
+    // Not on an address other machines reach, unless told.
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_mrds-mock-slow"))
+        .args(["--addr", "0.0.0.0:0", "--admin"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("--admin-remote"), "{said}");
 }
