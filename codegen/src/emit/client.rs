@@ -80,7 +80,9 @@ fn readme_md(api: &Api) -> String {
             "let params = {};\n\
              match client.{}(&params).await {{\n\
              \x20   Ok(page) => println!(\"{{}} records (request {{}})\", page.data.len(), page.request_id),\n\
-             \x20   Err(Error::Api(e)) if e.status == 404 => println!(\"nothing there\"),\n\
+             \x20   Err(e) if e.status() == Some(404) => println!(\"nothing there\"),\n\
+             \x20   Err(e) if e.is_timeout() => println!(\"no answer in time ({{}} attempts)\", e.attempts()),\n\
+             \x20   Err(e @ Error::Status(_)) => println!(\"a proxy or gateway answered: {{e}}\"),\n\
              \x20   Err(e) => return Err(e.into()),\n\
              }}\n",
             x.params, x.endpoint.names.method
@@ -93,13 +95,18 @@ fn readme_md(api: &Api) -> String {
         "Typed async client of the {} (hyper; TLS through rustls by default): one method per endpoint taking the \
          endpoint's parameter type from the model crate (`mrds-model`, re-exported as \
          `mrds_client::model`). Every call validates its parameters before sending, retries \
-         what is worth retrying, and fails with one error type that tells invalid input, \
-         transport failures, the service's error answers and undecodable answers apart; \
-         endpoints that page with an offset also get a stream of all their records.\n\n{code}\n\n\
+         what is worth retrying, and fails with one error type, `Error`, that tells invalid \
+         input, transport failures, the service's error answers, error statuses without the \
+         error object (a proxy's or gateway's) and undecodable answers apart, and answers the \
+         same questions of each: `is_timeout()` (an attempt's timeout or the call's deadline, \
+         the same on every run whatever the retry jitter), `is_retryable()`, `status()`, \
+         `code()`, `request_id()`, `retry_after()`, `attempts()`. Endpoints that page with an \
+         offset also get a stream of all their records.\n\n{code}\n\n\
          To test code that uses the client, point it at the sample server in process \
          (`mrds_mock::MockServer`, in `mrds-mock`): it answers with the spec's sample data, \
-         answers an endpoint's next requests with an error status, a delay or a lost \
-         connection when the test says so, and keeps a journal of what it received. \
+         answers requests with any status, a body, a delay or a lost connection when the test \
+         says so (matched by query parameter, path parameter or body field, with expectations \
+         checked when it drops), and keeps a journal of what it received and how it answered. \
          `examples/{MOCK_EXAMPLE}.rs` shows a call that meets two 429 `RATE_LIMITED` answers, \
          retries as their `Retry-After` says and succeeds (`cargo run -p mrds-client --example \
          {MOCK_EXAMPLE}`).",

@@ -72,21 +72,26 @@ fn readme_md(api: &Api) -> String {
         "Sample-data server of the {}: the server stub (`mrds-server`) implemented over the \
          spec's sample records, so clients can be tried and tested without the real service. \
          The samples are illustrative, not market data.\n\n\
-         `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` and accepts the key \
-         `{DEMO_KEY}` (`--addr`, `--api-key`, `--serve-removed`, `--no-prefer`; `--help` for \
-         more).\n\n\
          ## Testing against it\n\n\
          `MockServer` serves it in the test's process, on a free loopback port, until it is \
          dropped: point the code under test at `base_url()` (the base path included) with \
-         `api_key()`. A `Scenario` makes the next requests of an endpoint (typed by the model \
-         crate's endpoint constants) answer an error status with the spec's error object \
-         (429 with `Retry-After`), wait, or lose their connection, then the samples again; the \
-         journal holds what was received, the key's value redacted:\n\n{}\n\n\
-         Clients in any language, and the command line, ask for the same with the `Prefer` \
-         header (as Prism does): `Prefer: code=429` answers that status with the spec's error \
-         object (`retry-after=<s>` sets its `Retry-After`), `Prefer: delay=250` waits 250 ms \
-         first (at most 10 s); a status the spec has no code for is refused with 400, naming \
-         those it has. `--no-prefer` (`MockServer::builder().prefer(false)`) ignores it.\n\n\
+         `api_key()`. A `Scenario` makes requests of an endpoint (typed by the model crate's \
+         endpoint constants) answer any status (with the spec's error object where the spec \
+         has a code for it, bare where it has none, or a body of the test's own, with \
+         `Retry-After`), wait, or lose their connection, then the samples again; it may match \
+         by query parameter, path parameter or body field, and expect a number of requests, \
+         checked when the server drops. The journal holds what was received (the key's value \
+         redacted) and how each request was answered, the time it took included:\n\n{}\n\n\
+         ## From any language\n\n\
+         `cargo run -p mrds-mock --features cli` serves it on `127.0.0.1:8080` and accepts the \
+         key `{DEMO_KEY}` (`--addr`, `--api-key`, `--serve-removed`, `--no-prefer`; `--help` \
+         for more). A request asks for an answer with the `Prefer` header (as Prism does): \
+         `Prefer: code=503` answers that status (the spec's error object where it has a code, \
+         bare where not; `retry-after=<s>` sets its `Retry-After`), `Prefer: delay=250` waits \
+         250 ms first (at most 10 s). With `--admin` (on a loopback address unless \
+         `--admin-remote`) it serves an admin API in WireMock's shape: `POST \
+         /__admin/scenarios` (the scenarios above, as JSON), `GET /__admin/requests` (the \
+         journal), `POST /__admin/reset`.\n\n\
          ## Checking the real service\n\n\
          `cargo run -p mrds-mock --features proxy -- --proxy https://host` serves no sample data: it is a checking proxy in front \
          of the service. Point clients at it; it forwards every request (the key passed on \
@@ -99,8 +104,12 @@ fn readme_md(api: &Api) -> String {
         mock_server_example(api),
     );
     let features = "## Features\n\n\
-         `proxy` (off by default): the checking proxy (`--proxy`), with the client's HTTP stack \
-         and rustls (the `ring` provider), which a test serving the samples does not need.";
+         - `cli` (off by default): the command line and the binary (the argument parser, the \
+         log output, compression), which a test serving the samples in process does not \
+         need.\n\
+         - `proxy` (off by default): the checking proxy (`--proxy`), with the client's HTTP stack \
+         and rustls (the `ring` provider); it turns on `cli`.\n\
+         - `jiff`: the model crate's typed time (see `mrds-model`).";
     readme("mrds-mock", &body, features)
 }
 
@@ -127,10 +136,12 @@ fn mock_server_example(api: &Api) -> String {
             "// Its next two requests answer 429 RATE_LIMITED with `Retry-After: 0`, then the samples.\n\
              let limited = Scenario::status(429).retry_after(Duration::ZERO).times(2);\n\
              server.answer(&{constant}, limited)?;\n\
+             // A bare 503 (no error code of the spec has it), expected at most once.\n\
+             server.answer(&{constant}, Scenario::status(503).expect(..=1).named(\"gateway\"))?;\n\
              // ... the code under test calls server.base_url() with server.api_key() ...\n\
              for request in server.received_requests_of(&{constant}) {{\n\
              \x20   assert_eq!(request.header(mrds_mock::AUTH_HEADER), Some(mrds_mock::REDACTED));\n\
-             \x20   println!(\"{{}} {{}}?{{}}\", request.method, request.path, request.query);\n\
+             \x20   println!(\"{{}} {{}}?{{}}: {{:?}} in {{:?}}\", request.method, request.path, request.query, request.outcome, request.duration);\n\
              }}\n"
         ));
     }
@@ -144,11 +155,13 @@ fn lib_rs(api: &Api) -> TokenStream {
          [`Mock`] implements [`mrds_server::Api`] with the records of the spec's `samples:` \
          sections, selected as they declare (matching sets, echoed spellings, ranges, order, \
          offset and limit). Removed endpoints answer 410 unless [`Mock::serving_removed`].\n\n\
-         `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` through `mrds_server::serve`, \
-         the serving path of any implementation (`--addr`, `--api-key`, `--serve-removed`, a \
-         flag per limit, `--log-format`, `--no-prefer`; see `--help`). [`MockServer`] serves it \
-         in process for tests, with [`Scenario`]s and a journal of [`ReceivedRequest`]s. \
-         `--proxy URL` makes it a checking proxy in front of the real service instead \
+         [`MockServer`] serves it in process for tests, with [`Scenario`]s (any status, a \
+         body, a delay, a reset; matched by query parameter, path parameter or body field; with \
+         expectations) and a journal of [`ReceivedRequest`]s. `cargo run -p mrds-mock \
+         --features cli` serves it on `127.0.0.1:8080` through `mrds_server::serve`, the \
+         serving path of any implementation (`--addr`, `--api-key`, `--serve-removed`, a flag \
+         per limit, `--log-format`, `--no-prefer`, `--admin`; see `--help`). `--proxy URL` \
+         makes it a checking proxy in front of the real service instead \
          (`mrds_runtime::mock::Proxy`, feature `proxy`).",
         api.title
     ));

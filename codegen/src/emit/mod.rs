@@ -274,12 +274,17 @@ pub fn sibling_dependency(name: &str) -> String {
 /// dependency and its license. The crate root includes it as the first part of its docs, so
 /// its Rust examples are doctests.
 pub fn readme(name: &str, body: &str, features: &str) -> String {
+    // The sample-data server is what a project tests against.
+    let table = match name {
+        "mrds-mock" => "dev-dependencies",
+        _ => "dependencies",
+    };
     format!(
         "{MARKDOWN_HEADER}\n\n# {name}\n\n{}\n\n## Using it\n\n\
          The crates are not on crates.io; depend on them by path (or on the version of your \
          own registry, if you publish them there; the repository's `.ci/local-crates` makes \
          the packaged crates usable by version before that):\n\n\
-         ```toml\n[dependencies]\n{name} = {{ path = \"../mrds/crates/{name}\" }}\n```\n\n{}\
+         ```toml\n[{table}]\n{name} = {{ path = \"../mrds/crates/{name}\" }}\n```\n\n{}\
          ## License\n\nLicensed under either of the Apache License, Version 2.0 \
          (`LICENSE-APACHE`) or the MIT license (`LICENSE-MIT`), at your option.\n",
         body.trim(),

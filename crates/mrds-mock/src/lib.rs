@@ -7,7 +7,7 @@
 //!
 //! [`Mock`] implements [`mrds_server::Api`] with the records of the spec's `samples:` sections, selected as they declare (matching sets, echoed spellings, ranges, order, offset and limit). Removed endpoints answer 410 unless [`Mock::serving_removed`].
 //!
-//! `cargo run -p mrds-mock` serves it on `127.0.0.1:8080` through `mrds_server::serve`, the serving path of any implementation (`--addr`, `--api-key`, `--serve-removed`, a flag per limit, `--log-format`, `--no-prefer`; see `--help`). [`MockServer`] serves it in process for tests, with [`Scenario`]s and a journal of [`ReceivedRequest`]s. `--proxy URL` makes it a checking proxy in front of the real service instead (`mrds_runtime::mock::Proxy`, feature `proxy`).
+//! [`MockServer`] serves it in process for tests, with [`Scenario`]s (any status, a body, a delay, a reset; matched by query parameter, path parameter or body field; with expectations) and a journal of [`ReceivedRequest`]s. `cargo run -p mrds-mock --features cli` serves it on `127.0.0.1:8080` through `mrds_server::serve`, the serving path of any implementation (`--addr`, `--api-key`, `--serve-removed`, a flag per limit, `--log-format`, `--no-prefer`, `--admin`; see `--help`). `--proxy URL` makes it a checking proxy in front of the real service instead (`mrds_runtime::mock::Proxy`, feature `proxy`).
 #![warn(missing_docs)]
 #[rustfmt::skip]
 mod samples;
