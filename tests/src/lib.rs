@@ -1,12 +1,22 @@
 //! Test-only crate; see the `tests/` directory. The library holds what several tests share:
 //! compiling the crates generated from a spec in a scratch workspace, the spec grammar of the
 //! property test, the overlays of the spec corpora ([`overlay`]), and loading specs in a child
-//! process with a capped heap ([`capped`]).
+//! process with a capped heap ([`capped`]). Its doctests are the Rust snippets of the README and
+//! of `docs/` (module `snippets`, made by `build.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use mrds_codegen::FileSet;
+
+/// The Rust snippets of the README and of every page in `docs/`, compiled (and, unless marked
+/// `no_run`, run) as this crate's doctests: one item per page, documented with the page (see
+/// `build.rs`, which comments out the attributes of the snippets' tests so that their bodies
+/// are compiled).
+#[cfg(doctest)]
+pub mod snippets {
+    include!(concat!(env!("OUT_DIR"), "/docs/snippets.rs"));
+}
 
 /// An error and its sources on one line, each after `: `: what a report of it shows.
 pub fn error_chain(error: &dyn std::error::Error) -> String {

@@ -37,6 +37,7 @@ mod client_tls;
 mod client_tracing;
 mod constructors;
 mod contract;
+mod docs;
 mod drift;
 mod fixtures_compile;
 mod follow;

@@ -185,31 +185,68 @@ fn a_failed_write_names_the_path_and_leaves_the_tree_as_it_was() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The README's table of spec-diff checks is generated: a stale table is drift, and writing
-/// brings it back from `diff::ChangeKind`.
+/// The maintainers' page's table of spec-diff checks is generated: a stale table is drift, and
+/// writing brings it back from `diff::ChangeKind`.
 #[test]
-fn the_readme_table_of_checks_is_generated() {
-    let dir = scratch("readme");
+fn the_table_of_checks_is_generated() {
+    let dir = scratch("checks-table");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let page = std::fs::read_to_string(root.join(mrds_codegen::CHECKS_PAGE)).unwrap();
     let row = "| `param.added_required` |";
-    assert!(readme.contains(row), "the README's table lists every check");
+    assert!(page.contains(row), "the page's table lists every check");
+    std::fs::create_dir_all(dir.join("docs")).unwrap();
     std::fs::write(
-        dir.join("README.md"),
-        readme.replace(row, "| `param.added_later` |"),
+        dir.join(mrds_codegen::CHECKS_PAGE),
+        page.replace(row, "| `param.added_later` |"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join(mrds_codegen::reference::PATH),
+        mrds_codegen::reference::text(),
     )
     .unwrap();
     match run(&dir, Mode::Check) {
         Err(Failure::Drift(plan)) => {
             let changed: Vec<&str> = plan.changed.iter().map(|(p, _, _)| p.as_str()).collect();
-            assert_eq!(changed, ["README.md"]);
+            assert_eq!(changed, [mrds_codegen::CHECKS_PAGE]);
         }
         other => panic!("expected drift, got {other:?}"),
     }
     run(&dir, Mode::Write).unwrap();
     assert_eq!(
-        std::fs::read_to_string(dir.join("README.md")).unwrap(),
-        readme
+        std::fs::read_to_string(dir.join(mrds_codegen::CHECKS_PAGE)).unwrap(),
+        page
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The reference of the spec format is generated with the JSON Schema, from the loader's
+/// types: a stale page is drift, written back by `cargo xtask codegen`; the committed page is
+/// what the generator writes.
+#[test]
+fn the_reference_of_the_spec_format_is_generated() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let committed = std::fs::read_to_string(root.join(mrds_codegen::reference::PATH)).unwrap();
+    assert_eq!(committed, mrds_codegen::reference::text());
+    let dir = scratch("reference");
+    std::fs::create_dir_all(dir.join("docs")).unwrap();
+    let stale = committed.replace("| `summary` |", "| `summery` |");
+    assert_ne!(
+        stale, committed,
+        "the reference lists an endpoint's summary"
+    );
+    std::fs::write(dir.join(mrds_codegen::reference::PATH), &stale).unwrap();
+    match run(&dir, Mode::Check) {
+        Err(Failure::Drift(plan)) => {
+            let changed: Vec<&str> = plan.changed.iter().map(|(p, _, _)| p.as_str()).collect();
+            assert_eq!(changed, [mrds_codegen::reference::PATH]);
+        }
+        other => panic!("expected drift, got {other:?}"),
+    }
+    run(&dir, Mode::Write).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dir.join(mrds_codegen::reference::PATH)).unwrap(),
+        committed
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
