@@ -1,39 +1,70 @@
-//! What a downstream crate writes with the packaged crates: the README's examples, as a
-//! library its test runs against the sample server.
+//! What a team writes with the packaged crates: a company's profile and a year of its
+//! dividends, from the service, through `mrds-client`. Its tests (`tests/`) run it against the
+//! packaged sample server in process, as the docs say to.
 
-use futures_util::{StreamExt, TryStreamExt};
-use mrds_client::model::params::PersonCommentaryParams;
+use mrds_client::model::TimeType;
+use mrds_client::model::params::{CompanyDetailParams, StockDividendsParams};
+use mrds_client::model::records::{CompanyProfile, PitDividend};
 use mrds_client::{Client, Error};
-use mrds_model::params::StockDividendsParams;
-use mrds_model::TimeType;
 
-/// The model crate alone: a request built, validated and turned into its query.
-pub fn dividends_query() -> Result<Vec<(&'static str, String)>, mrds_model::ValidationError> {
-    let params =
-        StockDividendsParams::new("BRK.B", 1_700_000_000, 1_710_000_000, TimeType::PaymentDate)
-            .with_limit(100);
-    params.validate()?;
-    Ok(params.to_query())
+/// The service, as this crate uses it.
+#[derive(Clone, Debug)]
+pub struct Provider {
+    client: Client,
 }
 
-/// The client: one page, every page as a stream collected, and the stream read row by row;
-/// the number of records each way.
-pub async fn commentary(
-    base_url: &str,
-    params: &PersonCommentaryParams,
-) -> Result<(usize, usize, usize), Box<dyn std::error::Error>> {
-    let client = Client::builder(base_url).api_key("demo-key").build()?;
-    let first = match client.person_commentary(params).await {
-        Ok(page) => page,
-        Err(Error::Api(e)) if e.status == 404 => return Ok((0, 0, 0)),
-        Err(e) => return Err(e.into()),
-    };
-    let all: Vec<_> = client.person_commentary_stream(params).try_collect().await?;
-    let mut rows = client.person_commentary_stream(params);
-    let mut read = 0;
-    while let Some(row) = rows.next().await {
-        row?;
-        read += 1;
+impl Provider {
+    /// Calls through `client` (its base URL, key, timeouts and retries).
+    pub fn new(client: Client) -> Self {
+        Self { client }
     }
-    Ok((first.data.len(), all.len(), read))
+
+    /// The company's profile; `None` when the service knows no such company.
+    pub async fn company(&self, symbol: &str) -> Result<Option<CompanyProfile>, Error> {
+        let params = CompanyDetailParams::new().with_symbol(symbol);
+        match self.client.company_detail(&params).await {
+            Ok(page) => Ok(page.data.into_iter().next()),
+            Err(e) if e.status() == Some(404) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The dividends paid in `year` (UTC).
+    pub async fn dividends_paid_in(
+        &self,
+        symbol: &str,
+        year: i64,
+    ) -> Result<Vec<PitDividend>, Error> {
+        let (start, end) = year_bounds(year);
+        let params =
+            StockDividendsParams::new(symbol, start, end, TimeType::PaymentDate).with_limit(1000);
+        Ok(self.client.stock_dividends(&params).await?.data)
+    }
+}
+
+/// The first and the last second of `year`, UTC, as Unix seconds.
+pub fn year_bounds(year: i64) -> (i64, i64) {
+    let start = days_from_civil(year, 1, 1) * 86_400;
+    let end = days_from_civil(year + 1, 1, 1) * 86_400 - 1;
+    (start, end)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_year_is_its_seconds() {
+        assert_eq!(super::year_bounds(1970), (0, 31_535_999));
+        assert_eq!(super::year_bounds(2026).0, 1_767_225_600);
+    }
 }
