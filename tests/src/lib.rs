@@ -44,7 +44,16 @@ pub fn real_spec() -> &'static mrds_codegen::model::Api {
 ///
 /// When the endpoint has no such parameter, or it is not an integer with both bounds.
 pub fn integer_bounds(endpoint: &str, param: &str) -> (i64, i64) {
-    let e = real_spec()
+    integer_bounds_in(real_spec(), endpoint, param)
+}
+
+/// [`integer_bounds`] of a parameter of `api`.
+pub fn integer_bounds_in(
+    api: &mrds_codegen::model::Api,
+    endpoint: &str,
+    param: &str,
+) -> (i64, i64) {
+    let e = api
         .endpoint_named(endpoint)
         .unwrap_or_else(|| panic!("no endpoint `{endpoint}`"));
     let p = e
@@ -231,7 +240,7 @@ pub fn run_generated_tests(
          [dependencies]\nmrds-client = {{ path = \"../crates/mrds-client\" }}\n\
          mrds-mock = {{ path = \"../crates/mrds-mock\" }}\nmrds-model = {{ path = \"../crates/mrds-model\" }}\n\
          mrds-server = {{ path = \"../crates/mrds-server\" }}\n\
-         mrds-runtime = {{ workspace = true, features = [\"server\", \"client\"] }}\n\
+         mrds-runtime = {{ workspace = true, features = [\"server\", \"client\", \"proxy\"] }}\n\
          mrds-codegen = {{ path = \"{root_path}/codegen\" }}\nmrds-contract = {{ path = \"{root_path}/contract\" }}\n\
          bytes = \"1\"\n\
          serde_json = \"1\"\ntokio = {{ version = \"1\", features = [\"macros\", \"net\", \"rt\", \"time\"] }}\n"

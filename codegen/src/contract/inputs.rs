@@ -115,8 +115,14 @@ fn list_probes<'m>(
         let with_empty = vec![format!("{valid},,{valid}")];
         probe("empty_item", with_empty, rejected(field, ValueCheck::Type));
     }
-    // Each probe of the item type, as a list of one item.
-    let one = |v: &str| sent(&[v]);
+    // Each probe of the item type as the first item of a list of the fewest items it takes,
+    // the others valid.
+    let fewest = usize::try_from(form.min_items.unwrap_or(1).clamp(1, MOST)).unwrap_or(1);
+    let one = |v: &str| {
+        let mut items = vec![v];
+        items.resize(fewest, valid.as_str());
+        sent(&items)
+    };
     out.extend(value_probes(e, i, base, &format!("{name}[0]"), &one));
     out
 }
