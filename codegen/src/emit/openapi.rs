@@ -76,15 +76,19 @@ fn document(api: &Api) -> Value {
         ));
         schemas.insert(name.clone(), schema);
     }
+    // One path item per path, with the operation of each method that path answers.
     let mut paths = Map::new();
     for e in &api.endpoints {
-        let mut item = Map::new();
         let response = &names.responses[&api.returns(e).spec_name];
-        item.insert(
-            e.method.as_str().to_lowercase(),
-            operation(api, e, response),
-        );
-        paths.insert(e.path.to_string(), Value::Object(item));
+        let item = paths
+            .entry(e.path.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(item) = item {
+            item.insert(
+                e.method.as_str().to_lowercase(),
+                operation(api, e, response),
+            );
+        }
     }
     let mut responses = Map::new();
     for code in &api.error_codes {
