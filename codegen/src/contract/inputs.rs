@@ -258,6 +258,10 @@ fn value_probes<'m>(
                     rejected(ValueCheck::Format),
                 );
             }
+            // Text the input takes as it comes: a value with characters a path escapes.
+            if t.pattern.is_none() && t.format.is_none() && i.place == Place::Path {
+                probe("any_text", &["contract value-1.2"], accepted());
+            }
         }
     }
     out
