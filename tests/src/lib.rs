@@ -37,6 +37,45 @@ pub fn real_spec() -> &'static mrds_codegen::model::Api {
     })
 }
 
+/// The sample request of the real spec's first endpoint (by id) that is served (not marked
+/// removed), is a GET and needs the key: a request the sample server answers with records, for
+/// tests of what does not depend on the endpoint (keys, limits, logs, shutdown, retries). Read
+/// from the generated examples, so a removal in `spec/` moves it to the next such endpoint.
+pub fn served_example() -> &'static mrds_mock::Example {
+    let api = mrds_model::api::ENDPOINTS;
+    mrds_mock::EXAMPLES
+        .iter()
+        .find(|x| {
+            api.iter().any(|e| {
+                e.id == x.endpoint
+                    && e.removed.is_none()
+                    && e.method == mrds_runtime::Method::Get
+                    && e.auth == mrds_runtime::Auth::Required
+            })
+        })
+        .expect("the spec serves a GET that needs the key")
+}
+
+/// The endpoint `mrds-mock-slow` (`src/bin/`) answers late, serving it even when the spec marks
+/// it removed.
+pub const SLOW_ENDPOINT: &str = "treasury_rates";
+
+/// [`served_example`]'s target below the host: `/api/v1/...?...`.
+pub fn served_target() -> &'static str {
+    static TARGET: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TARGET.get_or_init(|| format!("{}{}", mrds_model::api::BASE_PATH, served_example().request))
+}
+
+/// The sample request of endpoint `id` while the spec serves it; `None` once the spec marks it
+/// removed (or has no such endpoint): for tests of one endpoint's sample data, which say what
+/// they check of it only while it is served.
+pub fn example_while_served(id: &str) -> Option<&'static mrds_mock::Example> {
+    let served = (mrds_model::api::ENDPOINTS.iter()).any(|e| e.id == id && e.removed.is_none());
+    served
+        .then(|| mrds_mock::EXAMPLES.iter().find(|x| x.endpoint == id))
+        .flatten()
+}
+
 /// The bounds of the real spec's integer parameter `param` of `endpoint` (`stock_dividends`,
 /// `limit`).
 ///
@@ -358,4 +397,5 @@ fn scratch_version(dir: &Path) -> String {
 
 pub mod capped;
 pub mod overlay;
+pub mod releases;
 pub mod spec_gen;

@@ -9,11 +9,12 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use super::{Process, TREASURY};
+use super::{Process, slow_target};
 use crate::http::{assert_request_id, get, send};
 
 #[tokio::test]
 async fn no_key_in_any_log_line_or_output() {
+    let target = slow_target();
     let secret = "sk-live-7d1e0c9b";
     let process = Process::start(0, &["--api-key", secret, "--api-key", "second-secret"]);
     let addr = process.addr;
@@ -23,14 +24,14 @@ async fn no_key_in_any_log_line_or_output() {
         "startup output: {output}"
     );
     for request in [
-        get(addr, TREASURY, Some(secret)).await,
-        get(addr, TREASURY, Some("sk-wrong-4242")).await,
+        get(addr, target, Some(secret)).await,
+        get(addr, target, Some("sk-wrong-4242")).await,
         get(addr, "/api/v1/nothing", Some(secret)).await,
-        send(addr, "POST", TREASURY, &[("X-API-Key", secret)]).await,
+        send(addr, "POST", target, &[("X-API-Key", secret)]).await,
         send(
             addr,
             "GET",
-            TREASURY,
+            target,
             &[("X-API-Key", secret), ("X-API-Key", "second-secret")],
         )
         .await,
