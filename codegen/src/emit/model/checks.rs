@@ -27,7 +27,7 @@ pub(super) fn set_of(l: &Literal) -> Option<&str> {
 }
 
 /// A literal as a pattern (for `matches!`).
-fn literal_pattern(l: &Literal) -> TokenStream {
+pub(super) fn literal_pattern(l: &Literal) -> TokenStream {
     match l {
         Literal::String(s) => quote!(#s),
         Literal::Integer(n) => {

@@ -14,8 +14,8 @@ use quote::{format_ident, quote};
 
 use super::MAX_ARGS;
 use super::checks::{
-    Var, base_type, body_local, int, param_local, rule_check, set_of, value_checks, value_type,
-    var, vars,
+    Var, base_type, body_local, int, literal_pattern, param_local, rule_check, set_of,
+    value_checks, value_type, var, vars,
 };
 use super::init::{init_docs, init_name};
 use crate::emit::endpoint_doc::{EndpointDoc, Style};
@@ -185,19 +185,12 @@ fn from_local(p: &Param) -> TokenStream {
     }
 }
 
-/// A literal as a value of its parameter's type (its value set imported).
+/// A literal as a value of its parameter's type (its value set imported): its pattern, but
+/// text owned.
 fn literal(l: &Literal) -> TokenStream {
     match l {
         Literal::String(s) => quote!(#s.to_string()),
-        Literal::Integer(n) => {
-            let n = int(*n);
-            quote!(#n)
-        }
-        Literal::Boolean(b) => quote!(#b),
-        Literal::Variant(v) => {
-            let (set, var) = (ident(&v.set_name), ident(&v.ident));
-            quote!(#set::#var)
-        }
+        other => literal_pattern(other),
     }
 }
 
