@@ -641,6 +641,7 @@ fn own_check_kinds(place: Place, check: ValueCheck) -> (Vec<ChangeKind>, Vec<Cha
         ),
         (_, ValueCheck::Required) => (vec![K::ParamNowOptional], vec![K::ParamNowRequired]),
         (_, ValueCheck::Range) => (vec![K::ParamRangeWidened], vec![K::ParamRangeNarrowed]),
+        (_, ValueCheck::Items) => (vec![K::ParamItemsWidened], vec![K::ParamItemsNarrowed]),
         (_, ValueCheck::Pattern) => both(K::ParamPatternChanged),
         (_, ValueCheck::Values) => (vec![K::ValueSetValueAdded], vec![K::ValueSetValueRemoved]),
         (_, ValueCheck::Format) => both(K::ParamFormatChanged),

@@ -33,6 +33,7 @@
 mod api;
 pub mod drift;
 mod error;
+mod format;
 mod json;
 mod param_value;
 #[cfg(feature = "patterns")]
@@ -60,14 +61,15 @@ pub use api::{
     Paged, Protocol, Removal, Request, WithBody,
 };
 pub use error::{ErrorBody, ErrorKind};
+pub use format::{FormatInfo, TextFormat, TimeKind};
 pub use json::{JsonValue, null_as_default};
-pub use param_value::ParamValue;
+pub use param_value::{ListStyle, ParamValue};
 #[cfg(feature = "patterns")]
 pub use pattern::{Automaton, Pattern};
 pub use raw::{ParamRules, RawParams};
 pub use validate::{
-    Equal, FormatInfo, Issues, TextFormat, TimeKind, TimeValue, ValidationError, ValidationIssue,
-    holds, pattern_reason, range_reason,
+    COMMA_ITEM_REASON, Equal, Issues, TimeValue, ValidationError, ValidationIssue, holds,
+    items_reason, pattern_reason, range_reason,
 };
 pub use values::{UnknownValue, values_reason};
 

@@ -1,5 +1,6 @@
 //! One value of a query or path parameter ([`ParamValue`]): read from its wire text, and
-//! written back to it; for text, integers (one spelling each) and booleans.
+//! written back to it; for text, integers (one spelling each) and booleans. And how a list of
+//! values travels in a query ([`ListStyle`]).
 
 /// A value that travels as one query or path parameter.
 pub trait ParamValue: Sized {
@@ -78,6 +79,49 @@ impl ParamValue for bool {
     }
     fn to_param(&self) -> String {
         self.to_string()
+    }
+}
+
+/// How a list parameter travels in the query: the spec's `style:`.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ListStyle {
+    /// One parameter, the items separated by commas: `fields=a,b`. An item is not empty and
+    /// holds no comma; `fields=` is no item.
+    Comma,
+    /// The parameter once per item: `fields=a&fields=b`.
+    Repeated,
+}
+
+impl ListStyle {
+    /// Every style, in the order messages list them.
+    pub const ALL: [ListStyle; 2] = [ListStyle::Comma, ListStyle::Repeated];
+
+    /// The spec's spelling (`comma`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            ListStyle::Comma => "comma",
+            ListStyle::Repeated => "repeated",
+        }
+    }
+
+    /// The query pairs of a list parameter `name` holding `items` (none for no item): what
+    /// the generated `to_query` writes.
+    pub fn pairs<T: ParamValue>(
+        self,
+        name: &'static str,
+        items: &[T],
+    ) -> Vec<(&'static str, String)> {
+        match self {
+            _ if items.is_empty() => Vec::new(),
+            ListStyle::Comma => {
+                let texts: Vec<String> = items.iter().map(ParamValue::to_param).collect();
+                vec![(name, texts.join(","))]
+            }
+            ListStyle::Repeated => items.iter().map(|v| (name, v.to_param())).collect(),
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::param_value::ParamValue;
+use crate::param_value::{ListStyle, ParamValue};
 use crate::text::percent_decode;
 use crate::validate::{Issues, ValidationIssue};
 
@@ -247,6 +247,59 @@ impl RawParams {
         self.must(&self.query, name, rules, issues)
     }
 
+    /// A list query parameter, its items in the form `style` says: comma-separated in one
+    /// parameter (given twice, it is refused as repeated; empty, it is no item), or the
+    /// parameter once per item. No item when absent; `None` when an item is not of the type
+    /// (each such item recorded, named by its index: `fields[2]`) or the list is refused
+    /// whole. Whether a list needs items, and how many, is the business of its checks.
+    pub fn list<T: ParamValue>(
+        &self,
+        name: &'static str,
+        rules: &ParamRules,
+        style: ListStyle,
+        issues: &mut Issues,
+    ) -> Option<Vec<T>> {
+        let texts: Vec<&str> = match style {
+            ListStyle::Comma => {
+                let before = issues.as_slice().len();
+                match self.one(&self.query, name, rules.repeated, issues) {
+                    Some("") => Vec::new(),
+                    Some(text) => text.split(',').collect(),
+                    None if issues.as_slice().len() > before => return None,
+                    None => Vec::new(),
+                }
+            }
+            ListStyle::Repeated => self
+                .query
+                .iter()
+                .filter(|(n, _)| self.at(*n) == name)
+                .map(|(_, v)| self.at(*v))
+                .collect(),
+        };
+        let mut items = Vec::with_capacity(texts.len());
+        let mut readable = true;
+        for (i, text) in texts.into_iter().enumerate() {
+            match T::parse_param(text) {
+                Ok(v) => items.push(v),
+                Err((suffix, reason)) => {
+                    readable = false;
+                    let rule = if suffix == "values" {
+                        rules.values
+                    } else {
+                        rules.ty
+                    };
+                    issues.push(ValidationIssue::new(
+                        rule,
+                        format!("{name}[{i}]"),
+                        text,
+                        reason,
+                    ));
+                }
+            }
+        }
+        readable.then_some(items)
+    }
+
     /// A path parameter (always required).
     pub fn path<T: ParamValue>(
         &self,
@@ -374,6 +427,56 @@ mod tests {
             RawParams::from_pairs([("a", "x y")]),
             RawParams::from_query_string("a=x%20y")
         );
+    }
+
+    #[test]
+    fn lists_in_each_style() {
+        let rules = crate::param_rules!("e", "n");
+        let read = |query: &str, style| {
+            let mut issues = Issues::new();
+            let items =
+                RawParams::from_query_string(query).list::<i64>("n", rules, style, &mut issues);
+            let named: Vec<(String, String)> = (issues.as_slice().iter())
+                .map(|i| (i.field.to_string(), i.rule.to_string()))
+                .collect();
+            (items, named)
+        };
+        assert_eq!(
+            read("n=1,2,3", ListStyle::Comma),
+            (Some(vec![1, 2, 3]), vec![])
+        );
+        assert_eq!(read("n=", ListStyle::Comma), (Some(vec![]), vec![]));
+        assert_eq!(read("x=1", ListStyle::Comma), (Some(vec![]), vec![]));
+        assert_eq!(
+            read("n=1,x,3,", ListStyle::Comma),
+            (
+                None,
+                vec![
+                    ("n[1]".into(), "e.n.type".into()),
+                    ("n[3]".into(), "e.n.type".into())
+                ]
+            )
+        );
+        assert_eq!(
+            read("n=1&n=2", ListStyle::Comma),
+            (None, vec![("n".into(), "e.n.repeated".into())])
+        );
+        assert_eq!(
+            read("n=1&x=0&n=2", ListStyle::Repeated),
+            (Some(vec![1, 2]), vec![])
+        );
+        assert_eq!(read("n=1,2", ListStyle::Repeated).1[0].0, "n[0]");
+        assert_eq!(read("", ListStyle::Repeated), (Some(vec![]), vec![]));
+        for style in ListStyle::ALL {
+            let pairs = style.pairs("n", &[1i64, 2]);
+            let query: Vec<String> = pairs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+            assert_eq!(
+                read(&query.join("&"), style).0,
+                Some(vec![1, 2]),
+                "{style:?}"
+            );
+            assert!(style.pairs::<i64>("n", &[]).is_empty());
+        }
     }
 
     #[test]

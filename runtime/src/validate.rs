@@ -5,8 +5,10 @@
 //! reason when the rule is broken, and does nothing when the value is absent (absence is the
 //! business of `required` and the presence rules).
 
+use std::borrow::Cow;
 use std::fmt;
 
+use crate::format::TextFormat;
 use crate::text;
 
 /// One problem with a request: the parameter at fault, the value received, and the rule broken.
@@ -14,8 +16,9 @@ use crate::text;
 pub struct ValidationIssue {
     /// Stable id of the rule broken (`stock_dividends.limit.range`).
     pub rule: &'static str,
-    /// The parameter at fault (wire name).
-    pub field: &'static str,
+    /// The parameter at fault (wire name), with the item's index for an item of a list
+    /// (`fields[2]`).
+    pub field: Cow<'static, str>,
     /// The value received, as text; empty when the parameter was missing.
     pub got: String,
     /// What the rule requires.
@@ -26,13 +29,13 @@ impl ValidationIssue {
     /// A new issue.
     pub fn new(
         rule: &'static str,
-        field: &'static str,
+        field: impl Into<Cow<'static, str>>,
         got: impl Into<String>,
         reason: impl Into<String>,
     ) -> Self {
         Self {
             rule,
-            field,
+            field: field.into(),
             got: got.into(),
             reason: reason.into(),
         }
@@ -170,12 +173,66 @@ impl Issues {
     }
 
     fn add(&mut self, rule: &'static str, field: &'static str, got: String, reason: String) {
-        self.0.push(ValidationIssue {
-            rule,
-            field,
-            got,
-            reason,
-        });
+        self.0.push(ValidationIssue::new(rule, field, got, reason));
+    }
+
+    /// The number of items of a list parameter: at least one when the list is required
+    /// (`required`, its `required` rule), and within `min..=max` when it has some (`rule`, its
+    /// `items` rule). No item is the list not given.
+    pub fn items(
+        &mut self,
+        (required, rule): (Option<&'static str>, &'static str),
+        field: &'static str,
+        count: usize,
+        min: Option<i64>,
+        max: Option<i64>,
+    ) {
+        match required {
+            Some(required) if count == 0 => {
+                self.add(
+                    required,
+                    field,
+                    String::new(),
+                    "is required: give at least one item".to_string(),
+                );
+            }
+            _ if count > 0 && !holds::in_range(count as i64, min, max) => {
+                self.add(
+                    rule,
+                    field,
+                    format!("{count} items"),
+                    items_reason(min, max),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// Runs `check` on every item of a list parameter `field`, each issue it records naming the
+    /// item by its index (`fields[2]`).
+    pub fn each<T>(
+        &mut self,
+        field: &'static str,
+        items: &[T],
+        mut check: impl FnMut(&mut Issues, &T),
+    ) {
+        for (i, item) in items.iter().enumerate() {
+            let before = self.0.len();
+            check(self, item);
+            for issue in &mut self.0[before..] {
+                issue.field = Cow::Owned(format!("{field}[{i}]"));
+            }
+        }
+    }
+
+    /// An item of a list that travels comma-separated (`fields=a,b`): not empty, and without a
+    /// comma, which would separate it into two items (`rule` is the list's `type` rule).
+    pub fn comma_item(&mut self, rule: &'static str, field: &'static str, value: Option<&str>) {
+        if let Some(v) = value
+            && !holds::comma_item(v)
+        {
+            self.add(rule, field, v.to_string(), COMMA_ITEM_REASON.to_string());
+        }
     }
 
     /// An integer within `min..=max` (either end may be open).
@@ -377,6 +434,11 @@ pub mod holds {
     pub fn at_least_one(given: &[bool]) -> bool {
         given.iter().any(|g| *g)
     }
+
+    /// An item of a comma-separated list: not empty, and without a comma.
+    pub fn comma_item(item: &str) -> bool {
+        !item.is_empty() && !item.contains(',')
+    }
 }
 
 /// The reason of a broken range: `must be between 1 and 500`.
@@ -385,6 +447,21 @@ pub fn range_reason(min: Option<i64>, max: Option<i64>) -> String {
         (Some(a), Some(b)) => format!("must be between {a} and {b}"),
         (Some(a), None) => format!("must be at least {a}"),
         (None, Some(b)) => format!("must be at most {b}"),
+        (None, None) => String::new(),
+    }
+}
+
+/// Why an item of a comma-separated list is refused.
+pub const COMMA_ITEM_REASON: &str =
+    "must not be empty or hold `,`: the items of this list are separated by commas";
+
+/// The reason of a list with a number of items outside `min..=max`: `must have between 1 and 5
+/// items`.
+pub fn items_reason(min: Option<i64>, max: Option<i64>) -> String {
+    match (min, max) {
+        (Some(a), Some(b)) => format!("must have between {a} and {b} items"),
+        (Some(a), None) => format!("must have at least {a} items"),
+        (None, Some(b)) => format!("must have at most {b} items"),
         (None, None) => String::new(),
     }
 }
@@ -417,148 +494,53 @@ impl TimeValue for &str {
     }
 }
 
-/// The text formats a value can be checked against (a parameter's or a request body field's
-/// `format:`), each with everything the spec, the generated code and the generator know of it
-/// ([`TextFormat::info`]): one place per format, so adding one is a variant, its arm in
-/// [`info`](TextFormat::info) and in [`holds`](TextFormat::holds), and its check in `text.rs`.
-///
-/// Exhaustive on purpose: the generator matches on it, and the compiler names every place a
-/// new format must reach.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum TextFormat {
-    /// An RFC 3339 timestamp, offset `Z` or `±hh:mm`.
-    Rfc3339,
-    /// A hyphenated UUID.
-    Uuid,
-    /// 16 hexadecimal characters.
-    Hex16,
-    /// A calendar date `YYYY-MM-DD`.
-    Date,
-}
-
-/// What a point in time a format's text is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TimeKind {
-    /// An instant (a timestamp).
-    Instant,
-    /// A calendar day.
-    Date,
-}
-
-/// What is known of a [`TextFormat`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FormatInfo {
-    /// Its spelling in the spec (`rfc3339`).
-    pub name: &'static str,
-    /// What it is, for documentation (`RFC 3339 timestamp`).
-    pub description: &'static str,
-    /// What a value breaking it is told.
-    pub reason: &'static str,
-    /// Texts in the format: a typical one, and one unlike any real data (to name nothing).
-    pub examples: [&'static str; 2],
-    /// A text close to the format that is not in it.
-    pub counterexample: &'static str,
-    /// The JSON Schema `format` keyword describing it, when there is one.
-    pub json_format: Option<&'static str>,
-    /// A JSON Schema `pattern` describing it, when no `format` keyword does.
-    pub json_pattern: Option<&'static str>,
-    /// What the check accepts beyond the format's own definition, for documentation.
-    pub leniency: Option<&'static str>,
-    /// The point in time its text is, when it is one.
-    pub time: Option<TimeKind>,
-}
-
-impl TextFormat {
-    /// Every format.
-    pub const ALL: [TextFormat; 4] = [
-        TextFormat::Rfc3339,
-        TextFormat::Uuid,
-        TextFormat::Hex16,
-        TextFormat::Date,
-    ];
-
-    /// Everything known of the format.
-    pub const fn info(self) -> FormatInfo {
-        match self {
-            TextFormat::Rfc3339 => FormatInfo {
-                name: "rfc3339",
-                description: "RFC 3339 timestamp",
-                reason: "must be an RFC 3339 timestamp such as 2026-07-01T00:00:00Z",
-                examples: ["2026-01-01T00:00:00Z", "1970-01-01T00:00:00Z"],
-                counterexample: "2026-07-01 00:00:00",
-                json_format: Some("date-time"),
-                json_pattern: None,
-                leniency: Some("the offset may also be written `+hhmm` (ISO 8601 basic)"),
-                time: Some(TimeKind::Instant),
-            },
-            TextFormat::Uuid => FormatInfo {
-                name: "uuid",
-                description: "UUID",
-                reason: "must be a UUID such as 123e4567-e89b-12d3-a456-426614174000",
-                examples: [
-                    "123e4567-e89b-12d3-a456-426614174000",
-                    "00000000-0000-4000-8000-000000000000",
-                ],
-                counterexample: "not-a-uuid",
-                json_format: Some("uuid"),
-                json_pattern: None,
-                leniency: None,
-                time: None,
-            },
-            TextFormat::Hex16 => FormatInfo {
-                name: "hex16",
-                description: "16 hexadecimal characters",
-                reason: "must be 16 hexadecimal characters",
-                examples: ["00ff00ff00ff00ff", "0000000000000000"],
-                counterexample: "00ff00ff00ff00fg",
-                json_format: None,
-                json_pattern: Some("^[0-9A-Fa-f]{16}$"),
-                leniency: None,
-                time: None,
-            },
-            TextFormat::Date => FormatInfo {
-                name: "date",
-                description: "`YYYY-MM-DD`",
-                reason: "must be a date YYYY-MM-DD such as 2026-07-01",
-                examples: ["2026-01-01", "1970-01-01"],
-                counterexample: "2026-02-30",
-                json_format: Some("date"),
-                json_pattern: None,
-                leniency: None,
-                time: Some(TimeKind::Date),
-            },
-        }
-    }
-
-    /// True when `text` is in this format.
-    pub fn holds(self, text: &str) -> bool {
-        match self {
-            TextFormat::Rfc3339 => text::rfc3339_seconds(text).is_some(),
-            TextFormat::Uuid => text::is_uuid(text),
-            TextFormat::Hex16 => text::is_hex16(text),
-            TextFormat::Date => text::is_date(text),
-        }
-    }
-
-    /// Its spelling in the spec.
-    pub const fn name(self) -> &'static str {
-        self.info().name
-    }
-
-    /// What a value breaking the format is told.
-    pub const fn reason(self) -> &'static str {
-        self.info().reason
-    }
-
-    /// The format spelt `name` in the spec.
-    pub fn named(name: &str) -> Option<TextFormat> {
-        TextFormat::ALL.into_iter().find(|f| f.name() == name)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_count_their_items_and_name_each_one() {
+        let mut issues = Issues::new();
+        issues.items(
+            (Some("e.n.required"), "e.n.items"),
+            "n",
+            0,
+            Some(2),
+            Some(3),
+        );
+        issues.items((None, "e.n.items"), "n", 0, Some(2), Some(3));
+        issues.items((None, "e.n.items"), "n", 4, Some(2), Some(3));
+        issues.items((None, "e.n.items"), "n", 2, Some(2), Some(3));
+        let found: Vec<(&str, &str, &str)> = (issues.as_slice().iter())
+            .map(|i| (i.rule, i.got.as_str(), i.reason.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("e.n.required", "", "is required: give at least one item"),
+                ("e.n.items", "4 items", "must have between 2 and 3 items"),
+            ]
+        );
+        let mut issues = Issues::new();
+        issues.each("n", &[5i64, 50, 7, 70], |issues, item| {
+            issues.range("e.n.range", "n", Some(*item), None, Some(10));
+        });
+        issues.each("s", &["a", "", "b,c"], |issues, item| {
+            issues.comma_item("e.s.type", "s", Some(item));
+        });
+        let named: Vec<(&str, &str)> = (issues.as_slice().iter())
+            .map(|i| (&*i.field, i.got.as_str()))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                ("n[1]", "50"),
+                ("n[3]", "70"),
+                ("s[1]", ""),
+                ("s[2]", "b,c")
+            ]
+        );
+    }
 
     #[test]
     fn a_detail_reason_reads_back_as_its_reason_and_rule() {
@@ -578,7 +560,7 @@ mod tests {
         issues
             .as_slice()
             .iter()
-            .map(|i| (i.rule, i.field, i.got.as_str()))
+            .map(|i| (i.rule, &*i.field, i.got.as_str()))
             .collect()
     }
 
@@ -675,27 +657,5 @@ mod tests {
         issues.forgive("e.one", true);
         assert_eq!(rules(&issues), vec![("e.limit.range", "limit", "0")]);
         assert_eq!(issues.as_slice()[0].reason, "must be at least 1");
-    }
-
-    #[test]
-    fn every_format_keeps_its_examples_and_refuses_its_counterexample() {
-        for f in TextFormat::ALL {
-            let info = f.info();
-            for example in info.examples {
-                assert!(f.holds(example), "{}: {example}", info.name);
-            }
-            assert!(!f.holds(info.counterexample), "{}", info.name);
-            assert_eq!(TextFormat::named(info.name), Some(f));
-            assert!(info.json_format.is_some() || info.json_pattern.is_some());
-        }
-    }
-
-    #[test]
-    fn formats() {
-        assert!(TextFormat::Date.holds("2026-02-28") && !TextFormat::Date.holds("2026-02-30"));
-        assert!(TextFormat::Rfc3339.holds("2026-02-28T00:00:00+01:00"));
-        assert!(TextFormat::Rfc3339.holds("2026-02-28T00:00:00+0100"));
-        assert!(!TextFormat::Rfc3339.holds("2026-02-28T00:00:00+01"));
-        assert!(TextFormat::Uuid.holds("123e4567-e89b-12d3-a456-426614174000"));
     }
 }

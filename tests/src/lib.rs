@@ -47,6 +47,45 @@ pub fn real_spec() -> &'static mrds_codegen::model::Api {
     })
 }
 
+/// The sample request of the real spec's first endpoint (by id) that is served (not marked
+/// removed), is a GET and needs the key: a request the sample server answers with records, for
+/// tests of what does not depend on the endpoint (keys, limits, logs, shutdown, retries). Read
+/// from the generated examples, so a removal in `spec/` moves it to the next such endpoint.
+pub fn served_example() -> &'static mrds_mock::Example {
+    let api = mrds_model::api::ENDPOINTS;
+    mrds_mock::EXAMPLES
+        .iter()
+        .find(|x| {
+            api.iter().any(|e| {
+                e.id == x.endpoint
+                    && e.removed.is_none()
+                    && e.method == mrds_runtime::Method::Get
+                    && e.auth == mrds_runtime::Auth::Required
+            })
+        })
+        .expect("the spec serves a GET that needs the key")
+}
+
+/// The endpoint `mrds-mock-slow` (`src/bin/`) answers late, serving it even when the spec marks
+/// it removed.
+pub const SLOW_ENDPOINT: &str = "treasury_rates";
+
+/// [`served_example`]'s target below the host: `/api/v1/...?...`.
+pub fn served_target() -> &'static str {
+    static TARGET: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TARGET.get_or_init(|| format!("{}{}", mrds_model::api::BASE_PATH, served_example().request))
+}
+
+/// The sample request of endpoint `id` while the spec serves it; `None` once the spec marks it
+/// removed (or has no such endpoint): for tests of one endpoint's sample data, which say what
+/// they check of it only while it is served.
+pub fn example_while_served(id: &str) -> Option<&'static mrds_mock::Example> {
+    let served = (mrds_model::api::ENDPOINTS.iter()).any(|e| e.id == id && e.removed.is_none());
+    served
+        .then(|| mrds_mock::EXAMPLES.iter().find(|x| x.endpoint == id))
+        .flatten()
+}
+
 /// The bounds of the real spec's integer parameter `param` of `endpoint` (`stock_dividends`,
 /// `limit`).
 ///
@@ -54,7 +93,16 @@ pub fn real_spec() -> &'static mrds_codegen::model::Api {
 ///
 /// When the endpoint has no such parameter, or it is not an integer with both bounds.
 pub fn integer_bounds(endpoint: &str, param: &str) -> (i64, i64) {
-    let e = real_spec()
+    integer_bounds_in(real_spec(), endpoint, param)
+}
+
+/// [`integer_bounds`] of a parameter of `api`.
+pub fn integer_bounds_in(
+    api: &mrds_codegen::model::Api,
+    endpoint: &str,
+    param: &str,
+) -> (i64, i64) {
+    let e = api
         .endpoint_named(endpoint)
         .unwrap_or_else(|| panic!("no endpoint `{endpoint}`"));
     let p = e
@@ -248,7 +296,7 @@ pub fn run_generated_tests(
          [dependencies]\nmrds-client = {{ path = \"../crates/mrds-client\" }}\n\
          mrds-mock = {{ path = \"../crates/mrds-mock\" }}\nmrds-model = {{ path = \"../crates/mrds-model\" }}\n\
          mrds-server = {{ path = \"../crates/mrds-server\" }}\n\
-         mrds-runtime = {{ workspace = true, features = [\"server\", \"client\"] }}\n\
+         mrds-runtime = {{ workspace = true, features = [\"server\", \"client\", \"proxy\"] }}\n\
          mrds-codegen = {{ path = \"{root_path}/codegen\" }}\nmrds-contract = {{ path = \"{root_path}/contract\" }}\n\
          bytes = \"1\"\n\
          serde_json = \"1\"\ntokio = {{ version = \"1\", features = [\"macros\", \"net\", \"rt\", \"time\"] }}\n"
@@ -366,4 +414,5 @@ fn scratch_version(dir: &Path) -> String {
 
 pub mod capped;
 pub mod overlay;
+pub mod releases;
 pub mod spec_gen;

@@ -46,6 +46,27 @@ pub enum Step {
 }
 
 impl Step {
+    /// Replaces the one occurrence of `find` in `file`.
+    pub fn edit(
+        file: impl Into<String>,
+        find: impl Into<String>,
+        replace: impl Into<String>,
+    ) -> Self {
+        Step::Edit {
+            file: file.into(),
+            find: find.into(),
+            replace: replace.into(),
+        }
+    }
+
+    /// Adds `file`, holding `text`.
+    pub fn add(file: impl Into<String>, text: impl Into<String>) -> Self {
+        Step::Add {
+            file: file.into(),
+            text: text.into(),
+        }
+    }
+
     /// The file the step changes.
     pub fn file(&self) -> &str {
         match self {

@@ -17,7 +17,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer};
 
 pub use crate::yaml::{Spanned, Value, ValueKind};
-pub use mrds_runtime::{ChangeAction, Equal, Method, TextFormat};
+pub use mrds_runtime::{ChangeAction, Equal, ListStyle, Method, TextFormat};
 pub use rules::{
     AllowedValues, Condition, Matches, MaxSpan, Ordered, Requirement, Requires, Rule, RuleKind,
 };
@@ -577,14 +577,32 @@ pub struct Param {
     /// Where it travels: `query`, or `path` (a `{name}` segment of the path).
     #[serde(rename = "in")]
     pub location: Spanned<ParamLocation>,
-    /// `string`, `integer`, `boolean`, or a value set.
+    /// `string`, `integer`, `boolean`, or a value set (of each item, for a list).
     #[serde(rename = "type")]
     pub ty: Spanned<String>,
+    /// A list of values of `type` (a query parameter): `Vec` in the generated code, each item
+    /// checked against the parameter's `format`, `min`, `max`, `pattern` and value set. It
+    /// says how it travels with `style`. No item is the parameter not given.
+    #[serde(default)]
+    pub array: Option<Spanned<bool>>,
+    /// How a list (`array: true`) travels: `comma` (`fields=a,b`: one parameter, the items
+    /// separated by commas; an item is not empty and holds no comma) or `repeated`
+    /// (`fields=a&fields=b`: the parameter once per item).
+    #[serde(default)]
+    #[schemars(with = "Option<schema::Spellings<ListStyle>>")]
+    pub style: Option<Spanned<ListStyle>>,
+    /// Fewest items of a list that is given (a list with no item is not given: `required`
+    /// says whether it must be).
+    #[serde(default)]
+    pub min_items: Option<Spanned<i64>>,
+    /// Most items of a list.
+    #[serde(default)]
+    pub max_items: Option<Spanned<i64>>,
     /// Format, checked by the generated code: `unix_seconds` on integers, a text format on
     /// strings.
     #[serde(default)]
     pub format: Option<Spanned<Format>>,
-    /// Required on every request.
+    /// Required on every request (a list: with at least one item).
     #[serde(default)]
     pub required: bool,
     /// Value used when absent.

@@ -233,7 +233,16 @@ impl<'a> Cx<'a> {
             .as_ref()
             .and_then(|o| self.order(&scope, o, record));
         let lookup = ep.lookup.as_ref().and_then(|name| {
-            let found = params.iter().find(|p| p.wire == **name).map(|p| p.id);
+            let found = params.iter().find(|p| p.wire == **name);
+            if found.is_some_and(|p| p.list.is_some()) {
+                let d = self.err(
+                    name.at(),
+                    format!("`lookup` names `{name}`, a list parameter of endpoint `{id}`"),
+                );
+                Self::hint(d, "a lookup names the one thing asked for: a single value");
+                return None;
+            }
+            let found = found.map(|p| p.id);
             if found.is_none() && !ep.params.iter().any(|p| p.name == **name) {
                 let d = self.err(
                     name.at(),
@@ -404,6 +413,7 @@ impl<'a> Cx<'a> {
                 Some(Param {
                     ty: ValueType::Enum(e),
                     id,
+                    list: None,
                     ..
                 }) if e.values.len() == 2 && e.values.iter().all(|v| v == "asc" || v == "desc") => {
                     Some(*id)
@@ -458,7 +468,9 @@ impl<'a> Cx<'a> {
                 return;
             };
             let min = match &p.ty {
-                ValueType::Integer(t) if p.location == ParamLocation::Query => t.min,
+                ValueType::Integer(t) if p.location == ParamLocation::Query && p.list.is_none() => {
+                    t.min
+                }
                 _ => {
                     cx.err(
                         at,

@@ -108,7 +108,10 @@ impl Cx<'_> {
             let Some(p) = ep.param_named(&name) else {
                 continue; // reported above
             };
-            if values.iter().any(|(id, _)| *id == p.id) {
+            let repeats = p
+                .list
+                .is_some_and(|l| l.style == crate::model::ListStyle::Repeated);
+            if !repeats && values.iter().any(|(id, _)| *id == p.id) {
                 let d = self.err(at, format!("the example gives `{name}` twice"));
                 Self::hint(d, "a parameter given twice is refused; give it once");
                 continue;

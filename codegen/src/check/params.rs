@@ -5,8 +5,8 @@ use super::Cx;
 use crate::ast::{self, Format, ParamLocation, Spanned, ValueKind};
 use crate::diag::Span;
 use crate::model::{
-    EnumType, IntegerFormat, IntegerType, Literal, Param, ParamId, Pattern, PatternError,
-    Provenance, StringType, TextFormat, ValueRef, ValueSet, ValueType, VariantId,
+    EnumType, IntegerFormat, IntegerType, ListForm, ListStyle, Literal, Param, ParamId, Pattern,
+    PatternError, Provenance, StringType, TextFormat, ValueRef, ValueSet, ValueType, VariantId,
 };
 
 /// Primitive parameter types.
@@ -112,6 +112,7 @@ impl Cx<'_> {
             (p.pattern.as_ref(), p.pattern_doc.as_ref()),
             text,
         );
+        let list = self.list_form(p, &ty);
         if let Some(default) = &p.default
             && p.required
         {
@@ -136,10 +137,111 @@ impl Cx<'_> {
             ident,
             location: *p.location,
             ty,
+            list,
             required: p.required,
             default,
             doc: p.doc.clone(),
             provenance: Provenance::from_reason(p.assumed.as_ref()),
+        })
+    }
+
+    /// The form of a list parameter (`array: true`): a query parameter, with its `style`, item
+    /// bounds that can be met, no default, and items a comma can separate; the keys of a list
+    /// on a parameter that is not one are refused.
+    fn list_form(&mut self, p: &Spanned<ast::Param>, ty: &ValueType) -> Option<ListForm> {
+        let name = p.name.as_str();
+        let is_list = p.array.as_ref().is_some_and(|a| **a);
+        if !is_list {
+            for (key, at) in [
+                ("style", p.style.as_ref().map(|s| s.at())),
+                ("min_items", p.min_items.as_ref().map(|s| s.at())),
+                ("max_items", p.max_items.as_ref().map(|s| s.at())),
+            ] {
+                if let Some(at) = at {
+                    let d = self.err(
+                        at,
+                        format!("parameter `{name}` has `{key}` but is not a list"),
+                    );
+                    Self::hint(
+                        d,
+                        "`style`, `min_items` and `max_items` describe a list: add `array: true`, or remove the key",
+                    );
+                }
+            }
+            return None;
+        }
+        let at = p.array.as_ref().map_or(p.at(), |a| a.at());
+        if *p.location == ParamLocation::Path {
+            let d = self.err(at, format!("path parameter `{name}` cannot be a list"));
+            Self::hint(d, "a list is a query parameter: declare it `in: query`");
+        }
+        if let Some(default) = &p.default {
+            let d = self.err(
+                default.at(),
+                format!("list parameter `{name}` has a default"),
+            );
+            Self::hint(d, "a list has no default: no item is the list not given");
+        }
+        let Some(style) = p.style.as_ref().map(|s| **s) else {
+            let d = self.err(
+                at,
+                format!("list parameter `{name}` does not say how it travels"),
+            );
+            Self::hint(
+                d,
+                "add `style: comma` (`name=a,b`) or `style: repeated` (`name=a&name=b`)",
+            );
+            return None;
+        };
+        let (min, max) = (
+            p.min_items.as_deref().copied(),
+            p.max_items.as_deref().copied(),
+        );
+        if let Some(low) = &p.min_items
+            && **low < 1
+        {
+            let d = self.err(
+                low.at(),
+                format!("list parameter `{name}` has `min_items: {}`", **low),
+            );
+            Self::hint(
+                d,
+                "a list given has at least one item (none is not given, which `required` decides): use 2 or more, or leave it out",
+            );
+        }
+        if let Some(high) = &p.max_items
+            && **high < 1
+        {
+            self.err(
+                high.at(),
+                format!(
+                    "list parameter `{name}` has `max_items: {}`, so no list can be given",
+                    **high
+                ),
+            );
+        }
+        if let (Some(low), Some(min), Some(max)) = (&p.min_items, min, max)
+            && min > max
+        {
+            let d = self.err(
+                low.at(),
+                format!("list parameter `{name}` has min_items {min} above its max_items {max}"),
+            );
+            Self::hint(d, "swap them, or correct one");
+        }
+        if let (ListStyle::Comma, ValueType::Enum(e)) = (style, ty)
+            && let Some(v) = e
+                .values
+                .iter()
+                .find(|v| !mrds_runtime::holds::comma_item(v))
+        {
+            let d = self.err(p.ty.at(), format!("list parameter `{name}` is comma-separated, but its value set `{}` has the value `{v}`, which no comma-separated item can be", e.name));
+            Self::hint(d, "use `style: repeated`");
+        }
+        Some(ListForm {
+            style,
+            min_items: min,
+            max_items: max,
         })
     }
 

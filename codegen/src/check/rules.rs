@@ -24,6 +24,17 @@ impl Cx<'_> {
         match &name.item {
             OperandName::Param(param) => {
                 if let Some(p) = scope.inputs.params.iter().find(|p| p.wire == *param) {
+                    if p.list.is_some() {
+                        let d = self.err(
+                            name.at(),
+                            format!("rule `{rule}` names `{param}`, a list parameter of endpoint `{endpoint}`"),
+                        );
+                        Self::hint(
+                            d,
+                            "rules read one value; a list's items are checked by its own `type`, `format`, `min`, `max`, `pattern`, and its number by `min_items` and `max_items`",
+                        );
+                        return None;
+                    }
                     return scope.inputs.get(Operand::Param(p.id));
                 }
                 if scope.declared.iter().any(|p| p.name == *param) {

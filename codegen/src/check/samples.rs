@@ -351,6 +351,16 @@ impl<'a> Cx<'a> {
     fn sample_param<'e>(&mut self, at: Span, t: &Target<'e>, name: &str) -> Option<&'e Param> {
         let ep = t.ep;
         let found = ep.param_named(name);
+        if let Some(p) = found
+            && p.list.is_some()
+        {
+            let d = self.err(
+                at,
+                format!("the samples of `{}` name `{name}`, a list parameter", ep.id),
+            );
+            Self::hint(d, "samples select by, echo and filter on single values");
+            return None;
+        }
         if found.is_none() && !t.declared.iter().any(|p| p.name == name) {
             let d = self.err(
                 at,

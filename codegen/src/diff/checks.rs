@@ -359,6 +359,31 @@ kinds! {
         // The typed-time setters of the parameter may change or go away.
         semver: Major,
     }
+    /// The bounds of a list's number of items moved both ways.
+    ParamItemsChanged = param.items_changed {
+        "the number of items a list takes moved",
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
+    }
+    /// A list takes fewer numbers of items.
+    ParamItemsNarrowed = param.items_narrowed {
+        "the number of items a list takes narrowed",
+        clients: Breaking, servers: Compatible,
+        semver: Minor,
+    }
+    /// A list takes more numbers of items.
+    ParamItemsWidened = param.items_widened {
+        "the number of items a list takes widened",
+        clients: Compatible, servers: Breaking,
+        semver: Minor,
+    }
+    /// How a list travels (comma-separated or repeated).
+    ParamListStyleChanged = param.list_style_changed {
+        "how a list travels (`comma` or `repeated`)",
+        clients: Breaking "a list of two items is one item to the other side, or refused",
+        servers: Breaking "a list of two items is one item to the other side, or refused",
+        semver: Minor,
+    }
     /// Query or path.
     ParamLocationChanged = param.location_changed {
         "query or path",

@@ -10,8 +10,8 @@ use super::checks::{Classified, kind};
 use super::lang::Lang;
 use super::{Diff, Impact, Impacts, Places, Sides, changed_parts};
 use crate::model::{
-    Endpoint, Inclusion, Input, Operand, Param, ParamLocation, Place, StringType, ValueCheck,
-    ValueType,
+    Endpoint, Inclusion, Input, ListForm, ListStyle, Operand, Param, ParamLocation, Place,
+    StringType, ValueCheck, ValueType,
 };
 
 /// `string`, `integer`, `boolean` or `value set X`.
@@ -160,6 +160,7 @@ impl Diff<'_> {
             }
             _ => {}
         }
+        self.param_list(&subject, Sides { old: o, new: q }, at);
         if let (Some(a), Some(b)) = (
             self.old.inputs(e_old).get(Operand::Param(o.id)),
             self.new.inputs(n).get(Operand::Param(q.id)),
@@ -177,6 +178,86 @@ impl Diff<'_> {
                 format!("the {parts} of `{}` changed", q.wire),
                 at,
             );
+        }
+    }
+
+    /// A list on both sides: how it travels and how many items it takes (its items are
+    /// compared as any value is); or a single value become a list, or a list a single value.
+    fn param_list(&mut self, subject: &str, params: Sides<&Param>, at: Places<'_>) {
+        let (o, q) = (params.old, params.new);
+        match (&o.list, &q.list) {
+            (None, None) => {}
+            (Some(a), Some(b)) => {
+                if a.style != b.style {
+                    self.push(kind::ParamListStyleChanged, subject, format!(
+                        "list `{}` travels {} instead of {}: a list of two items sent one way is one item, or refused, the other way",
+                        q.wire,
+                        style_text(b.style),
+                        style_text(a.style)
+                    ), at);
+                }
+                if (a.min_items, a.max_items) != (b.min_items, b.max_items) {
+                    // The numbers of items each side takes: from 1 (none is not given) up.
+                    let span = |l: &ListForm| {
+                        (
+                            l.min_items.unwrap_or(1).max(1),
+                            l.max_items.unwrap_or(i64::MAX),
+                        )
+                    };
+                    let (old, new) = (span(a), span(b));
+                    let within = |x: (i64, i64), y: (i64, i64)| y.0 <= x.0 && x.1 <= y.1;
+                    let (clients, servers) = (within(old, new), within(new, old));
+                    let kind = match (clients, servers) {
+                        (true, true) => kind::ParamDocChanged,
+                        (true, false) => kind::ParamItemsWidened,
+                        (false, true) => kind::ParamItemsNarrowed,
+                        (false, false) => kind::ParamItemsChanged,
+                    };
+                    let show = |l: &ListForm| {
+                        let reason = mrds_runtime::items_reason(l.min_items, l.max_items);
+                        match reason.strip_prefix("must have ") {
+                            Some(items) => items.to_owned(),
+                            None => "any number of items".to_owned(),
+                        }
+                    };
+                    self.push(
+                        kind,
+                        subject,
+                        format!(
+                            "list `{}` took {} and takes {}: {}; {}",
+                            q.wire,
+                            show(a),
+                            show(b),
+                            if clients {
+                                "new servers take every list old clients send"
+                            } else {
+                                "old clients may send a list new servers refuse"
+                            },
+                            if servers {
+                                "old servers take every list new clients send"
+                            } else {
+                                "new clients may send a list old servers refuse"
+                            },
+                        ),
+                        at,
+                    );
+                }
+            }
+            (_, b) => {
+                let became = if b.is_some() {
+                    "became a list"
+                } else {
+                    "is no longer a list"
+                };
+                let kind = kind::ParamTypeChanged.decided(Impacts {
+                    clients: Impact::Breaking,
+                    servers: Impact::Breaking,
+                });
+                self.push(kind, subject, format!(
+                    "`{}` {became}: its Rust type changes, and a list of two items is one value, or refused, to the other side",
+                    q.wire
+                ), at);
+            }
         }
     }
 
@@ -373,6 +454,14 @@ fn side(inclusion: &Inclusion, senders: &str, receivers: &str, rule: &str) -> (I
                 "whether {receivers} accept everything {senders} send cannot be decided, so it counts as breaking: {why}"
             ),
         ),
+    }
+}
+
+/// `comma-separated` or `repeated`.
+fn style_text(style: ListStyle) -> &'static str {
+    match style {
+        ListStyle::Comma => "comma-separated (`name=a,b`)",
+        ListStyle::Repeated => "repeated (`name=a&name=b`)",
     }
 }
 

@@ -360,7 +360,10 @@ fn method(api: &Api, e: &Endpoint) -> TokenStream {
             let params = e.params.iter().map(|p| {
                 let wire = &p.wire;
                 let field = ident(&p.ident);
-                if p.always() {
+                if p.list.is_some() {
+                    // Samples select by single values only: a list is given as its text.
+                    quote!((#wire, mrds_runtime::ListStyle::Comma.pairs(#wire, &params.#field).pop().map(|(_, v)| v)))
+                } else if p.always() {
                     quote!((#wire, Some(params.#field.to_param())))
                 } else {
                     quote!((#wire, params.#field.as_ref().map(ParamValue::to_param)))

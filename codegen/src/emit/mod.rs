@@ -331,7 +331,7 @@ fn endpoint_example<'a>(
     prefix: &str,
 ) -> Option<ExampleRequest<'a>> {
     use crate::model::ValueType;
-    if e.removed.is_some() || e.body.is_some() {
+    if e.removed.is_some() || e.body.is_some() || e.params.iter().any(|p| p.list.is_some()) {
         return None;
     }
     let samples = e.samples.as_ref()?;

@@ -14,8 +14,8 @@ use serde_json::{Map, Value, json};
 
 use super::endpoint_doc::{EndpointDoc, Style};
 use crate::model::{
-    Api, AuthMode, Condition, Endpoint, Fact, Field, Format, IntegerFormat, Literal, Operand,
-    Param, ParamId, ParamLocation, Record, Rule, StringType, TypeRef, ValueSet, ValueType,
+    Api, AuthMode, Condition, Endpoint, Fact, Field, Format, IntegerFormat, ListStyle, Literal,
+    Operand, Param, ParamId, ParamLocation, Record, Rule, StringType, TypeRef, ValueSet, ValueType,
 };
 
 /// The generated marker, on the document's first line.
@@ -76,15 +76,19 @@ fn document(api: &Api) -> Value {
         ));
         schemas.insert(name.clone(), schema);
     }
+    // One path item per path, with the operation of each method that path answers.
     let mut paths = Map::new();
     for e in &api.endpoints {
-        let mut item = Map::new();
         let response = &names.responses[&api.returns(e).spec_name];
-        item.insert(
-            e.method.as_str().to_lowercase(),
-            operation(api, e, response),
-        );
-        paths.insert(e.path.to_string(), Value::Object(item));
+        let item = paths
+            .entry(e.path.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(item) = item {
+            item.insert(
+                e.method.as_str().to_lowercase(),
+                operation(api, e, response),
+            );
+        }
     }
     let mut responses = Map::new();
     for code in &api.error_codes {
@@ -238,11 +242,13 @@ fn operation(api: &Api, e: &Endpoint, response: &str) -> Value {
     if let Some(tag) = e.path.group() {
         op.insert("tags".into(), json!([tag]));
     }
-    let example = |id: ParamId| {
-        e.samples
-            .as_ref()
-            .and_then(|s| s.example_values.iter().find(|(p, _)| *p == id))
+    // Every value the example gives a parameter (a list repeated: each of its items).
+    let example = |id: ParamId| -> Vec<&str> {
+        (e.samples.iter())
+            .flat_map(|s| &s.example_values)
+            .filter(|(p, _)| *p == id)
             .map(|(_, v)| v.as_str())
+            .collect()
     };
     op.insert(
         "parameters".into(),
@@ -320,8 +326,9 @@ fn description(e: &Endpoint) -> String {
     EndpointDoc::new(e, Style::Plain).full()
 }
 
-/// A parameter; `example` is its value in the sample server's example request.
-fn parameter(p: &Param, example: Option<&str>) -> Value {
+/// A parameter; `example` is what the sample server's example request gives it. A list is an
+/// array of its items' schema, `form` style, exploded when it repeats the parameter.
+fn parameter(p: &Param, example: Vec<&str>) -> Value {
     let mut schema = Map::new();
     let mut doc = p.doc.trim().to_string();
     match &p.ty {
@@ -378,6 +385,31 @@ fn parameter(p: &Param, example: Option<&str>) -> Value {
         ParamLocation::Query => "query",
         ParamLocation::Path => "path",
     };
+    let value = |text: &str| match p.ty {
+        ValueType::Integer(_) => text
+            .parse::<i64>()
+            .map_or_else(|_| json!(text), |n| json!(n)),
+        _ => json!(text),
+    };
+    let (schema, example) = match &p.list {
+        None => (Value::Object(schema), example.first().map(|t| value(t))),
+        Some(form) => {
+            let mut list = json!({ "type": "array", "items": schema });
+            if let Some(n) = form.min_items {
+                list["minItems"] = json!(n);
+            }
+            if let Some(n) = form.max_items {
+                list["maxItems"] = json!(n);
+            }
+            let items: Vec<&str> = match form.style {
+                ListStyle::Comma => example.iter().flat_map(|t| t.split(',')).collect(),
+                ListStyle::Repeated => example,
+            };
+            let example =
+                (!items.is_empty()).then(|| Value::Array(items.into_iter().map(value).collect()));
+            (list, example)
+        }
+    };
     let mut out = json!({
         "name": p.wire,
         "in": location,
@@ -385,14 +417,12 @@ fn parameter(p: &Param, example: Option<&str>) -> Value {
         "description": doc,
         "schema": schema,
     });
+    if let Some(form) = &p.list {
+        out["style"] = json!("form");
+        out["explode"] = json!(form.style == ListStyle::Repeated);
+    }
     if let Some(example) = example {
-        let value = match p.ty {
-            ValueType::Integer(_) => example
-                .parse::<i64>()
-                .map_or_else(|_| json!(example), |n| json!(n)),
-            _ => json!(example),
-        };
-        out["example"] = value;
+        out["example"] = example;
     }
     out
 }

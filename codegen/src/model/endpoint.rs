@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::{
-    AuthMode, BODY, FieldId, Literal, Location, Method, Operand, ParamId, ParamLocation,
+    AuthMode, BODY, FieldId, ListForm, Literal, Location, Method, Operand, ParamId, ParamLocation,
     Provenance, Record, RecordId, Rule, Samples, TimeFormat, ValueCheck, ValueType,
 };
 use crate::naming::EndpointNames;
@@ -216,9 +216,11 @@ pub struct Param {
     pub ident: String,
     /// Where it travels.
     pub location: ParamLocation,
-    /// Value type and its constraints.
+    /// Value type and its constraints (of each item, for a list).
     pub ty: ValueType,
-    /// Required on every request.
+    /// A list: how it travels and how many items it takes.
+    pub list: Option<ListForm>,
+    /// Required on every request (a list: with at least one item).
     pub required: bool,
     /// Value used when absent.
     pub default: Option<Literal>,
@@ -282,8 +284,10 @@ pub struct Input<'m> {
     pub ident: &'m str,
     /// Where it travels.
     pub place: Place,
-    /// Its type and constraints.
+    /// Its type and constraints (of each item, for a list).
     pub ty: &'m ValueType,
+    /// A list parameter's form.
+    pub list: Option<&'m ListForm>,
     /// A parameter required on every request; a body field that is not optional.
     pub required: bool,
     /// The value a parameter takes when absent.
@@ -345,6 +349,7 @@ impl<'m> Inputs<'m> {
                         ParamLocation::Path => Place::Path,
                     },
                     ty: &p.ty,
+                    list: p.list.as_ref(),
                     required: p.required,
                     default: p.default.as_ref(),
                     doc: &p.doc,
@@ -359,6 +364,7 @@ impl<'m> Inputs<'m> {
                     ident: &f.ident,
                     place: Place::Body,
                     ty: f.checks.as_ref()?,
+                    list: None,
                     required: !f.optional,
                     default: None,
                     doc: &f.doc,

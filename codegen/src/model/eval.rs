@@ -11,8 +11,8 @@ use mrds_runtime::{ParamValue, TimeValue, holds};
 
 use super::rule::Reading;
 use super::{
-    Condition, Endpoint, Input, Inputs, Operand, ParamId, Place, Record, Rule, TimeFormat,
-    ValueCheck, ValueType,
+    Condition, Endpoint, Input, Inputs, ListForm, ListStyle, Operand, ParamId, Place, Record, Rule,
+    TimeFormat, ValueCheck, ValueType,
 };
 
 /// One problem of a request: the rule it breaks, the input it names, the value, why.
@@ -204,6 +204,14 @@ impl Endpoint {
         };
         let mut out = Vec::new();
         for input in given.inputs.all() {
+            if let (Some(form), Operand::Param(id)) = (input.list, input.operand) {
+                let texts: Vec<&str> = (params.iter())
+                    .filter(|(p, _)| *p == id)
+                    .map(|(_, v)| v.as_str())
+                    .collect();
+                out.extend(self.list_problems(&input, form, &texts));
+                continue;
+            }
             let problem = match (given.sent(&input), input.place) {
                 (None, Place::Query | Place::Path) if input.required => Some((
                     ValueCheck::Required,
@@ -224,6 +232,57 @@ impl Endpoint {
             }
         }
         out.extend(self.rules.iter().filter_map(|r| given.problem(r)));
+        out
+    }
+
+    /// The problems of list `input` sent as `texts` (each time the parameter is given): a
+    /// comma list given twice, an item its type refuses (named by its index), no item when
+    /// it is required, a number of items outside its bounds.
+    fn list_problems(&self, input: &Input<'_>, form: &ListForm, texts: &[&str]) -> Vec<Problem> {
+        let name = input.name();
+        let problem = |param: String, check: ValueCheck, got: &str, reason: String| Problem {
+            rule: self.value_rule(&name, check),
+            param,
+            operand: input.operand,
+            got: got.to_owned(),
+            reason,
+        };
+        let items: Vec<&str> = match (form.style, texts) {
+            (ListStyle::Comma, [] | [""]) => Vec::new(),
+            (ListStyle::Comma, [one]) => one.split(',').collect(),
+            (ListStyle::Comma, [first, more @ ..]) => {
+                let reason = format!("is given {} times; give it once", more.len() + 1);
+                return vec![problem(name.clone(), ValueCheck::Repeated, first, reason)];
+            }
+            (ListStyle::Repeated, texts) => texts.to_vec(),
+        };
+        let mut out = Vec::new();
+        if items.is_empty() {
+            if input.required {
+                let reason = "is required: give at least one item".to_owned();
+                out.push(problem(name.clone(), ValueCheck::Required, "", reason));
+            }
+            return out;
+        }
+        let count = i64::try_from(items.len()).unwrap_or(i64::MAX);
+        if !holds::in_range(count, form.min_items, form.max_items) {
+            let reason = mrds_runtime::items_reason(form.min_items, form.max_items);
+            out.push(problem(
+                name.clone(),
+                ValueCheck::Items,
+                &format!("{count} items"),
+                reason,
+            ));
+        }
+        for (i, item) in items.iter().enumerate() {
+            let at = format!("{name}[{i}]");
+            if form.style == ListStyle::Comma && !holds::comma_item(item) {
+                let reason = mrds_runtime::COMMA_ITEM_REASON.to_owned();
+                out.push(problem(at, ValueCheck::Type, item, reason));
+            } else if let Some((check, reason)) = refuses(input.ty, item) {
+                out.push(problem(at, check, item, reason));
+            }
+        }
         out
     }
 }

@@ -14,7 +14,8 @@
 //! and nothing can fail to resolve. An id belongs to the model that made it.
 
 pub use crate::ast::{
-    AuthMode, BODY, ChangeAction, Equal, Format, Method, ParamLocation, RuleKind, TextFormat,
+    AuthMode, BODY, ChangeAction, Equal, Format, ListStyle, Method, ParamLocation, RuleKind,
+    TextFormat,
 };
 pub use crate::diag::Location;
 pub use crate::naming::EndpointNames;
@@ -31,8 +32,8 @@ pub use rule::{
 pub use samples::{SampleField, SampleOrder, SampleRange, SampleSet, Samples};
 pub use types::{Field, Record, TypeRef, ValueSet, Variant};
 pub use values::{
-    EnumType, IntegerFormat, IntegerType, Literal, StringType, TimeFormat, ValueCheck, ValueRef,
-    ValueType,
+    EnumType, IntegerFormat, IntegerType, ListForm, Literal, StringType, TimeFormat, ValueCheck,
+    ValueRef, ValueType,
 };
 
 mod endpoint;

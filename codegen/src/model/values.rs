@@ -1,7 +1,7 @@
 //! The values of a request: each input's type and the constraints its kind can carry, its
 //! own checks, and the literals the spec compares values with.
 
-use super::{Pattern, TextFormat, ValueSetId, VariantId};
+use super::{ListStyle, Pattern, TextFormat, ValueSetId, VariantId};
 
 impl ValueType {
     /// The time format, when a value of this type is a point in time (Unix seconds or
@@ -99,6 +99,18 @@ impl PartialEq for ValueRef {
     }
 }
 
+/// A list parameter (`array: true`): how it travels and how many items it takes when given
+/// (no item is the parameter not given). Its item type is the parameter's [`ValueType`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListForm {
+    /// How it travels in the query.
+    pub style: ListStyle,
+    /// Fewest items when given.
+    pub min_items: Option<i64>,
+    /// Most items.
+    pub max_items: Option<i64>,
+}
+
 /// A parameter's own checks, each with a rule id `<endpoint>.<param>.<check>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ValueCheck {
@@ -116,11 +128,13 @@ pub enum ValueCheck {
     Pattern,
     /// Not in its format.
     Format,
+    /// A list with a number of items outside its bounds.
+    Items,
 }
 
 impl ValueCheck {
     /// Every check, in order: for tools reading a rule id back (`cargo xtask drift`).
-    pub const ALL: [ValueCheck; 7] = [
+    pub const ALL: [ValueCheck; 8] = [
         ValueCheck::Required,
         ValueCheck::Repeated,
         ValueCheck::Type,
@@ -128,6 +142,7 @@ impl ValueCheck {
         ValueCheck::Range,
         ValueCheck::Pattern,
         ValueCheck::Format,
+        ValueCheck::Items,
     ];
 
     /// The last part of the rule id.
@@ -140,6 +155,7 @@ impl ValueCheck {
             ValueCheck::Range => "range",
             ValueCheck::Pattern => "pattern",
             ValueCheck::Format => "format",
+            ValueCheck::Items => "items",
         }
     }
 }

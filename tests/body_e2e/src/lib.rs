@@ -1,8 +1,12 @@
 //! End to end over the crates generated from `tests/fixtures/body.yaml` (a `POST` with a JSON
-//! body under a `{platform}` segment restricted to a value set): the sample server answers it,
-//! the client sends it, the server refuses what it must (413, 415, malformed JSON, every
-//! problem of parameters and body at once), a call that is not idempotent is not repeated, and
-//! the contract suite derived from the spec passes against the sample server.
+//! body under a `{platform}` segment restricted to a value set) and `tests/fixtures/methods.yaml`
+//! (a `PUT` with a body and a `DELETE` on one path, overlapping templates, a lookup integer with
+//! both bounds, lists in both forms): the sample server answers them, the client sends them,
+//! the server refuses what it must (413, 415, malformed JSON, every problem of parameters and
+//! body at once, an item of a list by its index, a method a path does not answer), a call that
+//! is not idempotent is not repeated, the most specific template serves a request everywhere
+//! (the server, the journal, scenarios, the proxy), and the contract suite derived from the
+//! spec passes against the sample server.
 //!
 //! Built and run in a scratch workspace by `tests/tests/it/bodies.rs` (`cargo test -p
 //! mrds-tests --test it bodies -- --ignored`); the spec is in `../spec`.
@@ -256,4 +260,161 @@ mod tests {
             assert!(outcomes.iter().any(|o| o.id == id), "{id} is checked");
         }
     }
+
+    mod methods {
+        use std::net::SocketAddr;
+        use std::time::Duration;
+
+        use mrds_client::{Client, Error};
+        use mrds_mock::{MockServer, Scenario};
+        use mrds_model::api::{PERSON_BY_SOURCE, PERSON_NOTES};
+        use mrds_model::params::{
+            PersonBySourceParams, PersonNotesParams, SubscriptionDeleteParams,
+            SubscriptionPutParams,
+        };
+        use mrds_model::records::SubscriptionUpdate;
+        use mrds_model::value_sets::{Facet, Feed, Source};
+        use mrds_runtime::client::{RawClient, http};
+
+        use super::{KEY, client, mock};
+
+        /// `method target` with the key; status, `Allow` and the JSON answer.
+        async fn send(
+            addr: SocketAddr,
+            method: &str,
+            target: &str,
+        ) -> (u16, Option<String>, serde_json::Value) {
+            let request = http::Request::builder()
+                .method(method)
+                .uri(format!("http://{addr}/api{target}"))
+                .header("X-API-Key", KEY)
+                .body(bytes::Bytes::new())
+                .unwrap();
+            let response = RawClient::new()
+                .unwrap()
+                .send(request, Duration::from_secs(30))
+                .await
+                .unwrap();
+            let allow = (response.headers().get("allow"))
+                .map(|v| v.to_str().unwrap().to_owned());
+            let json = serde_json::from_slice(response.body()).unwrap_or_default();
+            (response.status().as_u16(), allow, json)
+        }
+
+        #[tokio::test]
+        async fn a_put_with_a_body_and_a_delete_go_end_to_end() {
+            let addr = mock().await;
+            let client = client(addr);
+            let put = SubscriptionPutParams::new(Feed::Alpha, "@apple");
+            let answer = client
+                .subscription_put(&put, &SubscriptionUpdate::new(7))
+                .await
+                .unwrap();
+            assert_eq!((answer.data[0].handle.as_str(), answer.data[0].weight), ("@apple", 7));
+            // The body is checked before anything is sent.
+            match client.subscription_put(&put, &SubscriptionUpdate::new(11)).await {
+                Err(Error::InvalidInput(e)) => {
+                    assert_eq!(e.issues[0].rule, "subscription_put.body.weight.range");
+                }
+                other => panic!("expected invalid input, got {other:?}"),
+            }
+            let delete = SubscriptionDeleteParams::new(Feed::Alpha, "@apple");
+            let answer = client.subscription_delete(&delete).await.unwrap();
+            assert_eq!(answer.data[0].weight, 0);
+            // A handle the samples do not hold is not found.
+            let gone = SubscriptionDeleteParams::new(Feed::Alpha, "@nobody");
+            match client.subscription_delete(&gone).await {
+                Err(e) => assert_eq!(e.status(), Some(404), "{e:?}"),
+                Ok(answer) => panic!("expected 404, got {answer:?}"),
+            }
+            // The path answers PUT and DELETE, nothing else.
+            let (status, allow, json) = send(addr, "GET", "/v1/feeds/alpha/handles/@apple").await;
+            assert_eq!((status, allow.as_deref()), (405, Some("PUT,DELETE")), "{json}");
+            assert!(json["request_id"].is_string(), "in the envelope: {json}");
+            let (status, _, _) = send(addr, "DELETE", "/v1/feeds/alpha/handles/@apple").await;
+            assert_eq!(status, 200);
+        }
+
+        #[tokio::test]
+        async fn a_list_travels_in_its_form_and_its_items_are_checked() {
+            let addr = mock().await;
+            let params = PersonBySourceParams::new(Source::Podcast, 17)
+                .with_fields(vec![Facet::Name, Facet::Party])
+                .with_years(vec![2020, 2024]);
+            assert_eq!(
+                params.to_query(),
+                [("fields", "name,party".to_string()), ("years", "2020".into()), ("years", "2024".into())]
+            );
+            let answer = client(addr).person_by_source(&params).await.unwrap();
+            assert_eq!(answer.data[0].name, "Ada");
+            // Each item is checked; an issue names the item by its index and value.
+            let (status, _, json) =
+                send(addr, "GET", "/v1/persons/podcast/17?years=2020&years=1800&fields=name,nope").await;
+            assert_eq!(status, 400, "{json}");
+            let details: Vec<(String, String, String)> = json["error"]["details"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| {
+                    let text = |k: &str| d[k].as_str().unwrap_or_default().to_owned();
+                    (text("field"), text("got"), text("reason"))
+                })
+                .collect();
+            let named = |field: &str, got: &str, rule: &str| {
+                details
+                    .iter()
+                    .any(|(f, g, r)| f == field && g == got && r.contains(rule))
+            };
+            assert!(named("fields[1]", "nope", "person_by_source.fields.values"), "{details:?}");
+            assert!(named("years[1]", "1800", "person_by_source.years.range"), "{details:?}");
+            // Too few items, refused by the client before anything is sent.
+            let one = PersonBySourceParams::new(Source::Podcast, 17).with_years(vec![2020]);
+            match client(addr).person_by_source(&one).await {
+                Err(Error::InvalidInput(e)) => {
+                    assert_eq!((e.issues[0].rule, &*e.issues[0].field), ("person_by_source.years.items", "years"));
+                }
+                other => panic!("expected invalid input, got {other:?}"),
+            }
+            // The server agrees with the client on the same request.
+            let (status, _, json) = send(addr, "GET", "/v1/persons/podcast/17?years=2020").await;
+            assert_eq!(status, 400, "{json}");
+            assert_eq!(json["error"]["details"][0]["field"], "years");
+        }
+
+        #[tokio::test]
+        async fn the_most_specific_template_serves_a_request_everywhere() {
+            let server = MockServer::builder().api_key(KEY).start().await.unwrap();
+            let client = Client::builder(server.base_url()).api_key(KEY).build().unwrap();
+            // `/v1/persons/congress/notes` fits both templates; the literal `notes` wins.
+            server.answer(&PERSON_NOTES, Scenario::status(429).times(1)).unwrap();
+            let notes = client.person_notes(&PersonNotesParams::new("congress")).await;
+            assert_eq!(notes.map(|a| a.data.len()).ok(), Some(1), "the scenario, then a retry");
+            let person = client
+                .person_by_source(&PersonBySourceParams::new(Source::Congress, 42))
+                .await
+                .unwrap();
+            assert_eq!(person.data[0].name, "Grace");
+            let journal = server.received_requests();
+            let endpoints: Vec<&str> = journal.iter().map(|r| r.endpoint.unwrap().id).collect();
+            assert_eq!(endpoints, ["person_notes", "person_notes", "person_by_source"]);
+            assert_eq!(server.received_requests_of(&PERSON_BY_SOURCE).len(), 1);
+        }
+
+        #[tokio::test]
+        async fn the_proxy_judges_a_request_by_the_most_specific_template() {
+            let provider = mock().await;
+            let proxy = mrds_runtime::mock::Proxy::builder(&mrds_mock::APP, format!("http://{provider}").as_str())
+                .build()
+                .unwrap();
+            let at = super::serve(proxy.router()).await;
+            // Judged as `person_by_source`, `notes` would be an id that is not an integer, which
+            // the service answers 200: a false `rule.stricter`.
+            let (status, _, _) = send(at, "GET", "/v1/persons/congress/notes").await;
+            assert_eq!(status, 200);
+            let (status, _, _) = send(at, "GET", "/v1/persons/congress/42?fields=name").await;
+            assert_eq!(status, 200);
+            assert!(proxy.findings().is_empty(), "{:#?}", proxy.findings());
+        }
+    }
+
 }

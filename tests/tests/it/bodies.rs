@@ -1,7 +1,9 @@
-//! A request with a JSON body, end to end: the crates generated from the body fixture
-//! (`tests/fixtures/body.yaml`, a `POST` under a `{platform}` segment restricted to a value
-//! set) run the tests of `tests/body_e2e/` in a scratch workspace: the client, the server,
-//! the sample server and the contract suite. Slow (it builds the generated crates, the
+//! Requests with a JSON body, every method, lists and overlapping paths, end to end: the crates
+//! generated from the body fixture (`tests/fixtures/body.yaml`, a `POST` under a `{platform}`
+//! segment restricted to a value set) and the methods fixture (`tests/fixtures/methods.yaml`: a
+//! `PUT` and a `DELETE` on one path, overlapping templates, a lookup integer with both bounds,
+//! lists in both forms) run the tests of `tests/body_e2e/` in a scratch workspace: the client,
+//! the server, the sample server, the proxy and the contract suite. Slow (it builds the generated crates, the
 //! generator and the contract runner there): an explicit run,
 //! `cargo test -p mrds-tests --test it bodies -- --ignored`, which CI makes.
 
@@ -15,7 +17,7 @@ fn a_post_with_a_body_works_end_to_end() {
         let text = std::fs::read_to_string(fixtures.join(name)).unwrap();
         (name.to_string(), text)
     };
-    let spec = [read("base.yaml"), read("body.yaml")];
+    let spec = [read("base.yaml"), read("body.yaml"), read("methods.yaml")];
     let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("body-e2e");
     if let Err(e) = mrds_tests::run_generated_tests(&scratch, &spec, "body_e2e") {
         panic!("{e}");

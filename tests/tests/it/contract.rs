@@ -376,10 +376,12 @@ async fn a_broken_implementation_fails_exactly_the_checks_of_what_it_breaks() {
         "research_units.idx_requires_kind.broken",
     ];
     let live = || api.endpoints.iter().filter(|e| e.removed.is_none());
-    // An error outside the envelope: every lookup of nothing.
-    let lookups: Vec<String> = live()
-        .filter(|e| e.lookup.is_some())
-        .map(|e| format!("{}.lookup.not_found", e.id))
+    // An error outside the envelope: every request the sample data answers 404 (a lookup of
+    // nothing, a probe of a value no sample holds).
+    let lookups: Vec<String> = contract::derive(&api, Removed::Gone)
+        .into_iter()
+        .filter(|p| p.not_found_allowed || p.id.ends_with(".lookup.not_found"))
+        .map(|p| p.id)
         .collect();
     // Accepts a missing key: every endpoint that requires one.
     let missing: Vec<String> = live()
@@ -664,5 +666,87 @@ async fn curl_lines_expand_the_key_when_pasted_into_a_shell() {
         args,
         ["-sS", "-H", "X-API-Key: pasted-secret", failed.url.as_str()],
         "{line}"
+    );
+}
+
+/// A lookup integer with both bounds (`tests/fixtures/methods.yaml`): the not-found probe asks
+/// for a value inside the range, neither bound, that no sample set holds; a probe asking for a
+/// value no sample holds (a bound, another value of a path segment) accepts the spec's 404, and
+/// the sample request itself does not. A list is probed item by item and by its count.
+#[test]
+fn lookups_and_lists_are_probed_within_their_constraints() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let read = |name: &str| {
+        (
+            name.to_string(),
+            std::fs::read_to_string(dir.join(name)).unwrap(),
+        )
+    };
+    let api = mrds_codegen::load_sources(&[read("base.yaml"), read("methods.yaml")])
+        .unwrap_or_else(|d| panic!("{d}"));
+    let e = api.endpoint_named("person_by_source").unwrap();
+    let probes = contract::endpoint_checks(&api, e, Removed::Gone);
+    let probe = |id: &str| {
+        (probes.iter())
+            .find(|p| p.id == format!("person_by_source.{id}"))
+            .unwrap_or_else(|| {
+                panic!(
+                    "no probe {id} in {:?}",
+                    probes.iter().map(|p| &p.id).collect::<Vec<_>>()
+                )
+            })
+    };
+    let not_found = probe("lookup.not_found");
+    let id: i64 = not_found
+        .request
+        .path
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let (min, max) = mrds_tests::integer_bounds_in(&api, "person_by_source", "person_id");
+    assert!(
+        min < id && id < max,
+        "{id} inside {min}..={max}, neither bound"
+    );
+    let held: Vec<&str> = (e.samples.iter())
+        .flat_map(|s| &s.sets)
+        .flat_map(|set| &set.when)
+        .flat_map(|(_, spellings)| spellings)
+        .map(String::as_str)
+        .collect();
+    assert!(
+        !held.contains(&id.to_string().as_str()),
+        "{id} is held by a sample"
+    );
+    assert!(!not_found.not_found_allowed);
+    for accepting in [
+        "person_id.at_min",
+        "person_id.at_max",
+        "source.value_congress",
+    ] {
+        assert!(
+            probe(accepting).not_found_allowed,
+            "{accepting} may be answered 404"
+        );
+    }
+    assert!(!probe("example").not_found_allowed);
+    for list in [
+        "fields.too_many_items",
+        "fields.bad_item",
+        "fields.no_item",
+        "years.too_few_items",
+        "years.at_max_items",
+        "years.bad_item",
+    ] {
+        probe(list);
+    }
+    assert_eq!(
+        probe("years.bad_item").expect,
+        contract::Expect::Rejected {
+            field: "years[1]".into(),
+            rule: "person_by_source.years.type".into()
+        }
     );
 }

@@ -26,6 +26,9 @@
 //! - the hand-written crates' layout: no source file of the runtime or the generator over 800
 //!   lines, and no module importing one that imports it back ([`module_graph`]).
 
+// The tests reach endpoints the spec may mark removed (a removal is a change in spec/ alone): they still compile and run.
+#![allow(deprecated)]
+
 mod bodies;
 mod broken_specs;
 mod catalog;

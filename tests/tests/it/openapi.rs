@@ -56,7 +56,20 @@ fn every_endpoint_and_parameter_is_described() {
             };
             assert_eq!(o["in"], place, "{at}");
             assert_eq!(o["required"], p.required, "{at}");
-            let schema = &o["schema"];
+            // A list is an array of its items, in the form it travels.
+            let schema = match &p.list {
+                Some(form) => {
+                    let list = &o["schema"];
+                    assert_eq!(list["type"], "array", "{at}");
+                    assert_eq!(list["maxItems"].as_i64(), form.max_items, "{at}");
+                    assert_eq!(list["minItems"].as_i64(), form.min_items, "{at}");
+                    assert_eq!(o["style"], "form", "{at}");
+                    let exploded = form.style == mrds_codegen::model::ListStyle::Repeated;
+                    assert_eq!(o["explode"], exploded, "{at}");
+                    &list["items"]
+                }
+                None => &o["schema"],
+            };
             let (min, max) = match &p.ty {
                 ValueType::Integer(t) => (t.min, t.max),
                 _ => (None, None),

@@ -292,10 +292,17 @@ async fn keys_are_required_where_the_spec_says_and_checked_everywhere() {
 #[tokio::test]
 async fn the_removed_endpoint_answers_410_and_unknown_paths_404() {
     let addr = mock().await;
-    let error = get(addr, example("index_1min"), Some(KEY))
-        .await
-        .error(410, ErrorCode::EndpointRemoved);
-    assert!(error.message.contains("2026-07-29"), "{}", error.message);
+    // Every endpoint the spec marks removed, with the date of its removal.
+    let removed: Vec<_> = (ENDPOINTS.iter())
+        .filter_map(|e| Some((e, e.removed?)))
+        .collect();
+    assert!(!removed.is_empty(), "the spec marks an endpoint removed");
+    for (e, removal) in removed {
+        let error = call(addr, e.id, Some(KEY))
+            .await
+            .error(410, ErrorCode::EndpointRemoved);
+        assert!(error.message.contains(removal.date), "{}", error.message);
+    }
 
     for target in [
         "/v1/nothing",
@@ -320,18 +327,12 @@ async fn a_removed_endpoint_can_be_served_when_the_implementation_chooses() {
         StaticKeys::new([KEY]),
     ))
     .await;
-    for symbol in ["%5EGSPC", "GSPC"] {
-        let target = format!(
-            "/v1/macro/index/1min?symbol={symbol}&start_time=1784505600&end_time=1784592000"
-        );
-        let bars = get(addr, &target, Some(KEY))
-            .await
-            .records::<IndexBar1Min>();
-        assert_eq!(bars.len(), 3);
-        let expected = symbol.replace("%5E", "^");
+    for e in ENDPOINTS.iter().filter(|e| e.removed.is_some()) {
+        let answer = call(addr, e.id, Some(KEY)).await;
         assert!(
-            bars.iter().all(|b| b.symbol == expected),
-            "echoes {expected}"
+            decode(e.id, &answer) > 0,
+            "{} answers its sample records",
+            e.id
         );
     }
 }
@@ -380,21 +381,6 @@ async fn samples_filter_by_range_cap_by_limit_and_apply_defaults() {
         2
     );
 
-    // Treasury rates: none given is the latest only.
-    let latest = get(addr, "/v1/macro/treasury-rates", Some(KEY))
-        .await
-        .records::<TreasuryRate>();
-    assert_eq!(latest.len(), 1);
-    assert_eq!(latest[0].date, "2026-11-20");
-    let from = get(
-        addr,
-        "/v1/macro/treasury-rates?start_time=1795046400",
-        Some(KEY),
-    )
-    .await
-    .records::<TreasuryRate>();
-    assert_eq!(from.len(), 2, "from 2026-11-19 on");
-
     // Commentary: pages by limit and offset.
     let id = "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f";
     let range = "start_time=1793491200&end_time=1796083200";
@@ -409,6 +395,38 @@ async fn samples_filter_by_range_cap_by_limit_and_apply_defaults() {
         seen.windows(2).all(|w| w[0] > w[1]),
         "newest first: {seen:?}"
     );
+}
+
+/// An endpoint whose samples answer only the latest record when none of some parameters is
+/// given (`latest_without`): its example without those parameters is answered with one record.
+/// Read from the model, for every such endpoint the spec serves.
+#[tokio::test]
+async fn samples_answer_the_latest_record_alone_when_no_range_is_given() {
+    let addr = mock().await;
+    let api = mrds_tests::real_spec();
+    for e in api.endpoints.iter().filter(|e| e.removed.is_none()) {
+        let Some(samples) = e.samples.as_ref().filter(|s| !s.latest_without.is_empty()) else {
+            continue;
+        };
+        let left_out: Vec<&str> = (samples.latest_without.iter())
+            .map(|id| e.param(*id).wire.as_str())
+            .collect();
+        let (path, query) = samples
+            .example
+            .split_once('?')
+            .unwrap_or((&samples.example, ""));
+        let kept: Vec<&str> = (query.split('&'))
+            .filter(|pair| !pair.is_empty())
+            .filter(|pair| !left_out.contains(&pair.split('=').next().unwrap_or_default()))
+            .collect();
+        let target = format!("{path}?{}", kept.join("&"));
+        let answer = get(addr, &target, Some(KEY)).await;
+        assert_eq!(
+            decode(&e.id, &answer),
+            1,
+            "{target}: the latest record alone"
+        );
+    }
 }
 
 #[tokio::test]
@@ -598,16 +616,18 @@ async fn a_panic_or_internal_error_is_a_500_without_detail_and_the_server_keeps_
         assert!(!String::from_utf8_lossy(&answer.body).contains("db-7"));
 
         // The next request is served.
-        let ok = get(addr, example("treasury_rates"), Some(KEY)).await;
-        assert!(!ok.records::<TreasuryRate>().is_empty());
+        let served = mrds_tests::served_example();
+        let ok = get(addr, served.request, Some(KEY)).await;
+        assert!(decode(served.endpoint, &ok) > 0);
     }
 }
 
 #[tokio::test]
 async fn request_ids_differ_per_request() {
     let addr = mock().await;
-    let a = get(addr, example("treasury_rates"), Some(KEY)).await;
-    let b = get(addr, example("treasury_rates"), Some(KEY)).await;
+    let target = mrds_tests::served_example().request;
+    let a = get(addr, target, Some(KEY)).await;
+    let b = get(addr, target, Some(KEY)).await;
     assert_ne!(a.header("x-request-id"), b.header("x-request-id"));
     // `req_` and 128 random bits in hex: no shared prefix as a counter would have.
     let (a, b) = (
@@ -642,16 +662,12 @@ async fn every_configured_key_is_accepted_whatever_its_length() {
         "k2",
     ])))
     .await;
-    let target = example("treasury_rates");
+    let served = mrds_tests::served_example();
     for key in ["k", "a-much-longer-key", "k2"] {
-        assert!(
-            !get(addr, target, Some(key))
-                .await
-                .records::<TreasuryRate>()
-                .is_empty(),
-            "{key}"
-        );
+        let answer = get(addr, served.request, Some(key)).await;
+        assert!(decode(served.endpoint, &answer) > 0, "{key}");
     }
+    let target = served.request;
     for key in ["", "K", "k3", "a-much-longer-ke", "a-much-longer-key0"] {
         get(addr, target, Some(key))
             .await

@@ -30,7 +30,10 @@ use tokio::net::TcpStream;
 use crate::http::{Answer, assert_request_id, parse};
 
 const KEY: &str = "refusals-test-key";
-const TREASURY: &str = "/api/v1/macro/treasury-rates?start_time=1793491200&end_time=1795996800";
+/// A request the sample server answers with records ([`mrds_tests::served_target`]).
+fn target() -> &'static str {
+    mrds_tests::served_target()
+}
 /// The body limit of the test server.
 const LIMIT: usize = 1024;
 
@@ -188,7 +191,8 @@ async fn exchange(addr: SocketAddr, bytes: Vec<u8>) -> Vec<Answer> {
 
 /// A `GET` of the sample server with the key: answered 200 when it is answered at all.
 fn pipelined_get() -> String {
-    format!("GET {TREASURY} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n")
+    let target = target();
+    format!("GET {target} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n")
 }
 
 /// A `POST` head of the payload endpoint with `headers` (each ending with CRLF).
@@ -301,13 +305,14 @@ async fn answers_415_and_401_leave_the_body_unread_and_close() {
 
 #[tokio::test]
 async fn any_answer_that_leaves_a_body_unread_closes() {
+    let target = target();
     let addr = serve().await;
     // A GET with a body (its route reads none), a POST to a path nobody serves, and a POST
     // to a GET endpoint (405): each answered, then the close.
     let body = "0123456789";
     for (head, status, code) in [
         (
-            format!("GET {TREASURY} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n"),
+            format!("GET {target} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n"),
             200,
             None,
         ),
@@ -317,7 +322,7 @@ async fn any_answer_that_leaves_a_body_unread_closes() {
             Some("RESOURCE_NOT_FOUND"),
         ),
         (
-            format!("POST {TREASURY} HTTP/1.1\r\nHost: x\r\n"),
+            format!("POST {target} HTTP/1.1\r\nHost: x\r\n"),
             405,
             Some("RESOURCE_NOT_FOUND"),
         ),

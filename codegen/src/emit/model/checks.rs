@@ -27,7 +27,7 @@ pub(super) fn set_of(l: &Literal) -> Option<&str> {
 }
 
 /// A literal as a pattern (for `matches!`).
-fn literal_pattern(l: &Literal) -> TokenStream {
+pub(super) fn literal_pattern(l: &Literal) -> TokenStream {
     match l {
         Literal::String(s) => quote!(#s),
         Literal::Integer(n) => {
@@ -215,6 +215,16 @@ pub(super) fn body_local(i: &Input<'_>, from: &TokenStream) -> Option<TokenStrea
     (i.place == Place::Body).then(|| quote!(let #x = #value;))
 }
 
+/// The type of a parameter's value: its base type, or a `Vec` of it for a list.
+pub(super) fn value_type(p: &Param) -> TokenStream {
+    let base = base_type(p);
+    match p.list {
+        Some(_) => quote!(Vec<#base>),
+        None => base,
+    }
+}
+
+/// The type of one value of a parameter (of each item, for a list).
 pub(super) fn base_type(p: &Param) -> TokenStream {
     match &p.ty {
         ValueType::String(_) => quote!(String),

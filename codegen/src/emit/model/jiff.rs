@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::MAX_ARGS;
-use super::checks::base_type;
+use super::checks::value_type;
 use crate::emit::{deprecation, docs, ident};
 use crate::model::{
     Endpoint, Field, Format, IntegerFormat, IntegerType, Param, StringType, TimeKind, TypeRef,
@@ -17,6 +17,10 @@ use crate::model::{
 /// turning it into the parameter's plain value.
 fn time_writer(p: &Param) -> Option<(TokenStream, TokenStream)> {
     let text_time = |t: &StringType| t.format?.info().time;
+    if p.list.is_some() {
+        // A list of times keeps its plain values.
+        return None;
+    }
     match &p.ty {
         ValueType::Integer(IntegerType {
             format: Some(IntegerFormat::UnixSeconds),
@@ -54,9 +58,11 @@ pub(super) fn param_methods(e: &Endpoint) -> TokenStream {
             let x = ident(&p.ident);
             match (time_writer(p), &p.ty) {
                 (Some((ty, _)), _) => quote!(#x: #ty),
-                (None, ValueType::String(_)) => quote!(#x: impl Into<String>),
+                (None, ValueType::String(_)) if p.list.is_none() => {
+                    quote!(#x: impl Into<String>)
+                }
                 (None, _) => {
-                    let t = base_type(p);
+                    let t = value_type(p);
                     quote!(#x: #t)
                 }
             }

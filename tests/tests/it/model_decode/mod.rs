@@ -33,6 +33,29 @@ macro_rules! decode {
 }
 use decode;
 
+/// Asserts that `record`, encoded, holds `expected` in its field `name` (an absent field holds
+/// null); numbers compare as numbers, so `3` and `3.0` are one value whether the spec makes
+/// the field an integer or a number.
+#[track_caller]
+fn field<T: serde::Serialize>(record: &T, name: &str, expected: serde_json::Value) {
+    field_says(record, name, expected, "");
+}
+
+/// [`field`], saying `why` when it fails.
+#[track_caller]
+fn field_says<T: serde::Serialize>(record: &T, name: &str, expected: serde_json::Value, why: &str) {
+    let encoded = serde_json::to_value(record).expect("a record encodes");
+    let got = encoded.get(name).unwrap_or(&serde_json::Value::Null);
+    let same = match (got.as_f64(), expected.as_f64()) {
+        (Some(a), Some(b)) => a == b,
+        _ => *got == expected,
+    };
+    assert!(
+        same,
+        "field `{name}`: expected {expected}, got {got} in {encoded} {why}"
+    );
+}
+
 /// A success envelope around `data` (given as JSON text), with metadata and pagination.
 fn success(data: &str) -> String {
     format!(

@@ -1,16 +1,19 @@
 //! Every record type decoded from a success envelope: its fields by their wire names (`yield`),
 //! integers in number fields, numeric text kept as text, optional and null values, unknown
 //! values of tolerant value sets, unknown fields dropped; and encoded back.
+//!
+//! Each field is read on the wire, as the record encodes it ([`field`]), not through its Rust
+//! type: the spec may retype a field (an integer become a number, a text a value set) in
+//! `spec/` alone, and the values these answers hold stay what they are.
 
 use mrds_model::{
     Candle, CompanyProfile, Envelope, EquityOffering, EtfFlow, ForexBar, IndexBar1Min,
-    LeverageRatio, NandItem, NandSpotPrice, NonUsBar, OwnChannelVerified, PersonCommentary,
-    PitDividend, PublishedAtSource, ResearchUnit, ScreenerEvent, ScreenerEventType, SourceKind,
-    Ssr, TreasuryRate, UnitKind,
+    LeverageRatio, NandSpotPrice, NonUsBar, PersonCommentary, PitDividend, ResearchUnit,
+    ScreenerEvent, Ssr, TreasuryRate,
 };
 use serde_json::json;
 
-use super::{decode, success};
+use super::{decode, field, field_says, success};
 
 #[track_caller]
 fn assert_success<T>(env: &Envelope<T>, len: usize) {
@@ -45,17 +48,17 @@ fn decodes_pit_dividends() {
     let env = decode!(PitDividend, &body);
     assert_success(&env, 2);
     let d = &env.data[0];
-    assert_eq!(d.symbol, "BRK-B");
-    assert_eq!(d.date, "2026-05-08");
-    assert_eq!(d.record_date, "2026-05-11");
-    assert_eq!(d.payment_date, "2026-05-29");
-    assert_eq!(d.declaration_date, "2026-04-24");
-    assert_eq!(d.adj_dividend, 0.26);
-    assert_eq!(d.r#yield, 0.41);
-    assert_eq!(d.frequency, "Quarterly");
+    field(d, "symbol", json!("BRK-B"));
+    field(d, "date", json!("2026-05-08"));
+    field(d, "record_date", json!("2026-05-11"));
+    field(d, "payment_date", json!("2026-05-29"));
+    field(d, "declaration_date", json!("2026-04-24"));
+    field(d, "adj_dividend", json!(0.26));
+    field(d, "yield", json!(0.41));
+    field(d, "frequency", json!("Quarterly"));
     // An integer in a number field.
-    assert_eq!(env.data[1].r#yield, 0.0);
-    assert_eq!(env.data[1].dividend, 0.5);
+    field(&env.data[1], "yield", json!(0.0));
+    field(&env.data[1], "dividend", json!(0.5));
     // Serialized back under the wire name `yield`.
     let back = serde_json::to_value(d).unwrap();
     assert_eq!(back["yield"], 0.41);
@@ -91,15 +94,30 @@ fn decodes_company_profiles() {
     let env = decode!(CompanyProfile, &body);
     assert_success(&env, 2);
     let c = &env.data[0];
-    assert_eq!(c.symbol, "AAPL");
-    assert_eq!(c.cik, "0000320193", "a zero-padded string, not a number");
-    assert_eq!(c.employees, 164_000);
-    assert_eq!(c.ipo_date, "1980-12-12");
-    assert!(c.is_listed && !c.is_adr && !c.is_etf && !c.is_fund);
-    assert_eq!(c.keywords[0], "$AAPL");
-    assert_eq!(c.keywords.len(), 5);
-    assert!(env.data[1].keywords.is_empty());
-    assert_eq!(env.data[1].company_description, "腾讯控股");
+    field(c, "symbol", json!("AAPL"));
+    field_says(
+        c,
+        "cik",
+        json!("0000320193"),
+        "a zero-padded string, not a number",
+    );
+    field(c, "employees", json!(164_000));
+    field(c, "ipo_date", json!("1980-12-12"));
+    for (flag, set) in [
+        ("is_listed", true),
+        ("is_adr", false),
+        ("is_etf", false),
+        ("is_fund", false),
+    ] {
+        field(c, flag, json!(set));
+    }
+    field(
+        c,
+        "keywords",
+        json!(["$AAPL", "Apple", "iPhone", "Tim Cook", "Vision Pro"]),
+    );
+    field(&env.data[1], "keywords", json!([]));
+    field(&env.data[1], "company_description", json!("腾讯控股"));
 }
 
 #[test]
@@ -114,16 +132,11 @@ fn decodes_screener_events_with_an_unknown_type() {
     );
     let env = decode!(ScreenerEvent, &body);
     assert_success(&env, 4);
-    assert_eq!(env.data[0].r#type, ScreenerEventType::IpoDate);
-    assert_eq!(env.data[1].r#type, ScreenerEventType::SplitDate);
-    assert_eq!(env.data[1].value, "10:1");
-    assert_eq!(env.data[2].r#type, ScreenerEventType::EarningsDate);
-    assert_eq!(
-        env.data[3].r#type,
-        ScreenerEventType::Unknown("Dividend Date".into())
-    );
-    assert!(!env.data[3].r#type.is_known());
-    assert_eq!(env.data[3].r#type.as_str(), "Dividend Date");
+    field(&env.data[0], "type", json!("IPO Date"));
+    field(&env.data[1], "type", json!("Split Date"));
+    field(&env.data[1], "value", json!("10:1"));
+    field(&env.data[2], "type", json!("Earnings Date"));
+    field(&env.data[3], "type", json!("Dividend Date"));
     let back = serde_json::to_value(&env.data[3]).unwrap();
     assert_eq!(
         back,
@@ -164,16 +177,22 @@ fn decodes_research_units_with_optional_score_and_unknown_kind() {
     let [a, b, c] = &env.data[..] else {
         unreachable!()
     };
-    assert_eq!(a.doc_id, "9f3a1c0b7d2e4a68");
-    assert_eq!(a.kind, UnitKind::Section);
-    assert_eq!(a.score, None, "absent score");
-    assert_eq!(a.symbols, ["AAPL", "MSFT"]);
-    assert_eq!((a.idx, a.page_from, a.page_to), (0, 3, 5));
-    assert!(a.file_url.ends_with("#page=3"));
-    assert_eq!(b.kind, UnitKind::Exhibit);
-    assert_eq!(b.score, Some(0.873));
-    assert_eq!(c.kind, UnitKind::Unknown("table".into()));
-    assert_eq!(c.score, None, "null score");
+    field(a, "doc_id", json!("9f3a1c0b7d2e4a68"));
+    field(a, "kind", json!("section"));
+    field_says(a, "score", json!(null), "absent score");
+    field(a, "symbols", json!(["AAPL", "MSFT"]));
+    for (name, n) in [("idx", 0), ("page_from", 3), ("page_to", 5)] {
+        field(a, name, json!(n));
+    }
+    field(
+        a,
+        "file_url",
+        json!("https://files.example.com/r/9f3a1c0b7d2e4a68.pdf#page=3"),
+    );
+    field(b, "kind", json!("exhibit"));
+    field(b, "score", json!(0.873));
+    field(c, "kind", json!("table"));
+    field_says(c, "score", json!(null), "null score");
     // An absent score stays absent when serialized.
     let back = serde_json::to_value(a).unwrap();
     assert!(back.get("score").is_none(), "{back}");
@@ -194,11 +213,11 @@ fn decodes_treasury_rates() {
     let env = decode!(TreasuryRate, &body);
     assert_success(&env, 2);
     let r = &env.data[0];
-    assert_eq!(r.date, "2026-09-09");
-    assert_eq!(r.month1, 4.31);
-    assert_eq!(r.year10, 4.05);
-    assert_eq!(r.year30, 4.68);
-    assert_eq!(env.data[1].month6, 4.0);
+    field(r, "date", json!("2026-09-09"));
+    field(r, "month1", json!(4.31));
+    field(r, "year10", json!(4.05));
+    field(r, "year30", json!(4.68));
+    field(&env.data[1], "month6", json!(4.0));
 }
 
 #[test]
@@ -214,13 +233,18 @@ fn decodes_etf_flows_keeping_numeric_text() {
     let env = decode!(EtfFlow, &body);
     assert_success(&env, 2);
     let f = &env.data[0];
-    assert_eq!(f.close, "512.34");
-    assert_eq!(f.net_flow, "-1234567.89");
-    assert_eq!(f.net_flow_in_shares, -2409.5);
-    assert_eq!(f.volume, 61_234_500.0);
-    assert!(!f.is_fomc);
-    assert!(env.data[1].is_fomc);
-    assert_eq!(env.data[1].close, "515.00", "trailing zeros kept");
+    field(f, "close", json!("512.34"));
+    field(f, "net_flow", json!("-1234567.89"));
+    field(f, "net_flow_in_shares", json!(-2409.5));
+    field(f, "volume", json!(61_234_500.0));
+    field(f, "is_fomc", json!(false));
+    field(&env.data[1], "is_fomc", json!(true));
+    field_says(
+        &env.data[1],
+        "close",
+        json!("515.00"),
+        "trailing zeros kept",
+    );
     let back = serde_json::to_value(f).unwrap();
     assert_eq!(back["close"], "512.34", "serialized as text, not a number");
 }
@@ -237,10 +261,14 @@ fn decodes_non_us_bars() {
     let env = decode!(NonUsBar, &body);
     assert_success(&env, 1);
     let b = &env.data[0];
-    assert_eq!(b.price_close, 385.0);
-    assert_eq!(b.quote_currency, "HKD");
-    assert_eq!(b.time_open, 1_757_379_600_000.0);
-    assert_eq!(b.time_period_start, "2026-09-09T00:00:00.0000000Z");
+    field(b, "price_close", json!(385.0));
+    field(b, "quote_currency", json!("HKD"));
+    field(b, "time_open", json!(1_757_379_600_000.0));
+    field(
+        b,
+        "time_period_start",
+        json!("2026-09-09T00:00:00.0000000Z"),
+    );
 }
 
 #[test]
@@ -253,10 +281,10 @@ fn decodes_forex_bars() {
     let env = decode!(ForexBar, &body);
     assert_success(&env, 1);
     let b = &env.data[0];
-    assert_eq!(b.symbol, "EURUSD");
-    assert_eq!(b.close, 1.0866);
-    assert_eq!(b.change_percent, 0.22);
-    assert_eq!(b.volume, 0.0);
+    field(b, "symbol", json!("EURUSD"));
+    field(b, "close", json!(1.0866));
+    field(b, "change_percent", json!(0.22));
+    field(b, "volume", json!(0.0));
 }
 
 #[test]
@@ -270,10 +298,10 @@ fn decodes_candles() {
     let env = decode!(Candle, &body);
     assert_success(&env, 1);
     let c = &env.data[0];
-    assert_eq!(c.price_open, 111_250.5);
-    assert_eq!(c.price_high, 111_480.0);
-    assert_eq!(c.volume, 1523.0412);
-    assert_eq!(c.time_close, "2026-09-09T08:59:59.999Z");
+    field(c, "price_open", json!(111_250.5));
+    field(c, "price_high", json!(111_480.0));
+    field(c, "volume", json!(1523.0412));
+    field(c, "time_close", json!("2026-09-09T08:59:59.999Z"));
     // An empty result is a success with an empty array.
     let empty = decode!(Candle, &success("[]"));
     assert!(empty.success && empty.data.is_empty());
@@ -289,10 +317,10 @@ fn decodes_leverage_ratios_and_ssr() {
         )
     );
     assert_success(&env, 1);
-    assert_eq!(env.data[0].symbol, "BTC");
-    assert_eq!(env.data[0].leverage_ratio, 0.2617);
-    assert_eq!(env.data[0].timestamp, 1_788_220_800.0);
-    assert_eq!(env.data[0].time, "2026-09-09");
+    field(&env.data[0], "symbol", json!("BTC"));
+    field(&env.data[0], "leverage_ratio", json!(0.2617));
+    field(&env.data[0], "timestamp", json!(1_788_220_800.0));
+    field(&env.data[0], "time", json!("2026-09-09"));
 
     let env = decode!(
         Ssr,
@@ -302,8 +330,8 @@ fn decodes_leverage_ratios_and_ssr() {
         )
     );
     assert_success(&env, 1);
-    assert_eq!(env.data[0].ssr, 8.93);
-    assert_eq!(env.data[0].time, "2026-09-09T00:00:00Z");
+    field(&env.data[0], "ssr", json!(8.93));
+    field(&env.data[0], "time", json!("2026-09-09T00:00:00Z"));
 }
 
 #[test]
@@ -339,17 +367,27 @@ fn decodes_equity_offerings() {
     let env = decode!(EquityOffering, &body);
     assert_success(&env, 1);
     let o = &env.data[0];
-    assert_eq!(o.cik, "0001990000");
-    assert_eq!(o.date, "2026-09-08T21:04:11.000Z");
-    assert_eq!(o.filing_date, "2026-09-08 00:00:00");
-    assert_eq!(o.form_type, "D/A");
-    assert!(o.is_amendment && o.incorporated_within_five_years);
-    assert!(!o.is_business_combination_transaction && !o.has_non_accredited_investors);
-    assert_eq!(o.total_offering_amount, 50_000_000.0);
-    assert_eq!(o.total_amount_sold, 31_250_000.5);
-    assert_eq!(o.total_number_already_invested, 42.0);
-    assert_eq!(o.related_person_last_name, "Doe");
-    assert_eq!(o.issuer_state_or_country_description, "CALIFORNIA");
+    field(o, "cik", json!("0001990000"));
+    field(o, "date", json!("2026-09-08T21:04:11.000Z"));
+    field(o, "filing_date", json!("2026-09-08 00:00:00"));
+    field(o, "form_type", json!("D/A"));
+    for (flag, set) in [
+        ("is_amendment", true),
+        ("incorporated_within_five_years", true),
+        ("is_business_combination_transaction", false),
+        ("has_non_accredited_investors", false),
+    ] {
+        field(o, flag, json!(set));
+    }
+    field(o, "total_offering_amount", json!(50_000_000.0));
+    field(o, "total_amount_sold", json!(31_250_000.5));
+    field(o, "total_number_already_invested", json!(42.0));
+    field(o, "related_person_last_name", json!("Doe"));
+    field(
+        o,
+        "issuer_state_or_country_description",
+        json!("CALIFORNIA"),
+    );
 }
 
 #[test]
@@ -361,12 +399,10 @@ fn decodes_nand_spot_prices() {
     let env = decode!(NandSpotPrice, &body);
     assert_success(&env, 1);
     let p = &env.data[0];
-    assert_eq!(p.symbol, "MLC 128Gb 16GBx8");
-    assert_eq!(
-        p.symbol.parse::<NandItem>().unwrap(),
-        NandItem::Mlc128Gb16Gbx8
-    );
-    assert_eq!((p.avg, p.high, p.low), (3.412, 3.6, 3.25));
+    field(p, "symbol", json!("MLC 128Gb 16GBx8"));
+    for (name, n) in [("avg", 3.412), ("high", 3.6), ("low", 3.25)] {
+        field(p, name, json!(n));
+    }
 }
 
 #[test]
@@ -380,11 +416,11 @@ fn decodes_index_bars() {
     );
     let env = decode!(IndexBar1Min, &body);
     assert_success(&env, 2);
-    assert_eq!(env.data[0].symbol, "^GSPC");
-    assert_eq!(env.data[0].timestamp, 1_785_283_200.0);
-    assert_eq!(env.data[0].close, 6413.1);
-    assert_eq!(env.data[1].symbol, "GSPC");
-    assert_eq!(env.data[1].high, 6414.0);
+    field(&env.data[0], "symbol", json!("^GSPC"));
+    field(&env.data[0], "timestamp", json!(1_785_283_200.0));
+    field(&env.data[0], "close", json!(6413.1));
+    field(&env.data[1], "symbol", json!("GSPC"));
+    field(&env.data[1], "high", json!(6414.0));
 }
 
 #[test]
@@ -422,30 +458,27 @@ fn decodes_person_commentary_with_unknown_and_absent_values() {
     let [own, transcript, podcast, own2] = &env.data[..] else {
         unreachable!()
     };
-    assert_eq!(own.person_id, "123e4567-e89b-12d3-a456-426614174000");
-    assert_eq!(own.source_kind, SourceKind::Own);
-    assert_eq!(own.own_channel_verified, Some(OwnChannelVerified::Author));
-    assert_eq!(own.published_at, 1_788_220_800);
-    assert_eq!(own.published_at_source, PublishedAtSource::Page);
-    assert_eq!(own.cluster_id, "c_8f1e");
-
-    assert_eq!(transcript.source_kind, SourceKind::Transcript);
-    assert_eq!(transcript.own_channel_verified, None, "absent");
-    assert_eq!(transcript.published_at_source, PublishedAtSource::Fetch);
-    assert_eq!(transcript.author, "");
-
-    assert_eq!(podcast.source_kind, SourceKind::Unknown("podcast".into()));
-    assert!(!podcast.source_kind.is_known());
-    assert_eq!(
-        podcast.published_at_source,
-        PublishedAtSource::Unknown("header".into())
+    field(
+        own,
+        "person_id",
+        json!("123e4567-e89b-12d3-a456-426614174000"),
     );
-    assert_eq!(podcast.own_channel_verified, None, "null");
+    field(own, "source_kind", json!("own"));
+    field(own, "own_channel_verified", json!("author"));
+    field(own, "published_at", json!(1_788_220_800));
+    field(own, "published_at_source", json!("page"));
+    field(own, "cluster_id", json!("c_8f1e"));
 
-    assert_eq!(
-        own2.own_channel_verified,
-        Some(OwnChannelVerified::Unknown("handle".into()))
-    );
+    field(transcript, "source_kind", json!("transcript"));
+    field_says(transcript, "own_channel_verified", json!(null), "absent");
+    field(transcript, "published_at_source", json!("fetch"));
+    field(transcript, "author", json!(""));
+
+    field(podcast, "source_kind", json!("podcast"));
+    field(podcast, "published_at_source", json!("header"));
+    field_says(podcast, "own_channel_verified", json!(null), "null");
+
+    field(own2, "own_channel_verified", json!("handle"));
 
     // Back to JSON: wire names, unknown values as received, absent optional left out.
     let back = serde_json::to_value(podcast).unwrap();

@@ -93,7 +93,7 @@ fn validation_error_breaks_and_display() {
     let text = e.to_string();
     for issue in &e.issues {
         assert!(text.contains(issue.rule), "{text}");
-        assert!(text.contains(issue.field), "{text}");
+        assert!(text.contains(&*issue.field), "{text}");
     }
     assert!(ValidationError::check(Vec::new()).is_ok());
     assert_eq!(

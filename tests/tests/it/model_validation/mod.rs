@@ -66,10 +66,10 @@ fn rules<T>(r: Result<T, ValidationError>) -> Vec<&'static str> {
 }
 
 /// `(rule, field, got)` of every issue.
-fn keys(e: &ValidationError) -> Vec<(&'static str, &'static str, String)> {
+fn keys(e: &ValidationError) -> Vec<(&'static str, &str, String)> {
     e.issues
         .iter()
-        .map(|i| (i.rule, i.field, i.got.clone()))
+        .map(|i| (i.rule, &*i.field, i.got.clone()))
         .collect()
 }
 
@@ -98,7 +98,7 @@ fn assert_one<T: Debug>(r: Result<T, ValidationError>, rule: &str, field: &str, 
     assert_eq!(issues.len(), 1, "expected only `{rule}`, got {issues:#?}");
     let i = &issues[0];
     assert_eq!(
-        (i.rule, i.field, i.got.as_str()),
+        (i.rule, &*i.field, i.got.as_str()),
         (rule, field, got),
         "unexpected issue {i:#?}"
     );

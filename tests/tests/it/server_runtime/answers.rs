@@ -6,11 +6,12 @@
 use mrds_model::ErrorCode;
 use mrds_server::RateLimit;
 
-use super::{DIVIDENDS, KEY, Process, TREASURY, config, serve};
+use super::{KEY, Process, config, serve, slow_target, target};
 use crate::http::{assert_request_id, get, send};
 
 #[tokio::test]
 async fn answers_404_405_401_400_429_are_envelopes_with_request_ids() {
+    let target = target();
     let addr = serve(config().with_rate_limit(Some(RateLimit::per_minute(3)))).await;
     let mut ids = std::collections::HashSet::new();
 
@@ -19,7 +20,7 @@ async fn answers_404_405_401_400_429_are_envelopes_with_request_ids() {
     answer.error(404, ErrorCode::ResourceNotFound);
 
     for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"] {
-        let answer = send(addr, method, TREASURY, &[("X-API-Key", KEY)]).await;
+        let answer = send(addr, method, target, &[("X-API-Key", KEY)]).await;
         ids.insert(answer.header("x-request-id").unwrap().to_string());
         let error = answer.error(405, ErrorCode::ResourceNotFound);
         assert!(error.message.contains(method), "{}", error.message);
@@ -28,13 +29,13 @@ async fn answers_404_405_401_400_429_are_envelopes_with_request_ids() {
     let answer = send(addr, "POST", "/api/openapi.json", &[]).await;
     answer.error(405, ErrorCode::ResourceNotFound);
 
-    let answer = get(addr, TREASURY, None).await;
+    let answer = get(addr, target, None).await;
     answer.error(401, ErrorCode::Unauthorized);
     assert_eq!(
         answer.header("www-authenticate"),
         Some(r#"ApiKey header="X-API-Key""#)
     );
-    let answer = get(addr, TREASURY, Some("wrong")).await;
+    let answer = get(addr, target, Some("wrong")).await;
     answer.error(401, ErrorCode::Unauthorized);
     assert!(answer.header("www-authenticate").is_some());
 
@@ -44,26 +45,27 @@ async fn answers_404_405_401_400_429_are_envelopes_with_request_ids() {
     // Three requests a minute per key: the fourth is 429 with Retry-After; another key and
     // callers without a key have their own buckets.
     for _ in 0..3 {
-        assert_eq!(get(addr, TREASURY, Some("other-key")).await.status, 200);
+        assert_eq!(get(addr, target, Some("other-key")).await.status, 200);
     }
-    let answer = get(addr, TREASURY, Some("other-key")).await;
+    let answer = get(addr, target, Some("other-key")).await;
     ids.insert(answer.header("x-request-id").unwrap().to_string());
     let error = answer.error(429, ErrorCode::RateLimited);
     let retry: u64 = answer.header("retry-after").unwrap().parse().unwrap();
     assert!((1..=60).contains(&retry), "{retry}");
     assert!(error.message.contains("retry after"), "{}", error.message);
-    assert_eq!(get(addr, TREASURY, Some(KEY)).await.status, 200);
+    assert_eq!(get(addr, target, Some(KEY)).await.status, 200);
     assert_eq!(ids.len(), 4 + 3, "request ids differ");
 }
 
 #[tokio::test]
 async fn a_repeated_key_is_refused() {
+    let target = target();
     let addr = serve(config()).await;
     for keys in [[KEY, KEY], [KEY, "other-key"], ["wrong", KEY]] {
         let answer = send(
             addr,
             "GET",
-            TREASURY,
+            target,
             &[("X-API-Key", keys[0]), ("X-API-Key", keys[1])],
         )
         .await;
@@ -87,43 +89,45 @@ async fn a_repeated_key_is_refused() {
 
 #[tokio::test]
 async fn incoming_request_ids_are_adopted_only_when_trusted() {
+    let target = target();
     let plain = serve(config()).await;
     let trusting = serve(config().with_trust_request_id(true)).await;
     let header = [("X-API-Key", KEY), ("X-Request-Id", "lb-7f3a:01")];
-    let answer = send(plain, "GET", TREASURY, &header).await;
+    let answer = send(plain, "GET", target, &header).await;
     assert_request_id(answer.header("x-request-id").unwrap());
-    let answer = send(trusting, "GET", TREASURY, &header).await;
+    let answer = send(trusting, "GET", target, &header).await;
     assert_eq!(answer.header("x-request-id"), Some("lb-7f3a:01"));
     assert_eq!(answer.json()["request_id"], "lb-7f3a:01");
     // An invalid one is replaced.
     let bad = [("X-API-Key", KEY), ("X-Request-Id", "has spaces{}")];
-    let answer = send(trusting, "GET", TREASURY, &bad).await;
+    let answer = send(trusting, "GET", target, &bad).await;
     assert_request_id(answer.header("x-request-id").unwrap());
 }
 
 #[tokio::test]
 async fn large_answers_are_gzipped_for_clients_that_ask() {
+    let target = target();
     let small = serve(config()).await;
     let from_64_bytes = serve(config().with_compression_min_bytes(64)).await;
     let gzip = [("X-API-Key", KEY), ("Accept-Encoding", "gzip")];
-    let plain = send(from_64_bytes, "GET", DIVIDENDS, &[("X-API-Key", KEY)]).await;
+    let plain = send(from_64_bytes, "GET", target, &[("X-API-Key", KEY)]).await;
     assert_eq!(plain.header("content-encoding"), None);
     assert!(plain.body.len() > 64);
     // A request that does not ask skips the compression layer, but its answer still says
     // that it would differ for one that asks (a cache must not reuse it for both).
     assert_eq!(plain.header("vary"), Some("accept-encoding"));
-    let zipped = send(from_64_bytes, "GET", DIVIDENDS, &gzip).await;
+    let zipped = send(from_64_bytes, "GET", target, &gzip).await;
     assert_eq!(zipped.status, 200);
     assert_eq!(zipped.header("content-encoding"), Some("gzip"));
     assert_eq!(zipped.header("vary"), Some("accept-encoding"));
     assert_eq!(zipped.body[..2], [0x1f, 0x8b]);
     assert!(zipped.body.len() < plain.body.len());
     // Below the default threshold (4 KiB) the answer is sent as it is; so are errors.
-    let answer = send(small, "GET", DIVIDENDS, &gzip).await;
+    let answer = send(small, "GET", target, &gzip).await;
     assert_eq!(answer.header("content-encoding"), None);
     assert_eq!(answer.header("vary"), None);
     assert!(answer.body.len() < 4096);
-    let answer = send(small, "GET", DIVIDENDS, &[("X-API-Key", KEY)]).await;
+    let answer = send(small, "GET", target, &[("X-API-Key", KEY)]).await;
     assert_eq!(answer.header("vary"), None);
     let off = serve(
         config()
@@ -131,7 +135,7 @@ async fn large_answers_are_gzipped_for_clients_that_ask() {
             .with_compression_min_bytes(64),
     )
     .await;
-    let answer = send(off, "GET", DIVIDENDS, &gzip).await;
+    let answer = send(off, "GET", target, &gzip).await;
     assert_eq!(answer.header("content-encoding"), None);
     assert_eq!(answer.header("vary"), None);
     let answer = send(from_64_bytes, "GET", "/api/v1/nothing", &gzip).await;
@@ -171,12 +175,13 @@ async fn integers_have_one_spelling() {
 
 #[tokio::test]
 async fn the_command_line_follows_prefer_unless_told_not_to() {
+    let target = slow_target();
     let process = Process::start(0, &["--api-key", KEY]);
     let prefer = |value| [("X-API-Key", KEY), ("Prefer", value)];
     let answer = send(
         process.addr,
         "GET",
-        TREASURY,
+        target,
         &prefer("code=429, retry-after=0"),
     )
     .await;
@@ -187,10 +192,10 @@ async fn the_command_line_follows_prefer_unless_told_not_to() {
         Some("code=429, retry-after=0")
     );
     // A status the spec has no code for: bare, as a gateway answers it.
-    let answer = send(process.addr, "GET", TREASURY, &prefer("code=502")).await;
+    let answer = send(process.addr, "GET", target, &prefer("code=502")).await;
     assert_eq!((answer.status, answer.body.len()), (502, 0));
     assert_eq!(answer.header("preference-applied"), Some("code=502"));
-    let answer = send(process.addr, "GET", TREASURY, &prefer("code=99")).await;
+    let answer = send(process.addr, "GET", target, &prefer("code=99")).await;
     let error = answer.error(400, ErrorCode::InvalidParameter);
     assert!(
         error
@@ -203,6 +208,6 @@ async fn the_command_line_follows_prefer_unless_told_not_to() {
     drop(process);
 
     let process = Process::start(0, &["--api-key", KEY, "--no-prefer"]);
-    let answer = send(process.addr, "GET", TREASURY, &prefer("code=429")).await;
+    let answer = send(process.addr, "GET", target, &prefer("code=429")).await;
     assert_eq!(answer.status, 200);
 }

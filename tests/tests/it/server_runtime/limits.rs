@@ -10,7 +10,7 @@ use mrds_model::ErrorCode;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use super::{DIVIDENDS, KEY, Process, TREASURY, config, read_to_close, serve};
+use super::{KEY, Process, config, read_to_close, serve, slow_target, target};
 use crate::http::{assert_request_id, get, read_answer, send};
 
 /// How long until the server closes `stream` (reading and dropping whatever it sends);
@@ -28,6 +28,7 @@ async fn closed_after(stream: &mut TcpStream, since: Instant, limit: Duration) -
 
 #[tokio::test]
 async fn idle_and_slow_header_connections_are_closed_after_the_header_read_timeout() {
+    let target = target();
     let timeout = Duration::from_millis(400);
     let addr = serve(config().with_header_read_timeout(timeout)).await;
     let start = Instant::now();
@@ -36,7 +37,7 @@ async fn idle_and_slow_header_connections_are_closed_after_the_header_read_timeo
     // A connection that drips its head a byte every 50 ms (it would need 3 s).
     let mut drip = TcpStream::connect(addr).await.unwrap();
     let dripping = async {
-        for byte in format!("GET {TREASURY} HTTP/1.1\r\nHost: x\r\n").bytes() {
+        for byte in format!("GET {target} HTTP/1.1\r\nHost: x\r\n").bytes() {
             if drip.write_all(&[byte]).await.is_err() {
                 break;
             }
@@ -53,11 +54,12 @@ async fn idle_and_slow_header_connections_are_closed_after_the_header_read_timeo
         assert!(closed < timeout * 4, "closed late: {closed:?}");
     }
     // The server goes on serving.
-    assert_eq!(get(addr, TREASURY, Some(KEY)).await.status, 200);
+    assert_eq!(get(addr, target, Some(KEY)).await.status, 200);
 }
 
 #[tokio::test]
 async fn keep_alive_connections_rest_longer_than_the_header_timeout_but_not_forever() {
+    let target = target();
     let header = Duration::from_millis(300);
     let keep_alive = Duration::from_millis(1500);
     let addr = serve(
@@ -67,7 +69,7 @@ async fn keep_alive_connections_rest_longer_than_the_header_timeout_but_not_fore
     )
     .await;
     let mut stream = TcpStream::connect(addr).await.unwrap();
-    let request = format!("GET {TREASURY} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
+    let request = format!("GET {target} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
     for _ in 0..2 {
         stream.write_all(request.as_bytes()).await.unwrap();
         assert_eq!(read_answer(&mut stream).await.status, 200);
@@ -88,6 +90,7 @@ async fn keep_alive_connections_rest_longer_than_the_header_timeout_but_not_fore
 
 #[tokio::test]
 async fn connections_beyond_the_cap_do_not_stop_a_valid_request() {
+    let target = target();
     let header = Duration::from_millis(500);
     let addr = serve(
         config()
@@ -101,7 +104,7 @@ async fn connections_beyond_the_cap_do_not_stop_a_valid_request() {
         idle.push(TcpStream::connect(addr).await.unwrap());
     }
     let start = Instant::now();
-    let answer = tokio::time::timeout(Duration::from_secs(5), get(addr, TREASURY, Some(KEY)))
+    let answer = tokio::time::timeout(Duration::from_secs(5), get(addr, target, Some(KEY)))
         .await
         .expect("a valid request is answered while idle connections hold the cap");
     assert_eq!(answer.status, 200);
@@ -112,6 +115,7 @@ async fn connections_beyond_the_cap_do_not_stop_a_valid_request() {
 
 #[tokio::test]
 async fn at_the_cap_resting_keep_alive_connections_give_their_slot_up() {
+    let target = target();
     let header = Duration::from_millis(300);
     let addr = serve(
         config()
@@ -120,7 +124,7 @@ async fn at_the_cap_resting_keep_alive_connections_give_their_slot_up() {
             .with_keep_alive_timeout(Some(Duration::from_secs(60))),
     )
     .await;
-    let request = format!("GET {TREASURY} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
+    let request = format!("GET {target} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
     let mut resting = Vec::new();
     for _ in 0..2 {
         let mut stream = TcpStream::connect(addr).await.unwrap();
@@ -129,7 +133,7 @@ async fn at_the_cap_resting_keep_alive_connections_give_their_slot_up() {
         resting.push(stream);
     }
     let start = Instant::now();
-    let answer = tokio::time::timeout(Duration::from_secs(5), get(addr, TREASURY, Some(KEY)))
+    let answer = tokio::time::timeout(Duration::from_secs(5), get(addr, target, Some(KEY)))
         .await
         .expect("answered long before the 60 s keep-alive timeout");
     assert_eq!(answer.status, 200);
@@ -138,6 +142,7 @@ async fn at_the_cap_resting_keep_alive_connections_give_their_slot_up() {
 
 #[tokio::test]
 async fn a_client_that_stops_reading_is_closed_after_the_write_timeout() {
+    let target = target();
     let addr = serve(
         config()
             .with_write_timeout(Duration::from_millis(300))
@@ -146,7 +151,7 @@ async fn a_client_that_stops_reading_is_closed_after_the_write_timeout() {
     .await;
     // Pipelined requests whose answers are never read fill the socket buffers.
     let mut stream = TcpStream::connect(addr).await.unwrap();
-    let request = format!("GET {DIVIDENDS} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
+    let request = format!("GET {target} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
     let start = Instant::now();
     let mut writes = 0;
     loop {
@@ -166,26 +171,27 @@ async fn a_client_that_stops_reading_is_closed_after_the_write_timeout() {
     // Closed by now: the first read drains what was sent, and the end comes soon.
     let closed = closed_after(&mut stream, Instant::now(), Duration::from_secs(5)).await;
     assert!(closed < Duration::from_secs(5));
-    assert_eq!(get(addr, TREASURY, Some(KEY)).await.status, 200);
+    assert_eq!(get(addr, target, Some(KEY)).await.status, 200);
 }
 
 #[tokio::test]
 async fn oversized_heads_are_refused_and_the_server_goes_on() {
+    let target = target();
     let limit = 2048;
     let addr = serve(config().with_max_head_bytes(limit)).await;
     let long = "a".repeat(2 * limit);
     // Headers over the limit: 431, in the envelope.
-    let answer = send(addr, "GET", TREASURY, &[("X-Padding", &long)]).await;
+    let answer = send(addr, "GET", target, &[("X-Padding", &long)]).await;
     let error = answer.error(431, ErrorCode::InvalidParameter);
     assert_eq!(error.message, "the request head is larger than 2048 bytes");
     // A request target that fits, with headers that take the head over the limit: 431 too.
     let fits = "a".repeat(limit / 2);
-    let target = format!("{TREASURY}&pad={fits}");
-    let answer = send(addr, "GET", &target, &[("X-Padding", &fits)]).await;
+    let padded = format!("{target}&pad={fits}");
+    let answer = send(addr, "GET", &padded, &[("X-Padding", &fits)]).await;
     answer.error(431, ErrorCode::InvalidParameter);
     // A request target over the limit on its own: 414, on a new connection and on a kept-alive
     // one after an answer.
-    let answer = get(addr, &format!("{TREASURY}&pad={long}"), Some(KEY)).await;
+    let answer = get(addr, &format!("{target}&pad={long}"), Some(KEY)).await;
     let error = answer.error(414, ErrorCode::InvalidParameter);
     assert!(
         error.message.contains("longer than 2048 bytes"),
@@ -195,23 +201,24 @@ async fn oversized_heads_are_refused_and_the_server_goes_on() {
     assert_eq!(answer.header("connection"), Some("close"));
     assert!(answer.header("date").is_some());
     let mut stream = TcpStream::connect(addr).await.unwrap();
-    let request = format!("GET {TREASURY} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
+    let request = format!("GET {target} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
     stream.write_all(request.as_bytes()).await.unwrap();
     assert_eq!(read_answer(&mut stream).await.status, 200);
-    let request = format!("GET {TREASURY}&pad={long} HTTP/1.1\r\nHost: x\r\n\r\n");
+    let request = format!("GET {target}&pad={long} HTTP/1.1\r\nHost: x\r\n\r\n");
     stream.write_all(request.as_bytes()).await.unwrap();
     assert_eq!(read_answer(&mut stream).await.status, 414);
-    assert_eq!(get(addr, TREASURY, Some(KEY)).await.status, 200);
+    assert_eq!(get(addr, target, Some(KEY)).await.status, 200);
 }
 
 #[tokio::test]
 async fn a_client_still_sending_a_long_target_reads_the_414_without_a_reset() {
+    let target = target();
     // The default head limit (16 KiB) and a target of 256 KiB: the server refuses after the
     // first 16 KiB while the client is still sending the rest.
     let addr = serve(config()).await;
     let stream = TcpStream::connect(addr).await.unwrap();
     let (mut reader, mut writer) = stream.into_split();
-    let target = format!("{TREASURY}&pad={}", "a".repeat(256 * 1024));
+    let target = format!("{target}&pad={}", "a".repeat(256 * 1024));
     let request = format!("GET {target} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
     let writing = tokio::spawn(async move {
         // Without a lingering close the server's reset may fail this write; that is not
@@ -235,12 +242,13 @@ async fn a_client_still_sending_a_long_target_reads_the_414_without_a_reset() {
 
 #[tokio::test]
 async fn an_implementation_past_the_request_timeout_answers_500_in_the_envelope() {
-    // `treasury_rates` would take 20 s; the service gets 300 ms per request.
+    let (slow, other) = (slow_target(), target());
+    // The slowed endpoint would take 20 s; the service gets 300 ms per request.
     let process = Process::start(20_000, &["--request-timeout", "300ms"]);
     let started = Instant::now();
     let answer = tokio::time::timeout(
         Duration::from_secs(5),
-        get(process.addr, TREASURY, Some("demo-key")),
+        get(process.addr, slow, Some("demo-key")),
     )
     .await
     .expect("answered at the request timeout");
@@ -253,7 +261,7 @@ async fn an_implementation_past_the_request_timeout_answers_500_in_the_envelope(
     assert!(error.message.contains("within 0.3 s"), "{}", error.message);
     assert_request_id(answer.header("x-request-id").unwrap());
     // The server goes on: another endpoint answers at once.
-    let answer = get(process.addr, DIVIDENDS, Some("demo-key")).await;
+    let answer = get(process.addr, other, Some("demo-key")).await;
     assert_eq!(answer.status, 200);
     process.signal("TERM");
     let (code, _, logs) = process.wait(Duration::from_secs(5));

@@ -1,5 +1,5 @@
 //! The serving path (`mrds_server::serve`) over real sockets, and the sample server's command
-//! line as a child process (`mrds-mock-slow`, whose `treasury_rates` answers late). By subject:
+//! line as a child process (`mrds-mock-slow`, whose [`slow_target`] answers late). By subject:
 //!
 //! - [`limits`]: timeouts close idle, byte-dripping, resting and unread connections; the
 //!   connection cap never keeps a valid request out; oversized heads are refused; an
@@ -28,8 +28,23 @@ use mrds_server::{ServeConfig, Server, StaticKeys};
 use tokio::io::AsyncReadExt;
 
 const KEY: &str = "runtime-test-key";
-const TREASURY: &str = "/api/v1/macro/treasury-rates?start_time=1793491200&end_time=1795996800";
-const DIVIDENDS: &str = "/api/v1/stocks/dividends?symbol=AAPL&start_time=1735689600&end_time=1798761600&time_type=PAYMENT_DATE";
+/// A request the sample server answers with records, needing the key
+/// ([`mrds_tests::served_target`]: read from the spec, so it follows a removal).
+fn target() -> &'static str {
+    mrds_tests::served_target()
+}
+
+/// The request `mrds-mock-slow` answers late: the example of the endpoint it slows, which it
+/// serves even when the spec marks the endpoint removed.
+fn slow_target() -> &'static str {
+    static TARGET: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TARGET.get_or_init(|| {
+        let example = (mrds_mock::EXAMPLES.iter())
+            .find(|x| x.endpoint == mrds_tests::SLOW_ENDPOINT)
+            .expect("the slowed endpoint has an example");
+        format!("{}{}", mrds_model::api::BASE_PATH, example.request)
+    })
+}
 
 /// A test configuration: loopback, port 0, no signal handling (the test process is shared).
 fn config() -> ServeConfig {
@@ -74,7 +89,7 @@ async fn read_to_close<R: tokio::io::AsyncRead + Unpin>(
 
 // ---------------------------------------------------------------- the command line as a process
 
-/// `mrds-mock-slow` on a free port; `treasury_rates` answers after `delay_ms`.
+/// `mrds-mock-slow` on a free port; [`slow_target`] answers after `delay_ms`.
 struct Process {
     child: Child,
     addr: SocketAddr,

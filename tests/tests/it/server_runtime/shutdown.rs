@@ -8,11 +8,12 @@ use mrds_server::{Server, StaticKeys};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
-use super::{KEY, Process, TREASURY, config, read_to_close};
+use super::{KEY, Process, config, read_to_close, slow_target, target};
 use crate::http::{get, read_answer};
 
 #[tokio::test]
 async fn a_shutdown_handle_stops_accepting_and_finishes_what_is_open() {
+    let target = target();
     let server = Server::bind(config().with_shutdown_timeout(Duration::from_secs(5)))
         .await
         .unwrap();
@@ -22,7 +23,7 @@ async fn a_shutdown_handle_stops_accepting_and_finishes_what_is_open() {
     let serving = tokio::spawn(server.serve(router));
     // A kept-alive connection resting between requests does not hold the shutdown up.
     let mut resting = TcpStream::connect(addr).await.unwrap();
-    let request = format!("GET {TREASURY} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
+    let request = format!("GET {target} HTTP/1.1\r\nHost: x\r\nX-API-Key: {KEY}\r\n\r\n");
     resting.write_all(request.as_bytes()).await.unwrap();
     assert_eq!(read_answer(&mut resting).await.status, 200);
     let start = Instant::now();
@@ -162,9 +163,10 @@ async fn a_graceful_shutdown_lets_a_pipelining_client_read_every_answer_sent() {
 
 #[tokio::test]
 async fn sigterm_completes_the_request_in_flight_and_exits_0() {
+    let target = slow_target();
     let process = Process::start(800, &["--api-key", KEY, "--shutdown-timeout", "5s"]);
     let addr = process.addr;
-    let slow = tokio::spawn(get(addr, TREASURY, Some(KEY)));
+    let slow = tokio::spawn(get(addr, target, Some(KEY)));
     tokio::time::sleep(Duration::from_millis(250)).await;
     process.signal("TERM");
     let answer = tokio::time::timeout(Duration::from_secs(5), slow)
@@ -181,9 +183,10 @@ async fn sigterm_completes_the_request_in_flight_and_exits_0() {
 
 #[tokio::test]
 async fn the_shutdown_deadline_and_a_second_signal_end_the_process() {
+    let target = slow_target();
     // A request that would take 20 s, a deadline of 0.5 s.
     let process = Process::start(20_000, &["--shutdown-timeout", "500ms"]);
-    let slow = tokio::spawn(get(process.addr, TREASURY, Some("demo-key")));
+    let slow = tokio::spawn(get(process.addr, target, Some("demo-key")));
     tokio::time::sleep(Duration::from_millis(250)).await;
     process.signal("TERM");
     let (code, took, logs) = process.wait(Duration::from_secs(5));
@@ -194,7 +197,7 @@ async fn the_shutdown_deadline_and_a_second_signal_end_the_process() {
 
     // A deadline of 60 s, and a second SIGINT.
     let process = Process::start(20_000, &["--shutdown-timeout", "60s"]);
-    let slow = tokio::spawn(get(process.addr, TREASURY, Some("demo-key")));
+    let slow = tokio::spawn(get(process.addr, target, Some("demo-key")));
     tokio::time::sleep(Duration::from_millis(250)).await;
     process.signal("INT");
     tokio::time::sleep(Duration::from_millis(250)).await;

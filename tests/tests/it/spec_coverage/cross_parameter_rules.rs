@@ -108,7 +108,16 @@ fn the_cross_parameter_rules() {
         .into_iter()
         .map(|(id, rule)| (id.to_owned(), rule.to_owned())),
     );
-    assert_eq!(actual, expected, "the rules of the description's endpoints");
+    // Each rule as described, or as a release since acknowledges it (by its id).
+    for (id, rule) in &expected {
+        let endpoint = id.split('.').next().unwrap_or_default();
+        if (super::DESCRIBED_ENDPOINTS.iter()).any(|(e, _)| *e == endpoint)
+            && super::described_endpoint(endpoint).is_none()
+        {
+            continue;
+        }
+        super::same_or_acknowledged(id, Some(rule), actual.get(id));
+    }
 
     // "Start before end" holds on exactly the endpoints that take a range.
     for e in described() {

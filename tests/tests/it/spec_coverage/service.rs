@@ -8,7 +8,10 @@ use std::path::Path;
 
 use mrds_codegen::model::{AuthMode, ChangeAction, Provenance, TypeRef};
 
-use super::{ENDPOINT_PATHS, api, described, endpoint, in_order, set, subset};
+use super::{
+    DESCRIBED_ENDPOINTS, api, described, described_endpoint, endpoint, in_order, removed_since,
+    same_or_acknowledged, set,
+};
 
 #[test]
 fn service_basics() {
@@ -50,42 +53,40 @@ fn service_basics() {
 #[test]
 fn the_sixteen_endpoints() {
     let api = api();
-    let paths: BTreeSet<String> = api.endpoints.iter().map(|e| e.path.to_string()).collect();
-    subset(&paths, &set(ENDPOINT_PATHS.iter().copied()), "paths");
-    assert_eq!(paths.len(), api.endpoints.len(), "one endpoint per path");
+    // Every endpoint of the description is there (a `GET` at its path), unless a release since
+    // removed it.
+    for (id, path) in DESCRIBED_ENDPOINTS {
+        if let Some(e) = described_endpoint(id) {
+            assert_eq!(e.path.to_string(), *path, "{id}");
+            assert_eq!(e.method, mrds_codegen::model::Method::Get, "{id}");
+        }
+    }
 
     // Which record each returns, by its name in the interface description.
-    let returns: BTreeMap<String, &str> = described()
-        .map(|e| {
-            let record = api.returns(e);
-            (e.path.to_string(), record.spec_name.as_str())
-        })
-        .collect();
-    let expected: BTreeMap<String, &str> = [
-        ("/v1/persons/{person_id}/commentary", "PersonCommentary"),
-        ("/v1/stocks/dividends", "PITDividend"),
-        ("/v1/stocks/company/detail", "CompanyProfile"),
-        ("/v1/stocks/screener/events", "ScreenerEvent"),
-        ("/v1/stocks/research/units", "ResearchUnit"),
-        ("/v1/macro/treasury-rates", "TreasuryRate"),
-        ("/v1/etf/flow", "ETFFlow"),
-        ("/v1/stocks/non-us/kline", "NonUSBar"),
-        ("/v1/macro/forex/historical", "ForexBar"),
-        ("/v1/crypto/hyperliquid/perp/usdc/kline", "Candle"),
-        ("/v1/crypto/metrics/leverage-ratio", "LeverageRatio"),
-        ("/v1/crypto/metrics/ssr", "SSR"),
-        ("/v1/stocks/equity-offering", "EquityOffering"),
-        (
-            "/v1/other/semiconductor/nand-flash-spot-price",
-            "NandSpotPrice",
-        ),
-        ("/v1/macro/index/1min", "IndexBar1Min"),
-        ("/v1/market/kline", "Candle"),
+    let expected: BTreeMap<&str, &str> = [
+        ("person_commentary", "PersonCommentary"),
+        ("stock_dividends", "PITDividend"),
+        ("company_detail", "CompanyProfile"),
+        ("screener_events", "ScreenerEvent"),
+        ("research_units", "ResearchUnit"),
+        ("treasury_rates", "TreasuryRate"),
+        ("etf_flow", "ETFFlow"),
+        ("non_us_kline", "NonUSBar"),
+        ("forex_historical", "ForexBar"),
+        ("perp_kline", "Candle"),
+        ("leverage_ratio", "LeverageRatio"),
+        ("ssr", "SSR"),
+        ("equity_offering", "EquityOffering"),
+        ("nand_flash_spot_price", "NandSpotPrice"),
+        ("index_1min", "IndexBar1Min"),
+        ("market_kline", "Candle"),
     ]
     .into_iter()
-    .map(|(path, record)| (path.to_string(), record))
     .collect();
-    assert_eq!(returns, expected);
+    for e in described() {
+        let record = api.returns(e).spec_name.as_str();
+        same_or_acknowledged(&e.id, expected.get(e.id.as_str()).copied(), Some(record));
+    }
 }
 
 #[test]
@@ -107,23 +108,30 @@ fn auth_is_required_except_commentary_and_unified_kline() {
     }
 }
 
+/// The description's removed endpoint is marked removed; one the provider removed since, as a
+/// release of the history says; no other.
 #[test]
 fn the_removed_endpoint() {
-    let removed: Vec<_> = described()
-        .filter_map(|e| {
-            e.removed
-                .as_ref()
-                .map(|r| (e.path.to_string(), r.date.as_str(), r.version.as_str()))
-        })
-        .collect();
-    assert_eq!(
-        removed,
-        [("/v1/macro/index/1min".to_string(), "2026-07-29", "v0.10.43")]
-    );
-    assert_eq!(
-        endpoint("index_1min").path.to_string(),
-        "/v1/macro/index/1min"
-    );
+    for e in described() {
+        let removal = e
+            .removed
+            .as_ref()
+            .map(|r| (r.date.as_str(), r.version.as_str()));
+        let path = e.path.to_string();
+        match (e.id.as_str(), removal) {
+            ("index_1min", removal) => assert_eq!(removal, Some(("2026-07-29", "v0.10.43"))),
+            (id, Some((date, version))) => assert!(
+                removed_since(e.method, &path)
+                    && api()
+                        .history
+                        .iter()
+                        .any(|h| h.date == date && h.versions.iter().any(|v| v == version)),
+                "{id} is marked removed on {date} in {version}, but no release since the \
+                 description removes it"
+            ),
+            (_, None) => {}
+        }
+    }
 }
 
 #[test]

@@ -14,15 +14,20 @@ use quote::{format_ident, quote};
 
 use super::MAX_ARGS;
 use super::checks::{
-    base_type, body_local, int, param_local, rule_check, set_of, value_checks, var, vars,
+    Var, base_type, body_local, int, literal_pattern, param_local, rule_check, set_of,
+    value_checks, value_type, var, vars,
 };
 use super::init::{init_docs, init_name};
 use crate::emit::endpoint_doc::{EndpointDoc, Style};
 use crate::emit::{deprecation, docs, ident, prose, with_provenance};
 use crate::model::{
-    Api, Body, Endpoint, Format, Inputs, IntegerFormat, Literal, Operand, Param, ParamId,
-    ParamLocation, Reads, Rule, Segment, ValueType,
+    Api, Body, Endpoint, Format, Inputs, IntegerFormat, ListForm, ListStyle, Literal, Operand,
+    Param, ParamId, ParamLocation, Reads, Rule, ValueCheck, ValueType,
 };
+
+mod wire;
+
+use wire::{from_raw_body, path_body, to_query_body};
 
 pub(super) fn file(api: &Api) -> TokenStream {
     let types = api.endpoints.iter().map(|e| params_type(api, e));
@@ -73,6 +78,11 @@ fn check_type(p: &Param) -> TokenStream {
 
 /// [`check_type`] with the references' `lifetime` (`'a`, or nothing where it is elided).
 fn check_type_for(p: &Param, lifetime: &TokenStream) -> TokenStream {
+    if p.list.is_some() {
+        // Its items; `None` when they could not be read.
+        let t = base_type(p);
+        return quote!(Option<&#lifetime [#t]>);
+    }
     match &p.ty {
         ValueType::String(_) => quote!(Option<&#lifetime str>),
         ValueType::Integer(_) => quote!(Option<i64>),
@@ -149,6 +159,9 @@ impl CheckValues {
 /// `self.x` as the check function sees it.
 fn from_self(p: &Param) -> TokenStream {
     let x = ident(&p.ident);
+    if p.list.is_some() {
+        return quote!(Some(self.#x.as_slice()));
+    }
     match (&p.ty, p.always()) {
         (ValueType::String(_), true) => quote!(Some(self.#x.as_str())),
         (ValueType::String(_), false) => quote!(self.#x.as_deref()),
@@ -162,6 +175,9 @@ fn from_self(p: &Param) -> TokenStream {
 /// The parsed local `Option<T>` as the check function sees it.
 fn from_local(p: &Param) -> TokenStream {
     let x = local(p);
+    if p.list.is_some() {
+        return quote!(#x.as_deref());
+    }
     match &p.ty {
         ValueType::String(_) => quote!(#x.as_deref()),
         ValueType::Integer(_) | ValueType::Boolean => quote!(#x),
@@ -169,19 +185,12 @@ fn from_local(p: &Param) -> TokenStream {
     }
 }
 
-/// A literal as a value of its parameter's type (its value set imported).
+/// A literal as a value of its parameter's type (its value set imported): its pattern, but
+/// text owned.
 fn literal(l: &Literal) -> TokenStream {
     match l {
         Literal::String(s) => quote!(#s.to_string()),
-        Literal::Integer(n) => {
-            let n = int(*n);
-            quote!(#n)
-        }
-        Literal::Boolean(b) => quote!(#b),
-        Literal::Variant(v) => {
-            let (set, var) = (ident(&v.set_name), ident(&v.ident));
-            quote!(#set::#var)
-        }
+        other => literal_pattern(other),
     }
 }
 
@@ -191,9 +200,69 @@ fn param_checks(e: &Endpoint, p: &Param) -> Vec<TokenStream> {
         params: &e.params,
         body: None,
     };
-    (inputs.get(Operand::Param(p.id)).as_ref())
-        .map(|i| value_checks(e, &var(i)))
-        .unwrap_or_default()
+    let Some(v) = inputs.get(Operand::Param(p.id)).as_ref().map(var) else {
+        return Vec::new();
+    };
+    match &p.list {
+        None => value_checks(e, &v),
+        Some(form) => list_checks(e, p, form, &v),
+    }
+}
+
+/// The checks of a list parameter: the number of its items (none when it is required, then
+/// its bounds), and each item's own checks, the issues naming the item by its index; when the
+/// items could not be read, none.
+fn list_checks(e: &Endpoint, p: &Param, form: &ListForm, v: &Var<'_>) -> Vec<TokenStream> {
+    let (x, wire) = (&v.local, &v.wire);
+    let mut per_item = Vec::new();
+    if let (ListStyle::Comma, ValueType::String(_)) = (form.style, &p.ty) {
+        let rule = e.value_rule(wire, ValueCheck::Type);
+        per_item.push(quote!(issues.comma_item(#rule, #wire, #x);));
+    }
+    per_item.extend(value_checks(e, v));
+    let counted = p.required || form.min_items.is_some() || form.max_items.is_some();
+    if !counted && per_item.is_empty() {
+        return Vec::new();
+    }
+    let count = counted.then(|| {
+        let required = match p.required {
+            true => {
+                let rule = e.value_rule(wire, ValueCheck::Required);
+                quote!(Some(#rule))
+            }
+            false => quote!(None),
+        };
+        let rule = e.value_rule(wire, ValueCheck::Items);
+        let (min, max) = (option_int(form.min_items), option_int(form.max_items));
+        quote!(issues.items((#required, #rule), #wire, items.len(), #min, #max);)
+    });
+    let each = (!per_item.is_empty()).then(|| {
+        let item = match &p.ty {
+            ValueType::String(_) => quote!(Some(item.as_str())),
+            ValueType::Integer(_) | ValueType::Boolean => quote!(Some(*item)),
+            ValueType::Enum(_) => quote!(Some(item)),
+        };
+        quote! {
+            issues.each(#wire, items, |issues, item| {
+                let #x = #item;
+                #(#per_item)*
+            });
+        }
+    });
+    vec![quote! {
+        if let Some(items) = #x {
+            #count
+            #each
+        }
+    }]
+}
+
+/// `Some(n)` or `None`, as the runtime's checks take a bound.
+fn option_int(v: Option<i64>) -> TokenStream {
+    match v.map(int) {
+        Some(n) => quote!(Some(#n)),
+        None => quote!(None),
+    }
 }
 
 /// The facts a field's doc lists: where it travels, required, default, bounds, format.
@@ -212,24 +281,47 @@ fn field_facts(p: &Param) -> String {
     if let Some(d) = &p.default {
         facts.push(format!("default `{}`", d.wire()));
     }
+    let mut values = Vec::new();
     match &p.ty {
         ValueType::Integer(t) => {
             if t.min.is_some() || t.max.is_some() {
-                facts.push(mrds_runtime::range_reason(t.min, t.max).replace("must be ", ""));
+                values.push(mrds_runtime::range_reason(t.min, t.max).replace("must be ", ""));
             }
             if t.format == Some(IntegerFormat::UnixSeconds) {
-                facts.push(format!("format: {}", Format::UnixSeconds.description()));
+                values.push(format!("format: {}", Format::UnixSeconds.description()));
             }
         }
         ValueType::String(t) => {
             if let Some(f) = t.format {
-                facts.push(format!("format: {}", f.info().description));
+                values.push(format!("format: {}", f.info().description));
             }
             if let Some(pattern) = &t.pattern {
-                facts.push(format!("pattern `{pattern}`"));
+                values.push(format!("pattern `{pattern}`"));
             }
         }
         ValueType::Boolean | ValueType::Enum(_) => {}
+    }
+    match &p.list {
+        None => facts.extend(values),
+        Some(form) => {
+            facts.push(match form.style {
+                ListStyle::Comma => format!("a list, comma-separated (`{}=a,b`)", p.wire),
+                ListStyle::Repeated => {
+                    format!(
+                        "a list, the parameter once per item (`{0}=a&{0}=b`)",
+                        p.wire
+                    )
+                }
+            });
+            let items = mrds_runtime::items_reason(form.min_items, form.max_items);
+            if !items.is_empty() {
+                facts.push(items.replace("must have ", ""));
+            }
+            facts.push("no item is the parameter not given".into());
+            if !values.is_empty() {
+                facts.push(format!("each item: {}", values.join(", ")));
+            }
+        }
     }
     format!("{}.", facts.join("; "))
 }
@@ -264,7 +356,9 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
     let fields = e.params.iter().map(|p| {
         let x = ident(&p.ident);
         let base = base_type(p);
-        let ty = if p.always() {
+        let ty = if p.list.is_some() {
+            quote!(Vec<#base>)
+        } else if p.always() {
             base
         } else {
             quote!(Option<#base>)
@@ -286,6 +380,7 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
                 let x = ident(&p.ident);
                 match (&p.default, p.required) {
                     (_, true) => required_field(p),
+                    _ if p.list.is_some() => quote!(#x: Vec::new()),
                     (Some(d), false) => {
                         let v = literal(d);
                         quote!(#x: #v)
@@ -298,7 +393,7 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
     let (init, new_fn) = if with_init {
         let init = init_name(&e.names.params_type);
         let members = required.iter().map(|p| {
-            let (x, t) = (ident(&p.ident), base_type(p));
+            let (x, t) = (ident(&p.ident), value_type(p));
             let docs = docs(&prose(&p.doc));
             quote! { #docs pub #x: #t, }
         });
@@ -335,9 +430,9 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
         let args = required.iter().map(|p| {
             let x = ident(&p.ident);
             match p.ty {
-                ValueType::String(_) => quote!(#x: impl Into<String>),
+                ValueType::String(_) if p.list.is_none() => quote!(#x: impl Into<String>),
                 _ => {
-                    let t = base_type(p);
+                    let t = value_type(p);
                     quote!(#x: #t)
                 }
             }
@@ -345,7 +440,7 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
         let fields = new_fields(&|p| {
             let x = ident(&p.ident);
             match p.ty {
-                ValueType::String(_) => quote!(#x: #x.into()),
+                ValueType::String(_) if p.list.is_none() => quote!(#x: #x.into()),
                 _ => quote!(#x),
             }
         });
@@ -362,6 +457,7 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
         let setter = format_ident!("with_{}", p.bare_ident());
         let doc = docs(&format!("Sets `{}`.", p.wire));
         let (arg, value) = match (&p.ty, p.default.is_some()) {
+            _ if p.list.is_some() => (value_type(p), quote!(value)),
             (ValueType::String(_), true) => (quote!(impl Into<String>), quote!(value.into())),
             (ValueType::String(_), false) => {
                 (quote!(impl Into<String>), quote!(Some(value.into())))
@@ -575,157 +671,4 @@ fn body_impl(api: &Api, e: &Endpoint, body: &Body) -> TokenStream {
             }
         }
     }
-}
-
-/// `from_raw`: read each parameter, run the same checks, build the value.
-fn from_raw_body(e: &Endpoint, checked: &[&Param], values: Option<&CheckValues>) -> TokenStream {
-    if e.params.is_empty() {
-        return quote! {
-            let _ = raw;
-            Ok(Self {})
-        };
-    }
-    let reads = e.params.iter().map(|p| {
-        let x = local(p);
-        let (endpoint, wire) = (&e.id, &p.wire);
-        let t = base_type(p);
-        let rules = quote!(mrds_runtime::param_rules!(#endpoint, #wire));
-        let read = match (p.location, p.required) {
-            (ParamLocation::Path, _) => quote!(raw.path(#wire, #rules, &mut issues)),
-            (ParamLocation::Query, true) => quote!(raw.required(#wire, #rules, &mut issues)),
-            (ParamLocation::Query, false) => quote!(raw.optional(#wire, #rules, &mut issues)),
-        };
-        match &p.default {
-            Some(d) => {
-                let v = literal(d);
-                quote!(let #x: Option<#t> = #read.or(Some(#v));)
-            }
-            None => quote!(let #x: Option<#t> = #read;),
-        }
-    });
-    let check = values.map(|values| {
-        let args = values.args(checked, from_local);
-        quote!(Self::check(&mut issues, #args);)
-    });
-    // Presence rules: a parameter that was sent but did not parse counts as given.
-    let wire = |op: &Operand| match op {
-        Operand::Param(id) => Some(e.param(*id).wire.as_str()),
-        Operand::Field(_) => None,
-    };
-    let forgive = (e.rules.iter())
-        .filter(|r| r.reads() == Reads::Params)
-        .filter_map(|r| {
-            let presence = r.requirement.presence();
-            if presence.is_empty() {
-                return None;
-            }
-            let given: Vec<&str> = presence.into_iter().map(wire).collect::<Option<_>>()?;
-            let id = &r.id;
-            Some(quote!(issues.forgive(#id, #(raw.has(#given))||*);))
-        });
-    let build_fields = e.params.iter().map(|p| {
-        let (x, l) = (ident(&p.ident), local(p));
-        quote!(#x: #l)
-    });
-    let always: Vec<proc_macro2::Ident> =
-        e.params.iter().filter(|p| p.always()).map(local).collect();
-    let build = match always.as_slice() {
-        [] => quote! {
-            if issues.is_empty() {
-                Ok(Self { #(#build_fields),* })
-            } else {
-                Err(issues.into_error())
-            }
-        },
-        [one] => quote! {
-            match #one {
-                Some(#one) if issues.is_empty() => Ok(Self { #(#build_fields),* }),
-                _ => Err(issues.into_error()),
-            }
-        },
-        many => quote! {
-            match (#(#many),*) {
-                (#(Some(#many)),*) if issues.is_empty() => Ok(Self { #(#build_fields),* }),
-                _ => Err(issues.into_error()),
-            }
-        },
-    };
-    quote! {
-        let mut issues = mrds_runtime::Issues::new();
-        #(#reads)*
-        #check
-        #(#forgive)*
-        #build
-    }
-}
-
-/// `to_query`: the query pairs in documented order, path parameters excluded.
-fn to_query_body(e: &Endpoint) -> TokenStream {
-    let query: Vec<&Param> = e
-        .params
-        .iter()
-        .filter(|p| p.location == ParamLocation::Query)
-        .collect();
-    // The parameters that always have a value before the first optional one start the list.
-    let lead = query.iter().take_while(|p| p.always()).count();
-    let pair = |p: &Param| {
-        let (x, wire) = (ident(&p.ident), &p.wire);
-        quote!((#wire, mrds_runtime::ParamValue::to_param(&self.#x)))
-    };
-    let first: Vec<TokenStream> = query[..lead].iter().map(|p| pair(p)).collect();
-    if lead == query.len() {
-        return if first.is_empty() {
-            quote!(Vec::new())
-        } else {
-            quote!(Vec::from([#(#first),*]))
-        };
-    }
-    let rest = query[lead..].iter().map(|p| {
-        let (x, wire) = (ident(&p.ident), &p.wire);
-        if p.always() {
-            let pair = pair(p);
-            quote!(query.push(#pair);)
-        } else {
-            quote! {
-                if let Some(v) = &self.#x {
-                    query.push((#wire, mrds_runtime::ParamValue::to_param(v)));
-                }
-            }
-        }
-    });
-    let start = if first.is_empty() {
-        quote!(Vec::new())
-    } else {
-        quote!(Vec::from([#(#first),*]))
-    };
-    quote! {
-        let mut query = #start;
-        #(#rest)*
-        query
-    }
-}
-
-/// `path`: the path with path parameters filled in and percent-encoded.
-fn path_body(e: &Endpoint) -> TokenStream {
-    if e.path.is_fixed() {
-        let path = e.path.to_string();
-        return quote!(#path.to_string());
-    }
-    let mut template = String::new();
-    let mut args = Vec::new();
-    for s in &e.path.segments {
-        template.push('/');
-        match s {
-            Segment::Literal(l) => template.push_str(l),
-            Segment::Param { param, .. } => {
-                template.push_str("{}");
-                let p = e.param(*param);
-                let x = ident(&p.ident);
-                args.push(quote! {
-                    mrds_runtime::text::percent_encode(&mrds_runtime::ParamValue::to_param(&self.#x))
-                });
-            }
-        }
-    }
-    quote!(format!(#template, #(#args),*))
 }
