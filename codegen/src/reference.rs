@@ -247,7 +247,9 @@ fn spellings(schema: &Value) -> Option<Vec<(String, String)>> {
         other => other.to_string(),
     };
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-        return Some(values.iter().map(|v| (text(v), String::new())).collect());
+        // An optional key's `null` is its absence, which the table's "required" column says.
+        let values = values.iter().filter(|v| !v.is_null());
+        return Some(values.map(|v| (text(v), String::new())).collect());
     }
     let alternatives = schema.get("oneOf").and_then(Value::as_array)?;
     alternatives
