@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use mrds_mock::MockServer;
 use mrds_model::ErrorCode;
-use mrds_model::api::{Endpoint, STOCK_DIVIDENDS, TREASURY_RATES};
+use mrds_model::api::{COMPANY_DETAIL, Endpoint, STOCK_DIVIDENDS};
 
 use crate::http::{self, Answer, get, send, send_body};
 
@@ -70,7 +70,7 @@ async fn scenarios_are_set_as_json_and_the_journal_is_read_back() {
     assert_eq!(answer.header("retry-after"), Some("0"));
     // An array, of which every scenario is checked before any is added.
     let many = json!([
-        {"endpoint": "treasury_rates", "response": {"status": 429}},
+        {"endpoint": "company_detail", "response": {"status": 429}},
         {"endpoint": "no_such_endpoint"}
     ]);
     let refused = post(&server, "/__admin/scenarios", &many).await;
@@ -78,11 +78,11 @@ async fn scenarios_are_set_as_json_and_the_journal_is_read_back() {
     let error = refused.json()["error"].as_str().unwrap().to_string();
     assert!(
         error.starts_with("scenario 1 (from 0): `no_such_endpoint` is not an endpoint")
-            && error.contains("treasury_rates"),
+            && error.contains("company_detail"),
         "{error}"
     );
     assert_eq!(
-        get(addr, &target(&TREASURY_RATES), Some(KEY)).await.status,
+        get(addr, &target(&COMPANY_DETAIL), Some(KEY)).await.status,
         200
     );
 
@@ -113,7 +113,7 @@ async fn scenarios_are_set_as_json_and_the_journal_is_read_back() {
     let of = send(
         addr,
         "GET",
-        "/__admin/requests?endpoint=treasury_rates",
+        "/__admin/requests?endpoint=company_detail",
         &[],
     )
     .await;
@@ -171,10 +171,10 @@ async fn what_the_admin_api_cannot_do_is_said() {
     post(
         &server,
         "/__admin/scenarios",
-        &json!({"endpoint": "treasury_rates", "times": "always", "response": {"status": 500}}),
+        &json!({"endpoint": "company_detail", "times": "always", "response": {"status": 500}}),
     )
     .await;
-    get(addr, &target(&TREASURY_RATES), Some(KEY))
+    get(addr, &target(&COMPANY_DETAIL), Some(KEY))
         .await
         .error(500, ErrorCode::InternalError);
     assert_eq!(
@@ -182,7 +182,7 @@ async fn what_the_admin_api_cannot_do_is_said() {
         200
     );
     assert_eq!(
-        get(addr, &target(&TREASURY_RATES), Some(KEY)).await.status,
+        get(addr, &target(&COMPANY_DETAIL), Some(KEY)).await.status,
         200
     );
     let cleared = send(addr, "DELETE", "/__admin/requests", &[]).await.json();

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use mrds_client::{Client, Error, RetryPolicy};
 use mrds_mock::{AnsweredBy, MockServer, Outcome, ReceivedRequest, Scenario};
 use mrds_model::ErrorCode;
-use mrds_model::api::{Endpoint, PERSON_COMMENTARY, STOCK_DIVIDENDS, TREASURY_RATES};
-use mrds_model::params::TreasuryRatesParams;
+use mrds_model::api::{COMPANY_DETAIL, Endpoint, PERSON_COMMENTARY, STOCK_DIVIDENDS};
+use mrds_model::params::CompanyDetailParams;
 
 use crate::client_tracing::record;
 use crate::http::{self, get};
@@ -41,10 +41,8 @@ fn client(server: &MockServer, retries: u32) -> Client {
         .unwrap()
 }
 
-fn treasury() -> TreasuryRatesParams {
-    TreasuryRatesParams::new()
-        .with_start_time(1_793_491_200)
-        .with_end_time(1_796_083_200)
+fn company() -> CompanyDetailParams {
+    CompanyDetailParams::new().with_symbol("AAPL")
 }
 
 /// The journal's entries of `endpoint` once none is pending (the server completes an entry
@@ -111,21 +109,21 @@ async fn any_status_with_the_error_object_a_body_of_its_own_or_bare() {
 
     // The client retries a bare 503, and reports one as such when its retries run out.
     server
-        .answer(&TREASURY_RATES, Scenario::status(503).times(2))
+        .answer(&COMPANY_DETAIL, Scenario::status(503).times(2))
         .unwrap();
     assert!(
         !client(&server, 3)
-            .treasury_rates(&treasury())
+            .company_detail(&company())
             .await
             .unwrap()
             .data
             .is_empty()
     );
     server
-        .answer(&TREASURY_RATES, Scenario::status(503).times(2))
+        .answer(&COMPANY_DETAIL, Scenario::status(503).times(2))
         .unwrap();
     let err = client(&server, 1)
-        .treasury_rates(&treasury())
+        .company_detail(&company())
         .await
         .unwrap_err();
     assert!(
@@ -199,27 +197,27 @@ async fn met_expectations_pass_silently_and_unmet_ones_say_what_was_received() {
         )
         .unwrap();
     server
-        .answer(&TREASURY_RATES, Scenario::samples().expect(1..))
+        .answer(&COMPANY_DETAIL, Scenario::samples().expect(1..))
         .unwrap();
     get(addr, &dividends, key).await;
     let unmet = server.check_expectations().unwrap_err();
     let names: Vec<&str> = unmet.unmet.iter().map(|u| u.name.as_str()).collect();
-    assert_eq!(names, ["gateway down", "treasury_rates#2"]);
+    assert_eq!(names, ["gateway down", "company_detail#2"]);
     let text = unmet.to_string();
     for expected in [
         "scenario \"gateway down\" (stock_dividends: 503) expected exactly 2 requests, answered 1",
         "stock_dividends received 1 request:",
         "GET /api/v1/stocks/dividends?symbol=AAPL",
         "→ 503 by scenario \"gateway down\"",
-        "scenario \"treasury_rates#2\" (treasury_rates: samples) expected at least 1 request, answered 0",
-        "treasury_rates received no request",
+        "scenario \"company_detail#2\" (company_detail: samples) expected at least 1 request, answered 0",
+        "company_detail received no request",
     ] {
         assert!(text.contains(expected), "{expected:?} not in:\n{text}");
     }
     // Met: the server drops without a word.
     get(addr, &dividends, key).await;
-    get(addr, &target(&TREASURY_RATES), key).await;
-    get(addr, &target(&TREASURY_RATES), key).await;
+    get(addr, &target(&COMPANY_DETAIL), key).await;
+    get(addr, &target(&COMPANY_DETAIL), key).await;
     server.verify();
     assert_eq!(server.check_expectations(), Ok(()));
 }
@@ -228,19 +226,19 @@ async fn met_expectations_pass_silently_and_unmet_ones_say_what_was_received() {
 /// naming the scenario.
 #[tokio::test]
 #[should_panic(
-    expected = "scenario \"two calls\" (treasury_rates: samples) expected exactly 2 requests, answered 1"
+    expected = "scenario \"two calls\" (company_detail: samples) expected exactly 2 requests, answered 1"
 )]
 async fn an_unmet_expectation_fails_the_test_when_the_server_drops() {
     let server = MockServer::start().await.unwrap();
     server
         .answer(
-            &TREASURY_RATES,
+            &COMPANY_DETAIL,
             Scenario::samples().expect(2).named("two calls"),
         )
         .unwrap();
     get(
         server.address(),
-        &target(&TREASURY_RATES),
+        &target(&COMPANY_DETAIL),
         Some(server.api_key()),
     )
     .await;
@@ -252,37 +250,37 @@ async fn the_journal_says_how_each_request_was_answered_and_how_long_it_took() {
     let server = MockServer::start().await.unwrap();
     let addr = server.address();
     let key = Some(server.api_key());
-    let treasury_target = target(&TREASURY_RATES);
+    let company_target = target(&COMPANY_DETAIL);
     server
         .answer(
-            &TREASURY_RATES,
+            &COMPANY_DETAIL,
             Scenario::delay(Duration::from_millis(150)).named("slow"),
         )
         .unwrap();
-    server.answer(&TREASURY_RATES, Scenario::reset()).unwrap();
+    server.answer(&COMPANY_DETAIL, Scenario::reset()).unwrap();
     // A client that gives up after 100 ms, during a 1 s delay: the request is abandoned.
     server
-        .answer(&TREASURY_RATES, Scenario::delay(Duration::from_secs(1)))
+        .answer(&COMPANY_DETAIL, Scenario::delay(Duration::from_secs(1)))
         .unwrap();
-    assert_eq!(get(addr, &treasury_target, key).await.status, 200);
-    let _ = client(&server, 0).treasury_rates(&treasury()).await;
+    assert_eq!(get(addr, &company_target, key).await.status, 200);
+    let _ = client(&server, 0).company_detail(&company()).await;
     let impatient = Client::builder(server.base_url())
         .api_key(server.api_key())
         .timeout(Duration::from_millis(100))
         .no_retries()
         .build()
         .unwrap();
-    let err = impatient.treasury_rates(&treasury()).await.unwrap_err();
+    let err = impatient.company_detail(&company()).await.unwrap_err();
     assert!(err.is_timeout(), "{err:?}");
     crate::http::send(
         addr,
         "GET",
-        &treasury_target,
+        &company_target,
         &[("X-API-Key", server.api_key()), ("Prefer", "code=500")],
     )
     .await;
 
-    let journal = settled(&server, &TREASURY_RATES).await;
+    let journal = settled(&server, &COMPANY_DETAIL).await;
     let seen: Vec<(Outcome, Option<AnsweredBy>)> = journal
         .iter()
         .map(|r| (r.outcome, r.answered_by.clone()))
@@ -296,11 +294,11 @@ async fn the_journal_says_how_each_request_was_answered_and_how_long_it_took() {
             ),
             (
                 Outcome::Reset,
-                Some(AnsweredBy::Scenario("treasury_rates#2".into()))
+                Some(AnsweredBy::Scenario("company_detail#2".into()))
             ),
             (
                 Outcome::Abandoned,
-                Some(AnsweredBy::Scenario("treasury_rates#3".into()))
+                Some(AnsweredBy::Scenario("company_detail#3".into()))
             ),
             (Outcome::Answered { status: 500 }, Some(AnsweredBy::Prefer)),
         ]
@@ -331,12 +329,12 @@ async fn each_request_is_logged_with_its_method_query_key_and_whole_time() {
     let (recording, _guard) = record();
     server
         .answer(
-            &TREASURY_RATES,
+            &COMPANY_DETAIL,
             Scenario::delay(Duration::from_millis(120)).named("slow"),
         )
         .unwrap();
-    let treasury = format!("{}&note=log-line-secret-0001", target(&TREASURY_RATES));
-    get(addr, &treasury, Some("log-line-secret-0001")).await;
+    let company = format!("{}&note=log-line-secret-0001", target(&COMPANY_DETAIL));
+    get(addr, &company, Some("log-line-secret-0001")).await;
     get(addr, "/api/v1/nothing?x=1", Some("wrong")).await;
     drop(server);
 
@@ -352,14 +350,14 @@ async fn each_request_is_logged_with_its_method_query_key_and_whole_time() {
     );
     let slow = &lines[0];
     assert_eq!(slow.field("method"), Some("GET"));
-    assert_eq!(slow.field("endpoint"), Some("treasury_rates"));
+    assert_eq!(slow.field("endpoint"), Some("company_detail"));
     assert_eq!(slow.field("key"), Some("accepted"));
     assert_eq!(slow.field("status"), Some("200"));
     assert_eq!(slow.field("answered_by"), Some("scenario"));
     assert_eq!(slow.field("scenario"), Some("slow"));
     let query = slow.field("query").unwrap();
     assert!(
-        query.contains("start_time=") && query.ends_with("note=<redacted>"),
+        query.starts_with("symbol=AAPL") && query.ends_with("note=<redacted>"),
         "{query}"
     );
     let micros: u64 = slow.field("micros").unwrap().parse().unwrap();

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use mrds_client::{Client, Error, RetryPolicy, TransportKind};
 use mrds_mock::{KeySent, MockServer, REDACTED, Scenario, ScenarioError};
 use mrds_model::ErrorCode;
-use mrds_model::api::{ENDPOINTS, Endpoint, STOCK_DIVIDENDS, TREASURY_RATES};
-use mrds_model::params::TreasuryRatesParams;
+use mrds_model::api::{COMPANY_DETAIL, ENDPOINTS, Endpoint, STOCK_DIVIDENDS};
+use mrds_model::params::CompanyDetailParams;
 
 use crate::http::{self, get, send};
 
@@ -48,10 +48,8 @@ fn client(server: &MockServer, retries: u32) -> Client {
         .unwrap()
 }
 
-fn treasury() -> TreasuryRatesParams {
-    TreasuryRatesParams::new()
-        .with_start_time(1_793_491_200)
-        .with_end_time(1_796_083_200)
+fn company() -> CompanyDetailParams {
+    CompanyDetailParams::new().with_symbol("AAPL")
 }
 
 #[tokio::test]
@@ -67,8 +65,8 @@ async fn the_journal_records_every_request_without_the_key() {
     // No endpoint's path; a key in the query and in another header; a wrong key; no key.
     let stray = format!("/api/v1/nothing?api_key={KEY}");
     send(addr, "GET", &stray, &[("X-API-Key", KEY), ("X-Note", KEY)]).await;
-    get(addr, &target(&TREASURY_RATES), Some("a-wrong-key-999")).await;
-    get(addr, &target(&TREASURY_RATES), None).await;
+    get(addr, &target(&COMPANY_DETAIL), Some("a-wrong-key-999")).await;
+    get(addr, &target(&COMPANY_DETAIL), None).await;
 
     let received = server.received_requests();
     assert_eq!(received.len(), examples.len() + 3);
@@ -101,13 +99,10 @@ async fn the_journal_records_every_request_without_the_key() {
     assert!(!journal.contains(KEY) && !journal.contains("a-wrong-key-999"));
 
     // By endpoint, from the generated constants.
-    let treasury = server.received_requests_of(&TREASURY_RATES);
-    assert_eq!(treasury.len(), 3);
-    assert!(treasury.iter().all(|r| r.is(&TREASURY_RATES)));
-    assert_eq!(
-        treasury[0].query_param("start_time").as_deref(),
-        Some("1793491200")
-    );
+    let company = server.received_requests_of(&COMPANY_DETAIL);
+    assert_eq!(company.len(), 3);
+    assert!(company.iter().all(|r| r.is(&COMPANY_DETAIL)));
+    assert_eq!(company[0].query_param("symbol").as_deref(), Some("AAPL"));
     server.clear_received_requests();
     assert!(server.received_requests().is_empty());
 }
@@ -132,7 +127,7 @@ async fn scenarios_answer_the_next_requests_then_the_samples_return() {
 
     // Another endpoint is not affected.
     assert_eq!(
-        get(addr, &target(&TREASURY_RATES), Some(KEY)).await.status,
+        get(addr, &target(&COMPANY_DETAIL), Some(KEY)).await.status,
         200
     );
     for _ in 0..2 {
@@ -170,20 +165,17 @@ async fn the_client_meets_delays_and_lost_connections() {
     let server = server().await;
     // A delay, then the samples.
     server
-        .answer(&TREASURY_RATES, Scenario::delay(Duration::from_millis(150)))
+        .answer(&COMPANY_DETAIL, Scenario::delay(Duration::from_millis(150)))
         .unwrap();
     let started = Instant::now();
-    let page = client(&server, 0)
-        .treasury_rates(&treasury())
-        .await
-        .unwrap();
+    let page = client(&server, 0).company_detail(&company()).await.unwrap();
     assert!(!page.data.is_empty());
     assert!(started.elapsed() >= Duration::from_millis(150));
 
     // A lost connection: without retries the call fails as reset, with them it succeeds.
-    server.answer(&TREASURY_RATES, Scenario::reset()).unwrap();
+    server.answer(&COMPANY_DETAIL, Scenario::reset()).unwrap();
     let err = client(&server, 0)
-        .treasury_rates(&treasury())
+        .company_detail(&company())
         .await
         .unwrap_err();
     assert!(
@@ -191,20 +183,17 @@ async fn the_client_meets_delays_and_lost_connections() {
         "{err:?}"
     );
     server
-        .answer(&TREASURY_RATES, Scenario::reset().times(2))
+        .answer(&COMPANY_DETAIL, Scenario::reset().times(2))
         .unwrap();
-    let page = client(&server, 3)
-        .treasury_rates(&treasury())
-        .await
-        .unwrap();
+    let page = client(&server, 3).company_detail(&company()).await.unwrap();
     assert!(!page.data.is_empty());
     // One delayed, one lost, two lost and the one answered.
-    assert_eq!(server.received_requests_of(&TREASURY_RATES).len(), 5);
+    assert_eq!(server.received_requests_of(&COMPANY_DETAIL).len(), 5);
 
     // A status after a delay: the client's retries honour Retry-After: 0.
     server
         .answer(
-            &TREASURY_RATES,
+            &COMPANY_DETAIL,
             Scenario::status(429)
                 .after(Duration::from_millis(20))
                 .retry_after(Duration::ZERO)
@@ -212,17 +201,14 @@ async fn the_client_meets_delays_and_lost_connections() {
         )
         .unwrap();
     let started = Instant::now();
-    client(&server, 3)
-        .treasury_rates(&treasury())
-        .await
-        .unwrap();
+    client(&server, 3).company_detail(&company()).await.unwrap();
     assert!(started.elapsed() >= Duration::from_millis(40));
     // Out of retries, the service's error reaches the caller with its Retry-After.
     server
-        .answer(&TREASURY_RATES, Scenario::status(429).times(2))
+        .answer(&COMPANY_DETAIL, Scenario::status(429).times(2))
         .unwrap();
     let err = client(&server, 1)
-        .treasury_rates(&treasury())
+        .company_detail(&company())
         .await
         .unwrap_err();
     let Error::Api(e) = &err else {
