@@ -429,21 +429,3 @@ fn a_release_series_in_spec_alone() {
         });
     }
 }
-
-/// Writes the spec with the release series applied into the directory `MRDS_FOLLOW_OUT` (a
-/// copy of `spec/` to try the releases by hand: `cp -r spec /tmp/before`, run this with
-/// `MRDS_FOLLOW_OUT=spec`, then `cargo xtask codegen && cargo test --workspace`).
-#[test]
-#[ignore = "a tool: writes the followed spec where MRDS_FOLLOW_OUT says"]
-fn write_the_followed_spec() {
-    let out = std::env::var_os("MRDS_FOLLOW_OUT").expect("MRDS_FOLLOW_OUT names a directory");
-    let mut files = spec_files();
-    for release in series() {
-        overlay::apply(&mut files, &release.steps).unwrap();
-    }
-    for (name, text) in files {
-        let path = Path::new(&out).join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-}
