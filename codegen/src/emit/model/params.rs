@@ -485,6 +485,12 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
 
             /// Parses and validates received parameters; reports every problem at once.
             pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+                Self::read(raw, true)
+            }
+
+            /// Reads received parameters, and with `checked` validates them (`from_raw`);
+            /// without, only what a value of the type cannot hold is refused.
+            fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
                 #from_raw_body
             }
 
@@ -520,6 +526,9 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
             }
             fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
                 #name::from_raw(raw)
+            }
+            fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+                Some(#name::read(raw, false))
             }
         }
 
@@ -577,11 +586,12 @@ fn body_impl(api: &Api, e: &Endpoint, body: &Body) -> TokenStream {
     }
 }
 
-/// `from_raw`: read each parameter, run the same checks, build the value.
+/// `read`: read each parameter, run the same checks when `checked` (`from_raw`), build the
+/// value.
 fn from_raw_body(e: &Endpoint, checked: &[&Param], values: Option<&CheckValues>) -> TokenStream {
     if e.params.is_empty() {
         return quote! {
-            let _ = raw;
+            let _ = (raw, checked);
             Ok(Self {})
         };
     }
@@ -650,11 +660,21 @@ fn from_raw_body(e: &Endpoint, checked: &[&Param], values: Option<&CheckValues>)
             }
         },
     };
+    let forgive: Vec<TokenStream> = forgive.collect();
+    let checks = if check.is_none() && forgive.is_empty() {
+        quote!(let _ = checked;)
+    } else {
+        quote! {
+            if checked {
+                #check
+                #(#forgive)*
+            }
+        }
+    };
     quote! {
         let mut issues = mrds_runtime::Issues::new();
         #(#reads)*
-        #check
-        #(#forgive)*
+        #checks
         #build
     }
 }
