@@ -1,7 +1,8 @@
 //! Test-only crate; see the `tests/` directory. The library holds what several tests share:
 //! compiling the crates generated from a spec in a scratch workspace, the spec grammar of the
-//! property test, the overlays of the spec corpora ([`overlay`]), and loading specs in a child
-//! process with a capped heap ([`capped`]).
+//! property test, the overlays of the spec corpora ([`overlay`]), loading specs in a child
+//! process with a capped heap ([`capped`]), and the properties the fuzz targets assert, with
+//! their seeds ([`fuzz`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -348,5 +349,6 @@ fn scratch_version(dir: &Path) -> String {
 }
 
 pub mod capped;
+pub mod fuzz;
 pub mod overlay;
 pub mod spec_gen;

@@ -37,6 +37,7 @@ mod contract;
 mod drift;
 mod fixtures_compile;
 mod follow;
+mod fuzz_regressions;
 mod generated;
 mod generated_specs;
 mod http;

@@ -1,0 +1,115 @@
+//! The fuzz targets' properties (`mrds_tests::fuzz`, which `fuzz/` runs under libFuzzer),
+//! replayed on every input kept: the crash inputs the fuzzers found, each a regression test
+//! (`tests/fuzz/regressions/<target>/<name>`), and the committed corpora
+//! (`fuzz/corpus/<target>/`: the seeds `fuzz/seed.sh` makes, and inputs kept from runs). One
+//! test per target; a failure names the input.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use mrds_tests::fuzz::TARGETS;
+
+/// The directories replayed for `target`.
+fn dirs(target: &str) -> [PathBuf; 2] {
+    let root = mrds_tests::workspace_root();
+    [
+        root.join("tests/fuzz/regressions").join(target),
+        root.join("fuzz/corpus").join(target),
+    ]
+}
+
+/// Every file of `dir` (none when it does not exist), sorted.
+fn inputs(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .map(|e| e.expect("a readable entry").path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+/// Replays every input of `target`; fails naming each input whose property fails, and when
+/// the whole replay takes more than the default run allows a test.
+fn replay(target: &str) {
+    let (_, property) = TARGETS
+        .iter()
+        .find(|(name, _)| *name == target)
+        .expect("a target of mrds_tests::fuzz");
+    let started = Instant::now();
+    let mut failed = Vec::new();
+    let mut count = 0;
+    for dir in dirs(target) {
+        for file in inputs(&dir) {
+            let bytes = std::fs::read(&file).expect("a readable input");
+            count += 1;
+            if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| property(&bytes))) {
+                let message = payload
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                failed.push(format!("{}: {message}", file.display()));
+            }
+        }
+    }
+    assert!(count > 0, "{target}: no input to replay");
+    assert!(failed.is_empty(), "{target}:\n{}", failed.join("\n"));
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_secs(3),
+        "{target}: {count} inputs took {took:?}; keep the corpus small"
+    );
+}
+
+#[test]
+fn spec_loader() {
+    replay("spec_loader");
+}
+
+#[test]
+fn server() {
+    replay("server");
+}
+
+#[test]
+fn params() {
+    replay("params");
+}
+
+#[test]
+fn client_decode() {
+    replay("client_decode");
+}
+
+#[test]
+fn proxy_check() {
+    replay("proxy_check");
+}
+
+#[test]
+fn mock_body() {
+    replay("mock_body");
+}
+
+#[test]
+fn every_target_is_replayed_and_has_a_fuzz_target() {
+    let root = mrds_tests::workspace_root();
+    for (target, _) in TARGETS {
+        let file = root.join("fuzz/fuzz_targets").join(format!("{target}.rs"));
+        assert!(file.is_file(), "{} is missing", file.display());
+    }
+    for dir in ["tests/fuzz/regressions", "fuzz/corpus"] {
+        for entry in std::fs::read_dir(root.join(dir)).into_iter().flatten() {
+            let name = entry.expect("a readable entry").file_name();
+            let name = name.to_string_lossy();
+            assert!(
+                TARGETS.iter().any(|(t, _)| *t == name),
+                "{dir}/{name} is no target's"
+            );
+        }
+    }
+}
