@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use mrds_model::records::ErrorObject;
 use mrds_runtime::mock::{App, MockServer, SampleServer};
-use mrds_runtime::server::{BodyLimit, PathRule, Shared, StaticKeys};
+use mrds_runtime::server::{BodyLimit, PathRule, Shared, StaticKeys, method_not_allowed};
 use mrds_runtime::{BodyRecord, Issues, RawParams, Request, ValidationError, WithBody};
 use mrds_server::axum::body::{Body, Bytes};
 use mrds_server::axum::extract::Request as HttpRequest;
@@ -173,7 +173,9 @@ impl SampleServer for Fuzzed {
             for typed in endpoints::all() {
                 routes = (typed.post)(routes);
             }
-            let routes = routes.layer(Extension(BodyLimit(BODY_LIMIT)));
+            let routes = routes
+                .method_not_allowed_fallback(method_not_allowed::<ErrorObject>)
+                .layer(Extension(BodyLimit(BODY_LIMIT)));
             routes.merge((mrds_mock::APP.router)(serve_removed, keys))
         },
         ..mrds_mock::APP
