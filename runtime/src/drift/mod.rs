@@ -37,8 +37,8 @@ mod walk;
 pub(crate) use finding::cut;
 #[cfg(feature = "drift")]
 pub use finding::{
-    EXAMPLE_LIMIT, Finding, JsonKind, MAX_EXAMPLES, Observed, REQUEST_EXAMPLE_LIMIT, Source,
-    parse_json_lines,
+    EXAMPLE_LIMIT, Finding, JsonKind, MAX_EXAMPLES, NAME_LIMIT, Observed, REQUEST_EXAMPLE_LIMIT,
+    Source, parse_json_lines,
 };
 #[cfg(feature = "drift")]
 pub use inline::decode_noticing;

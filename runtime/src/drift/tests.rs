@@ -337,3 +337,21 @@ fn a_value_serde_json_skips_but_cannot_read_fails_only_the_noticing_decoding() {
         assert!(noticing.is_err(), "{noticing:?}");
     }
 }
+
+#[test]
+fn a_long_undeclared_name_is_cut_both_ways() {
+    let long = "x".repeat(NAME_LIMIT + 50);
+    let body = format!(
+        r#"{{"success": true, "request_id": "r", "data": [{{"name": "a", "kind": "section", "size": 1, "{long}": 1, "{long}y": 2}}]}}"#
+    );
+    let cut = format!("{}…", "x".repeat(NAME_LIMIT));
+    let (plain, noticing, findings) = both(&body);
+    assert_eq!(plain, noticing);
+    for findings in [findings, walked(200, &body)] {
+        // Two names that agree to the limit are one finding.
+        assert_eq!(
+            summary(&findings),
+            [s("field.undeclared", "Unit", &cut, 2, &["1", "2"])]
+        );
+    }
+}

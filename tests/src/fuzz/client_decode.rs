@@ -21,7 +21,8 @@ use mrds_model::Envelope;
 use mrds_model::records::ErrorObject;
 use mrds_runtime::client::{Error, Response, decode_body};
 use mrds_runtime::drift::{
-    Drift, EXAMPLE_LIMIT, Finding, MAX_EXAMPLES, MAX_FINDINGS, Observed, Source, decode_noticing,
+    Drift, EXAMPLE_LIMIT, Finding, MAX_EXAMPLES, MAX_FINDINGS, NAME_LIMIT, Observed, Source,
+    decode_noticing,
 };
 use mrds_runtime::{Request, drift};
 
@@ -109,8 +110,9 @@ fn json<T: serde::Serialize>(value: &T) -> String {
 pub const MAX_FINDING_BYTES: usize = 8 * 1024;
 
 /// What was noticed is bounded: at most [`MAX_FINDINGS`] findings, each with at most
-/// [`MAX_EXAMPLES`] examples of at most [`EXAMPLE_LIMIT`] characters (and the ellipsis of a
-/// cut), each at most [`MAX_FINDING_BYTES`] as a line of JSON, read back as itself.
+/// [`MAX_EXAMPLES`] examples of at most [`EXAMPLE_LIMIT`] characters and a field name of at
+/// most [`NAME_LIMIT`] (and the ellipsis of a cut), each at most [`MAX_FINDING_BYTES`] as a
+/// line of JSON, read back as itself.
 pub fn assert_bounded(findings: &[Finding]) {
     assert!(
         findings.len() <= MAX_FINDINGS,
@@ -128,6 +130,13 @@ pub fn assert_bounded(findings: &[Finding]) {
                 example.chars().count() <= EXAMPLE_LIMIT + 1,
                 "an example of {} characters",
                 example.chars().count()
+            );
+        }
+        if let Some(field) = finding.observed.field() {
+            assert!(
+                field.chars().count() <= NAME_LIMIT + 1,
+                "a field name of {} characters",
+                field.chars().count()
             );
         }
         let line = finding.to_json_line();
