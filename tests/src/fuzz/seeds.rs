@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use mrds_codegen::contract::{self, Key, Removed};
-use mrds_runtime::server::StaticKeys;
+use mrds_runtime::server::{RequestId, StaticKeys};
 use mrds_server::axum::Router;
 use mrds_server::axum::body::Body;
 use mrds_server::axum::http;
@@ -22,8 +22,9 @@ pub struct Seed {
     pub bytes: Vec<u8>,
 }
 
-/// The dictionaries, by file name (`yaml.dict`, `http.dict`, `query.dict`), as libFuzzer reads
-/// them: one quoted token a line.
+/// The dictionaries, by file name (`yaml.dict`: the spec format; `http.dict`: requests;
+/// `query.dict`: parameters; `json.dict`: answers), as libFuzzer reads them: one quoted token
+/// a line.
 pub fn dictionaries() -> Vec<(&'static str, String)> {
     let api = crate::real_spec();
     let mut yaml: BTreeSet<String> = [
@@ -104,6 +105,36 @@ pub fn dictionaries() -> Vec<(&'static str, String)> {
     }
     http.extend(query.iter().cloned());
 
+    let shapes = mrds_model::api::PROTOCOL.shapes;
+    let mut json: BTreeSet<String> = [
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        ",",
+        "\"",
+        "null",
+        "true",
+        "false",
+        "0",
+        "-1",
+        "1.5e3",
+        "1e400",
+        "\\u0000",
+        "\\ud800",
+        "{\"success\":true,\"request_id\":\"r\",\"data\":[",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for record in std::iter::once(&shapes.envelope).chain(shapes.records) {
+        json.extend(record.fields.iter().map(|f| format!("\"{}\":", f.name)));
+    }
+    for set in shapes.value_sets {
+        json.extend(set.values.iter().map(|v| format!("\"{v}\"")));
+    }
+
     let lines = |words: BTreeSet<String>| -> String {
         words
             .iter()
@@ -114,6 +145,7 @@ pub fn dictionaries() -> Vec<(&'static str, String)> {
         ("yaml.dict", lines(yaml)),
         ("query.dict", lines(query)),
         ("http.dict", lines(http)),
+        ("json.dict", lines(json)),
     ]
 }
 
@@ -281,7 +313,10 @@ async fn get(router: &Router, target: &str, key: bool) -> (u16, Vec<u8>) {
     if key {
         request = request.header(mrds_model::api::AUTH_HEADER, super::server::KEY);
     }
-    let request = request.body(Body::empty()).expect("a valid request");
+    let mut request = request.body(Body::empty()).expect("a valid request");
+    // A fixed request id, so that the seeds are the same every time they are made.
+    let id = RequestId(format!("req_{}", "0".repeat(32)));
+    request.extensions_mut().insert(id);
     let response = router
         .clone()
         .oneshot(request)
