@@ -13,6 +13,14 @@ pub struct Typed {
     pub endpoint: &'static Endpoint,
     /// [`super::params`]'s checks of one request (query and path parameters).
     pub params: fn(&mrds_runtime::RawParams),
+    /// Of those, the generator judging a request as the server does.
+    pub judged: fn(&mrds_runtime::RawParams),
+    /// Of those, a request encoded and decoded.
+    pub read_back: fn(&mrds_runtime::RawParams),
+    /// Of those, the client and the server agreeing on every rule.
+    pub agreed: fn(&mrds_runtime::RawParams),
+    /// An answer the spec describes, decoded and encoded ([`super::records`]).
+    pub records: fn(&serde_json::Value),
     /// [`super::client_decode`]'s checks of one answer.
     pub decode: fn(u16, &[u8]),
     /// The generated server's judgement of a request: `from_raw`.
@@ -34,6 +42,10 @@ pub fn all() -> &'static [Typed] {
                 self.0.push(Typed {
                     endpoint: P::ENDPOINT,
                     params: super::params::check::<P>,
+                    judged: super::params::judged::<P>,
+                    read_back: super::params::read_back::<P>,
+                    agreed: super::params::agreed::<P>,
+                    records: super::records::round_trip::<P>,
                     decode: super::client_decode::check::<P>,
                     from_raw: |raw| P::from_raw(raw).map(drop),
                     post: super::mock_body::route::<P>,

@@ -19,10 +19,12 @@
 
 mod answers;
 mod client_decode;
-mod endpoints;
+pub mod endpoints;
+pub mod generate;
 mod mock_body;
 mod params;
 mod proxy_check;
+mod records;
 pub mod seeds;
 mod server;
 mod spec_loader;

@@ -41,8 +41,15 @@ pub fn params(data: &[u8]) {
     (typed.params)(&raw);
 }
 
-/// The checks of one request of `P`'s endpoint.
+/// The checks of one request of `P`'s endpoint: [`judged`], [`read_back`], [`agreed`].
 pub(super) fn check<P: Request + Debug>(raw: &RawParams) {
+    judged::<P>(raw);
+    read_back::<P>(raw);
+    agreed::<P>(raw);
+}
+
+/// A refusal names the endpoint's own rules, the rules the generator's judgement names.
+pub(super) fn judged<P: Request + Debug>(raw: &RawParams) {
     let id = P::ENDPOINT.id;
     let server = P::from_raw(raw);
     if let Err(error) = &server {
@@ -56,9 +63,15 @@ pub(super) fn check<P: Request + Debug>(raw: &RawParams) {
         }
     }
     the_generator_agrees(id, raw, &server);
+}
 
+/// Encoded and decoded: what `from_raw` accepts, `validate()` accepts, and the client's
+/// request of it is read back as the same parameters; the parameters as read without their
+/// checks are read back the same way, by the server's reading without checks.
+pub(super) fn read_back<P: Request + Debug>(raw: &RawParams) {
+    let id = P::ENDPOINT.id;
     let unchecked = P::from_raw_unchecked(raw);
-    if let Ok(accepted) = &server {
+    if let Ok(accepted) = &P::from_raw(raw) {
         if let Err(e) = accepted.validate() {
             panic!("{id}: from_raw accepts {raw:?}, validate() refuses it: {e:?}");
         }
@@ -70,18 +83,34 @@ pub(super) fn check<P: Request + Debug>(raw: &RawParams) {
         }
     }
     if let Some(Ok(value)) = &unchecked {
-        let client = value.validate();
-        let (_, sent) = sent(value);
-        let back = P::from_raw(&sent);
-        assert_eq!(
-            rules_of(&client),
-            rules_of(&back),
-            "{id}: the client's validate() and the server's from_raw of what the client sends \
-             disagree on {value:?} (sent as {sent:?})"
-        );
-        if let Ok(back) = &back {
-            assert_same(back, value, "read back");
+        let (target, sent) = sent(value);
+        match P::from_raw_unchecked(&sent) {
+            Some(Ok(back)) => assert_same(&back, value, "read back without its checks"),
+            other => panic!("{id}: {value:?} sent as `{target}` is read back as {other:?}"),
         }
+    }
+}
+
+/// The client and the server agree on every rule: the client's `validate()` of the
+/// parameters (as read without their checks: values out of range, rules broken) and the
+/// server's `from_raw` of the request the client sends for them accept and refuse alike,
+/// naming the same rules.
+pub(super) fn agreed<P: Request + Debug>(raw: &RawParams) {
+    let id = P::ENDPOINT.id;
+    let Some(Ok(value)) = P::from_raw_unchecked(raw) else {
+        return;
+    };
+    let client = value.validate();
+    let (_, sent) = sent(&value);
+    let back = P::from_raw(&sent);
+    assert_eq!(
+        rules_of(&client),
+        rules_of(&back),
+        "{id}: the client's validate() and the server's from_raw of what the client sends \
+         disagree on {value:?} (sent as {sent:?})"
+    );
+    if let Ok(back) = &back {
+        assert_same(back, &value, "read back");
     }
 }
 
