@@ -5,8 +5,8 @@
 //! Input: a byte choosing what the text is (one of the base's three files, replaced; or a file
 //! added to them), then the text (UTF-8, anything else replaced).
 //!
-//! Properties: loading never panics and ends in the resolved model or in at least one
-//! diagnostic; the crates of a spec that loads generate (`mrds_codegen::generate`: an emitter
+//! Properties: loading never panics and ends in the resolved model or in diagnostics, each
+//! with its place (file, line and column); the crates of a spec that loads generate (`mrds_codegen::generate`: an emitter
 //! that fails on an accepted spec is a generator bug). Time and memory are the fuzzer's to
 //! bound (`-timeout`, `-rss_limit_mb`): the loader's alias budget and nesting limit bound
 //! them, whatever the text.
@@ -48,9 +48,18 @@ pub fn spec_loader(data: &[u8]) {
                 panic!("a spec that loads does not generate: {e}");
             }
         }
-        Err(diagnostics) => assert!(
-            !diagnostics.0.is_empty(),
-            "a spec refused without a diagnostic"
-        ),
+        Err(diagnostics) => {
+            assert!(
+                !diagnostics.0.is_empty(),
+                "a spec refused without a diagnostic"
+            );
+            for d in &diagnostics.0 {
+                let placed = d
+                    .location
+                    .as_ref()
+                    .is_some_and(|at| at.line > 0 && at.column > 0);
+                assert!(placed, "a diagnostic without a place: {d}");
+            }
+        }
     }
 }
