@@ -114,3 +114,39 @@ fn every_target_is_replayed_and_has_a_fuzz_target() {
         }
     }
 }
+
+/// The packages of a `Cargo.lock`, by name, with their versions.
+fn locked(path: &Path) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let text = std::fs::read_to_string(path).expect("a readable lock file");
+    let mut out: std::collections::BTreeMap<_, std::collections::BTreeSet<_>> = Default::default();
+    let mut name = None;
+    for line in text.lines() {
+        if let Some(n) = line.strip_prefix("name = ") {
+            name = Some(n.trim_matches('"').to_string());
+        } else if let (Some(v), Some(n)) = (line.strip_prefix("version = "), name.take()) {
+            out.entry(n)
+                .or_default()
+                .insert(v.trim_matches('"').to_string());
+        }
+    }
+    out
+}
+
+/// The fuzz package (outside the workspace, with a lock file of its own) builds the versions
+/// the workspace locks: a crate both use is the same crate. After `cargo update` in the
+/// workspace: `cp Cargo.lock fuzz/ && cargo metadata --manifest-path fuzz/Cargo.toml >/dev/null`.
+#[test]
+fn the_fuzz_package_locks_the_workspace_versions() {
+    let root = mrds_tests::workspace_root();
+    let workspace = locked(&root.join("Cargo.lock"));
+    let fuzz = locked(&root.join("fuzz/Cargo.lock"));
+    let differ: Vec<String> = fuzz
+        .iter()
+        .filter_map(|(name, versions)| {
+            let theirs = workspace.get(name)?;
+            (!versions.is_subset(theirs))
+                .then(|| format!("{name}: {versions:?} in fuzz/, {theirs:?}"))
+        })
+        .collect();
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
