@@ -1,8 +1,9 @@
 //! Test-only crate; see the `tests/` directory. The library holds what several tests share:
 //! compiling the crates generated from a spec in a scratch workspace, the spec grammar of the
-//! property test, the overlays of the spec corpora ([`overlay`]), and loading specs in a child
-//! process with a capped heap ([`capped`]). Its doctests are the Rust snippets of the README and
-//! of `docs/` (module `snippets`, made by `build.rs`).
+//! property test, the overlays of the spec corpora ([`overlay`]), loading specs in a child
+//! process with a capped heap ([`capped`]), and the properties the fuzz targets assert, with
+//! their seeds ([`fuzz`]). Its doctests are the Rust snippets of the README and of `docs/`
+//! (module `snippets`, made by `build.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -413,6 +414,7 @@ fn scratch_version(dir: &Path) -> String {
 }
 
 pub mod capped;
+pub mod fuzz;
 pub mod overlay;
 pub mod releases;
 pub mod spec_gen;

@@ -5,8 +5,6 @@
 //! and every rule is decided by the runtime's own predicate ([`mrds_runtime::holds`]), so the
 //! generator judges a request as the generated crates do.
 
-use std::borrow::Cow;
-
 use mrds_runtime::{ParamValue, TimeValue, holds};
 
 use super::rule::Reading;
@@ -73,6 +71,18 @@ fn refuses(ty: &ValueType, text: &str) -> Option<(ValueCheck, String)> {
     }
 }
 
+/// True when the generated code reads `text` as a value of type `ty`: an integer or a boolean
+/// in its one spelling, any text, a value of a strict value set (a tolerant one reads any
+/// text, an unknown value included).
+fn reads(ty: &ValueType, text: &str) -> bool {
+    match ty {
+        ValueType::Integer(_) => i64::parse_param(text).is_ok(),
+        ValueType::Boolean => bool::parse_param(text).is_ok(),
+        ValueType::Enum(e) => e.tolerant || e.values.iter().any(|v| v == text),
+        ValueType::String(_) => true,
+    }
+}
+
 impl<P: Copy> Condition<P> {
     /// True when the condition holds for `value` of its input.
     pub fn holds(&self, value: &str) -> bool {
@@ -112,27 +122,28 @@ impl Given<'_> {
         }
     }
 
-    /// The value `op` has that its own checks accept (sent, or its default).
-    fn valid(&self, op: Operand) -> Option<String> {
+    /// The value the rules read of `op`, as the generated code hands it to them: the text sent
+    /// when its type reads it ([`reads`]), else its default (the generated `from_raw` falls
+    /// back to the default of a parameter whose text does not parse). Its range, pattern or
+    /// format do not matter: what they refuse is reported apart, and the rules read the value
+    /// all the same.
+    fn value(&self, op: Operand) -> Option<String> {
         let input = self.inputs.get(op)?;
-        let value = match self.sent(&input) {
-            Some(v) => Cow::Owned(v),
-            None => Cow::Owned(input.default?.wire()),
-        };
-        refuses(input.ty, &value)
-            .is_none()
-            .then(|| value.into_owned())
+        match self.sent(&input) {
+            Some(v) if reads(input.ty, &v) => Some(v),
+            _ => Some(input.default?.wire()),
+        }
     }
 
-    /// Whether `op` counts as given to a presence rule: it has a value its checks accept, or
-    /// was sent at all (a value they refuse is reported apart).
+    /// Whether `op` counts as given to a presence rule: it has a value, or was sent at all
+    /// (a value its type does not read is reported apart).
     fn has(&self, op: Operand) -> bool {
-        self.valid(op).is_some() || self.inputs.get(op).is_some_and(|i| self.sent(&i).is_some())
+        self.value(op).is_some() || self.inputs.get(op).is_some_and(|i| self.sent(&i).is_some())
     }
 
-    /// Unix seconds of the valid value of a time input.
+    /// Unix seconds of the value of a time input (none for a text that is no instant).
     fn seconds(&self, op: Operand) -> Option<i64> {
-        let v = self.valid(op)?;
+        let v = self.value(op)?;
         match self.inputs.get(op)?.time_format()? {
             TimeFormat::UnixSeconds => i64::parse_param(&v).ok(),
             TimeFormat::Rfc3339 => v.as_str().seconds(),
@@ -144,7 +155,7 @@ impl Given<'_> {
         let applies = r
             .when
             .as_ref()
-            .is_none_or(|c| self.valid(c.operand()).is_some_and(|v| c.holds(&v)));
+            .is_none_or(|c| self.value(c.operand()).is_some_and(|v| c.holds(&v)));
         if !applies {
             return None;
         }
@@ -163,13 +174,13 @@ impl Given<'_> {
         let at = r.requirement.field();
         r.requirement
             .broken(self)?
-            .then(|| (at, self.valid(at).unwrap_or_default()))
+            .then(|| (at, self.value(at).unwrap_or_default()))
     }
 }
 
 impl Reading for Given<'_> {
-    fn valid(&self, op: Operand) -> Option<String> {
-        Given::valid(self, op)
+    fn value(&self, op: Operand) -> Option<String> {
+        Given::value(self, op)
     }
 
     fn given(&self, op: Operand) -> bool {
@@ -299,6 +310,24 @@ mod tests {
         api.endpoint_named("bars").expect("bars").clone()
     }
 
+    /// The base's `bars` with one more rule, `bars.short_symbol`, reading `symbol`.
+    fn bars_with_a_rule_on_symbol() -> Endpoint {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/broken/_valid_base");
+        let mut sources = crate::load::read_dir(std::path::Path::new(dir)).expect("the base");
+        let api = sources
+            .iter_mut()
+            .find(|(name, _)| name.ends_with("api.yaml"))
+            .expect("api.yaml");
+        api.1 = api.1.replacen(
+            "    paging: { limit: limit }",
+            "      - id: bars.short_symbol\n        doc: At most four letters.\n        \
+             matches: { param: symbol, pattern: '^[A-Z]{1,4}$' }\n    paging: { limit: limit }",
+            1,
+        );
+        let api = crate::load_sources(&sources).unwrap_or_else(|d| panic!("{d}"));
+        api.endpoint_named("bars").expect("bars").clone()
+    }
+
     fn problems(e: &Endpoint, query: &[(&str, &str)]) -> Vec<String> {
         let values: Vec<(ParamId, String)> = query
             .iter()
@@ -308,6 +337,26 @@ mod tests {
             .into_iter()
             .map(|p| p.rule)
             .collect()
+    }
+
+    #[test]
+    fn rules_read_what_the_type_reads_as_the_generated_code_does() {
+        let e = bars_with_a_rule_on_symbol();
+        // A symbol its own pattern refuses is read by the rule all the same.
+        assert_eq!(
+            problems(&e, &[("symbol", "abcde")]),
+            ["bars.symbol.pattern", "bars.short_symbol"]
+        );
+        assert_eq!(problems(&e, &[("symbol", "ABCD")]), Vec::<String>::new());
+        // A value its type does not read leaves the default to the rules, as the generated
+        // `from_raw` does: `interval` falls back to `1d`, which trade bars allow.
+        assert_eq!(
+            problems(
+                &e,
+                &[("symbol", "A"), ("kind", "trade"), ("interval", "1h")]
+            ),
+            ["bars.interval.values"]
+        );
     }
 
     #[test]

@@ -512,13 +512,15 @@ impl<P: Clone + PartialEq> Requirement<P> {
     }
 }
 
-/// What a check reads of a request, for [`Requirement::broken`].
+/// What a check reads of a request, for [`Requirement::broken`], as the generated code reads
+/// it: a value its own checks refuse (out of range, not matching its pattern or format) is
+/// read all the same, those checks being reported apart.
 pub trait Reading {
-    /// The value `op` has that its own checks accept (sent, or its default).
-    fn valid(&self, op: Operand) -> Option<String>;
-    /// Whether `op` counts as given to a presence check: it has a valid value, or was sent.
+    /// The value `op` has (sent and read by its type, or its default).
+    fn value(&self, op: Operand) -> Option<String>;
+    /// Whether `op` counts as given to a presence check: it has a value, or was sent.
     fn given(&self, op: Operand) -> bool;
-    /// The instant of the valid value of a time input, in Unix seconds.
+    /// The instant of the value of a time input, in Unix seconds.
     fn seconds(&self, op: Operand) -> Option<i64>;
 }
 
@@ -554,7 +556,7 @@ pub trait Probing: Clone {
 impl Requirement {
     /// Whether a request breaks the check, decided by the runtime's own predicate
     /// ([`mrds_runtime::holds`]); `None` when it cannot be read (an input it compares has
-    /// no valid value).
+    /// no value).
     pub fn broken(&self, r: &impl Reading) -> Option<bool> {
         Some(match self {
             Requirement::Ordered {
@@ -566,17 +568,17 @@ impl Requirement {
                 !holds::within_span(r.seconds(*from)?, r.seconds(*to)?, *seconds)
             }
             Requirement::Requires { param, needs } => {
-                r.valid(*param).is_some() && !holds::requires(true, r.given(*needs))
+                r.value(*param).is_some() && !holds::requires(true, r.given(*needs))
             }
             Requirement::AtLeastOne(ops) => {
                 let given: Vec<bool> = ops.iter().map(|op| r.given(*op)).collect();
                 !holds::at_least_one(&given)
             }
             Requirement::AllowedValues { param, values } => {
-                let v = r.valid(*param)?;
+                let v = r.value(*param)?;
                 !values.iter().any(|l| l.wire() == v)
             }
-            Requirement::Matches { param, pattern } => !pattern.is_match(&r.valid(*param)?),
+            Requirement::Matches { param, pattern } => !pattern.is_match(&r.value(*param)?),
         })
     }
 

@@ -61,6 +61,11 @@ impl CompanyDetailParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_symbol: Option<String> = raw
             .optional(
@@ -74,12 +79,14 @@ impl CompanyDetailParams {
                 mrds_runtime::param_rules!("company_detail", "name_kw"),
                 &mut issues,
             );
-        Self::check(&mut issues, p_symbol.as_deref(), p_name_kw.as_deref());
-        issues
-            .forgive(
-                "company_detail.symbol_or_name",
-                raw.has("symbol") || raw.has("name_kw"),
-            );
+        if checked {
+            Self::check(&mut issues, p_symbol.as_deref(), p_name_kw.as_deref());
+            issues
+                .forgive(
+                    "company_detail.symbol_or_name",
+                    raw.has("symbol") || raw.has("name_kw"),
+                );
+        }
         if issues.is_empty() {
             Ok(Self {
                 symbol: p_symbol,
@@ -160,6 +167,9 @@ impl Request for CompanyDetailParams {
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         CompanyDetailParams::from_raw(raw)
     }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(CompanyDetailParams::read(raw, false))
+    }
 }
 /// Parameters of `GET /v1/stocks/equity-offering`: The latest equity offerings, refreshed daily.
 ///
@@ -212,6 +222,11 @@ impl EquityOfferingParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_limit: Option<i64> = raw
             .optional(
@@ -227,7 +242,9 @@ impl EquityOfferingParams {
                 &mut issues,
             )
             .or(Some(0));
-        Self::check(&mut issues, p_limit, p_offset);
+        if checked {
+            Self::check(&mut issues, p_limit, p_offset);
+        }
         match (p_limit, p_offset) {
             (Some(p_limit), Some(p_offset)) if issues.is_empty() => {
                 Ok(Self {
@@ -278,6 +295,9 @@ impl Request for EquityOfferingParams {
     }
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         EquityOfferingParams::from_raw(raw)
+    }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(EquityOfferingParams::read(raw, false))
     }
 }
 impl mrds_runtime::Paged for EquityOfferingParams {
@@ -347,6 +367,11 @@ impl EtfFlowParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_symbol: Option<String> = raw
             .required(
@@ -366,7 +391,9 @@ impl EtfFlowParams {
                 mrds_runtime::param_rules!("etf_flow", "end_time"),
                 &mut issues,
             );
-        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time);
+        if checked {
+            Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time);
+        }
         match (p_symbol, p_start_time, p_end_time) {
             (
                 Some(p_symbol),
@@ -451,6 +478,9 @@ impl Request for EtfFlowParams {
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         EtfFlowParams::from_raw(raw)
     }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(EtfFlowParams::read(raw, false))
+    }
 }
 /// Parameters of `GET /v1/macro/forex/historical`: Daily series of one currency pair.
 ///
@@ -521,6 +551,11 @@ impl ForexHistoricalParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_symbol: Option<String> = raw
             .required(
@@ -547,7 +582,9 @@ impl ForexHistoricalParams {
                 &mut issues,
             )
             .or(Some(SortOrder::Desc));
-        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time);
+        if checked {
+            Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time);
+        }
         match (p_symbol, p_start_time, p_end_time, p_sort_order) {
             (
                 Some(p_symbol),
@@ -635,6 +672,9 @@ impl Request for ForexHistoricalParams {
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         ForexHistoricalParams::from_raw(raw)
     }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(ForexHistoricalParams::read(raw, false))
+    }
 }
 /// Parameters of `GET /v1/macro/index/1min`: One-minute bars of an index.
 ///
@@ -704,6 +744,11 @@ impl Index1minParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_symbol: Option<String> = raw
             .required(
@@ -729,7 +774,15 @@ impl Index1minParams {
                 mrds_runtime::param_rules!("index_1min", "limit"),
                 &mut issues,
             );
-        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time, p_limit);
+        if checked {
+            Self::check(
+                &mut issues,
+                p_symbol.as_deref(),
+                p_start_time,
+                p_end_time,
+                p_limit,
+            );
+        }
         match (p_symbol, p_start_time, p_end_time) {
             (
                 Some(p_symbol),
@@ -822,6 +875,9 @@ impl Request for Index1minParams {
     }
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         Index1minParams::from_raw(raw)
+    }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(Index1minParams::read(raw, false))
     }
 }
 /// Parameters of `GET /v1/crypto/metrics/leverage-ratio`: Estimated leverage ratio.
@@ -919,6 +975,11 @@ impl LeverageRatioParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_symbol: Option<String> = raw
             .required(
@@ -951,7 +1012,15 @@ impl LeverageRatioParams {
                 mrds_runtime::param_rules!("leverage_ratio", "limit"),
                 &mut issues,
             );
-        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time, p_limit);
+        if checked {
+            Self::check(
+                &mut issues,
+                p_symbol.as_deref(),
+                p_start_time,
+                p_end_time,
+                p_limit,
+            );
+        }
         match (p_symbol, p_time_field) {
             (Some(p_symbol), Some(p_time_field)) if issues.is_empty() => {
                 Ok(Self {
@@ -1043,6 +1112,9 @@ impl Request for LeverageRatioParams {
     }
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         LeverageRatioParams::from_raw(raw)
+    }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(LeverageRatioParams::read(raw, false))
     }
 }
 /// Parameters of `GET /v1/market/kline`: Unified OHLCV candles for any supported asset type.
@@ -1151,6 +1223,11 @@ impl MarketKlineParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_trading_pair: Option<String> = raw
             .required(
@@ -1190,14 +1267,16 @@ impl MarketKlineParams {
                 &mut issues,
             )
             .or(Some(Session::Eth));
-        Self::check(
-            &mut issues,
-            p_trading_pair.as_deref(),
-            p_interval.as_ref(),
-            p_start_time.as_deref(),
-            p_end_time.as_deref(),
-            p_limit,
-        );
+        if checked {
+            Self::check(
+                &mut issues,
+                p_trading_pair.as_deref(),
+                p_interval.as_ref(),
+                p_start_time.as_deref(),
+                p_end_time.as_deref(),
+                p_limit,
+            );
+        }
         match (p_trading_pair, p_interval, p_limit, p_session) {
             (
                 Some(p_trading_pair),
@@ -1366,6 +1445,9 @@ impl Request for MarketKlineParams {
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         MarketKlineParams::from_raw(raw)
     }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(MarketKlineParams::read(raw, false))
+    }
 }
 /// Parameters of `GET /v1/other/semiconductor/nand-flash-spot-price`: NAND flash spot prices of one item.
 ///
@@ -1408,6 +1490,11 @@ impl NandFlashSpotPriceParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_item: Option<NandItem> = raw
             .required(
@@ -1427,7 +1514,9 @@ impl NandFlashSpotPriceParams {
                 mrds_runtime::param_rules!("nand_flash_spot_price", "end_time"),
                 &mut issues,
             );
-        Self::check(&mut issues, p_start_time, p_end_time);
+        if checked {
+            Self::check(&mut issues, p_start_time, p_end_time);
+        }
         match (p_item, p_start_time, p_end_time) {
             (Some(p_item), Some(p_start_time), Some(p_end_time)) if issues.is_empty() => {
                 Ok(Self {
@@ -1495,6 +1584,9 @@ impl Request for NandFlashSpotPriceParams {
     }
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         NandFlashSpotPriceParams::from_raw(raw)
+    }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(NandFlashSpotPriceParams::read(raw, false))
     }
 }
 /// Parameters of `GET /v1/stocks/non-us/kline`: Split-adjusted candles for non-US tickers.
@@ -1582,6 +1674,11 @@ impl NonUsKlineParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_symbol: Option<String> = raw
             .required(
@@ -1615,7 +1712,15 @@ impl NonUsKlineParams {
                 &mut issues,
             )
             .or(Some(500));
-        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time, p_limit);
+        if checked {
+            Self::check(
+                &mut issues,
+                p_symbol.as_deref(),
+                p_start_time,
+                p_end_time,
+                p_limit,
+            );
+        }
         match (p_symbol, p_start_time, p_end_time, p_interval, p_limit) {
             (
                 Some(p_symbol),
@@ -1708,6 +1813,9 @@ impl Request for NonUsKlineParams {
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         NonUsKlineParams::from_raw(raw)
     }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(NonUsKlineParams::read(raw, false))
+    }
 }
 /// Parameters of `GET /v1/crypto/hyperliquid/perp/usdc/kline`: Perpetual-contract candles quoted in USDC; incomplete candles are excluded.
 ///
@@ -1789,6 +1897,11 @@ impl PerpKlineParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_symbol: Option<String> = raw
             .required(
@@ -1821,7 +1934,15 @@ impl PerpKlineParams {
                 &mut issues,
             )
             .or(Some(500));
-        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time, p_limit);
+        if checked {
+            Self::check(
+                &mut issues,
+                p_symbol.as_deref(),
+                p_start_time,
+                p_end_time,
+                p_limit,
+            );
+        }
         match (p_symbol, p_interval, p_start_time, p_end_time, p_limit) {
             (
                 Some(p_symbol),
@@ -1916,6 +2037,9 @@ impl Request for PerpKlineParams {
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         PerpKlineParams::from_raw(raw)
     }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(PerpKlineParams::read(raw, false))
+    }
 }
 /// Parameters of `GET /v1/persons/{person_id}/commentary`: Commentary rows of one person within a time range.
 ///
@@ -1997,6 +2121,11 @@ impl PersonCommentaryParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_person_id: Option<String> = raw
             .path(
@@ -2030,14 +2159,16 @@ impl PersonCommentaryParams {
                 &mut issues,
             )
             .or(Some(0));
-        Self::check(
-            &mut issues,
-            p_person_id.as_deref(),
-            p_start_time,
-            p_end_time,
-            p_limit,
-            p_offset,
-        );
+        if checked {
+            Self::check(
+                &mut issues,
+                p_person_id.as_deref(),
+                p_start_time,
+                p_end_time,
+                p_limit,
+                p_offset,
+            );
+        }
         match (p_person_id, p_start_time, p_end_time, p_limit, p_offset) {
             (
                 Some(p_person_id),
@@ -2138,6 +2269,9 @@ impl Request for PersonCommentaryParams {
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         PersonCommentaryParams::from_raw(raw)
     }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(PersonCommentaryParams::read(raw, false))
+    }
 }
 impl mrds_runtime::Paged for PersonCommentaryParams {
     fn limit(&self) -> i64 {
@@ -2220,6 +2354,11 @@ impl ResearchUnitsParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_doc_id: Option<String> = raw
             .required(
@@ -2239,8 +2378,10 @@ impl ResearchUnitsParams {
                 mrds_runtime::param_rules!("research_units", "idx"),
                 &mut issues,
             );
-        Self::check(&mut issues, p_doc_id.as_deref(), p_kind.as_ref(), p_idx);
-        issues.forgive("research_units.idx_requires_kind", raw.has("kind"));
+        if checked {
+            Self::check(&mut issues, p_doc_id.as_deref(), p_kind.as_ref(), p_idx);
+            issues.forgive("research_units.idx_requires_kind", raw.has("kind"));
+        }
         match p_doc_id {
             Some(p_doc_id) if issues.is_empty() => {
                 Ok(Self {
@@ -2315,6 +2456,9 @@ impl Request for ResearchUnitsParams {
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         ResearchUnitsParams::from_raw(raw)
     }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(ResearchUnitsParams::read(raw, false))
+    }
 }
 /// Parameters of `GET /v1/stocks/screener/events`: Stock events of one kind in a date range.
 ///
@@ -2375,6 +2519,11 @@ impl ScreenerEventsParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_event_type: Option<ScreenerEventType> = raw
             .required(
@@ -2394,7 +2543,9 @@ impl ScreenerEventsParams {
                 mrds_runtime::param_rules!("screener_events", "end_time"),
                 &mut issues,
             );
-        Self::check(&mut issues, p_event_type.as_ref(), p_start_time, p_end_time);
+        if checked {
+            Self::check(&mut issues, p_event_type.as_ref(), p_start_time, p_end_time);
+        }
         match (p_event_type, p_start_time, p_end_time) {
             (
                 Some(p_event_type),
@@ -2487,6 +2638,9 @@ impl Request for ScreenerEventsParams {
     }
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         ScreenerEventsParams::from_raw(raw)
+    }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(ScreenerEventsParams::read(raw, false))
     }
 }
 /// Parameters of `GET /v1/crypto/metrics/ssr`: Stablecoin supply ratio.
@@ -2584,6 +2738,11 @@ impl SsrParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_symbol: Option<String> = raw
             .required(
@@ -2612,7 +2771,15 @@ impl SsrParams {
             .or(Some(TimeField::Date));
         let p_limit: Option<i64> = raw
             .optional("limit", mrds_runtime::param_rules!("ssr", "limit"), &mut issues);
-        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time, p_limit);
+        if checked {
+            Self::check(
+                &mut issues,
+                p_symbol.as_deref(),
+                p_start_time,
+                p_end_time,
+                p_limit,
+            );
+        }
         match (p_symbol, p_time_field) {
             (Some(p_symbol), Some(p_time_field)) if issues.is_empty() => {
                 Ok(Self {
@@ -2704,6 +2871,9 @@ impl Request for SsrParams {
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         SsrParams::from_raw(raw)
     }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(SsrParams::read(raw, false))
+    }
 }
 /// Parameters of `GET /v1/stocks/dividends`: Point-in-time dividends for one symbol.
 ///
@@ -2779,6 +2949,11 @@ impl StockDividendsParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_symbol: Option<String> = raw
             .required(
@@ -2811,7 +2986,15 @@ impl StockDividendsParams {
                 &mut issues,
             )
             .or(Some(50));
-        Self::check(&mut issues, p_symbol.as_deref(), p_start_time, p_end_time, p_limit);
+        if checked {
+            Self::check(
+                &mut issues,
+                p_symbol.as_deref(),
+                p_start_time,
+                p_end_time,
+                p_limit,
+            );
+        }
         match (p_symbol, p_start_time, p_end_time, p_time_type, p_limit) {
             (
                 Some(p_symbol),
@@ -2907,6 +3090,9 @@ impl Request for StockDividendsParams {
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         StockDividendsParams::from_raw(raw)
     }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(StockDividendsParams::read(raw, false))
+    }
 }
 /// Parameters of `GET /v1/macro/treasury-rates`: US treasury rates.
 ///
@@ -2963,6 +3149,11 @@ impl TreasuryRatesParams {
     }
     /// Parses and validates received parameters; reports every problem at once.
     pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+        Self::read(raw, true)
+    }
+    /// Reads received parameters, and with `checked` validates them (`from_raw`);
+    /// without, only what a value of the type cannot hold is refused.
+    fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
         let mut issues = mrds_runtime::Issues::new();
         let p_start_time: Option<i64> = raw
             .optional(
@@ -2976,8 +3167,10 @@ impl TreasuryRatesParams {
                 mrds_runtime::param_rules!("treasury_rates", "end_time"),
                 &mut issues,
             );
-        Self::check(&mut issues, p_start_time, p_end_time);
-        issues.forgive("treasury_rates.end_requires_start", raw.has("start_time"));
+        if checked {
+            Self::check(&mut issues, p_start_time, p_end_time);
+            issues.forgive("treasury_rates.end_requires_start", raw.has("start_time"));
+        }
         if issues.is_empty() {
             Ok(Self {
                 start_time: p_start_time,
@@ -3057,5 +3250,8 @@ impl Request for TreasuryRatesParams {
     }
     fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
         TreasuryRatesParams::from_raw(raw)
+    }
+    fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+        Some(TreasuryRatesParams::read(raw, false))
     }
 }

@@ -11,6 +11,11 @@ pub const MAX_EXAMPLES: usize = 8;
 /// The most characters of an example's JSON text; a longer one is cut and ends in `…`.
 pub const EXAMPLE_LIMIT: usize = 80;
 
+/// The most characters of the name of a field a finding keeps: the name of a field no one
+/// declares is the service's, so a longer one is cut and ends in `…` (two names that agree
+/// to there are one finding). Names of the spec are far shorter.
+pub const NAME_LIMIT: usize = 100;
+
 /// The most characters of an example that is a request (of the rule kinds: method, path and
 /// query), which must keep the parameters at stake to be repeated; a longer one is cut and
 /// ends in `…`.

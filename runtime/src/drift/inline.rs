@@ -150,8 +150,15 @@ impl Expect<'_> {
 
 /// Decodes `T`, an envelope of `endpoint`'s answers, from `deserializer`, noticing what the
 /// answer holds that `shapes` does not describe: fields the envelope or a record does not
-/// declare, values outside a field's value set. Returns exactly what `T::deserialize` would
-/// (the same value, or the same error), and what was noticed.
+/// declare, values outside a field's value set. Returns what `T::deserialize` would (the same
+/// value, or the same error), and what was noticed.
+///
+/// With one exception: the value of a field no one declares is read as an example (the first
+/// few of each field), where `T::deserialize` skips it, and serde_json skips more than it
+/// reads (text that is not UTF-8, a lone surrogate escape, a number past `f64`'s range,
+/// nesting past its depth limit). Such a value fails this decoding where plain decoding goes
+/// on: a caller that has the bytes decodes them plainly after a failure (the client does), so
+/// that noticing never changes what an answer decodes to.
 ///
 /// An endpoint `shapes` does not know is decoded without noticing anything.
 pub fn decode_noticing<'de, T, D>(

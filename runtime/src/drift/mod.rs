@@ -12,7 +12,8 @@
 //! - feature `drift`: the [`Finding`]s (what was seen, where, an example and a count; written
 //!   and read as JSON lines), [`Drift`], the record of them a client keeps, and the two ways of
 //!   noticing: [`decode_noticing`], the client's decoding of an answer with the shapes beside
-//!   it in the same pass (it returns what plain decoding returns), and [`check_answer`], a walk
+//!   it in the same pass (it returns what plain decoding returns, or fails where a value read
+//!   as an example cannot be read), and [`check_answer`], a walk
 //!   over the bytes of any answer (the client's failed answers; a proxy's).
 //!
 //! The findings name the spec's own names (`PITDividend`, the wire name of a field), so
@@ -37,8 +38,8 @@ pub use crate::unknown_values::unknown_value;
 pub(crate) use finding::cut;
 #[cfg(feature = "drift")]
 pub use finding::{
-    EXAMPLE_LIMIT, Finding, JsonKind, MAX_EXAMPLES, Observed, REQUEST_EXAMPLE_LIMIT, Source,
-    parse_json_lines,
+    EXAMPLE_LIMIT, Finding, JsonKind, MAX_EXAMPLES, NAME_LIMIT, Observed, REQUEST_EXAMPLE_LIMIT,
+    Source, parse_json_lines,
 };
 #[cfg(feature = "drift")]
 pub use inline::decode_noticing;

@@ -1,10 +1,13 @@
 //! What one answer held ([`Noticed`]) and what a client saw over its life ([`Drift`]).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
 use super::Shapes;
-use super::finding::{EXAMPLE_LIMIT, Finding, JsonKind, MAX_EXAMPLES, Observed, Source, cut};
+use super::finding::{
+    EXAMPLE_LIMIT, Finding, JsonKind, MAX_EXAMPLES, NAME_LIMIT, Observed, Source, cut,
+};
 use crate::JsonValue;
 
 /// The most occurrences of one observation in one answer whose value is kept as an example
@@ -75,9 +78,13 @@ impl Noticed {
         self.entries.is_empty()
     }
 
-    /// The entry of `what` at `owner.field`, counted once more; `None` when the answer has
-    /// too many already.
+    /// The entry of `what` at `owner.field` (its name cut to [`NAME_LIMIT`]), counted once
+    /// more; `None` when the answer has too many already.
     fn count(&mut self, what: What, owner: Owner, field: &str) -> Option<usize> {
+        let field = match field.char_indices().nth(NAME_LIMIT) {
+            Some(_) => Cow::Owned(cut(field.to_string(), NAME_LIMIT)),
+            None => Cow::Borrowed(field),
+        };
         let found = self
             .entries
             .iter()
@@ -88,7 +95,7 @@ impl Noticed {
                 self.entries.push(Entry {
                     what,
                     owner,
-                    field: field.to_string(),
+                    field: field.into_owned(),
                     count: 0,
                     captured: 0,
                     examples: Vec::new(),

@@ -315,3 +315,43 @@ fn many_records_count_each_thing_once_per_field() {
         [s("field.undeclared", "Unit", "extra", 500, &["1"])]
     );
 }
+
+#[test]
+fn a_value_serde_json_skips_but_cannot_read_fails_only_the_noticing_decoding() {
+    // serde_json skips a value it could not read (text that is not UTF-8, a lone surrogate, a
+    // number past f64, deeper nesting than it reads); the noticing pass reads the first values
+    // of an undeclared field as examples, so such a value fails it where plain decoding goes
+    // on. `decode_noticing` says so, and the client decodes such an answer again, plainly.
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    for value in [&b"\"\xff\""[..], br#""\ud800""#, b"1e400", deep.as_bytes()] {
+        let body = [
+            &br#"{"success": true, "request_id": "r", "data": [{"name": "a", "kind": "section", "size": 1, "extra": "#[..],
+            value,
+            b"}]}",
+        ]
+        .concat();
+        let plain = serde_json::from_slice::<Envelope<Unit>>(&body);
+        assert!(plain.is_ok(), "{plain:?}");
+        let mut de = serde_json::Deserializer::from_slice(&body);
+        let (noticing, _) = decode_noticing::<Envelope<Unit>, _>(&SHAPES, "units", &mut de);
+        assert!(noticing.is_err(), "{noticing:?}");
+    }
+}
+
+#[test]
+fn a_long_undeclared_name_is_cut_both_ways() {
+    let long = "x".repeat(NAME_LIMIT + 50);
+    let body = format!(
+        r#"{{"success": true, "request_id": "r", "data": [{{"name": "a", "kind": "section", "size": 1, "{long}": 1, "{long}y": 2}}]}}"#
+    );
+    let cut = format!("{}…", "x".repeat(NAME_LIMIT));
+    let (plain, noticing, findings) = both(&body);
+    assert_eq!(plain, noticing);
+    for findings in [findings, walked(200, &body)] {
+        // Two names that agree to the limit are one finding.
+        assert_eq!(
+            summary(&findings),
+            [s("field.undeclared", "Unit", &cut, 2, &["1", "2"])]
+        );
+    }
+}

@@ -247,17 +247,41 @@ impl<S: SampleServer> MockServerBuilder<S> {
     /// Binds the port and starts serving on the current tokio runtime.
     pub async fn start(self) -> io::Result<MockServer<S>> {
         let app = S::APP;
+        let config = self
+            .config
+            .clone()
+            .with_addr(([127, 0, 0, 1], 0).into())
+            .with_handle_signals(false);
+        let server = Server::bind(config).await?;
+        let addr = server.local_addr()?;
+        let (router, control, key) = self.routed();
+        let serving = tokio::spawn(server.serve(router));
+        Ok(MockServer {
+            addr,
+            base_url: format!("http://{addr}{}", app.protocol.base_path),
+            key,
+            control,
+            serving,
+            spec: PhantomData,
+        })
+    }
+
+    /// The router [`start`](Self::start) serves (the sample data behind the middleware of
+    /// scenarios, `Prefer` and the journal), without a port: for serving it over a stream of
+    /// one's own (fuzzing). Not part of the API.
+    #[doc(hidden)]
+    pub fn router(self) -> axum::Router {
+        self.routed().0
+    }
+
+    /// The router, its middleware's state, and the first key accepted.
+    fn routed(self) -> (axum::Router, Arc<Control>, String) {
+        let app = S::APP;
         let keys = if self.keys.is_empty() {
             vec![app.demo_key.to_string()]
         } else {
             self.keys
         };
-        let config = self
-            .config
-            .with_addr(([127, 0, 0, 1], 0).into())
-            .with_handle_signals(false);
-        let server = Server::bind(config).await?;
-        let addr = server.local_addr()?;
         let journal = Journal::new(self.journal_capacity, &keys, app.protocol.auth_header);
         let control = Arc::new(Control::new(
             app.endpoints,
@@ -267,15 +291,7 @@ impl<S: SampleServer> MockServerBuilder<S> {
             journal,
         ));
         let router = control.around((app.router)(self.serve_removed, StaticKeys::new(&keys)));
-        let serving = tokio::spawn(server.serve(router));
-        Ok(MockServer {
-            addr,
-            base_url: format!("http://{addr}{}", app.protocol.base_path),
-            key: keys.into_iter().next().unwrap_or_default(),
-            control,
-            serving,
-            spec: PhantomData,
-        })
+        (router, control, keys.into_iter().next().unwrap_or_default())
     }
 }
 

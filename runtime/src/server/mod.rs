@@ -29,4 +29,4 @@ pub(crate) use pipeline::{LoggedOutside, answer_error};
 pub(crate) use pipeline::{Unread, declares_json, read_limited};
 pub use rate_limit::{Caller, RateLimit, RateLimiter};
 pub use request_id::{RequestId, is_valid_request_id, new_request_id};
-pub use serve::{ServeConfig, Server, ShutdownHandle, serve};
+pub use serve::{ServeConfig, Server, ShutdownHandle, serve, serve_connection};

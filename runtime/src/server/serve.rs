@@ -20,6 +20,7 @@ use http_body_util::Either;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
@@ -197,6 +198,21 @@ impl ServeConfig {
             max_headers: self.max_headers.max(1),
         }
     }
+
+    /// hyper's connection settings.
+    fn http1(&self) -> hyper::server::conn::http1::Builder {
+        let mut http = hyper::server::conn::http1::Builder::new();
+        http.timer(TokioTimer::new())
+            // The connection's own timers (conn/) replace hyper's header-read timeout.
+            .header_read_timeout(None)
+            .keep_alive(self.keep_alive_timeout.is_some())
+            .max_header_size(self.max_head_bytes)
+            .max_buf_size(self.max_head_bytes.max(8192));
+        if self.max_headers != HYPER_MAX_HEADERS {
+            http.max_headers(self.max_headers.max(1));
+        }
+        http
+    }
 }
 
 /// Serves `router` as `config` says until SIGINT or SIGTERM (see [`ServeConfig`]), then
@@ -262,44 +278,13 @@ impl Server {
     /// [`ShutdownHandle`]). Returns once every connection is closed: after the requests in
     /// flight finished, when the shutdown timeout passed, or at a second stop request.
     pub async fn serve(self, router: Router) -> io::Result<()> {
-        let compressed = self
-            .config
-            .compression
-            .then(|| compress::layer(&router, self.config.compression_min_bytes))
-            .flatten();
-        self.run(Routes {
-            plain: router,
-            compressed,
-        })
-        .await
-    }
-
-    async fn run(self, routes: Routes) -> io::Result<()> {
         let Server {
             listener,
             config,
             stop,
         } = self;
         let slots = Arc::new(Semaphore::new(connection_cap(config.max_connections)));
-        let shared = Arc::new(PerRequest {
-            limiter: config.rate_limit.map(|l| Arc::new(RateLimiter::new(l))),
-            trust_request_id: config.trust_request_id,
-            request_timeout: config.request_timeout.map(RequestTimeout),
-            // The routes read the default without an extension on every request.
-            body_limit: (config.max_body_bytes != DEFAULT_BODY_LIMIT)
-                .then_some(BodyLimit(config.max_body_bytes)),
-        });
-        let mut http = hyper::server::conn::http1::Builder::new();
-        http.timer(TokioTimer::new())
-            // The connection's own timers (conn/) replace hyper's header-read timeout.
-            .header_read_timeout(None)
-            .keep_alive(config.keep_alive_timeout.is_some())
-            .max_header_size(config.max_head_bytes)
-            .max_buf_size(config.max_head_bytes.max(8192));
-        if config.max_headers != HYPER_MAX_HEADERS {
-            http.max_headers(config.max_headers.max(1));
-        }
-        let limits = config.limits();
+        let serving = Serving::new(router, &config, slots.clone());
         let mut stop_requests = stop.0.subscribe();
         if config.handle_signals {
             spawn_signal_listener(stop.clone())?;
@@ -331,15 +316,7 @@ impl Server {
                 },
             };
             let _ = tcp.set_nodelay(true);
-            let state = Arc::new(ConnState::new(peer));
-            let io = Guarded::new(tcp, state.clone(), limits, slots.clone());
-            let service = PerConnection {
-                routes: routes.clone(),
-                state: state.clone(),
-                peer,
-                shared: shared.clone(),
-            };
-            let conn = http.serve_connection(TokioIo::new(io), service);
+            let (conn, state) = serving.connection(tcp, peer);
             let conn = graceful.watch(conn);
             connections.spawn(async move {
                 let _permit = permit;
@@ -372,6 +349,81 @@ impl Server {
     }
 }
 
+/// Serves one connection over `io`, any byte stream, as [`Server::serve`] serves each
+/// connection it accepts (`peer` the client's address, `config`'s limits, timeouts,
+/// compression and request ids; the connection cap and signals aside), until the connection
+/// closes. For tests and fuzzing over in-memory streams; not part of the API.
+#[doc(hidden)]
+pub async fn serve_connection<IO>(
+    io: IO,
+    peer: SocketAddr,
+    router: Router,
+    config: &ServeConfig,
+) -> Result<(), hyper::Error>
+where
+    IO: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let serving = Serving::new(router, config, Arc::new(Semaphore::new(1)));
+    let (conn, state) = serving.connection(io, peer);
+    let served = conn.await;
+    if let Err(e) = &served {
+        connection_failed(e, peer, &state);
+    }
+    served
+}
+
+/// What serving a connection takes, made once per server.
+struct Serving {
+    routes: Routes,
+    shared: Arc<PerRequest>,
+    http: hyper::server::conn::http1::Builder,
+    limits: Limits,
+    /// The connection slots (a resting connection gives its slot up early when none is free).
+    slots: Arc<Semaphore>,
+}
+
+impl Serving {
+    fn new(router: Router, config: &ServeConfig, slots: Arc<Semaphore>) -> Self {
+        let compressed = config
+            .compression
+            .then(|| compress::layer(&router, config.compression_min_bytes))
+            .flatten();
+        Self {
+            routes: Routes {
+                plain: router,
+                compressed,
+            },
+            shared: Arc::new(PerRequest::new(config)),
+            http: config.http1(),
+            limits: config.limits(),
+            slots,
+        }
+    }
+
+    /// One connection: `io` behind the connection's timers, served by hyper with the routes.
+    fn connection<IO>(
+        &self,
+        io: IO,
+        peer: SocketAddr,
+    ) -> (
+        hyper::server::conn::http1::Connection<TokioIo<Guarded<IO>>, PerConnection>,
+        Arc<ConnState>,
+    )
+    where
+        IO: AsyncRead + AsyncWrite + Unpin,
+    {
+        let state = Arc::new(ConnState::new(peer));
+        let io = Guarded::new(io, state.clone(), self.limits, self.slots.clone());
+        let service = PerConnection {
+            routes: self.routes.clone(),
+            state: state.clone(),
+            peer,
+            shared: self.shared.clone(),
+        };
+        (self.http.serve_connection(TokioIo::new(io), service), state)
+    }
+}
+
 /// hyper's own limit on the number of headers, which it parses into buffers on the stack;
 /// with any other limit set it makes (and fills) two buffers per request.
 const HYPER_MAX_HEADERS: usize = 100;
@@ -382,6 +434,19 @@ struct PerRequest {
     trust_request_id: bool,
     request_timeout: Option<RequestTimeout>,
     body_limit: Option<BodyLimit>,
+}
+
+impl PerRequest {
+    fn new(config: &ServeConfig) -> Self {
+        Self {
+            limiter: config.rate_limit.map(|l| Arc::new(RateLimiter::new(l))),
+            trust_request_id: config.trust_request_id,
+            request_timeout: config.request_timeout.map(RequestTimeout),
+            // The routes read the default without an extension on every request.
+            body_limit: (config.max_body_bytes != DEFAULT_BODY_LIMIT)
+                .then_some(BodyLimit(config.max_body_bytes)),
+        }
+    }
 }
 
 /// The router, and (unless compression is off) the router behind the compression layer, for

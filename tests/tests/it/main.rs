@@ -44,6 +44,7 @@ mod docs;
 mod drift;
 mod fixtures_compile;
 mod follow;
+mod fuzz_regressions;
 mod generated;
 mod generated_specs;
 mod http;

@@ -111,7 +111,8 @@ fn trace_finding(finding: &Finding) {
 
 /// The envelope of a 2xx answer, decoded, noticing drift when `notice` says so (what was
 /// noticed is kept only for an envelope that decodes and says `success`; any other is walked
-/// by the caller).
+/// by the caller). Noticing never changes the result: an answer it fails to decode is decoded
+/// plainly (a value read as an example can fail where plain decoding skips it).
 fn decode_envelope<T: serde::de::DeserializeOwned, E: ErrorBody>(
     body: &[u8],
     notice: Option<Notice<'_>>,
@@ -122,7 +123,9 @@ fn decode_envelope<T: serde::de::DeserializeOwned, E: ErrorBody>(
     let mut de = serde_json::Deserializer::from_slice(body);
     let (result, noticed) =
         drift::decode_noticing::<Envelope<T, E>, _>(notice.shapes, notice.endpoint, &mut de);
-    let result = result.and_then(|envelope| de.end().map(|()| envelope));
+    let result = result
+        .and_then(|envelope| de.end().map(|()| envelope))
+        .or_else(|_| serde_json::from_slice(body));
     if let Ok(envelope) = &result
         && envelope.success
     {

@@ -490,3 +490,24 @@ fn decodes_person_commentary_with_unknown_and_absent_values() {
     assert_eq!(back["own_channel_verified"], "author");
     assert_eq!(back["published_at"], 1_788_220_800_i64);
 }
+
+/// Every record type over answers drawn from the spec's shapes (`mrds_model::shapes::SHAPES`:
+/// each endpoint's records in success envelopes, the error object in failure ones), decoded
+/// into the generated types and encoded back to the same values (`mrds_tests::fuzz`'s record
+/// round trip), every endpoint reached through `visit_requests`. `MRDS_PROPERTY_SEED` and
+/// `MRDS_PROPERTY_CASES` draw others or more.
+#[test]
+fn every_record_round_trips_over_answers_drawn_from_the_shapes() {
+    let (seed, cases) = crate::model_validation::generated_cases();
+    let mut rng = mrds_tests::spec_gen::Rng::new(seed);
+    let shapes = mrds_model::api::PROTOCOL.shapes;
+    for typed in mrds_tests::fuzz::endpoints::all() {
+        for _ in 0..cases {
+            let failure = rng.chance(20);
+            let answer =
+                mrds_tests::fuzz::generate::answer(shapes, typed.endpoint.id, failure, &mut rng)
+                    .expect("the shapes know every endpoint");
+            (typed.records)(&answer);
+        }
+    }
+}

@@ -33,6 +33,8 @@ mod ranges;
 mod round_trips;
 mod symbol_patterns;
 
+pub(crate) use round_trips::generated_cases;
+
 use std::fmt::Debug;
 
 use mrds_model::params::{

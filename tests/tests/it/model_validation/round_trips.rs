@@ -1,6 +1,8 @@
 //! `to_query()` and `path()` read back with `from_raw()` for every endpoint (from decoded pairs
 //! and from a percent-encoded query string), the documented order of the query, the spec's
-//! paths, and a path parameter percent-encoded.
+//! paths, and a path parameter percent-encoded; and, over requests drawn from the spec for
+//! every endpoint, the parameters read back as the client sends them and the client, the
+//! server and the generator agreeing on every rule.
 
 use std::fmt::Debug;
 
@@ -14,6 +16,9 @@ use mrds_model::{
     Interval, NandItem, RawParams, Request, ScreenerEventType, Session, SortOrder, TimeField,
     TimeType, UnitKind,
 };
+use mrds_tests::fuzz::endpoints::{self, Typed};
+use mrds_tests::fuzz::generate;
+use mrds_tests::spec_gen::Rng;
 
 use super::{
     DAY, DOC_ID, OPTION_PAIR, T0, UUID, YEAR_366, assert_one, check, commentary, dividends, etf,
@@ -271,4 +276,59 @@ fn person_id_path_is_percent_encoded() {
         "person_id",
         "a b/c",
     );
+}
+
+// ---------------------------------------------------------------- over generated requests
+
+/// The seed and the number of requests per endpoint of the properties over generated
+/// requests: `MRDS_PROPERTY_SEED`, `MRDS_PROPERTY_CASES` for another draw or a longer run
+/// (`MRDS_PROPERTY_CASES=5000 cargo test -p mrds-tests --test it over_generated`).
+pub(crate) fn generated_cases() -> (u64, usize) {
+    let number = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let cases = number("MRDS_PROPERTY_CASES", 120);
+    (
+        number("MRDS_PROPERTY_SEED", 20_261_127),
+        usize::try_from(cases).expect("a count"),
+    )
+}
+
+/// Runs `property` over generated requests of every endpoint (`mrds_tests::fuzz::generate`:
+/// the contract suite's requests with parameters changed), reached through the generated
+/// model's `visit_requests`.
+fn over_generated_requests(property: impl Fn(&Typed, &RawParams)) {
+    let (seed, cases) = generated_cases();
+    let mut rng = Rng::new(seed);
+    for typed in endpoints::all() {
+        let endpoint = mrds_tests::real_spec()
+            .endpoint_named(typed.endpoint.id)
+            .expect("every endpoint of the table is in the spec");
+        for raw in generate::requests(endpoint, &mut rng, cases) {
+            property(typed, &raw);
+        }
+    }
+}
+
+/// Encoded and decoded, every parameter type over generated requests: what `from_raw`
+/// accepts, `validate()` accepts and reads back from the client's request as the same
+/// parameters; the parameters as received without their checks read back alike.
+#[test]
+fn every_parameter_type_reads_back_what_the_client_sends_over_generated_requests() {
+    over_generated_requests(|typed, raw| (typed.read_back)(raw));
+}
+
+/// The client and the server agree on every rule over generated requests: the client's
+/// `validate()` of the parameters (out of range, breaking rules) and the server's `from_raw`
+/// of the request the client sends for them name the same rules; and the generator's own
+/// judgement of a request (`Endpoint::problems`) names the rules `from_raw` names.
+#[test]
+fn the_client_the_server_and_the_generator_agree_on_every_rule_over_generated_requests() {
+    over_generated_requests(|typed, raw| {
+        (typed.agreed)(raw);
+        (typed.judged)(raw);
+    });
 }

@@ -581,6 +581,12 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
 
             /// Parses and validates received parameters; reports every problem at once.
             pub fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
+                Self::read(raw, true)
+            }
+
+            /// Reads received parameters, and with `checked` validates them (`from_raw`);
+            /// without, only what a value of the type cannot hold is refused.
+            fn read(raw: &RawParams, checked: bool) -> Result<Self, ValidationError> {
                 #from_raw_body
             }
 
@@ -616,6 +622,9 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
             }
             fn from_raw(raw: &RawParams) -> Result<Self, ValidationError> {
                 #name::from_raw(raw)
+            }
+            fn from_raw_unchecked(raw: &RawParams) -> Option<Result<Self, ValidationError>> {
+                Some(#name::read(raw, false))
             }
         }
 

@@ -9,7 +9,8 @@ use crate::emit::ident;
 use crate::emit::model::checks::base_type;
 use crate::model::{Endpoint, ListStyle, Operand, Param, ParamLocation, Reads, Segment};
 
-/// `from_raw`: read each parameter, run the same checks, build the value.
+/// `read`: read each parameter, run the same checks when `checked` (`from_raw`), build the
+/// value.
 pub(super) fn from_raw_body(
     e: &Endpoint,
     checked: &[&Param],
@@ -17,7 +18,7 @@ pub(super) fn from_raw_body(
 ) -> TokenStream {
     if e.params.is_empty() {
         return quote! {
-            let _ = raw;
+            let _ = (raw, checked);
             Ok(Self {})
         };
     }
@@ -96,11 +97,21 @@ pub(super) fn from_raw_body(
             }
         },
     };
+    let forgive: Vec<TokenStream> = forgive.collect();
+    let checks = if check.is_none() && forgive.is_empty() {
+        quote!(let _ = checked;)
+    } else {
+        quote! {
+            if checked {
+                #check
+                #(#forgive)*
+            }
+        }
+    };
     quote! {
         let mut issues = mrds_runtime::Issues::new();
         #(#reads)*
-        #check
-        #(#forgive)*
+        #checks
         #build
     }
 }

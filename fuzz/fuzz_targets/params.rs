@@ -1,0 +1,4 @@
+//! The `params` target: its input and property are documented at `mrds_tests::fuzz::params`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| mrds_tests::fuzz::params(data));

@@ -1,0 +1,4 @@
+//! The `server` target: its input and property are documented at `mrds_tests::fuzz::server`.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| mrds_tests::fuzz::server(data));
