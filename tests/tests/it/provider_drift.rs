@@ -52,11 +52,13 @@ async fn provider(body: String) -> Client {
 
 fn finding(endpoint: &str, observed: Observed, count: u64, examples: &[&str]) -> Finding {
     Finding {
-        source: Source::Client,
-        endpoint: endpoint.into(),
-        observed,
         count,
-        examples: examples.iter().map(|e| e.to_string()).collect(),
+        ..Finding::new(
+            Source::Client,
+            endpoint,
+            observed,
+            examples.iter().map(|e| e.to_string()).collect(),
+        )
     }
 }
 
@@ -161,18 +163,26 @@ async fn error_answers_are_read_as_error_objects() {
     let client = Client::builder(&server.root).no_retries().build().unwrap();
     let result = client.stock_dividends(&dividends()).await;
     assert!(matches!(result, Err(Error::Api(_))), "{result:?}");
+    // The status the code came with: what its line of `error_codes` needs.
+    let status = mrds_runtime::drift::Evidence {
+        status: Some(425),
+        ..Default::default()
+    };
     assert_eq!(
         client.drift().findings(),
-        [finding(
-            "stock_dividends",
-            Observed::UnknownValue {
-                record: "ErrorObject".into(),
-                field: "code".into(),
-                value_set: "ErrorCode".into(),
-            },
-            2,
-            &["\"TOO_EARLY\""],
-        )]
+        [Finding {
+            evidence: Some(status),
+            ..finding(
+                "stock_dividends",
+                Observed::UnknownValue {
+                    record: "ErrorObject".into(),
+                    field: "code".into(),
+                    value_set: "ErrorCode".into(),
+                },
+                2,
+                &["\"TOO_EARLY\""],
+            )
+        }]
     );
 }
 
@@ -235,7 +245,8 @@ fn every_kind_of_finding_is_reported_as_the_spec_edit_it_calls_for() {
         "drift: findings.jsonl:20: not a finding, skipped: unknown variant \
          `rule.renamed_by_a_later_version`, expected one of `field.undeclared`, \
          `envelope.undeclared`, `value.unknown`, `field.null`, `field.missing`, `field.type`, \
-         `rule.stricter`, `rule.looser` (column 87)\n"
+         `rule.stricter`, `rule.looser`, `field.format`, `field.whole_number`, \
+         `field.out_of_range`, `endpoint.undocumented` (column 87)\n"
     );
     let report = mrds_codegen::drift::report(&api, &findings);
     assert_eq!((report.edits, report.notes), (15, 3));

@@ -5,9 +5,9 @@
 //! runtime's.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
-use crate::model::{Api, Field, TypeRef};
+use crate::model::{Api, Field, Format, TypeRef};
 
 pub(super) fn file(api: &Api) -> TokenStream {
     let envelope = fields(api, &api.envelope.fields);
@@ -31,7 +31,7 @@ pub(super) fn file(api: &Api) -> TokenStream {
     let error_object = Literal::usize_unsuffixed(api.errors.object.index());
     quote! {
         //! The spec's description of the answers, as data: the envelope's fields, every
-        //! record's fields (wire name, JSON type, array, optional), the values of the value
+        //! record's fields (wire name, JSON type, array, optional, format), the values of the value
         //! sets (the error codes as the set `ErrorCode`) and the record each endpoint answers
         //! with. [`crate::api::PROTOCOL`] carries it: the client reads every answer against
         //! it to notice what the service sends that the spec does not describe
@@ -76,6 +76,24 @@ fn fields<'a>(api: &'a Api, fields: &'a [Field]) -> impl Iterator<Item = TokenSt
         };
         let array = f.array.then(|| quote!(.array()));
         let optional = f.optional.then(|| quote!(.optional()));
-        quote!(FieldShape::new(#name, #ty) #array #optional)
+        let format = f.format.map(|format| {
+            let format = format_tokens(format);
+            quote!(.format(#format))
+        });
+        quote!(FieldShape::new(#name, #ty) #array #optional #format)
     })
+}
+
+/// `mrds_runtime::Format::Text(mrds_runtime::TextFormat::Date)`: a format as code.
+fn format_tokens(format: Format) -> TokenStream {
+    match format {
+        Format::Text(text) => {
+            let variant = format_ident!("{}", format!("{text:?}"));
+            quote!(mrds_runtime::Format::Text(mrds_runtime::TextFormat::#variant))
+        }
+        other => {
+            let variant = format_ident!("{}", format!("{other:?}"));
+            quote!(mrds_runtime::Format::#variant)
+        }
+    }
 }

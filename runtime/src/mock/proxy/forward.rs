@@ -109,7 +109,9 @@ pub(super) async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -
             );
         }
     };
-    if let Some(matched) = matched {
+    let below_base = (parts.uri.path().strip_prefix(proxy.app.protocol.base_path))
+        .is_some_and(|rest| rest.starts_with('/'));
+    if matched.is_some() || below_base {
         let exchange = Exchange {
             matched,
             method: &parts.method,

@@ -38,14 +38,13 @@ mod wire;
 
 pub use summary::{KindCount, Summary};
 
-use self::check::LooserKey;
 use self::forward::forward;
 use self::wire::provider_root;
 use super::App;
 use super::judge::RequestCheck;
 use crate::DEFAULT_BODY_LIMIT;
 use crate::client::stack::{self, Http};
-use crate::drift::{Drift, Finding, Observed, Source};
+use crate::drift::{Finding, Recorder, Source};
 use crate::server::Server;
 
 /// The largest answer the proxy reads from the service, unless told otherwise: 8 MiB. The
@@ -170,8 +169,7 @@ impl ProxyBuilder {
             http,
             checks: (self.app.requests)(),
             routes: crate::route::Routes::new(self.app.endpoints),
-            drift: Drift::new(Source::Proxy),
-            reasons: Mutex::new(BTreeMap::new()),
+            recorder: Recorder::new(self.app.protocol.shapes, Source::Proxy),
             findings: self.findings,
             max_answer_bytes: self.max_answer_bytes,
             max_body_bytes: self.max_body_bytes,
@@ -220,10 +218,9 @@ pub struct Proxy {
     checks: Vec<RequestCheck>,
     /// The one router of requests to endpoints.
     routes: crate::route::Routes,
-    drift: Drift,
-    /// The reason kept for each endpoint, rule and status of `rule.looser` findings: the first
-    /// the service gave, so that a reason naming the value sent counts as one finding.
-    reasons: Mutex<BTreeMap<LooserKey, Option<String>>>,
+    /// What the exchanges showed (`crate::drift::Recorder`: one definition of how an exchange
+    /// becomes findings, which `cargo xtask drift` reuses for HAR files).
+    recorder: Recorder,
     findings: Option<PathBuf>,
     max_answer_bytes: usize,
     max_body_bytes: usize,
@@ -274,13 +271,13 @@ impl Proxy {
     /// Every finding so far (those read from the file at start included), sorted by endpoint,
     /// then kind and names.
     pub fn findings(&self) -> Vec<Finding> {
-        self.drift.findings()
+        self.recorder.findings()
     }
 
     /// What the proxy did and saw so far: requests, failures, findings by kind.
     pub fn summary(&self) -> Summary {
         let mut kinds: BTreeMap<&'static str, KindCount> = BTreeMap::new();
-        for finding in self.drift.findings() {
+        for finding in self.recorder.findings() {
             let count = kinds.entry(finding.observed.kind()).or_default();
             count.findings += 1;
             count.seen = count.seen.saturating_add(finding.count);
@@ -290,7 +287,7 @@ impl Proxy {
             failed: self.failed.load(Ordering::Relaxed),
             unchecked: self.unchecked.load(Ordering::Relaxed),
             kinds,
-            dropped: self.drift.dropped(),
+            dropped: self.recorder.dropped(),
             file: self.findings.clone(),
         }
     }
@@ -327,7 +324,7 @@ impl Proxy {
             return Ok(());
         };
         let _writing = lock(&self.writing);
-        let text = self.drift.to_json_lines();
+        let text = self.recorder.to_json_lines();
         let mut name = path.file_name().unwrap_or_default().to_os_string();
         name.push(".tmp");
         let temporary = path.with_file_name(name);
@@ -358,19 +355,7 @@ impl Proxy {
                 "line {line} is not a finding ({problem}); it is not overwritten: name another file"
             )));
         }
-        for finding in findings {
-            if let Observed::RuleLooser {
-                rule,
-                status,
-                reason,
-            } = &finding.observed
-            {
-                lock(&self.reasons)
-                    .entry((finding.endpoint.clone(), rule.clone(), *status))
-                    .or_insert_with(|| reason.clone());
-            }
-            self.drift.record(finding);
-        }
+        self.recorder.read(findings);
         Ok(())
     }
 }
