@@ -246,7 +246,13 @@ impl Recorder {
         let (template, params) = template(&path);
         let body = scrub(&String::from_utf8_lossy(ex.body));
         let mut traffic = Traffic::default();
-        traffic.observe(&params, &path, &query, ex.status, body.as_bytes(), ex.keyed);
+        traffic.observe(
+            &params,
+            &path,
+            &query,
+            (ex.status, body.as_bytes()),
+            ex.keyed,
+        );
         let method = ex.method.to_ascii_uppercase();
         Some(Finding {
             traffic: Some(Box::new(traffic)),

@@ -28,6 +28,9 @@ pub enum Source {
     Client,
     /// A proxy between clients and the service, seeing requests and answers.
     Proxy,
+    /// Traffic another tool recorded (a HAR file of a browser's developer tools or a
+    /// proxy), read by `cargo xtask drift`.
+    Recorded,
     /// A source this version does not know.
     #[serde(other)]
     Other,

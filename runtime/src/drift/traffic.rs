@@ -246,7 +246,7 @@ pub struct Traffic {
 
 impl Traffic {
     /// Takes one exchange in: a request of `path` (below the base path, fitting the template
-    /// whose path parameters are `params`) with `query`, answered `status` with `body`;
+    /// whose path parameters are `params`) with `query`, answered (`status`, `body`);
     /// `keyed` when the request sent a key. The caller leaves the key out of `path`, `query`
     /// and `body` first.
     pub fn observe(
@@ -254,8 +254,7 @@ impl Traffic {
         params: &[(String, String)],
         path: &str,
         query: &str,
-        status: u16,
-        body: &[u8],
+        (status, body): (u16, &[u8]),
         keyed: bool,
     ) {
         *self.statuses.entry(status).or_default() += 1;
@@ -484,12 +483,11 @@ mod tests {
                 &[("stock_id".into(), "AAPL".into())],
                 "/v1/s/AAPL",
                 &format!("limit={i}&from=2026-11-01"),
-                200,
-                body.to_string().as_bytes(),
+                (200, body.to_string().as_bytes()),
                 true,
             );
         }
-        traffic.observe(&[], "/v1/s/AAPL", "limit=x", 400, b"{}", true);
+        traffic.observe(&[], "/v1/s/AAPL", "limit=x", (400, b"{}"), true);
         assert_eq!(traffic.answers, 40);
         assert_eq!(traffic.statuses[&400], 1);
         let records = &traffic.records;

@@ -215,7 +215,10 @@ async fn the_clients_findings_become_spec_edits() {
     std::fs::write(&file, client.drift().to_json_lines()).unwrap();
     let outcome = xtask::drift::run(
         &mrds_tests::workspace_root(),
-        &xtask::drift::Args { files: vec![file] },
+        &xtask::drift::Args {
+            files: vec![file],
+            apply: false,
+        },
     );
     assert_eq!(outcome.code, 1, "{}{}", outcome.stdout, outcome.stderr);
     assert_eq!(outcome.stderr, "");
@@ -225,7 +228,7 @@ async fn the_clients_findings_become_spec_edits() {
         "1. record `PersonCommentary` gains optional field `sentiment`\n",
         "   seen 3 times by the client on person_commentary; e.g. 0.5, -0.25\n",
         "   spec-diff: `field.added_optional`\n",
-        "- { name: sentiment, type: number, optional: true, doc: TODO }\n",
+        "- { name: sentiment, type: number, optional: true, assumed: \"seen 3 times in the service's answers; not in the interface description\", doc: \"Not in the interface description: seen in the service's answers.\" }\n",
         "2. value set `SourceKind` gains `podcast` (field `source_kind` of `PersonCommentary`)\n",
         "   spec-diff: `value_set.value_added`\n",
         "- { value: podcast }\n",
@@ -237,9 +240,10 @@ async fn the_clients_findings_become_spec_edits() {
 #[test]
 fn every_kind_of_finding_is_reported_as_the_spec_edit_it_calls_for() {
     let root = mrds_tests::workspace_root();
-    let api = mrds_codegen::load_spec(&root.join("tests/diff/_base")).unwrap();
+    let sources = mrds_codegen::load::read_dir(&root.join("tests/diff/_base")).unwrap();
+    let api = mrds_codegen::load_sources(&sources).unwrap();
     let text = std::fs::read_to_string(root.join("tests/drift/findings.jsonl")).unwrap();
-    let (findings, problems) = xtask::drift::read(&[("findings.jsonl".into(), text)]);
+    let (findings, problems) = xtask::drift::read(&api, &[("findings.jsonl".into(), text)]);
     assert_eq!(
         problems,
         "drift: findings.jsonl:20: not a finding, skipped: unknown variant \
@@ -248,14 +252,36 @@ fn every_kind_of_finding_is_reported_as_the_spec_edit_it_calls_for() {
          `rule.stricter`, `rule.looser`, `field.format`, `field.whole_number`, \
          `field.out_of_range`, `endpoint.undocumented` (column 87)\n"
     );
-    let report = mrds_codegen::drift::report(&api, &findings);
-    assert_eq!((report.edits, report.notes), (15, 3));
+    let options = mrds_codegen::drift::Options {
+        today: "2026-12-01".into(),
+    };
+    let report = mrds_codegen::drift::report(&api, &sources, &findings, &options);
+    assert_eq!(report.problems, None, "the edited spec loads");
     insta::assert_snapshot!("drift_report", report.text);
+    insta::assert_snapshot!("drift_diff", report.diff);
+    // Applied, the edits leave a spec that loads and asks for nothing more.
+    let mut edited = sources.clone();
+    for (name, text) in &report.files {
+        match edited.iter_mut().find(|(n, _)| n == name) {
+            Some(entry) => entry.1 = text.clone(),
+            None => edited.push((name.clone(), text.clone())),
+        }
+    }
+    let again = mrds_codegen::load_sources(&edited).expect("the edited spec loads");
+    mrds_codegen::generate(&again).expect("the edited spec generates");
+    let second = mrds_codegen::drift::report(&again, &edited, &findings, &options);
+    assert_eq!(second.edits, 0, "{}", second.text);
+    assert!(second.files.is_empty());
 }
 
 #[test]
 fn nothing_seen_is_nothing_to_do() {
-    let report = mrds_codegen::drift::report(mrds_tests::real_spec(), &[]);
+    let report = mrds_codegen::drift::report(
+        mrds_tests::real_spec(),
+        &[],
+        &[],
+        &mrds_codegen::drift::Options::default(),
+    );
     assert_eq!(report.edits, 0);
     assert_eq!(
         report.text,

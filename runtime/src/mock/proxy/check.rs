@@ -126,7 +126,7 @@ impl Exchange<'_> {
     }
 
     /// `text` with the key's text (8 bytes or longer, as the journal does) replaced.
-    fn scrub(&self, text: &str) -> String {
+    pub(super) fn scrub(&self, text: &str) -> String {
         let secrets: Vec<&[u8]> = self
             .keys
             .iter()

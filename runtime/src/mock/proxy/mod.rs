@@ -33,12 +33,14 @@ use axum::Router;
 
 mod check;
 mod forward;
+mod har;
 mod summary;
 mod wire;
 
 pub use summary::{KindCount, Summary};
 
 use self::forward::forward;
+use self::har::HarFile;
 use self::wire::provider_root;
 use super::App;
 use super::judge::RequestCheck;
@@ -70,7 +72,7 @@ pub enum ProxyError {
     Provider(String),
     /// The HTTP client could not be built (its TLS configuration).
     Client(crate::client::BuildError),
-    /// The findings file cannot be read or written.
+    /// The findings file (or the HAR file) cannot be read or written.
     Findings {
         /// The file.
         path: PathBuf,
@@ -99,6 +101,7 @@ pub struct ProxyBuilder {
     app: App,
     provider: String,
     findings: Option<PathBuf>,
+    har: Option<PathBuf>,
     max_answer_bytes: usize,
     max_body_bytes: usize,
     timeout: Option<Duration>,
@@ -109,6 +112,7 @@ impl fmt::Debug for ProxyBuilder {
         f.debug_struct("ProxyBuilder")
             .field("provider", &self.provider)
             .field("findings", &self.findings)
+            .field("har", &self.har)
             .field("max_answer_bytes", &self.max_answer_bytes)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("timeout", &self.timeout)
@@ -124,6 +128,14 @@ impl ProxyBuilder {
     /// overwritten.
     pub fn findings_file(mut self, path: impl Into<PathBuf>) -> Self {
         self.findings = Some(path.into());
+        self
+    }
+
+    /// Records every exchange with the service in `path` as HAR 1.2 (the file is created, or
+    /// emptied, when the proxy is built, and valid after each entry), credentials redacted:
+    /// what other tools read, and `cargo xtask drift` reads back as findings.
+    pub fn har_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.har = Some(path.into());
         self
     }
 
@@ -162,6 +174,16 @@ impl ProxyBuilder {
         }
         let http =
             Http::new(Some(stack::environment_proxies()), None).map_err(ProxyError::Client)?;
+        let har =
+            match &self.har {
+                Some(path) => Some(HarFile::create(path, self.app.name).map_err(|e| {
+                    ProxyError::Findings {
+                        path: path.clone(),
+                        message: e.to_string(),
+                    }
+                })?),
+                None => None,
+            };
         let proxy = Proxy {
             app: self.app,
             root,
@@ -171,6 +193,7 @@ impl ProxyBuilder {
             routes: crate::route::Routes::new(self.app.endpoints),
             recorder: Recorder::new(self.app.protocol.shapes, Source::Proxy),
             findings: self.findings,
+            har,
             max_answer_bytes: self.max_answer_bytes,
             max_body_bytes: self.max_body_bytes,
             timeout: self.timeout,
@@ -222,6 +245,8 @@ pub struct Proxy {
     /// becomes findings, which `cargo xtask drift` reuses for HAR files).
     recorder: Recorder,
     findings: Option<PathBuf>,
+    /// The HAR file every exchange is recorded in, if any.
+    har: Option<HarFile>,
     max_answer_bytes: usize,
     max_body_bytes: usize,
     timeout: Option<Duration>,
@@ -252,6 +277,7 @@ impl Proxy {
             app: *app,
             provider: provider.into(),
             findings: None,
+            har: None,
             max_answer_bytes: DEFAULT_MAX_ANSWER_BYTES,
             max_body_bytes: DEFAULT_BODY_LIMIT,
             timeout: Some(DEFAULT_PROVIDER_TIMEOUT),
@@ -266,6 +292,11 @@ impl Proxy {
     /// The findings file, if there is one.
     pub fn findings_file(&self) -> Option<&Path> {
         self.findings.as_deref()
+    }
+
+    /// The HAR file exchanges are recorded in, if there is one.
+    pub fn har_file(&self) -> Option<&Path> {
+        self.har.as_ref().map(HarFile::path)
     }
 
     /// Every finding so far (those read from the file at start included), sorted by endpoint,
