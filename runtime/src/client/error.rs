@@ -26,6 +26,9 @@ pub struct Response<T> {
     /// present; the interface description does not show its content, so these two keys are
     /// the project's assumption, and nothing else in it is read.
     pub pagination: Option<crate::JsonValue>,
+    /// How many records of `data` did not decode and were left out: with
+    /// `ClientBuilder::skip_undecodable_records` only (0 otherwise).
+    pub skipped: usize,
 }
 
 impl<T> IntoIterator for Response<T> {
@@ -368,6 +371,8 @@ pub struct UndecodableError {
     /// How many attempts the call made (the last one got this response).
     pub attempts: u32,
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    /// The whole body, of an answer that is JSON but not the envelope (`body()`, `records()`).
+    pub(crate) body: Option<Box<Box<[u8]>>>,
 }
 
 impl UndecodableError {
@@ -392,6 +397,7 @@ impl UndecodableError {
             request_id: None,
             attempts: 1,
             source,
+            body: None,
         }
     }
 }

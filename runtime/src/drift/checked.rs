@@ -4,7 +4,7 @@
 //! and checks it against the format as it passes. A value out of it is noticed
 //! (`field.format`), the value kept as an example.
 //!
-//! The inline pass ([`super::inline`]) reads at most [`FORMAT_CHECKS`] values of such fields
+//! The inline pass ([`super::inline`]) reads at most [`FORMAT_CHECKS`](super::ctx::FORMAT_CHECKS) values of such fields
 //! this way in one answer, then reads them as any other field: formats drift for a whole
 //! answer at once (a provider changes how it writes dates), so the first records tell, and a
 //! large answer costs what it cost before.
@@ -12,12 +12,9 @@
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::FieldShape;
-use super::inline::Ctx;
+use super::ctx::Ctx;
 use super::notes::{Owner, What};
 use crate::JsonValue;
-
-/// The most values of fields with a format one answer checks while it is decoded.
-pub(crate) const FORMAT_CHECKS: u32 = 64;
 
 /// What a checked value belongs to.
 #[derive(Clone, Copy)]

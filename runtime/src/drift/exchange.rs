@@ -16,7 +16,8 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
 use super::evidence::{Evidence, Extent, merge_values, query_values};
-use super::finding::{Finding, Observed, REQUEST_EXAMPLE_LIMIT, Source, cut};
+use super::finding::{Finding, Observed, Source};
+use super::json::{REQUEST_EXAMPLE_LIMIT, cut};
 use super::notes::Drift;
 use super::refusal::Refusal;
 use super::traffic::{Traffic, draft_id, template};

@@ -6,18 +6,8 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::evidence::Evidence;
+use super::json::{JsonKind, MAX_EXAMPLES};
 use super::traffic::Traffic;
-
-/// The most examples a finding keeps (distinct values, the first seen first).
-pub const MAX_EXAMPLES: usize = 8;
-
-/// The most characters of an example's JSON text; a longer one is cut and ends in `…`.
-pub const EXAMPLE_LIMIT: usize = 80;
-
-/// The most characters of an example that is a request (of the rule kinds: method, path and
-/// query), which must keep the parameters at stake to be repeated; a longer one is cut and
-/// ends in `…`.
-pub const REQUEST_EXAMPLE_LIMIT: usize = 400;
 
 /// Who saw it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -34,47 +24,6 @@ pub enum Source {
     /// A source this version does not know.
     #[serde(other)]
     Other,
-}
-
-/// The kind of a JSON value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum JsonKind {
-    /// `null`.
-    Null,
-    /// `true` or `false`.
-    Boolean,
-    /// A whole number.
-    Integer,
-    /// A number with a fraction or an exponent.
-    Number,
-    /// A string.
-    String,
-    /// An array.
-    Array,
-    /// An object.
-    Object,
-}
-
-impl JsonKind {
-    /// The kind's name as the findings spell it (`string`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            JsonKind::Null => "null",
-            JsonKind::Boolean => "boolean",
-            JsonKind::Integer => "integer",
-            JsonKind::Number => "number",
-            JsonKind::String => "string",
-            JsonKind::Array => "array",
-            JsonKind::Object => "object",
-        }
-    }
-}
-
-impl fmt::Display for JsonKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// What was observed, and of what. Names are the spec's: a record's name in the spec
@@ -373,7 +322,8 @@ pub struct Finding {
     pub count: u64,
     /// Examples: the JSON text of values seen (the unknown values themselves, for
     /// `value.unknown`), or requests for the rule kinds; at most [`MAX_EXAMPLES`], each at
-    /// most [`EXAMPLE_LIMIT`] characters ([`REQUEST_EXAMPLE_LIMIT`] for a request).
+    /// most [`EXAMPLE_LIMIT`](super::EXAMPLE_LIMIT) characters
+    /// ([`REQUEST_EXAMPLE_LIMIT`](super::REQUEST_EXAMPLE_LIMIT) for a request).
     #[serde(default)]
     pub examples: Vec<String>,
     /// What the traffic showed of the values at stake, when the kind says more than examples:
@@ -461,16 +411,6 @@ pub(crate) fn add_example(examples: &mut Vec<String>, example: String) {
     }
 }
 
-/// `text` cut to `limit` characters (on a character boundary), ending in `…` when cut: an
-/// example to [`EXAMPLE_LIMIT`], and what the proxy keeps of a request or a reason.
-pub(crate) fn cut(mut text: String, limit: usize) -> String {
-    if let Some((at, _)) = text.char_indices().nth(limit) {
-        text.truncate(at);
-        text.push('…');
-    }
-    text
-}
-
 /// Reads findings written as JSON lines: the findings, and for each line that is not one (not
 /// JSON, or of a kind this version does not know) its number (from 1) and why. Blank lines
 /// are skipped.
@@ -501,6 +441,8 @@ pub fn parse_json_lines(text: &str) -> (Vec<Finding>, Vec<(usize, String)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::drift::EXAMPLE_LIMIT;
+    use crate::drift::json::cut;
 
     fn undeclared() -> Finding {
         Finding {

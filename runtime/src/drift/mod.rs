@@ -29,6 +29,8 @@ mod forward;
 #[cfg(feature = "drift")]
 mod checked;
 #[cfg(feature = "drift")]
+mod ctx;
+#[cfg(feature = "drift")]
 mod evidence;
 #[cfg(feature = "drift")]
 mod exchange;
@@ -36,6 +38,8 @@ mod exchange;
 mod finding;
 #[cfg(feature = "drift")]
 mod inline;
+#[cfg(feature = "drift")]
+mod json;
 #[cfg(feature = "drift")]
 mod notes;
 #[cfg(feature = "drift")]
@@ -54,14 +58,13 @@ pub use evidence::{Evidence, Extent, query_values};
 #[cfg(feature = "drift")]
 pub use exchange::{Exchange, Judged, Recorder, looser};
 #[cfg(feature = "drift")]
-pub(crate) use finding::cut;
-#[cfg(feature = "drift")]
-pub use finding::{
-    EXAMPLE_LIMIT, Finding, JsonKind, MAX_EXAMPLES, Observed, REQUEST_EXAMPLE_LIMIT, Source,
-    parse_json_lines,
-};
+pub use finding::{Finding, Observed, Source, parse_json_lines};
 #[cfg(feature = "drift")]
 pub use inline::decode_noticing;
+#[cfg(feature = "drift")]
+pub(crate) use json::cut;
+#[cfg(feature = "drift")]
+pub use json::{EXAMPLE_LIMIT, JsonKind, MAX_EXAMPLES, REQUEST_EXAMPLE_LIMIT};
 #[cfg(feature = "drift")]
 pub use notes::{Drift, MAX_FINDINGS, Noticed};
 #[cfg(feature = "drift")]

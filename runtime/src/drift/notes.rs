@@ -5,7 +5,8 @@ use std::sync::{Mutex, MutexGuard};
 
 use super::Shapes;
 use super::evidence::Evidence;
-use super::finding::{EXAMPLE_LIMIT, Finding, JsonKind, MAX_EXAMPLES, Observed, Source, cut};
+use super::finding::{Finding, Observed, Source};
+use super::json::{EXAMPLE_LIMIT, JsonKind, MAX_EXAMPLES, cut};
 use crate::{Format, JsonValue};
 
 /// The most occurrences of one observation in one answer whose value is kept as an example

@@ -1,8 +1,8 @@
 //! [`Refusal`]: what the service's refusal of a request says (its error code, the rule it
 //! names, its reason), as a proxy and a client read it for a `rule.looser` finding.
 
+use super::json::cut;
 use crate::ValidationIssue;
-use crate::drift::cut;
 
 /// The most characters of the service's reason kept in a `rule.looser` finding.
 pub const MAX_REASON: usize = 200;

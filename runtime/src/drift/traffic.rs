@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::evidence::Extent;
-use super::finding::{JsonKind, cut};
+use super::json::{JsonKind, REQUEST_EXAMPLE_LIMIT, cut};
 use crate::Format;
 use crate::text::percent_decode;
 
@@ -305,7 +305,7 @@ impl Traffic {
         } else {
             format!("{path}?{query}")
         };
-        let request = cut(request, super::REQUEST_EXAMPLE_LIMIT);
+        let request = cut(request, REQUEST_EXAMPLE_LIMIT);
         if self.requests.len() < MAX_REQUESTS && !self.requests.contains(&request) {
             self.requests.push(request);
         }

@@ -11,8 +11,8 @@ use serde::de::{
     self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
 
-use super::finding::JsonKind;
-use super::inline::{Ctx, Expect, MapShape};
+use super::ctx::{Ctx, Expect, MapShape};
+use super::json::JsonKind;
 use super::notes::{Noticed, Owner, What};
 use super::{FieldShape, FieldType, Shapes};
 use crate::JsonValue;

@@ -288,3 +288,151 @@ fn nothing_seen_is_nothing_to_do() {
         "0 findings: 0 spec edits\nNothing was observed that the spec does not describe.\n"
     );
 }
+
+/// The provider's commentary rows, `edit` changing each.
+fn commentary_rows(n: i64, edit: impl Fn(i64, &mut Value)) -> String {
+    let rows: Vec<Value> = (0..n)
+        .map(|i| {
+            let mut row = commentary_row(i);
+            edit(i, &mut row);
+            row
+        })
+        .collect();
+    success(Value::Array(rows))
+}
+
+#[tokio::test]
+async fn whole_numbers_written_as_decimals_are_read_as_integers_and_noticed_as_spelt() {
+    // 12.0 and 1e3 name integers: the record decodes; the spelling is the example (written
+    // into the text: serde_json would write both back as `1780000000.0`).
+    let body = commentary_rows(3, |i, row| {
+        row["published_at"] = json!(format!("@{i}"));
+    })
+    .replace("\"@0\"", "1780000000.0")
+    .replace("\"@1\"", "1.78e9")
+    .replace("\"@2\"", "1780000002");
+    let client = provider(body).await;
+    let answer = client.person_commentary(&commentary()).await.unwrap();
+    let at: Vec<i64> = answer.data.iter().map(|r| r.published_at).collect();
+    assert_eq!(at, [1_780_000_000, 1_780_000_000, 1_780_000_002]);
+    let findings = client.drift().findings();
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(
+        findings[0].observed,
+        Observed::WholeNumber {
+            record: "PersonCommentary".into(),
+            field: "published_at".into(),
+        }
+    );
+    assert_eq!(findings[0].count, 2);
+    assert_eq!(findings[0].examples, ["1780000000.0", "1.78e9"]);
+}
+
+#[tokio::test]
+async fn a_value_out_of_its_format_is_noticed_while_decoding() {
+    let body = commentary_rows(2, |i, row| {
+        if i == 1 {
+            row["url"] = json!("example.org/a");
+        }
+    });
+    let client = provider(body).await;
+    assert_eq!(
+        client
+            .person_commentary(&commentary())
+            .await
+            .unwrap()
+            .data
+            .len(),
+        2
+    );
+    assert_eq!(
+        client.drift().findings(),
+        [finding(
+            "person_commentary",
+            Observed::WrongFormat {
+                record: "PersonCommentary".into(),
+                field: "url".into(),
+                format: "url".into(),
+            },
+            1,
+            &["\"example.org/a\""],
+        )]
+    );
+}
+
+#[tokio::test]
+async fn a_page_keeps_the_records_that_decode() {
+    let mut broken = dividend();
+    broken["payment_date"] = Value::Null;
+    let body = success(json!([dividend(), broken, dividend()]));
+    // By default the call fails, and the error reads the page as far as it decodes.
+    let client = provider(body.clone()).await;
+    let result = client.stock_dividends(&dividends()).await;
+    let Err(Error::Undecodable(e)) = result else {
+        panic!("{result:?}")
+    };
+    let page = e
+        .records::<mrds_client::model::PitDividend>()
+        .expect("a page of records");
+    assert_eq!(page.records.len(), 2);
+    assert_eq!(page.failed, [1]);
+    assert_eq!(e.body().map(<[u8]>::len), Some(body.len()));
+    // The failure is a finding.
+    let kinds: Vec<&str> = client
+        .drift()
+        .findings()
+        .iter()
+        .map(|f| f.observed.kind())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(kinds, ["field.null"]);
+    // Opted in, the call returns them, the other counted.
+    let server = serve(move |_, _| http(200, &[], &body)).await;
+    let client = Client::builder(&server.root)
+        .api_key(KEY)
+        .no_retries()
+        .skip_undecodable_records(true)
+        .build()
+        .unwrap();
+    let answer = client.stock_dividends(&dividends()).await.unwrap();
+    assert_eq!((answer.data.len(), answer.skipped), (2, 1));
+    assert_eq!(client.drift().findings().len(), 1);
+}
+
+#[tokio::test]
+async fn the_client_reports_a_valid_request_the_service_refuses() {
+    let body = failure(
+        "INVALID_PARAMETER",
+        "1 invalid parameter",
+        json!([{"field": "end_time", "got": "1710000000",
+                "reason": "the range may span at most 14 days [rule stock_dividends.max_span]"}]),
+    );
+    let server = serve(move |_, _| http(400, &[], &body)).await;
+    let client = Client::builder(&server.root)
+        .api_key(KEY)
+        .no_retries()
+        .build()
+        .unwrap();
+    let result = client.stock_dividends(&dividends()).await;
+    assert!(matches!(result, Err(Error::Api(_))), "{result:?}");
+    let findings = client.drift().findings();
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    let f = &findings[0];
+    assert_eq!(f.source, Source::Client);
+    assert_eq!(
+        f.observed,
+        Observed::RuleLooser {
+            rule: Some("stock_dividends.max_span".into()),
+            status: 400,
+            reason: Some("end_time: the range may span at most 14 days".into()),
+        }
+    );
+    assert!(
+        f.examples[0].starts_with("GET /v1/stocks/dividends?"),
+        "{f:?}"
+    );
+    assert!(!f.examples[0].contains(KEY));
+    let refused = &f.evidence.as_ref().unwrap().refused;
+    assert_eq!(refused["start_time..end_time"].min, 10_000_000);
+}
