@@ -109,6 +109,7 @@ pub(super) fn undeclared(cx: &Cx<'_>, group: &Group, record: &str, field: &str) 
     }
     Item::Edit(Edit {
         splices,
+        subjects: vec![format!("{record}.{field}")],
         ..Edit::new(
             format!("{} gains optional field `{field}`", whose(record)),
             vec![ChangeKind::FieldAddedOptional],
@@ -266,6 +267,7 @@ pub(super) fn unknown_values(
         }
         return Item::Edit(Edit {
             splices,
+            subjects: new.iter().map(|c| c.to_string()).collect(),
             ..Edit::new(
                 format!(
                     "error code{} {} {} new{more}",
@@ -329,6 +331,7 @@ pub(super) fn unknown_values(
     }
     Item::Edit(Edit {
         splices,
+        subjects: new.iter().map(|v| format!("{value_set}.{v}")).collect(),
         ..Edit::new(
             format!(
                 "value set `{value_set}` gains {} (field `{field}` of `{record}`){more}",
@@ -398,6 +401,7 @@ pub(super) fn not_required(cx: &Cx<'_>, record: &str, field: &str, how: &str) ->
     };
     Item::Edit(Edit {
         splices: vec![file.insert_entry(item, &["array", "type"], "optional", "true")],
+        subjects: vec![format!("{record}.{field}")],
         ..Edit::new(
             format!("field `{field}` of {} {how}: make it optional", of(record)),
             vec![ChangeKind::FieldNowOptional],
@@ -548,6 +552,7 @@ pub(super) fn wrong_type(
     Item::Edit(Edit {
         splices,
         brings,
+        subjects: vec![format!("{record}.{field}")],
         ..Edit::new(
             format!(
                 "field `{field}` of {who} is `{}` in the spec but arrives as {} {got}",
@@ -677,6 +682,7 @@ pub(super) fn wrong_format(
     Item::Edit(Edit {
         splices,
         brings,
+        subjects: vec![format!("{record}.{field}")],
         ..Edit::new(
             format!(
                 "field `{field}` of {who} is `format: {}` in the spec but arrives as {}",

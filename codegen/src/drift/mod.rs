@@ -109,6 +109,9 @@ pub(crate) struct Edit {
     files: Vec<(String, String)>,
     /// What it brings along (samples, example requests).
     brings: Vec<String>,
+    /// What it changes, as `spec-diff` names the subject of its findings (`Quote.ask`,
+    /// `bars.limit`, a rule id): what a history row acknowledging a breaking edit names.
+    subjects: Vec<String>,
 }
 
 impl Edit {
@@ -121,6 +124,7 @@ impl Edit {
             splices: Vec::new(),
             files: Vec::new(),
             brings: Vec::new(),
+            subjects: Vec::new(),
         }
     }
 
@@ -204,7 +208,7 @@ pub fn report(
     let mut splices: Vec<Splice> = Vec::new();
     let mut new_files: Vec<(String, String)> = Vec::new();
     let mut predicted: BTreeSet<&'static str> = BTreeSet::new();
-    let mut breaking: BTreeSet<&'static str> = BTreeSet::new();
+    let mut breaking: BTreeSet<String> = BTreeSet::new();
     for (group, item) in &items {
         let seen = group.map(seen).unwrap_or_default();
         match item {
@@ -247,7 +251,7 @@ pub fn report(
                     predicted.insert(kind.info().id);
                     // An endpoint's appearing is acknowledged by its history row.
                     if may_break(*kind) && *kind != ChangeKind::EndpointAdded {
-                        breaking.insert(kind.info().id);
+                        breaking.extend(edit.subjects.iter().cloned());
                     }
                 }
                 if !edit.brings.is_empty() {
@@ -352,7 +356,7 @@ fn may_break(kind: ChangeKind) -> bool {
 
 /// The history row naming the breaking changes of the edits, added first to the history of
 /// the file holding the newest row.
-fn acknowledgment(cx: &Cx<'_>, breaking: &BTreeSet<&'static str>) -> Option<Splice> {
+fn acknowledgment(cx: &Cx<'_>, breaking: &BTreeSet<String>) -> Option<Splice> {
     let newest = (cx.files.iter())
         .filter_map(|f| {
             let history = f.at(&["history"])?;
@@ -364,7 +368,7 @@ fn acknowledgment(cx: &Cx<'_>, breaking: &BTreeSet<&'static str>) -> Option<Spli
         })
         .max_by(|a, b| a.0.cmp(&b.0));
     let (_, file, history) = newest?;
-    let names: Vec<&str> = breaking.iter().copied().collect();
+    let names: Vec<String> = breaking.iter().map(|b| scalar(b)).collect();
     let entries: Vec<(&str, String)> = vec![
         ("date", cx.today().to_string()),
         (

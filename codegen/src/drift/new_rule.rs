@@ -76,6 +76,7 @@ pub(super) fn new_rule(
             return Item::Edit(Edit {
                 splices,
                 brings,
+                subjects: vec![r.id.clone()],
                 ..Edit::new(
                     headline,
                     vec![ChangeKind::RuleTightened],
@@ -134,6 +135,7 @@ pub(super) fn new_rule(
         return Item::Edit(Edit {
             splices,
             brings,
+            subjects: vec![id.clone()],
             ..Edit::new(
                 headline,
                 vec![ChangeKind::RuleAdded],
@@ -260,6 +262,7 @@ pub(super) fn param_bound(
     Some(Item::Edit(Edit {
         splices,
         brings,
+        subjects: vec![format!("{}.{name}", e.id)],
         ..Edit::new(
             headline.to_string(),
             vec![ChangeKind::ParamRangeNarrowed],

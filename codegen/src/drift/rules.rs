@@ -209,6 +209,7 @@ pub(super) fn stricter(cx: &Cx<'_>, group: &Group, rule: &str, status: u16) -> I
             }
             Item::Edit(Edit {
                 splices,
+                subjects: vec![format!("{}.{name}", e.id)],
                 ..Edit::new(
                     headline,
                     vec![ChangeKind::ParamRangeWidened],
@@ -273,6 +274,7 @@ pub(super) fn stricter(cx: &Cx<'_>, group: &Group, rule: &str, status: u16) -> I
                 };
                 Item::Edit(Edit {
                     splices: vec![file.replace(node, &seen.max.to_string())],
+                    subjects: vec![rule.to_string()],
                     ..Edit::new(
                         headline,
                         vec![ChangeKind::RuleRelaxed],
@@ -320,6 +322,7 @@ pub(super) fn stricter(cx: &Cx<'_>, group: &Group, rule: &str, status: u16) -> I
                     .collect();
                 Item::Edit(Edit {
                     splices,
+                    subjects: vec![rule.to_string()],
                     ..Edit::new(
                         headline,
                         vec![ChangeKind::RuleRelaxed],
@@ -432,6 +435,7 @@ pub(super) fn looser(
             Item::Edit(Edit {
                 splices,
                 brings,
+                subjects: vec![rule.to_string()],
                 ..Edit::new(
                     headline,
                     vec![ChangeKind::RuleTightened],

@@ -61,7 +61,7 @@ pub use exchange::{Exchange, Judged, Recorder, looser};
 pub use finding::{Finding, Observed, Source, parse_json_lines};
 #[cfg(feature = "drift")]
 pub use inline::decode_noticing;
-#[cfg(feature = "drift")]
+#[cfg(feature = "client")]
 pub(crate) use json::cut;
 #[cfg(feature = "drift")]
 pub use json::{EXAMPLE_LIMIT, JsonKind, MAX_EXAMPLES, REQUEST_EXAMPLE_LIMIT};

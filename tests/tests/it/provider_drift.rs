@@ -272,6 +272,19 @@ fn every_kind_of_finding_is_reported_as_the_spec_edit_it_calls_for() {
     let second = mrds_codegen::drift::report(&again, &edited, &findings, &options);
     assert_eq!(second.edits, 0, "{}", second.text);
     assert!(second.files.is_empty());
+    // spec-diff reports every check the edits predicted, and finds the breaking ones
+    // acknowledged by the history row the edits add.
+    let changes = mrds_codegen::diff::compare(&api, &again);
+    let reported: std::collections::BTreeSet<&str> = (changes.contract.iter())
+        .chain(&changes.samples)
+        .map(|f| f.kind.info().id)
+        .collect();
+    for id in &report.predicted {
+        assert!(reported.contains(id), "{id} not in {reported:?}");
+    }
+    let assessment =
+        mrds_codegen::diff::assess(&changes, &api, &again, mrds_codegen::diff::Gate::Both);
+    assert!(assessment.passed(), "{assessment:?}");
 }
 
 #[test]
