@@ -151,11 +151,22 @@ fn judge(api: &Api, e: &Endpoint, path: &str, query: &str, body: Option<&str>) -
             }
         }
     }
+    let mut repeated: Vec<String> = Vec::new();
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (name, v) = pair.split_once('=').unwrap_or((pair, ""));
         if let Some(p) = e.param_named(&percent_decode(name)) {
+            // A parameter that is not a list is given once (the generated parsing's
+            // `repeated` check).
+            let twice = p.list.is_none() && params.iter().any(|(id, _)| *id == p.id);
+            let rule = format!("{}.{}.repeated", e.id, p.wire);
+            if twice && !repeated.contains(&rule) {
+                repeated.push(rule);
+            }
             params.push((p.id, percent_decode(v)));
         }
+    }
+    if !repeated.is_empty() {
+        return Judged::Refused(repeated);
     }
     let record = e.body.as_ref().map(|b| api.record(b.record));
     let json = match (record, body) {

@@ -551,10 +551,11 @@ fn item(cx: &Cx<'_>, group: &Group) -> Item {
 pub(crate) fn scalar(text: &str) -> String {
     let plain = !text.is_empty()
         && text.chars().any(|c| c.is_ascii_alphabetic())
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
-        && !text.starts_with(['-', '.', '/'])
+        && text.chars().all(|c| {
+            c.is_ascii_alphanumeric()
+                || matches!(c, '_' | '-' | '.' | '/' | '?' | '=' | '&' | '%' | '+')
+        })
+        && !text.starts_with(['-', '.', '?', '&', '%', '+', '='])
         && text.parse::<f64>().is_err()
         && !matches!(
             text.to_ascii_lowercase().as_str(),
@@ -581,7 +582,8 @@ mod tests {
         assert_eq!(scalar("yes"), "\"yes\"");
         assert_eq!(scalar("a: b"), "\"a: b\"");
         assert_eq!(scalar(""), "\"\"");
-        assert_eq!(scalar("/v1/x?a=1"), "\"/v1/x?a=1\"");
+        assert_eq!(scalar("/v1/x?a=1&b=%20"), "/v1/x?a=1&b=%20");
+        assert_eq!(scalar("?a"), "\"?a\"");
     }
 
     #[test]

@@ -94,7 +94,12 @@ pub(super) fn new_rule(
         let id = rule_id(e, named, "max_span");
         let (from, to) = (&e.param(from).wire, &e.param(to).wire);
         let doc = match reason {
-            Some(r) => format!("{}.", r.trim_end_matches('.')),
+            Some(r) => {
+                let r = r.trim_end_matches('.');
+                let mut c = r.chars();
+                let first = c.next().map(|f| f.to_uppercase().collect::<String>());
+                format!("{}{}.", first.unwrap_or_default(), c.as_str())
+            }
             None => format!(
                 "The range from {from} to {to} spans at most {}.",
                 duration(seconds)

@@ -54,6 +54,7 @@ mod packaging;
 mod pattern_matchers;
 mod pipeline;
 mod provider_drift;
+mod provider_loop;
 mod provider_proxy;
 mod server_e2e;
 mod server_refusals;

@@ -24,7 +24,7 @@ use serde_json::Value;
 
 use super::contract::serve;
 
-const KEY: &str = "proxied-key-0123";
+pub(super) const KEY: &str = "proxied-key-0123";
 
 /// What the fake provider does differently from the spec.
 #[derive(Clone, Debug)]
@@ -48,7 +48,7 @@ struct Drifts {
 
 /// The endpoints the drifts may fall on: served (not removed), no body, no path parameter,
 /// with a sample example.
-fn candidates(
+pub(super) fn candidates(
     api: &Api,
 ) -> impl Iterator<Item = (&mrds_codegen::model::Endpoint, &'static Example)> {
     api.endpoints
@@ -128,7 +128,7 @@ async fn choose(sample_server: &str) -> Drifts {
 }
 
 /// The records of an envelope's `data` (one record, or an array of them).
-fn rows_of(body: &Value) -> Vec<Value> {
+pub(super) fn rows_of(body: &Value) -> Vec<Value> {
     match &body["data"] {
         Value::Array(rows) => rows.clone(),
         row @ Value::Object(_) => vec![row.clone()],
@@ -137,7 +137,7 @@ fn rows_of(body: &Value) -> Vec<Value> {
 }
 
 /// A GET of `target` (below the base path) with the key, answered as JSON.
-async fn get_json(root: &str, target: &str) -> Value {
+pub(super) async fn get_json(root: &str, target: &str) -> Value {
     let raw = mrds_runtime::client::RawClient::new().unwrap();
     let request = http::Request::get(format!("{root}{BASE_PATH}{target}"))
         .header(mrds_mock::AUTH_HEADER, KEY)
