@@ -3,17 +3,21 @@
 //! is inferred from the answers (`assumed: "inferred from N observed answers"`), for the
 //! maintainer to check against the provider:
 //!
-//! - the path template: identifier-like segments are parameters ([`template`]), and a segment
-//!   that takes several values across paths otherwise alike (three or more, or two that look
-//!   like values: digits, capitals, `_` or `.`) is one too;
+//! - the path template: identifier-like segments are parameters
+//!   ([`template`](mrds_runtime::drift::template)), and a segment that takes several values
+//!   across paths otherwise alike is one too (values that look like values: digits, capitals,
+//!   `_` or `.`; or three or more whose answers hold records of one shape; or any, where a
+//!   parameter stands in the others);
 //! - the query parameters of the requests answered 2xx: required when every one had it; its
-//!   type as its values spell it (integers, `true`/`false`, else text); its format when every
-//!   value fits one (`unix_seconds` for integers of the Unix-seconds era, `date`, `rfc3339`,
-//!   `uuid`, `hex16`);
+//!   type as its values spell it (integers, `true`/`false`, else text; a value set as for
+//!   fields below, each value seen once being enough); its format when every value fits one
+//!   (`unix_seconds` for integers of the Unix-seconds era, `date`, `rfc3339`, `uuid`,
+//!   `hex16`);
 //! - the returned record: each field's type from its values (an object a record of its own,
 //!   an array of its elements' type), optional when some record lacks it or holds `null`, a
-//!   value set when a text field shows a few short values over many records, a format when
-//!   every value fits one;
+//!   value set when a text field shows a few short, word-like values (2 to 12, each seen twice
+//!   on average, not numbered alike, the field not named like an id, a name or a symbol), a format
+//!   when every value fits one (`numeric_text` only when some value has a fraction);
 //! - samples: a few records as they came, and a request that was answered as the example;
 //! - a history row adding the endpoint, its release tag to complete.
 
@@ -56,27 +60,39 @@ pub(super) fn merge(found: Vec<Undocumented>) -> Vec<Undocumented> {
                         b.len() == a.len() && (0..a.len()).all(|k| k == pos || a[k] == b[k])
                     })
                     .collect();
-                let values: BTreeSet<String> = alike
-                    .iter()
-                    .map(|&j| {
-                        list[j]
-                            .template
-                            .split('/')
-                            .nth(pos)
-                            .unwrap_or("")
-                            .to_string()
-                    })
+                let segment = |j: usize| {
+                    list[j]
+                        .template
+                        .split('/')
+                        .nth(pos)
+                        .unwrap_or("")
+                        .to_string()
+                };
+                let values: BTreeSet<String> = (alike.iter())
+                    .map(|&j| segment(j))
                     .filter(|s| !s.starts_with('{'))
                     .collect();
+                let param = alike.iter().any(|&j| segment(j).starts_with('{'));
                 let value_like = |s: &String| {
                     s.contains(['_', '.'])
                         || s.bytes()
                             .any(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
                 };
-                if alike.len() < 2
-                    || values.len() < 2
-                    || !(values.len() >= 3 || values.iter().all(value_like))
-                {
+                // Paths of one endpoint answer records of one shape (paths of several answer
+                // several).
+                let fields = |j: usize| -> BTreeSet<&String> {
+                    list[j].traffic.records.fields.keys().collect()
+                };
+                let one_shape = alike.iter().all(|&j| fields(j) == fields(alike[0]));
+                // A parameter there already takes the literals as its values; else several
+                // value-like literals, or three or more answering records of one shape, make
+                // one.
+                let merge = alike.len() >= 2
+                    && !values.is_empty()
+                    && (param
+                        || (values.len() >= 2 && values.iter().all(value_like))
+                        || (values.len() >= 3 && one_shape));
+                if !merge {
                     continue;
                 }
                 let taken: Vec<(String, String)> = a
@@ -84,7 +100,12 @@ pub(super) fn merge(found: Vec<Undocumented>) -> Vec<Undocumented> {
                     .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
                     .map(|s| (s.to_string(), String::new()))
                     .collect();
-                let name = param_name(a[pos - 1], &taken);
+                let existing = (alike.iter()).map(|&j| segment(j)).find_map(|s| {
+                    s.strip_prefix('{')
+                        .and_then(|s| s.strip_suffix('}'))
+                        .map(str::to_string)
+                });
+                let name = existing.unwrap_or_else(|| param_name(a[pos - 1], &taken));
                 let mut merged = Undocumented {
                     method: list[i].method.clone(),
                     template: a
@@ -154,30 +175,56 @@ pub(super) struct Draft {
     pub(super) facts: usize,
 }
 
-/// Names given so far (ids, records, value sets), so that drafts do not collide with the
-/// spec or each other.
+/// Names given so far (endpoint ids; records and value sets, by spec name and Rust name), so
+/// that drafts do not collide with the spec or each other.
 pub(super) struct Taken {
-    names: BTreeSet<String>,
+    ids: BTreeSet<String>,
+    types: BTreeSet<String>,
 }
 
 impl Taken {
     pub(super) fn of(api: &Api) -> Self {
-        let mut names = BTreeSet::new();
-        names.extend(api.endpoints.iter().map(|e| e.id.clone()));
-        names.extend(api.records.iter().map(|r| r.spec_name.clone()));
-        names.extend(api.value_sets.iter().map(|v| v.spec_name.clone()));
-        names.insert("ErrorCode".into());
-        Self { names }
+        let ids = api.endpoints.iter().map(|e| e.id.clone()).collect();
+        let mut types = BTreeSet::new();
+        types.extend(api.endpoints.iter().map(|e| e.names.params_type.clone()));
+        types.extend(
+            api.records
+                .iter()
+                .flat_map(|r| [r.spec_name.clone(), r.name.clone()]),
+        );
+        types.extend(
+            api.value_sets
+                .iter()
+                .flat_map(|v| [v.spec_name.clone(), v.name.clone()]),
+        );
+        types.insert("ErrorCode".into());
+        Self { ids, types }
     }
 
+    /// `base`, or `base_2`, `base_3`...: an endpoint id neither the spec nor a draft has.
+    fn id(&mut self, base: &str) -> String {
+        let mut id = base.to_string();
+        let mut n = 2;
+        while self.ids.contains(&id) {
+            id = format!("{base}_{n}");
+            n += 1;
+        }
+        self.ids.insert(id.clone());
+        id
+    }
+
+    /// `base`, or `base2`, `base3`...: a type name neither the spec nor a draft has, as a
+    /// spec name or as the Rust name it becomes.
     fn take(&mut self, base: &str) -> String {
         let mut name = base.to_string();
         let mut n = 2;
-        while self.names.contains(&name) {
+        let rust = |name: &str| naming::type_name(name).unwrap_or_else(|_| name.to_string());
+        while self.types.contains(&name) || self.types.contains(&rust(&name)) {
             name = format!("{base}{n}");
             n += 1;
         }
-        self.names.insert(name.clone());
+        self.types.insert(rust(&name));
+        self.types.insert(name.clone());
         name
     }
 }
@@ -220,7 +267,7 @@ pub(super) fn draft(
     let Some(example) = t.requests.first() else {
         return Err("no request of it was kept".into());
     };
-    let id = taken.take(&draft_id(&u.method, &u.template));
+    let id = taken.id(&draft_id(&u.method, &u.template));
     let record = taken.take(&id.to_upper_camel_case());
     let inferred = format!(
         "inferred from {} observed answer{}",
@@ -239,7 +286,7 @@ pub(super) fn draft(
     out.push_str("endpoints:\n");
     out.push_str(&format!("  {id}:\n"));
     out.push_str(&format!("    method: {}\n", u.method));
-    out.push_str(&format!("    path: {}\n", u.template));
+    out.push_str(&format!("    path: {}\n", scalar(&u.template)));
     out.push_str(&format!(
         "    summary: {}\n",
         scalar("Drafted from observed traffic; not in the interface description.")
@@ -282,8 +329,8 @@ pub(super) fn draft(
         }
         let mut line = format!("      - {{ name: {}, in: query", scalar(name));
         let (ty, format) = param_type(values);
-        let set = (ty == "string" && format.is_none())
-            .then(|| value_set(values, 3))
+        let set = (ty == "string" && format.is_none() && !names_a_thing(name))
+            .then(|| value_set(values, 1))
             .flatten();
         match set {
             Some(values) => {
@@ -383,7 +430,8 @@ pub(super) fn draft(
     out.push_str("    changes:\n");
     out.push_str(&format!(
         "      - {{ action: added, method: {}, path: {} }}\n",
-        u.method, u.template
+        u.method,
+        scalar(&u.template)
     ));
     Ok(Draft {
         file: format!("{dir}/drafts/{id}.yaml"),
@@ -413,9 +461,9 @@ fn param_type(values: &Values) -> (&'static str, Option<&'static str>) {
     ("string", format)
 }
 
-/// The values of a value set, when texts show a few short, word-like values over many
-/// (`min` at least, each seen twice on average).
-fn value_set(values: &Values, min: usize) -> Option<Vec<String>> {
+/// The values of a value set, when texts show a few (2 to 12) short, word-like values, each
+/// seen `times` times on average, not numbered alike (`c-001`, `c-002` are ids).
+fn value_set(values: &Values, times: u64) -> Option<Vec<String>> {
     let texts = &values.texts;
     let n = texts.len();
     let seen = values.count(JsonKind::String);
@@ -423,10 +471,20 @@ fn value_set(values: &Values, min: usize) -> Option<Vec<String>> {
         !t.is_empty()
             && t.len() <= 32
             && t.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+                .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
     });
-    (!values.many && n >= min.max(2) && n <= 12 && seen >= 2 * n as u64 && wordlike)
+    let letters = |t: &String| -> String { t.chars().filter(|c| !c.is_ascii_digit()).collect() };
+    let numbered = (texts.iter().all(|t| t.bytes().any(|b| b.is_ascii_digit())))
+        && texts.iter().map(letters).collect::<BTreeSet<_>>().len() == 1;
+    (!values.many && (2..=12).contains(&n) && seen >= times * n as u64 && wordlike && !numbered)
         .then(|| texts.iter().cloned().collect())
+}
+
+/// Whether a name says its values name things rather than kinds (`person_id`, `name`,
+/// `symbol`): no value set, however few values were seen.
+fn names_a_thing(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    name.ends_with("_id") || name == "id" || name.contains("name") || name.contains("symbol")
 }
 
 /// A Rust variant name for a value that does not make one, not among `taken`.
@@ -494,6 +552,7 @@ fn record_text(
             }
         } else if ty == "string"
             && format.is_none()
+            && !names_a_thing(field)
             && let Some(set) = value_set(inner, 2)
         {
             let set_name = taken.take(&format!("{name}{}", field.to_upper_camel_case()));
@@ -568,7 +627,11 @@ fn field_type(v: &Values) -> (&'static str, bool, Option<Format>) {
     }
     if only(JsonKind::String) {
         let formats = v.formats.clone().unwrap_or_default();
-        let format = field_formats().find(|f| formats.contains(f.name()));
+        // Digits alone (`0000320193`, a zip code) are codes: numbers as text have a fraction.
+        let fraction = v.texts.iter().any(|t| t.contains(['.', 'e', 'E']));
+        let format = field_formats()
+            .filter(|f| *f != Format::NumericText || fraction)
+            .find(|f| formats.contains(f.name()));
         return ("string", false, format);
     }
     ("any", false, None)

@@ -53,6 +53,7 @@ mod openapi;
 mod packaging;
 mod pattern_matchers;
 mod pipeline;
+mod provider_drafts;
 mod provider_drift;
 mod provider_loop;
 mod provider_proxy;

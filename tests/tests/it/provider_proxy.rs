@@ -86,10 +86,9 @@ async fn choose(sample_server: &str) -> Drifts {
             unreachable!()
         };
         let set = api.value_set(set);
-        let value = "newly_seen".to_string();
-        assert!(set.values.iter().all(|v| v.wire != value));
-        let extra = "sentiment".to_string();
-        assert!(record.fields.iter().all(|f| f.wire != extra));
+        // Names the spec does not have (it may have taken `newly_seen` from an earlier drift).
+        let value = unused("newly_seen", |v| set.values.iter().any(|x| x.wire == v));
+        let extra = unused("sentiment", |f| record.fields.iter().any(|x| x.wire == f));
         answer_drift = Some((
             e,
             example,
@@ -125,6 +124,20 @@ async fn choose(sample_server: &str) -> Drifts {
         param,
         max,
     }
+}
+
+/// `base`, or `base_2`, `base_3`...: the first name `taken` says no to.
+pub(super) fn unused(base: &str, taken: impl Fn(&str) -> bool) -> String {
+    (1..)
+        .map(|n| {
+            if n == 1 {
+                base.to_string()
+            } else {
+                format!("{base}_{n}")
+            }
+        })
+        .find(|name| !taken(name))
+        .unwrap()
 }
 
 /// The records of an envelope's `data` (one record, or an array of them).
