@@ -259,11 +259,6 @@ async fn round_trip(id: &str, generate: bool) -> Option<Recovered> {
         .await
         .expect("the suite runs");
     let findings = proxy.findings();
-    if std::env::var_os("SHOW_TRAFFIC").is_some() {
-        for f in &findings {
-            println!("{}", f.to_json_line());
-        }
-    }
     assert!(
         findings
             .iter()

@@ -449,3 +449,60 @@ async fn the_client_reports_a_valid_request_the_service_refuses() {
     let refused = &f.evidence.as_ref().unwrap().refused;
     assert_eq!(refused["start_time..end_time"].min, 10_000_000);
 }
+
+/// `cargo xtask drift --apply` writes the edits into the spec directory in place (and the
+/// drafts beside it); run again on the same findings it prints no edit and exits 0; without
+/// `--apply` it prints the same edits as a unified diff.
+#[test]
+fn apply_writes_the_edits_and_a_second_run_asks_for_nothing() {
+    let root = mrds_tests::workspace_root();
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("drift_apply");
+    let _ = std::fs::remove_dir_all(&scratch);
+    let spec = scratch.join("spec");
+    for (name, text) in mrds_codegen::load::read_dir(&root.join("tests/diff/_base")).unwrap() {
+        let path = spec.join(name.strip_prefix("_base/").unwrap());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let findings = root.join("tests/drift/findings.jsonl");
+    let args = |apply| xtask::drift::Args {
+        files: vec![findings.clone()],
+        apply,
+    };
+    let options = mrds_codegen::drift::Options {
+        today: "2026-12-01".into(),
+    };
+    let before = std::fs::read_to_string(spec.join("api.yaml")).unwrap();
+    let shown = xtask::drift::run_with(&scratch, &args(false), &options);
+    assert_eq!(shown.code, 1, "{}", shown.stderr);
+    assert!(
+        shown
+            .stdout
+            .contains("--- a/spec/api.yaml\n+++ b/spec/api.yaml\n"),
+        "{}",
+        shown.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(spec.join("api.yaml")).unwrap(),
+        before
+    );
+    let applied = xtask::drift::run_with(&scratch, &args(true), &options);
+    assert_eq!(applied.code, 0, "{}{}", applied.stdout, applied.stderr);
+    assert!(
+        applied.stdout.contains("wrote spec/api.yaml\n"),
+        "{}",
+        applied.stdout
+    );
+    assert!(
+        applied.stdout.contains("wrote spec/drafts/trades.yaml\n"),
+        "{}",
+        applied.stdout
+    );
+    let after = std::fs::read_to_string(spec.join("api.yaml")).unwrap();
+    assert!(after.contains("- { name: ask, type: string, format: numeric_text, doc: Ask price. }"));
+    // Comments and the lines no edit touches are as they were.
+    assert!(after.starts_with("# The spec every case of the spec-diff corpus starts from"));
+    let again = xtask::drift::run_with(&scratch, &args(false), &options);
+    assert!(again.stdout.contains(": 0 spec edits"), "{}", again.stdout);
+    assert_eq!(again.code, 0, "{}", again.stdout);
+}
