@@ -58,6 +58,7 @@ impl Ctx {
             owner: Owner::Record(u32::try_from(index).ok()?),
             record,
             formats: self.checking_formats(record),
+            lengths: record.lengths(self.checking_formats(record)),
         })
     }
 
@@ -67,6 +68,7 @@ impl Ctx {
             owner: Owner::Envelope,
             record: &self.shapes.envelope,
             formats: self.checking_formats(&self.shapes.envelope),
+            lengths: (self.shapes.envelope).lengths(self.checking_formats(&self.shapes.envelope)),
         }
     }
 
@@ -91,6 +93,8 @@ pub(crate) struct MapShape {
     pub(crate) record: &'static RecordShape,
     /// The inline pass checks the formats of its fields.
     pub(crate) formats: bool,
+    /// `record.lengths(formats)`: a key of another length is read as it is.
+    pub(crate) lengths: u64,
 }
 
 impl MapShape {

@@ -266,6 +266,7 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for ElementAccess<'_, '_, A> {
         {
             // Enough values checked: the next records are read as before.
             shape.formats = false;
+            shape.lengths = shape.record.lengths(false);
         }
         self.seq.next_element_seed(Seeded {
             seed,
@@ -360,13 +361,9 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'_, 'de, A> {
         let Some(key) = self.key.take() else {
             return self.map.next_value_seed(seed);
         };
-        if let Some(i) = self.shape.record.nested_field(&key) {
-            return self.followed(seed, i);
-        }
-        if self.shape.formats
-            && let Some(i) = self.shape.record.formatted_field(&key)
-        {
-            return self.checked(seed, i);
+        // Most keys are told from the fields followed (and checked) by their length alone.
+        if self.shape.lengths & (1 << key.len().min(63)) != 0 {
+            return self.special(seed, key);
         }
         self.map.next_value_seed(Seeded {
             seed,
@@ -395,6 +392,32 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'_, 'de, A> {
 }
 
 impl<'de, A: MapAccess<'de>> Members<'_, 'de, A> {
+    /// The value of a key of the length of a field followed or checked: that field's, or
+    /// read as any other (kept out of line: most keys never come here).
+    #[inline(never)]
+    fn special<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+        key: Cow<'de, str>,
+    ) -> Result<S::Value, A::Error> {
+        if let Some(i) = self.shape.record.nested_field(&key) {
+            return self.followed(seed, i);
+        }
+        if self.shape.formats
+            && let Some(i) = self.shape.record.formatted_field(&key)
+        {
+            return self.checked(seed, i);
+        }
+        self.map.next_value_seed(Seeded {
+            seed,
+            expect: Expect::Watch {
+                shape: &self.shape,
+                key: &key,
+            },
+            ctx: self.ctx,
+        })
+    }
+
     /// The value of field `i`, which has a format: checked against it, while the budget of
     /// checks of the answer lasts.
     fn checked<S: DeserializeSeed<'de>>(

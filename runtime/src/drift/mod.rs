@@ -197,12 +197,25 @@ impl RecordShape {
         self.formatted_lengths != 0
     }
 
+    /// Bit `n` set: a field holding a record or a value set (and with `formats`, a field with
+    /// a format) has a name of `n` bytes (bit 63: of 63 or more); a key of another length is
+    /// none of them.
+    #[cfg(feature = "drift")]
+    pub(crate) const fn lengths(&self, formats: bool) -> u64 {
+        if formats {
+            self.nested_lengths | self.formatted_lengths
+        } else {
+            self.nested_lengths
+        }
+    }
+
     /// The field whose wire name is `name`, by its index.
     pub fn field(&self, name: &str) -> Option<usize> {
         self.fields.iter().position(|f| f.name == name)
     }
 
-    /// The field named `name` among those holding a record or a value set, by its index.
+    /// The field named `name` among those holding a record or a value set, by its index (the
+    /// caller told the key apart by its length first: [`lengths`](Self::lengths)).
     #[cfg(feature = "drift")]
     #[inline(always)]
     pub(crate) fn nested_field(&self, name: &str) -> Option<usize> {
@@ -215,7 +228,6 @@ impl RecordShape {
     /// The field named `name` among those with a format (and holding no record or value
     /// set), by its index.
     #[cfg(feature = "drift")]
-    #[inline(always)]
     pub(crate) fn formatted_field(&self, name: &str) -> Option<usize> {
         if self.formatted_lengths & (1 << name.len().min(63)) == 0 {
             return None;

@@ -108,18 +108,19 @@ impl UndecodableError {
     /// places in `data` of those that do not, when the answer is a successful envelope whose
     /// records failed one by one (not its envelope): the page as far as it can be read.
     ///
-    /// ```no_run
-    /// # async fn page(client: mrds_client::Client, params: mrds_client::model::params::StockDividendsParams) {
-    /// match client.stock_dividends(&params).await {
-    ///     Ok(answer) => { /* every record */ }
-    ///     Err(mrds_client::Error::Undecodable(e)) => {
-    ///         if let Some(page) = e.records::<mrds_client::model::PitDividend>() {
-    ///             // page.records: the records that decoded; page.failed: where the others were
-    ///         }
+    /// ```
+    /// use mrds_runtime::client::Error;
+    ///
+    /// /// The records of a call, as far as its page decodes.
+    /// fn as_far_as_it_decodes<R: serde::de::DeserializeOwned, E>(
+    ///     result: Result<Vec<R>, Error<E>>,
+    /// ) -> Vec<R> {
+    ///     match result {
+    ///         Ok(records) => records,
+    ///         Err(Error::Undecodable(e)) => e.records::<R>().map(|page| page.records).unwrap_or_default(),
+    ///         Err(_) => Vec::new(),
     ///     }
-    ///     Err(_) => {}
     /// }
-    /// # }
     /// ```
     pub fn records<R: DeserializeOwned>(&self) -> Option<Page<R>> {
         read_page(self.body()?)
