@@ -4,6 +4,7 @@
 //! answer held; an error code's status. What a spec edit needs to be complete (the bound a
 //! rule takes, a code's status) where the examples only show a few requests.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -111,24 +112,30 @@ pub(crate) fn merge_values(into: &mut BTreeMap<String, Extent>, from: &BTreeMap<
 /// the earlier to the later, by `earlier..later`. A repeated parameter gives the extent of its
 /// values. At most [`MAX_VALUES`] parameters are read.
 pub fn query_values(query: &str) -> BTreeMap<String, Extent> {
-    let mut values: BTreeMap<String, Extent> = BTreeMap::new();
-    let mut times: Vec<(String, i64)> = Vec::new();
+    let mut values = BTreeMap::new();
+    add_query_values(&mut values, query);
+    values
+}
+
+/// Widens `values` by the numbers of `query` (see [`query_values`]), in place: what a proxy
+/// does for every request the service accepts, so it allocates only the names of numbers.
+pub(crate) fn add_query_values(values: &mut BTreeMap<String, Extent>, query: &str) {
+    let mut times: Vec<(Cow<'_, str>, i64)> = Vec::new();
+    let mut read = 0;
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let (name, value) = (percent_decode(name), percent_decode(value));
-        let Some((number, time)) = number_of(&value) else {
+        let Some((number, time)) = number_of(&decoded(value)) else {
             continue;
         };
-        if !values.contains_key(&name) && values.len() >= MAX_VALUES {
-            continue;
+        read += 1;
+        if read > MAX_VALUES {
+            break;
         }
+        let name = decoded(name);
         if time && !times.iter().any(|(n, _)| *n == name) {
             times.push((name.clone(), number));
         }
-        values
-            .entry(name)
-            .and_modify(|e| e.merge(Extent::of(number)))
-            .or_insert(Extent::of(number));
+        widen(values, &name, number);
     }
     for (i, (a, at)) in times.iter().enumerate() {
         for (b, bt) in &times[i + 1..] {
@@ -137,10 +144,28 @@ pub fn query_values(query: &str) -> BTreeMap<String, Extent> {
                 std::cmp::Ordering::Greater => (format!("{b}..{a}"), at - bt),
                 std::cmp::Ordering::Equal => continue,
             };
-            values.insert(key, Extent::of(span));
+            widen(values, &key, span);
         }
     }
-    values
+}
+
+/// `values[key]` widened to take `value` in.
+fn widen(values: &mut BTreeMap<String, Extent>, key: &str, value: i64) {
+    match values.get_mut(key) {
+        Some(extent) => extent.merge(Extent::of(value)),
+        None => {
+            values.insert(key.to_string(), Extent::of(value));
+        }
+    }
+}
+
+/// A query component percent-decoded, borrowed when it has nothing to decode.
+fn decoded(text: &str) -> Cow<'_, str> {
+    if text.contains(['%', '+']) {
+        Cow::Owned(percent_decode(text))
+    } else {
+        Cow::Borrowed(text)
+    }
 }
 
 /// A value as a number, and whether it is a time: an integer (a time when it has the ten

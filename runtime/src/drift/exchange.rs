@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
-use super::evidence::{Evidence, Extent, merge_values, query_values};
+use super::evidence::{Evidence, Extent, add_query_values, merge_values, query_values};
 use super::finding::{Finding, Observed, Source};
 use super::json::{REQUEST_EXAMPLE_LIMIT, cut};
 use super::notes::Drift;
@@ -205,10 +205,15 @@ impl Recorder {
                 }
             }
             Judged::Accepted if ok => {
-                let values = query_values(ex.query);
-                if !values.is_empty() {
-                    let mut accepted = lock(&self.accepted);
-                    merge_values(accepted.entry(endpoint.to_string()).or_default(), &values);
+                let mut accepted = lock(&self.accepted);
+                match accepted.get_mut(endpoint) {
+                    Some(values) => add_query_values(values, ex.query),
+                    None => {
+                        let values = query_values(ex.query);
+                        if !values.is_empty() {
+                            accepted.insert(endpoint.to_string(), values);
+                        }
+                    }
                 }
             }
             Judged::Accepted => {

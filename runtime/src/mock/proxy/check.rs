@@ -3,6 +3,7 @@
 //! spec's judgement of the request against the service's status, the traffic of a path no
 //! endpoint serves), without the caller's key.
 
+use std::borrow::Cow;
 use std::sync::atomic::Ordering;
 
 use axum::http::{Method, header};
@@ -108,21 +109,25 @@ pub(super) struct Exchange<'r> {
 }
 
 impl Exchange<'_> {
-    /// The query without the pairs whose value is the key.
-    fn query_without_key(&self) -> String {
-        let pairs: Vec<&str> = self
-            .query
-            .split('&')
-            .filter(|pair| !pair.is_empty())
-            .filter(|pair| {
-                let value = pair.split_once('=').map_or("", |(_, v)| v);
-                !self
-                    .keys
-                    .iter()
-                    .any(|k| percent_decode(value).as_bytes() == *k)
-            })
-            .collect();
-        pairs.join("&")
+    /// The query without the pairs whose value is the key (the query itself when none is).
+    fn query_without_key(&self) -> Cow<'_, str> {
+        // Decoding only shortens a value: one shorter than the shortest key is none of them.
+        let shortest = self
+            .keys
+            .iter()
+            .map(|k| k.len())
+            .min()
+            .unwrap_or(usize::MAX);
+        let is_key = |pair: &&str| {
+            let value = pair.split_once('=').map_or("", |(_, v)| v);
+            value.len() >= shortest
+                && (self.keys.iter()).any(|k| percent_decode(value).as_bytes() == *k)
+        };
+        let pairs = self.query.split('&').filter(|pair| !pair.is_empty());
+        if !pairs.clone().any(|p| is_key(&p)) {
+            return Cow::Borrowed(self.query);
+        }
+        Cow::Owned(pairs.filter(|p| !is_key(p)).collect::<Vec<_>>().join("&"))
     }
 
     /// `text` with the key's text (8 bytes or longer, as the journal does) replaced.
