@@ -38,33 +38,8 @@ struct PlainCandle {
     time_close: String,
 }
 
-fn body(n: usize) -> Vec<u8> {
-    body_with(n, |_, _| {})
-}
-
-/// The response of `n` candles, `edit` changing each.
-fn body_with(n: usize, edit: impl Fn(usize, &mut serde_json::Value)) -> Vec<u8> {
-    let candles: Vec<serde_json::Value> = (0..n)
-        .map(|i| {
-            let p = 91_000.0 + i as f64 * 0.5;
-            let mut candle = serde_json::json!({
-                "price_open": p, "price_high": p + 12.25, "price_low": p - 9.75, "price_close": p + 0.5,
-                "volume": 150.5 + i as f64,
-                "time_open": format!("2026-11-{:02}T{:02}:{:02}:00Z", 1 + i / 1440 % 28, i / 60 % 24, i % 60),
-                "time_close": format!("2026-11-{:02}T{:02}:{:02}:59Z", 1 + i / 1440 % 28, i / 60 % 24, i % 60),
-            });
-            edit(i, &mut candle);
-            candle
-        })
-        .collect();
-    serde_json::to_vec(
-        &serde_json::json!({ "success": true, "request_id": "req_1", "data": candles }),
-    )
-    .unwrap()
-}
-
 fn decode(c: &mut Criterion) {
-    let body = body(10_000);
+    let body = mrds_bench::candles_body(10_000);
     let mut group = c.benchmark_group("decode_10k_candles");
     group.throughput(Throughput::Bytes(body.len() as u64));
     group.bench_function("client", |b| b.iter(|| client(&body, None)));
@@ -90,7 +65,7 @@ fn decode(c: &mut Criterion) {
     group.finish();
 
     // Every candle with a field the spec does not declare (and a different value in each).
-    let drifted = body_with(10_000, |i, candle| {
+    let drifted = mrds_bench::candles_body_with(10_000, |i, candle| {
         candle["trades"] = serde_json::json!(i * 7);
     });
     let mut group = c.benchmark_group("decode_10k_drifted");
@@ -104,11 +79,7 @@ fn decode(c: &mut Criterion) {
     assert!(drift.findings().len() <= 1, "{:?}", drift.findings());
     group.finish();
 
-    let rows: Vec<serde_json::Value> = (0..2_000).map(commentary_row).collect();
-    let commentary = serde_json::to_vec(
-        &serde_json::json!({ "success": true, "request_id": "req_1", "data": rows }),
-    )
-    .unwrap();
+    let commentary = mrds_bench::commentary_body(2_000);
     let mut group = c.benchmark_group("decode_2k_commentary");
     group.throughput(Throughput::Bytes(commentary.len() as u64));
     let decode_rows = |drift: Option<&Drift>| {
@@ -127,24 +98,6 @@ fn decode(c: &mut Criterion) {
     group.bench_function("client_noticing", |b| b.iter(|| decode_rows(Some(&drift))));
     assert!(drift.is_empty(), "{:?}", drift.findings());
     group.finish();
-}
-
-/// A commentary row of the spec's shape: texts of a few dozen characters, three value-set
-/// fields.
-fn commentary_row(i: usize) -> serde_json::Value {
-    let published_at_source = ["page", "fetch"][i % 2];
-    let source_kind = ["own", "transcript", "interview"][i % 3];
-    serde_json::json!({
-        "person_id": "123e4567-e89b-12d3-a456-426614174000",
-        "quote": format!("Remark {i}: rates will stay where they are for a while longer."),
-        "url": format!("https://example.org/interviews/{i}"),
-        "page_title": "An interview", "venue": "A venue", "author": "", "lang": "en",
-        "said_on": "2026-07-01", "published_at": 1_780_000_000 + i,
-        "published_at_source": published_at_source,
-        "source_kind": source_kind,
-        "own_channel_verified": null,
-        "cluster_id": format!("c{i}"),
-    })
 }
 
 /// The client's decoding of a 200 answer of `market_kline`, noticing drift into `drift`.

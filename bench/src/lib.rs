@@ -134,3 +134,53 @@ pub fn fixed_bytes() -> Router {
         get(move || async move { ([(header::CONTENT_TYPE, "application/json")], body) }),
     )
 }
+
+/// The JSON answer of `n` one-minute candles, as the service sends it.
+pub fn candles_body(n: usize) -> Vec<u8> {
+    candles_body_with(n, |_, _| {})
+}
+
+/// The JSON answer of `n` candles, `edit` changing each.
+pub fn candles_body_with(n: usize, edit: impl Fn(usize, &mut serde_json::Value)) -> Vec<u8> {
+    let candles: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let p = 91_000.0 + i as f64 * 0.5;
+            let mut candle = serde_json::json!({
+                "price_open": p, "price_high": p + 12.25, "price_low": p - 9.75, "price_close": p + 0.5,
+                "volume": 150.5 + i as f64,
+                "time_open": format!("2026-11-{:02}T{:02}:{:02}:00Z", 1 + i / 1440 % 28, i / 60 % 24, i % 60),
+                "time_close": format!("2026-11-{:02}T{:02}:{:02}:59Z", 1 + i / 1440 % 28, i / 60 % 24, i % 60),
+            });
+            edit(i, &mut candle);
+            candle
+        })
+        .collect();
+    serde_json::to_vec(
+        &serde_json::json!({ "success": true, "request_id": "req_1", "data": candles }),
+    )
+    .unwrap()
+}
+
+/// The JSON answer of `n` commentary rows of the spec's shape: texts of a few dozen
+/// characters, three value-set fields each.
+pub fn commentary_body(n: usize) -> Vec<u8> {
+    let rows: Vec<serde_json::Value> = (0..n).map(commentary_row).collect();
+    serde_json::to_vec(&serde_json::json!({ "success": true, "request_id": "req_1", "data": rows }))
+        .unwrap()
+}
+
+fn commentary_row(i: usize) -> serde_json::Value {
+    let published_at_source = ["page", "fetch"][i % 2];
+    let source_kind = ["own", "transcript", "interview"][i % 3];
+    serde_json::json!({
+        "person_id": "123e4567-e89b-12d3-a456-426614174000",
+        "quote": format!("Remark {i}: rates will stay where they are for a while longer."),
+        "url": format!("https://example.org/interviews/{i}"),
+        "page_title": "An interview", "venue": "A venue", "author": "", "lang": "en",
+        "said_on": "2026-07-01", "published_at": 1_780_000_000 + i,
+        "published_at_source": published_at_source,
+        "source_kind": source_kind,
+        "own_channel_verified": null,
+        "cluster_id": format!("c{i}"),
+    })
+}

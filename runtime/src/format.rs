@@ -1,5 +1,12 @@
-//! The text formats a value can be checked against ([`TextFormat`]), and everything known of
-//! each: the one definition the spec, the generated checks and the generator read.
+//! The formats of values: the text formats a value can be checked against ([`TextFormat`]),
+//! and everything known of each; and every `format:` the spec may write ([`Format`]: those,
+//! Unix seconds, and the formats that describe the fields of answers), each with its check.
+//! The one definition the spec, the generated checks, the generator and the noticing of drift
+//! read.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer};
 
 use crate::text;
 
@@ -142,6 +149,145 @@ impl TextFormat {
     }
 }
 
+/// A `format:` of a parameter or a field, as the spec writes it. A text format
+/// ([`TextFormat`]: every value is checked against it) or Unix seconds (on integers) fit
+/// parameters and the fields of a request body; the others describe the fields of answers.
+/// Every one has a check ([`holds_text`](Self::holds_text), [`holds_integer`](Self::holds_integer)):
+/// what a client or a proxy reads of an answer is checked against the format of its field,
+/// and a value out of it is drift (`field.format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    /// Integer Unix seconds (UTC).
+    UnixSeconds,
+    /// A text format the generated code checks.
+    Text(TextFormat),
+    /// ISO 8601 timestamp.
+    Timestamp,
+    /// ISO 8601 UTC timestamp with milliseconds and `Z`.
+    TimestampMillis,
+    /// `YYYY-MM-DD HH:MM:SS`.
+    DateTime,
+    /// A decimal number carried as text.
+    NumericText,
+    /// A URL.
+    Url,
+}
+
+/// The most seconds a Unix-seconds value may name: the end of the year 9999. A larger count
+/// is not seconds (milliseconds of today are about 1.8e12).
+const MAX_UNIX_SECONDS: i64 = 253_402_300_799;
+
+impl Format {
+    /// Every format, in the order a message lists them.
+    pub fn all() -> impl Iterator<Item = Format> {
+        let documented = [
+            Format::Timestamp,
+            Format::TimestampMillis,
+            Format::DateTime,
+            Format::NumericText,
+            Format::Url,
+        ];
+        std::iter::once(Format::UnixSeconds)
+            .chain(TextFormat::ALL.map(Format::Text))
+            .chain(documented)
+    }
+
+    /// The spec spelling.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::UnixSeconds => "unix_seconds",
+            Format::Text(f) => f.name(),
+            Format::Timestamp => "timestamp",
+            Format::TimestampMillis => "timestamp_millis",
+            Format::DateTime => "date_time",
+            Format::NumericText => "numeric_text",
+            Format::Url => "url",
+        }
+    }
+
+    /// The format spelt `name` in the spec.
+    pub fn named(name: &str) -> Option<Format> {
+        Format::all().find(|f| f.name() == name)
+    }
+
+    /// What it is, for documentation (`RFC 3339 timestamp`).
+    pub const fn description(self) -> &'static str {
+        match self {
+            Format::UnixSeconds => "Unix seconds (UTC)",
+            Format::Text(f) => f.info().description,
+            Format::Timestamp => "ISO 8601 timestamp",
+            Format::TimestampMillis => "ISO 8601 UTC timestamp with milliseconds and `Z`",
+            Format::DateTime => "`YYYY-MM-DD HH:MM:SS`",
+            Format::NumericText => "a decimal number carried as text",
+            Format::Url => "URL",
+        }
+    }
+
+    /// The JSON Schema `format` keyword describing it, when there is one.
+    pub const fn json_format(self) -> Option<&'static str> {
+        match self {
+            Format::Text(f) => f.info().json_format,
+            Format::TimestampMillis => Some("date-time"),
+            Format::Url => Some("uri"),
+            Format::UnixSeconds | Format::Timestamp | Format::DateTime | Format::NumericText => {
+                None
+            }
+        }
+    }
+
+    /// Whether a value of the format is an integer (Unix seconds) rather than a text.
+    pub const fn of_integers(self) -> bool {
+        matches!(self, Format::UnixSeconds)
+    }
+
+    /// True when `text` is in this format; false for a format of integers.
+    ///
+    /// The formats of answers are read as leniently as their description allows: a
+    /// `timestamp` is an RFC 3339 timestamp or one without an offset; a `timestamp_millis`
+    /// one with exactly three digits of fraction and `Z`; a `url` an absolute `http` or
+    /// `https` URL with a host and no space; a `numeric_text` a decimal number (sign,
+    /// digits, fraction and exponent optional, no spaces).
+    pub fn holds_text(self, value: &str) -> bool {
+        match self {
+            Format::UnixSeconds => false,
+            Format::Text(f) => f.holds(value),
+            Format::Timestamp => text::is_iso_timestamp(value),
+            Format::TimestampMillis => text::is_timestamp_millis(value),
+            Format::DateTime => text::is_date_time(value),
+            Format::NumericText => text::is_numeric_text(value),
+            Format::Url => text::is_url(value),
+        }
+    }
+
+    /// True when the integer `value` is in this format: Unix seconds from the year 1 to the
+    /// end of 9999 (a count of milliseconds is past it); false for a format of texts.
+    pub fn holds_integer(self, value: i64) -> bool {
+        match self {
+            Format::UnixSeconds => (-62_135_596_800..=MAX_UNIX_SECONDS).contains(&value),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Format {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Format::named(&name).ok_or_else(|| {
+            let all: Vec<String> = Format::all().map(|f| format!("`{}`", f.name())).collect();
+            serde::de::Error::custom(format!(
+                "unknown variant `{name}`, expected one of {}",
+                all.join(", ")
+            ))
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,6 +302,40 @@ mod tests {
             assert!(!f.holds(info.counterexample), "{}", info.name);
             assert_eq!(TextFormat::named(info.name), Some(f));
             assert!(info.json_format.is_some() || info.json_pattern.is_some());
+        }
+    }
+
+    #[test]
+    fn every_format_has_a_check() {
+        let holds = |f: Format, text: &str| f.holds_text(text);
+        assert!(holds(Format::Timestamp, "2026-11-16T10:00:00Z"));
+        assert!(holds(Format::Timestamp, "2026-11-16T10:00:00.250+01:00"));
+        assert!(holds(Format::Timestamp, "2026-11-16T10:00:00"));
+        assert!(!holds(Format::Timestamp, "2026/11/16 10:00"));
+        assert!(holds(Format::TimestampMillis, "2026-11-16T10:00:00.250Z"));
+        assert!(!holds(Format::TimestampMillis, "2026-11-16T10:00:00Z"));
+        assert!(holds(Format::DateTime, "2026-11-16 10:00:00"));
+        assert!(!holds(Format::DateTime, "2026-11-16T10:00:00"));
+        for n in ["12", "-0.5", "1e3", "12.50", "+3", "2.5E-4"] {
+            assert!(holds(Format::NumericText, n), "{n}");
+        }
+        for n in ["", "1.", ".5", "1,5", "abc", " 1", "1e", "NaN"] {
+            assert!(!holds(Format::NumericText, n), "{n}");
+        }
+        assert!(holds(Format::Url, "https://example.org/a?b=c#d"));
+        assert!(holds(Format::Url, "http://127.0.0.1:8080"));
+        assert!(!holds(Format::Url, "example.org/a"));
+        assert!(!holds(Format::Url, "https:// example.org"));
+        assert!(!holds(Format::Url, "https://"));
+        assert!(holds(Format::Text(TextFormat::Date), "2026-11-16"));
+        assert!(!holds(Format::Text(TextFormat::Date), "2026/11/16"));
+        assert!(!holds(Format::UnixSeconds, "1700000000"));
+        assert!(Format::UnixSeconds.holds_integer(1_700_000_000));
+        assert!(!Format::UnixSeconds.holds_integer(1_700_000_000_000));
+        assert!(!Format::Url.holds_integer(1));
+        for f in Format::all() {
+            assert_eq!(Format::named(f.name()), Some(f));
+            assert_eq!(f.of_integers(), f == Format::UnixSeconds);
         }
     }
 

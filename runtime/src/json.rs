@@ -1,5 +1,6 @@
 //! [`JsonValue`]: any JSON value, for what the spec leaves open (`type: any`); and
-//! [`null_as_default`], a record field's `null` read as its default.
+//! [`null_as_default`], a record field's `null` read as its default, and [`whole_number`] and its
+//! kin, an integer field of an answer read as leniently as JSON allows.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -357,12 +358,142 @@ where
     Ok(value.unwrap_or_default())
 }
 
+/// An integer field of an answer: an integer in the range of `i64`, or a whole number written
+/// as a decimal (`12.0`, `1e3`), read as the integer it names. JSON does not tell `12.0` from
+/// `12` (both are the number twelve), and services written in languages whose numbers are all
+/// floats send the first; the field is still an integer, so the generated records read it as
+/// one. A client noticing drift is told (`field.whole_number`, with the service's spelling).
+/// A number with a fraction, or past the range, is refused as before ("invalid type" /
+/// "invalid value ... expected i64").
+///
+/// The generated records of answers use it (and [`whole_number_option`], [`whole_numbers`],
+/// [`whole_numbers_or_empty`]) on their integer fields through `deserialize_with`; the records
+/// of request bodies do not: a server reads the integers of a body exactly.
+pub fn whole_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    Whole::deserialize(d).map(|w| w.0)
+}
+
+/// [`whole_number`] of an optional field (`null` or absent: `None`, with `#[serde(default)]`).
+pub fn whole_number_option<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<i64>, D::Error> {
+    Option::<Whole>::deserialize(d).map(|w| w.map(|w| w.0))
+}
+
+/// [`whole_number`] of each element of an array field.
+pub fn whole_numbers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<i64>, D::Error> {
+    Vec::<Whole>::deserialize(d).map(|v| v.into_iter().map(|w| w.0).collect())
+}
+
+/// [`whole_numbers`] of an optional array field: `null` (or absent, with
+/// `#[serde(default)]`) is empty, as [`null_as_default`] reads it.
+pub fn whole_numbers_or_empty<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Vec<i64>, D::Error> {
+    Option::<Vec<Whole>>::deserialize(d)
+        .map(|v| v.unwrap_or_default().into_iter().map(|w| w.0).collect())
+}
+
+/// An integer read as [`whole_number`] reads it.
+#[repr(transparent)]
+struct Whole(i64);
+
+impl<'de> Deserialize<'de> for Whole {
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_i64(WholeVisitor).map(Whole)
+    }
+}
+
+struct WholeVisitor;
+
+impl Visitor<'_> for WholeVisitor {
+    type Value = i64;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("i64")
+    }
+
+    #[inline]
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
+        Ok(v)
+    }
+
+    #[inline]
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
+        i64::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<i64, E> {
+        // 2^63: the first whole number past the range of i64.
+        const PAST: f64 = 9_223_372_036_854_775_808.0;
+        if v.is_finite() && v.fract() == 0.0 && (-PAST..PAST).contains(&v) {
+            crate::unknown_values::whole_number();
+            Ok(v as i64)
+        } else {
+            Err(E::invalid_type(de::Unexpected::Float(v), &self))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::JsonValue;
 
     /// Every kind of JSON value decodes to its variant and encodes back to the same text
     /// (keys sorted, as serde_json's own value sorts them).
+    #[test]
+    fn integer_fields_read_whole_numbers_written_as_decimals() {
+        #[derive(Debug, PartialEq, serde::Deserialize)]
+        struct Row {
+            #[serde(deserialize_with = "super::whole_number")]
+            n: i64,
+            #[serde(default, deserialize_with = "super::whole_number_option")]
+            o: Option<i64>,
+            #[serde(deserialize_with = "super::whole_numbers")]
+            ns: Vec<i64>,
+            #[serde(default, deserialize_with = "super::whole_numbers_or_empty")]
+            e: Vec<i64>,
+        }
+        let row: Row =
+            serde_json::from_str(r#"{"n": 12.0, "o": 1e3, "ns": [1, -2.0, 3e0], "e": null}"#)
+                .unwrap();
+        assert_eq!(
+            row,
+            Row {
+                n: 12,
+                o: Some(1000),
+                ns: vec![1, -2, 3],
+                e: vec![]
+            }
+        );
+        let row: Row = serde_json::from_str(r#"{"n": -9223372036854775808, "ns": []}"#).unwrap();
+        assert_eq!((row.n, row.o), (i64::MIN, None));
+        for (body, message) in [
+            (
+                r#"{"n": 12.5, "ns": []}"#,
+                "invalid type: floating point `12.5`, expected i64",
+            ),
+            (
+                r#"{"n": 9223372036854775808, "ns": []}"#,
+                "invalid value: integer `9223372036854775808`, expected i64",
+            ),
+            (
+                r#"{"n": 1e19, "ns": []}"#,
+                "invalid type: floating point `1e+19`, expected i64",
+            ),
+            (
+                r#"{"n": "12", "ns": []}"#,
+                "invalid type: string \"12\", expected i64",
+            ),
+        ] {
+            let e = serde_json::from_str::<Row>(body).unwrap_err().to_string();
+            assert!(e.starts_with(message), "{e}");
+            let plain = serde_json::from_str::<i64>(&body[6..body.len() - 11]).unwrap_err();
+            assert!(plain.to_string().starts_with(message), "{plain}");
+        }
+    }
+
     #[test]
     fn decodes_and_encodes_every_kind_of_value() {
         let text = r#"{"a":[null,true,false,0,18446744073709551615,-9223372036854775808,-1.5,1e300,"x\"y"],"b":{"z":{},"y":[]}}"#;

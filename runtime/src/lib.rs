@@ -61,8 +61,11 @@ pub use api::{
     Paged, Protocol, Removal, Request, WithBody,
 };
 pub use error::{ErrorBody, ErrorKind};
-pub use format::{FormatInfo, TextFormat, TimeKind};
-pub use json::{JsonValue, null_as_default};
+pub use format::{Format, FormatInfo, TextFormat, TimeKind};
+pub use json::{
+    JsonValue, null_as_default, whole_number, whole_number_option, whole_numbers,
+    whole_numbers_or_empty,
+};
 pub use param_value::{ListStyle, ParamValue};
 #[cfg(feature = "patterns")]
 pub use pattern::{Automaton, Pattern};

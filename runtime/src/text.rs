@@ -207,6 +207,84 @@ pub fn instant_seconds(text: &str) -> Option<i64> {
     }
 }
 
+/// An ISO 8601 timestamp as answers write it: an RFC 3339 timestamp, or one without an
+/// offset (`2026-11-16T10:00:00`, a local or implied UTC time).
+pub fn is_iso_timestamp(text: &str) -> bool {
+    if rfc3339_seconds(text).is_some() {
+        return true;
+    }
+    let b = text.as_bytes();
+    b.len() >= 19
+        && matches!(b[10], b'T' | b't')
+        && !text.ends_with(|c: char| !c.is_ascii_digit())
+        && rfc3339_seconds(&format!("{text}Z")).is_some()
+}
+
+/// An RFC 3339 UTC timestamp with exactly three digits of fraction and `Z`
+/// (`2026-11-16T10:00:00.250Z`).
+pub fn is_timestamp_millis(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 24
+        && b[10] == b'T'
+        && b[19] == b'.'
+        && b[23] == b'Z'
+        && b[20..23].iter().all(u8::is_ascii_digit)
+        && rfc3339_seconds(text).is_some()
+}
+
+/// A date and time `YYYY-MM-DD HH:MM:SS` (UTC implied).
+pub fn is_date_time(text: &str) -> bool {
+    text.len() == 19 && text.as_bytes()[10] == b' ' && instant_seconds(text).is_some()
+}
+
+/// A decimal number written as text: an optional sign, digits, an optional fraction (a dot
+/// and digits) and an optional exponent (`e` or `E`, an optional sign, digits); nothing else.
+pub fn is_numeric_text(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    let digits = |i: &mut usize| {
+        let from = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i > from
+    };
+    if !digits(&mut i) {
+        return false;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// An absolute `http` or `https` URL: the scheme, `://`, a host (not empty, up to the first
+/// `/`, `?` or `#`), and no whitespace or control character anywhere.
+pub fn is_url(text: &str) -> bool {
+    let rest = match text.split_once("://") {
+        Some((scheme, rest))
+            if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") =>
+        {
+            rest
+        }
+        _ => return false,
+    };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    !host.is_empty() && !text.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
 /// `` `a`, `b` or `c` ``: a list of values for a message.
 pub fn one_of(values: &[&str]) -> String {
     let quoted: Vec<String> = values.iter().map(|v| format!("`{v}`")).collect();

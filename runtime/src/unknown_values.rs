@@ -2,7 +2,8 @@
 //! `Deserialize` impls ([`value_set!`](crate::value_set)) to a client noticing drift on the
 //! same thread. Reading a value-set field through its own, unwrapped `Deserialize` keeps the
 //! client's decoding as fast as without noticing; this is how the noticing pass still learns
-//! of the values it did not know.
+//! of the values it did not know. Whole numbers written as decimals (`12.0`) that an integer
+//! field read ([`crate::whole_number`]) are told the same way, counted only.
 //!
 //! Costs nothing for a known value, and a look at a thread-local flag for an unknown one when
 //! no client is listening; the listening pass reads a counter before and after each value-set
@@ -20,6 +21,16 @@ thread_local! {
     static COUNT: Cell<u64> = const { Cell::new(0) };
     /// The first distinct ones since they were last taken.
     static VALUES: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// Whole numbers written as decimals read while listening.
+    static WHOLE: Cell<u64> = const { Cell::new(0) };
+}
+
+/// A whole number written as a decimal, read by an integer field (called by
+/// [`crate::whole_number`]).
+pub(crate) fn whole_number() {
+    if LISTENING.try_with(Cell::get).unwrap_or(false) {
+        WHOLE.with(|c| c.set(c.get().saturating_add(1)));
+    }
 }
 
 /// A value of a tolerant value set that the spec does not list (called by the generated
@@ -60,6 +71,11 @@ impl Listening {
     #[inline(always)]
     pub(crate) fn count(&self) -> u64 {
         COUNT.with(Cell::get)
+    }
+
+    /// The number of whole numbers written as decimals told so far on this thread.
+    pub(crate) fn whole_numbers(&self) -> u64 {
+        WHOLE.with(Cell::get)
     }
 
     /// The values told since they were last taken.

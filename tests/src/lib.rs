@@ -97,6 +97,21 @@ pub fn integer_bounds(endpoint: &str, param: &str) -> (i64, i64) {
     integer_bounds_in(real_spec(), endpoint, param)
 }
 
+/// `wanted` seconds, or less when a `max_span` rule of the real spec's `endpoint` bounds its
+/// ranges more tightly: the span of a baseline request that stays valid when the provider's
+/// bound comes into the spec (`cargo xtask drift --apply` adds such rules).
+pub fn range_within(endpoint: &str, wanted: i64) -> i64 {
+    let e = real_spec()
+        .endpoint_named(endpoint)
+        .unwrap_or_else(|| panic!("no endpoint `{endpoint}`"));
+    (e.rules.iter())
+        .filter_map(|r| match r.requirement {
+            mrds_codegen::model::Requirement::MaxSpan { seconds, .. } => Some(seconds),
+            _ => None,
+        })
+        .fold(wanted, i64::min)
+}
+
 /// [`integer_bounds`] of a parameter of `api`.
 pub fn integer_bounds_in(
     api: &mrds_codegen::model::Api,

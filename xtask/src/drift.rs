@@ -1,28 +1,40 @@
-//! `cargo xtask drift FILE...`: what a client (or a proxy) saw of the service that the spec does
-//! not describe, read from findings written as JSON lines (`Client::drift().to_json_lines()`),
+//! `cargo xtask drift FILE... [--apply]`: what a client (or a proxy) saw of the service that
+//! the spec does not describe, read from findings written as JSON lines
+//! (`Client::drift().to_json_lines()`, `mrds-mock --proxy --findings`) or from recorded
+//! traffic (HAR files: a browser's developer tools, other proxies, `mrds-mock --proxy --har`),
 //! and the spec edits that would describe it (`mrds_codegen::drift`), against the work tree's
-//! `spec/`.
+//! `spec/`. Without `--apply` it prints the report and the edits as a unified diff; with it,
+//! it writes them into `spec/` (and the drafts of undocumented endpoints into
+//! `spec/drafts/`), when the edited spec loads and generates.
 //!
-//! Exit status: 0 when nothing asks for an edit, 1 when something does, 2 when a file cannot
-//! be read or the spec does not load. Lines that are not findings are listed on stderr and
-//! skipped.
+//! Exit status: without `--apply`, 0 when nothing asks for an edit, 1 when something does;
+//! with it, 0 when the edits are written (1 when some are left to be written by hand); 2 when
+//! a file cannot be read, the spec does not load, or the edited spec would not.
 
 use std::path::{Path, PathBuf};
 
-use mrds_runtime::drift::parse_json_lines;
+use mrds_codegen::drift::{Options, har};
+use mrds_codegen::model::Api;
+use mrds_runtime::drift::{Finding, parse_json_lines};
 
 /// The arguments of `cargo xtask drift`.
-#[derive(clap::Args, Clone, Debug)]
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct Args {
-    /// Files of findings, one JSON object a line (`-` reads standard input).
+    /// Files of findings, one JSON object a line, or of recorded traffic (HAR); `-` reads
+    /// standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Write the edits into spec/ (comments, key order and layout kept), with the samples and
+    /// example requests they would break brought along and a draft file for each endpoint
+    /// the spec does not have; then run `cargo xtask codegen`.
+    #[arg(long)]
+    pub apply: bool,
 }
 
 /// What a run printed and how it ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
-    /// 0: nothing to edit; 1: spec edits suggested; 2: a file or the spec could not be read.
+    /// 0, 1 or 2: see the module.
     pub code: u8,
     /// The report.
     pub stdout: String,
@@ -32,6 +44,11 @@ pub struct Outcome {
 
 /// Runs the command for the workspace at `root`.
 pub fn run(root: &Path, args: &Args) -> Outcome {
+    run_with(root, args, &Options::default())
+}
+
+/// [`run`] with the report's options (a fixed date, for tests).
+pub fn run_with(root: &Path, args: &Args, options: &Options) -> Outcome {
     let mut texts = Vec::new();
     for file in &args.files {
         let text = if file.as_os_str() == "-" {
@@ -45,24 +62,99 @@ pub fn run(root: &Path, args: &Args) -> Outcome {
             Err(e) => return failure(format!("drift: cannot read {}: {e}\n", file.display())),
         }
     }
-    let api = match mrds_codegen::load_spec(&root.join("spec")) {
+    let sources = match mrds_codegen::load::read_dir(&root.join("spec")) {
+        Ok(sources) => sources,
+        Err(d) => return failure(format!("drift: the spec cannot be read:\n{d}\n")),
+    };
+    let api = match mrds_codegen::load_sources(&sources) {
         Ok(api) => api,
         Err(d) => return failure(format!("drift: the spec does not load:\n{d}\n")),
     };
-    let (findings, stderr) = read(&texts);
-    let report = mrds_codegen::drift::report(&api, &findings);
+    let (findings, mut stderr) = read(&api, &texts);
+    let report = mrds_codegen::drift::report(&api, &sources, &findings, options);
+    let mut stdout = report.text.clone();
+    if !args.apply {
+        if !report.diff.is_empty() {
+            stdout.push('\n');
+            stdout.push_str(&report.diff);
+        }
+        return Outcome {
+            code: u8::from(report.edits > 0),
+            stdout,
+            stderr,
+        };
+    }
+    if let Some(problems) = &report.problems {
+        stderr.push_str(&format!(
+            "drift: nothing written: the edited spec would not load:\n{problems}\n"
+        ));
+        return Outcome {
+            code: 2,
+            stdout,
+            stderr,
+        };
+    }
+    if !report.files.is_empty() {
+        let mut all = sources.clone();
+        for (name, text) in &report.files {
+            match all.iter_mut().find(|(n, _)| n == name) {
+                Some(entry) => entry.1 = text.clone(),
+                None => all.push((name.clone(), text.clone())),
+            }
+        }
+        let generated = mrds_codegen::load_sources(&all)
+            .map_err(|d| d.to_string())
+            .and_then(|api| mrds_codegen::generate(&api).map_err(|e| e.to_string()));
+        if let Err(e) = generated {
+            stderr.push_str(&format!(
+                "drift: nothing written: the edited spec would not generate:\n{e}\n"
+            ));
+            return Outcome {
+                code: 2,
+                stdout,
+                stderr,
+            };
+        }
+    }
+    for (name, text) in &report.files {
+        let path = root.join(name);
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&path, text));
+        if let Err(e) = written {
+            stderr.push_str(&format!("drift: cannot write {}: {e}\n", path.display()));
+            return Outcome {
+                code: 2,
+                stdout,
+                stderr,
+            };
+        }
+        stdout.push_str(&format!("wrote {name}\n"));
+    }
+    if !report.files.is_empty() {
+        stdout.push_str("Now `cargo xtask codegen`, then `cargo xtask spec-diff`.\n");
+    }
     Outcome {
-        code: u8::from(report.edits > 0),
-        stdout: report.text,
+        code: u8::from(report.by_hand > 0),
+        stdout,
         stderr,
     }
 }
 
-/// The findings of named texts, and a line of stderr for each line that is not one.
-pub fn read(texts: &[(String, String)]) -> (Vec<mrds_runtime::drift::Finding>, String) {
+/// The findings of named texts (JSON lines of findings, or HAR documents read against `api`),
+/// and a line of stderr for each line that is not a finding and each HAR that does not read.
+pub fn read(api: &Api, texts: &[(String, String)]) -> (Vec<Finding>, String) {
     let mut findings = Vec::new();
     let mut stderr = String::new();
     for (name, text) in texts {
+        if har::is_har(text) {
+            match har::findings(api, text) {
+                Ok(mut found) => findings.append(&mut found),
+                Err(e) => stderr.push_str(&format!("drift: {name}: {e}\n")),
+            }
+            continue;
+        }
         let (mut found, problems) = parse_json_lines(text);
         findings.append(&mut found);
         for (line, problem) in problems {

@@ -56,8 +56,9 @@ enum Command {
     /// change the spec does not acknowledge.
     SpecDiff(xtask::spec_diff::Args),
     /// Read findings (JSON lines a client or proxy wrote of what the service's answers held
-    /// that the spec does not describe) and print the spec edits that would describe them;
-    /// exits 1 when an edit is suggested.
+    /// that the spec does not describe, or HAR files of recorded traffic) and print the spec
+    /// edits that would describe them, as a unified diff; exits 1 when an edit is suggested.
+    /// With --apply, write them into spec/.
     Drift(xtask::drift::Args),
 }
 

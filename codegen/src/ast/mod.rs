@@ -17,7 +17,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer};
 
 pub use crate::yaml::{Spanned, Value, ValueKind};
-pub use mrds_runtime::{ChangeAction, Equal, ListStyle, Method, TextFormat};
+pub use mrds_runtime::{ChangeAction, Equal, Format, ListStyle, Method, TextFormat};
 pub use rules::{
     AllowedValues, Condition, Matches, MaxSpan, Ordered, Requirement, Requires, Rule, RuleKind,
 };
@@ -274,6 +274,7 @@ pub struct Field {
     pub optional: bool,
     /// Format of a text or integer value; checked in a field of a request body.
     #[serde(default)]
+    #[schemars(with = "Option<FormatSpelling>")]
     pub format: Option<Spanned<Format>>,
     /// Smallest allowed integer: a field of a request body only, checked like a parameter's
     /// (elsewhere a constraint is an error: answers are read as they come).
@@ -298,83 +299,11 @@ pub struct Field {
     pub assumed: Option<String>,
 }
 
-/// A `format:` of a parameter or a field. A text format ([`TextFormat`], the runtime's: every
-/// value is checked against it) or Unix seconds (on integers) fit parameters and the fields of
-/// a request body; the others describe the fields of answers, which are read as they come.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Format {
-    /// Integer Unix seconds (UTC).
-    UnixSeconds,
-    /// A text format the generated code checks.
-    Text(TextFormat),
-    /// ISO 8601 timestamp.
-    Timestamp,
-    /// ISO 8601 UTC timestamp with milliseconds and `Z`.
-    TimestampMillis,
-    /// `YYYY-MM-DD HH:MM:SS`.
-    DateTime,
-    /// A decimal number carried as text.
-    NumericText,
-    /// A URL.
-    Url,
-}
+/// The spellings of `format:` ([`Format::all`]), each with its description: the schema of a
+/// [`Format`], the runtime's type (which reads itself).
+pub struct FormatSpelling;
 
-impl Format {
-    /// Every format, in the order a message lists them.
-    pub fn all() -> impl Iterator<Item = Format> {
-        let documented = [
-            Format::Timestamp,
-            Format::TimestampMillis,
-            Format::DateTime,
-            Format::NumericText,
-            Format::Url,
-        ];
-        std::iter::once(Format::UnixSeconds)
-            .chain(TextFormat::ALL.map(Format::Text))
-            .chain(documented)
-    }
-
-    /// The spec spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::UnixSeconds => "unix_seconds",
-            Format::Text(f) => f.name(),
-            Format::Timestamp => "timestamp",
-            Format::TimestampMillis => "timestamp_millis",
-            Format::DateTime => "date_time",
-            Format::NumericText => "numeric_text",
-            Format::Url => "url",
-        }
-    }
-
-    /// What it is, for documentation (`RFC 3339 timestamp`).
-    pub fn description(self) -> &'static str {
-        match self {
-            Format::UnixSeconds => "Unix seconds (UTC)",
-            Format::Text(f) => f.info().description,
-            Format::Timestamp => "ISO 8601 timestamp",
-            Format::TimestampMillis => "ISO 8601 UTC timestamp with milliseconds and `Z`",
-            Format::DateTime => "`YYYY-MM-DD HH:MM:SS`",
-            Format::NumericText => "a decimal number carried as text",
-            Format::Url => "URL",
-        }
-    }
-
-    /// The JSON Schema `format` keyword describing it, when there is one.
-    pub fn json_format(self) -> Option<&'static str> {
-        match self {
-            Format::Text(f) => f.info().json_format,
-            Format::TimestampMillis => Some("date-time"),
-            Format::Url => Some("uri"),
-            Format::UnixSeconds | Format::Timestamp | Format::DateTime | Format::NumericText => {
-                None
-            }
-        }
-    }
-}
-
-/// One of the spellings [`Format::all`] lists, each with its description.
-impl JsonSchema for Format {
+impl JsonSchema for FormatSpelling {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         "Format".into()
     }
@@ -386,19 +315,6 @@ impl JsonSchema for Format {
         json_schema!({
             "type": "string",
             "oneOf": spellings,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Format {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let name = String::deserialize(d)?;
-        Format::all().find(|f| f.name() == name).ok_or_else(|| {
-            let all: Vec<String> = Format::all().map(|f| format!("`{}`", f.name())).collect();
-            serde::de::Error::custom(format!(
-                "unknown variant `{name}`, expected one of {}",
-                all.join(", ")
-            ))
         })
     }
 }
@@ -601,6 +517,7 @@ pub struct Param {
     /// Format, checked by the generated code: `unix_seconds` on integers, a text format on
     /// strings.
     #[serde(default)]
+    #[schemars(with = "Option<FormatSpelling>")]
     pub format: Option<Spanned<Format>>,
     /// Required on every request (a list: with at least one item).
     #[serde(default)]

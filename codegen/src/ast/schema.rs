@@ -3,7 +3,7 @@
 //! It is derived (`schemars`) from the types the loader reads ([`SpecFile`] and everything in
 //! it), so it names the same keys and cannot drift from them: a struct that refuses unknown
 //! keys has `additionalProperties: false`, a key's description is its doc comment, a type that
-//! reads itself is described beside its `Deserialize` ([`super::Format`] lists
+//! reads itself is described beside its `Deserialize` ([`super::FormatSpelling`] lists
 //! [`super::Format::all`], [`super::Rule`] names one key of [`super::RuleKind::ALL`]), and a
 //! value's place ([`super::Spanned`]) is the schema of the value. `cargo xtask codegen` writes
 //! it and the drift check compares it.

@@ -157,7 +157,8 @@ fn listed(issues: &[(String, String)]) -> String {
 }
 
 /// What is wrong with `value` as the record `id`, strictly: required
-/// fields present and not null, every value of the declared type, value-set values listed.
+/// fields present and not null, every value of the declared type and in the field's format,
+/// value-set values listed.
 /// Fields the spec does not know are allowed.
 pub fn record_problems(api: &Api, id: RecordId, value: &Value, at: &str) -> Vec<String> {
     let record = api.record(id);
@@ -201,10 +202,22 @@ fn value_problems(api: &Api, f: &Field, v: &Value, at: &str) -> Vec<String> {
             s => s.is_some(),
         },
     };
-    if fits {
-        Vec::new()
-    } else {
-        vec![format!("{at}: not a {}", type_text(&f.ty))]
+    if !fits {
+        return vec![format!("{at}: not a {}", type_text(&f.ty))];
+    }
+    let in_format = |format: mrds_runtime::Format| match v {
+        Value::String(s) => format.holds_text(s),
+        Value::Number(n) => n.as_i64().is_some_and(|n| format.holds_integer(n)),
+        _ => true,
+    };
+    match f.format {
+        Some(format) if !in_format(format) => {
+            vec![format!(
+                "{at}: {v} is not in the format `{}`",
+                format.name()
+            )]
+        }
+        _ => Vec::new(),
     }
 }
 

@@ -108,6 +108,7 @@ pub struct CompanyProfile {
     /// Description.
     pub company_description: String,
     /// Employee count.
+    #[serde(deserialize_with = "mrds_runtime::whole_number")]
     pub employees: i64,
     /// IPO date.
     ///
@@ -1109,6 +1110,7 @@ pub struct PersonCommentary {
     /// Unix seconds.
     ///
     /// Format: Unix seconds (UTC).
+    #[serde(deserialize_with = "mrds_runtime::whole_number")]
     pub published_at: i64,
     /// `page` when the page stated the time; `fetch` when it stated none and the retrieval time stands in.
     pub published_at_source: crate::value_sets::PublishedAtSource,
@@ -1207,12 +1209,15 @@ pub struct ResearchUnit {
     /// Heading of the unit.
     pub heading: String,
     /// Index of the unit in the document.
+    #[serde(deserialize_with = "mrds_runtime::whole_number")]
     pub idx: i64,
     /// `section` or `exhibit`.
     pub kind: crate::value_sets::UnitKind,
     /// First page.
+    #[serde(deserialize_with = "mrds_runtime::whole_number")]
     pub page_from: i64,
     /// Last page.
+    #[serde(deserialize_with = "mrds_runtime::whole_number")]
     pub page_to: i64,
     /// ISO 8601 UTC timestamp.
     ///

@@ -30,6 +30,7 @@ pub struct ClientBuilder<C> {
     retry: RetryPolicy,
     retry_timeouts: bool,
     notice_drift: bool,
+    skip_undecodable: bool,
     client: PhantomData<fn() -> C>,
 }
 
@@ -79,6 +80,7 @@ impl<C> Clone for ClientBuilder<C> {
             retry: self.retry,
             retry_timeouts: self.retry_timeouts,
             notice_drift: self.notice_drift,
+            skip_undecodable: self.skip_undecodable,
             client: PhantomData,
         }
     }
@@ -97,6 +99,7 @@ impl<C> fmt::Debug for ClientBuilder<C> {
             .field("retry", &self.retry)
             .field("retry_timeouts", &self.retry_timeouts)
             .field("notice_drift", &self.notice_drift)
+            .field("skip_undecodable_records", &self.skip_undecodable)
             .finish()
     }
 }
@@ -121,6 +124,7 @@ impl<C: From<Transport>> ClientBuilder<C> {
             retry: RetryPolicy::default(),
             retry_timeouts: true,
             notice_drift: true,
+            skip_undecodable: false,
             client: PhantomData,
         }
     }
@@ -254,6 +258,20 @@ impl<C: From<Transport>> ClientBuilder<C> {
         self
     }
 
+    /// What a call does with a page some of whose records do not decode (a required field
+    /// `null`, a value of another type): by default (`false`) it fails with
+    /// [`Error::Undecodable`](super::Error::Undecodable), whose error keeps the body and reads
+    /// the records that decode ([`UndecodableError::records`](super::UndecodableError::records));
+    /// with `true` it returns the records that decode, the others left out and counted in
+    /// [`Response::skipped`](super::Response::skipped) (a paging stream still advances past
+    /// them). Either way, what broke each record is a drift finding (`Client::drift()`,
+    /// traced once). The decoding of a page that decodes whole is the same either way.
+    #[must_use]
+    pub fn skip_undecodable_records(mut self, on: bool) -> Self {
+        self.skip_undecodable = on;
+        self
+    }
+
     /// Checks the settings and makes the client.
     pub fn build(self) -> Result<C, BuildError> {
         let base = normalize_base_url(&self.base_url, self.protocol.base_path)?;
@@ -301,6 +319,11 @@ impl<C: From<Transport>> ClientBuilder<C> {
             shapes: self.protocol.shapes,
             notice_drift: self.notice_drift,
             drift: Drift::new(Source::Client),
+            undecodable: if self.skip_undecodable {
+                super::transport::Undecodable::Skip
+            } else {
+                super::transport::Undecodable::Fail
+            },
         })))
     }
 }

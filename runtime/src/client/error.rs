@@ -26,6 +26,9 @@ pub struct Response<T> {
     /// present; the interface description does not show its content, so these two keys are
     /// the project's assumption, and nothing else in it is read.
     pub pagination: Option<crate::JsonValue>,
+    /// How many records of `data` did not decode and were left out: with
+    /// `ClientBuilder::skip_undecodable_records` only (0 otherwise).
+    pub skipped: usize,
 }
 
 impl<T> IntoIterator for Response<T> {
@@ -575,6 +578,8 @@ pub struct UndecodableError {
     /// reset ([`Error::is_retryable`]).
     pub(crate) cut_short: bool,
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    /// The whole body, of an answer that is JSON but not the envelope (`body()`, `records()`).
+    pub(crate) body: Option<Box<Box<[u8]>>>,
 }
 
 impl UndecodableError {
@@ -594,6 +599,7 @@ impl UndecodableError {
             attempts: 1,
             cut_short: false,
             source,
+            body: None,
         }
     }
 }

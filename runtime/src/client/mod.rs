@@ -24,9 +24,9 @@ pub use http;
 pub use paging::{PAGINATION_KEYS, RecordStream};
 pub use raw::RawClient;
 pub use retry::{RETRY_STATUSES, RetryPolicy};
-pub use transport::Transport;
+pub use transport::{Page, Transport};
 #[doc(hidden)]
-pub use transport::decode_body;
+pub use transport::{decode_body, decode_body_with};
 
 /// Time allowed for one attempt (connect, send, read the whole body) unless
 /// [`ClientBuilder::timeout`] says otherwise.

@@ -147,8 +147,10 @@ async fn next_page<P: Paged, E: ErrorBody>(
             fingerprint,
         });
     }
-    let next_offset = offset.saturating_add(i64::try_from(records).unwrap_or(i64::MAX));
-    let last = records == 0 || pagination_says_last(page.pagination.as_ref(), next_offset);
+    // Records left out because they did not decode still took their place in the page.
+    let held = records.saturating_add(page.skipped);
+    let next_offset = offset.saturating_add(i64::try_from(held).unwrap_or(i64::MAX));
+    let last = held == 0 || pagination_says_last(page.pagination.as_ref(), next_offset);
     tracing::debug!(offset, records, last, "page");
     let next = if last {
         None

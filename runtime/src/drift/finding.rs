@@ -5,21 +5,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// The most examples a finding keeps (distinct values, the first seen first).
-pub const MAX_EXAMPLES: usize = 8;
-
-/// The most characters of an example's JSON text; a longer one is cut and ends in `…`.
-pub const EXAMPLE_LIMIT: usize = 80;
-
-/// The most characters of the name of a field a finding keeps: the name of a field no one
-/// declares is the service's, so a longer one is cut and ends in `…` (two names that agree
-/// to there are one finding). Names of the spec are far shorter.
-pub const NAME_LIMIT: usize = 100;
-
-/// The most characters of an example that is a request (of the rule kinds: method, path and
-/// query), which must keep the parameters at stake to be repeated; a longer one is cut and
-/// ends in `…`.
-pub const REQUEST_EXAMPLE_LIMIT: usize = 400;
+use super::evidence::Evidence;
+use super::json::{JsonKind, MAX_EXAMPLES};
+use super::traffic::Traffic;
 
 /// Who saw it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -30,50 +18,12 @@ pub enum Source {
     Client,
     /// A proxy between clients and the service, seeing requests and answers.
     Proxy,
+    /// Traffic another tool recorded (a HAR file of a browser's developer tools or a
+    /// proxy), read by `cargo xtask drift`.
+    Recorded,
     /// A source this version does not know.
     #[serde(other)]
     Other,
-}
-
-/// The kind of a JSON value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum JsonKind {
-    /// `null`.
-    Null,
-    /// `true` or `false`.
-    Boolean,
-    /// A whole number.
-    Integer,
-    /// A number with a fraction or an exponent.
-    Number,
-    /// A string.
-    String,
-    /// An array.
-    Array,
-    /// An object.
-    Object,
-}
-
-impl JsonKind {
-    /// The kind's name as the findings spell it (`string`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            JsonKind::Null => "null",
-            JsonKind::Boolean => "boolean",
-            JsonKind::Integer => "integer",
-            JsonKind::Number => "number",
-            JsonKind::String => "string",
-            JsonKind::Array => "array",
-            JsonKind::Object => "object",
-        }
-    }
-}
-
-impl fmt::Display for JsonKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// What was observed, and of what. Names are the spec's: a record's name in the spec
@@ -149,7 +99,7 @@ pub enum Observed {
         status: u16,
     },
     /// The service refuses requests the spec accepts (`rule.looser`): the examples are such
-    /// requests. Reported by a proxy.
+    /// requests. Reported by a proxy, and by a client whose valid request is refused.
     #[serde(rename = "rule.looser")]
     RuleLooser {
         /// The rule of the spec the service's answer names, when it names one.
@@ -160,6 +110,47 @@ pub enum Observed {
         /// The reason the service gave, if any.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
+    },
+    /// A value out of the format the spec gives its field (`field.format`): a date written
+    /// `2026/11/16` where the spec says `format: date`. The examples are the values.
+    #[serde(rename = "field.format")]
+    WrongFormat {
+        /// The record.
+        record: String,
+        /// The field.
+        field: String,
+        /// The format the spec gives the field, as the spec spells it (`date`).
+        format: String,
+    },
+    /// A whole number written as a decimal in an integer field (`field.whole_number`): `12.0`,
+    /// `1e3`. The generated client reads it as the integer it names; the examples keep the
+    /// service's spelling. Not a change of type: the spec stays as it is.
+    #[serde(rename = "field.whole_number")]
+    WholeNumber {
+        /// The record.
+        record: String,
+        /// The field.
+        field: String,
+    },
+    /// An integer past the range of a 64-bit integer in an integer field
+    /// (`field.out_of_range`): no integer type of the generated code holds it.
+    #[serde(rename = "field.out_of_range")]
+    OutOfRange {
+        /// The record.
+        record: String,
+        /// The field.
+        field: String,
+    },
+    /// Requests of a path no endpoint of the spec serves (`endpoint.undocumented`), with what
+    /// their answers held ([`Finding::traffic`]): the makings of a draft of the endpoint.
+    /// The finding's `endpoint` is the id a draft would take. Reported by a proxy.
+    #[serde(rename = "endpoint.undocumented")]
+    Undocumented {
+        /// The request method (`GET`).
+        method: String,
+        /// The path template below the base path, identifier-like segments made parameters
+        /// (`/v1/stocks/{stock_id}/profile`).
+        path: String,
     },
 }
 
@@ -175,6 +166,10 @@ impl Observed {
             Observed::WrongType { .. } => "field.type",
             Observed::RuleStricter { .. } => "rule.stricter",
             Observed::RuleLooser { .. } => "rule.looser",
+            Observed::WrongFormat { .. } => "field.format",
+            Observed::WholeNumber { .. } => "field.whole_number",
+            Observed::OutOfRange { .. } => "field.out_of_range",
+            Observed::Undocumented { .. } => "endpoint.undocumented",
         }
     }
 
@@ -185,9 +180,14 @@ impl Observed {
             | Observed::UnknownValue { record, .. }
             | Observed::RequiredNull { record, .. }
             | Observed::RequiredMissing { record, .. }
-            | Observed::WrongType { record, .. } => Some(record),
+            | Observed::WrongType { record, .. }
+            | Observed::WrongFormat { record, .. }
+            | Observed::WholeNumber { record, .. }
+            | Observed::OutOfRange { record, .. } => Some(record),
             Observed::UndeclaredEnvelopeField { .. } => Some("envelope"),
-            Observed::RuleStricter { .. } | Observed::RuleLooser { .. } => None,
+            Observed::RuleStricter { .. }
+            | Observed::RuleLooser { .. }
+            | Observed::Undocumented { .. } => None,
         }
     }
 
@@ -199,8 +199,13 @@ impl Observed {
             | Observed::UnknownValue { field, .. }
             | Observed::RequiredNull { field, .. }
             | Observed::RequiredMissing { field, .. }
-            | Observed::WrongType { field, .. } => Some(field),
-            Observed::RuleStricter { .. } | Observed::RuleLooser { .. } => None,
+            | Observed::WrongType { field, .. }
+            | Observed::WrongFormat { field, .. }
+            | Observed::WholeNumber { field, .. }
+            | Observed::OutOfRange { field, .. } => Some(field),
+            Observed::RuleStricter { .. }
+            | Observed::RuleLooser { .. }
+            | Observed::Undocumented { .. } => None,
         }
     }
 
@@ -273,6 +278,20 @@ impl fmt::Display for Observed {
                 }
                 Ok(())
             }
+            Observed::WrongFormat {
+                record,
+                field,
+                format,
+            } => write!(f, "{record}.{field}: a value out of the format {format}"),
+            Observed::WholeNumber { record, field } => {
+                write!(f, "{record}.{field}: a whole number written as a decimal")
+            }
+            Observed::OutOfRange { record, field } => {
+                write!(f, "{record}.{field}: an integer past the 64-bit range")
+            }
+            Observed::Undocumented { method, path } => {
+                write!(f, "{method} {path}: a path no endpoint of the spec serves")
+            }
         }
     }
 }
@@ -303,12 +322,41 @@ pub struct Finding {
     pub count: u64,
     /// Examples: the JSON text of values seen (the unknown values themselves, for
     /// `value.unknown`), or requests for the rule kinds; at most [`MAX_EXAMPLES`], each at
-    /// most [`EXAMPLE_LIMIT`] characters ([`REQUEST_EXAMPLE_LIMIT`] for a request).
+    /// most [`EXAMPLE_LIMIT`](super::EXAMPLE_LIMIT) characters
+    /// ([`REQUEST_EXAMPLE_LIMIT`](super::REQUEST_EXAMPLE_LIMIT) for a request).
     #[serde(default)]
     pub examples: Vec<String>,
+    /// What the traffic showed of the values at stake, when the kind says more than examples:
+    /// the extents of the values of the requests the service accepted and refused, the most
+    /// records an answer held (the rule kinds), an error code's status (`value.unknown` of
+    /// `ErrorCode`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Evidence>,
+    /// What the requests and answers of an undocumented endpoint showed
+    /// (`endpoint.undocumented`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traffic: Option<Box<Traffic>>,
 }
 
 impl Finding {
+    /// One sighting of `observed` on `endpoint` by `source`, with `examples` and nothing more.
+    pub fn new(
+        source: Source,
+        endpoint: impl Into<String>,
+        observed: Observed,
+        examples: Vec<String>,
+    ) -> Self {
+        Self {
+            source,
+            endpoint: endpoint.into(),
+            observed,
+            count: 1,
+            examples,
+            evidence: None,
+            traffic: None,
+        }
+    }
+
     /// The first example, if any.
     pub fn example(&self) -> Option<&str> {
         self.examples.first().map(String::as_str)
@@ -320,6 +368,17 @@ impl Finding {
         self.count = self.count.saturating_add(other.count);
         for example in &other.examples {
             add_example(&mut self.examples, example.clone());
+        }
+        if let Some(theirs) = &other.evidence {
+            self.evidence
+                .get_or_insert_with(Evidence::default)
+                .merge(theirs);
+        }
+        if let Some(theirs) = &other.traffic {
+            match &mut self.traffic {
+                Some(ours) => ours.merge(theirs),
+                None => self.traffic = Some(theirs.clone()),
+            }
         }
     }
 
@@ -352,16 +411,6 @@ pub(crate) fn add_example(examples: &mut Vec<String>, example: String) {
     }
 }
 
-/// `text` cut to `limit` characters (on a character boundary), ending in `…` when cut: an
-/// example to [`EXAMPLE_LIMIT`], and what the proxy keeps of a request or a reason.
-pub(crate) fn cut(mut text: String, limit: usize) -> String {
-    if let Some((at, _)) = text.char_indices().nth(limit) {
-        text.truncate(at);
-        text.push('…');
-    }
-    text
-}
-
 /// Reads findings written as JSON lines: the findings, and for each line that is not one (not
 /// JSON, or of a kind this version does not know) its number (from 1) and why. Blank lines
 /// are skipped.
@@ -392,17 +441,21 @@ pub fn parse_json_lines(text: &str) -> (Vec<Finding>, Vec<(usize, String)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::drift::EXAMPLE_LIMIT;
+    use crate::drift::json::cut;
 
     fn undeclared() -> Finding {
         Finding {
-            source: Source::Client,
-            endpoint: "stock_dividends".into(),
-            observed: Observed::UndeclaredField {
-                record: "PITDividend".into(),
-                field: "currency".into(),
-            },
             count: 41,
-            examples: vec!["\"USD\"".into()],
+            ..Finding::new(
+                Source::Client,
+                "stock_dividends",
+                Observed::UndeclaredField {
+                    record: "PITDividend".into(),
+                    field: "currency".into(),
+                },
+                vec!["\"USD\"".into()],
+            )
         }
     }
 
@@ -413,17 +466,16 @@ mod tests {
             line,
             r#"{"source":"client","endpoint":"stock_dividends","kind":"field.undeclared","record":"PITDividend","field":"currency","count":41,"examples":["\"USD\""]}"#
         );
-        let looser = Finding {
-            source: Source::Proxy,
-            endpoint: "etf_flow".into(),
-            observed: Observed::RuleLooser {
+        let looser = Finding::new(
+            Source::Proxy,
+            "etf_flow",
+            Observed::RuleLooser {
                 rule: None,
                 status: 400,
                 reason: Some("too long".into()),
             },
-            count: 1,
-            examples: vec!["GET /v1/etf/flow?symbol=IBIT".into()],
-        };
+            vec!["GET /v1/etf/flow?symbol=IBIT".into()],
+        );
         let text = format!(
             "{line}\n\n{}\nnot json\n{{\"kind\":\"x.y\"}}\n",
             looser.to_json_line()

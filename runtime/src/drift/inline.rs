@@ -10,7 +10,9 @@
 //!   other fields by its length first, and then compared with the few such names);
 //! - a field holding a value set is read by the set's own decoding, unwrapped, which tells of
 //!   a value it does not know ([`unknown_values`](crate::unknown_values)); a counter read before and after
-//!   says which field it was.
+//!   says which field it was;
+//! - a field with a format is checked against it, for the first values of an answer
+//!   ([`checked`](super::checked)).
 //!
 //! Nothing it does changes what the wrapped `Deserialize` returns: every value reaches the same
 //! visitor. Wrapping is not free (a wrapped value costs the records' decoding more than its
@@ -21,132 +23,14 @@
 //! is not seen here: the client then walks the answer with [`check_answer`](super::check_answer).
 
 use std::borrow::Cow;
-use std::cell::{Cell, RefCell};
 
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use super::notes::{Noticed, Owner, What};
-use super::{FieldShape, FieldType, RecordShape, Shapes};
+use super::checked::{CheckedSeed, Place};
+use super::ctx::{Ctx, Expect, MapShape};
+use super::notes::{Noticed, What};
+use super::{FieldType, Shapes};
 use crate::JsonValue;
-use crate::unknown_values::Listening;
-
-/// What one pass over an answer shares: the shapes, the record of `data`, what was noticed.
-pub(crate) struct Ctx {
-    pub(crate) shapes: &'static Shapes,
-    /// The record `data` holds.
-    pub(crate) returns: usize,
-    /// The envelope said `success: false` (before `data`): `data` holds error objects.
-    pub(crate) failure: Cell<bool>,
-    pub(crate) notes: RefCell<Noticed>,
-    /// Listening for the unknown values the value sets' own decoding tells of.
-    pub(crate) listening: Listening,
-}
-
-impl Ctx {
-    pub(crate) fn new(shapes: &'static Shapes, returns: usize) -> Self {
-        Self {
-            shapes,
-            returns,
-            failure: Cell::new(false),
-            notes: RefCell::new(Noticed::new(shapes)),
-            listening: Listening::start(),
-        }
-    }
-
-    /// The shape of an object of type `ty`, if it is a record.
-    pub(crate) fn object(&self, ty: FieldType) -> Option<MapShape> {
-        let index = match ty {
-            FieldType::Record(i) => i,
-            FieldType::Records if self.failure.get() => self.shapes.error_object,
-            FieldType::Records => self.returns,
-            _ => return None,
-        };
-        let record = self.shapes.record(index)?;
-        Some(MapShape {
-            owner: Owner::Record(u32::try_from(index).ok()?),
-            record,
-        })
-    }
-
-    /// The shape of the envelope.
-    pub(crate) fn envelope(&self) -> MapShape {
-        MapShape {
-            owner: Owner::Envelope,
-            record: &self.shapes.envelope,
-        }
-    }
-
-    /// Counts `value` when it is not a value of the set `set`.
-    pub(crate) fn check_value(&self, set: usize, owner: Owner, field: &str, value: &str) {
-        let known = self
-            .shapes
-            .value_set(set)
-            .is_none_or(|s| s.values.contains(&value));
-        if !known {
-            self.notes
-                .borrow_mut()
-                .unknown_value(set, owner, field, value);
-        }
-    }
-}
-
-/// The fields an object is read against, and whose they are.
-#[derive(Clone, Copy)]
-pub(crate) struct MapShape {
-    pub(crate) owner: Owner,
-    pub(crate) record: &'static RecordShape,
-}
-
-impl MapShape {
-    /// The index of the field `name`, trying `next` (the field after the last one found)
-    /// first: answers come in wire order.
-    pub(crate) fn find(&self, name: &str, next: &mut usize) -> Option<usize> {
-        let fields = self.record.fields;
-        let index = match fields.get(*next) {
-            Some(f) if f.name == name => *next,
-            _ => fields.iter().position(|f| f.name == name)?,
-        };
-        *next = index + 1;
-        Some(index)
-    }
-}
-
-/// What a value is read as.
-#[derive(Clone, Copy)]
-pub(crate) enum Expect<'k> {
-    /// The envelope.
-    Envelope,
-    /// The value of a field: an array of its type when the field is one.
-    Field {
-        owner: Owner,
-        field: &'static FieldShape,
-    },
-    /// One value of the field's type: the field's value, or an element of its array.
-    Element {
-        owner: Owner,
-        field: &'static FieldShape,
-    },
-    /// An element of an array of records, read as an object of `shape` (computed once per
-    /// array, not once per element).
-    Object(MapShape),
-    /// The value of the key `key` of an object of `shape`, for a field that holds neither a
-    /// record nor a value set, or for a key no field has: watched for being skipped.
-    Watch {
-        shape: &'k MapShape,
-        key: &'k Cow<'k, str>,
-    },
-}
-
-impl Expect<'_> {
-    /// The value itself, when it is one value of the field's type.
-    pub(crate) fn single(self) -> Option<(Owner, &'static FieldShape)> {
-        match self {
-            Expect::Field { owner, field } if !field.array => Some((owner, field)),
-            Expect::Element { owner, field } => Some((owner, field)),
-            _ => None,
-        }
-    }
-}
 
 /// Decodes `T`, an envelope of `endpoint`'s answers, from `deserializer`, noticing what the
 /// answer holds that `shapes` does not describe: fields the envelope or a record does not
@@ -174,12 +58,16 @@ where
         return (T::deserialize(deserializer), Noticed::new(shapes));
     };
     let ctx = Ctx::new(shapes, returns);
+    let wholes = ctx.listening.whole_numbers();
     let result = T::deserialize(Noticing {
         de: deserializer,
         expect: Expect::Envelope,
         ctx: &ctx,
     });
-    (result, ctx.notes.into_inner())
+    let wholes = ctx.listening.whole_numbers().wrapping_sub(wholes);
+    let mut noticed = ctx.notes.into_inner();
+    noticed.told_whole_numbers(wholes);
+    (result, noticed)
 }
 
 /// The wrapping deserializer of one value.
@@ -211,23 +99,6 @@ impl<'k, D> Noticing<'_, 'k, D> {
             _ => None,
         }
     }
-}
-
-/// `Deserializer` methods that hand the visitor, and their other arguments (`name`, `len`,
-/// ...), to the wrapped deserializer `self.de` unchanged.
-macro_rules! forward_deserialize {
-    ($($method:ident $(($($arg:ident: $ty:ty),*))?)*) => {
-        $(
-            #[inline(always)]
-            fn $method<V: Visitor<'de>>(
-                self,
-                $($($arg: $ty,)*)?
-                visitor: V,
-            ) -> Result<V::Value, Self::Error> {
-                self.de.$method($($($arg,)*)? visitor)
-            }
-        )*
-    };
 }
 
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Noticing<'_, '_, D> {
@@ -334,93 +205,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Noticing<'_, '_, D> {
     }
 }
 
-/// Forwards the listed visits of a visitor wrapper to its `visitor`.
-macro_rules! forward_visit {
-    ($($method:ident($ty:ty))*) => {
-        $(
-            #[inline(always)]
-            fn $method<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
-                self.visitor.$method(v)
-            }
-        )*
-    };
-}
-
-/// The scalar visits, forwarded.
-macro_rules! forward_scalars {
-    () => {
-        forward_visit! {
-            visit_bool(bool) visit_i8(i8) visit_i16(i16) visit_i32(i32) visit_i64(i64)
-            visit_i128(i128) visit_u8(u8) visit_u16(u16) visit_u32(u32) visit_u64(u64)
-            visit_u128(u128) visit_f32(f32) visit_f64(f64) visit_char(char)
-            visit_bytes(&[u8]) visit_byte_buf(Vec<u8>)
-        }
-
-        fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<Self::Value, E> {
-            self.visitor.visit_borrowed_bytes(v)
-        }
-
-        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-            self.visitor.visit_none()
-        }
-
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            self.visitor.visit_unit()
-        }
-
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            self.visitor.expecting(f)
-        }
-    };
-}
-
-/// The text visits, forwarded.
-macro_rules! forward_texts {
-    () => {
-        forward_visit! { visit_str(&str) visit_string(String) }
-
-        #[inline(always)]
-        fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-            self.visitor.visit_borrowed_str(v)
-        }
-    };
-}
-
-/// The visits of nested values, forwarded (the nested values are not looked at).
-macro_rules! forward_nested {
-    ($($method:ident)*) => {
-        $(forward_nested!(@one $method);)*
-    };
-    (@one visit_some) => {
-        fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Self::Value, D2::Error> {
-            self.visitor.visit_some(d)
-        }
-    };
-    (@one visit_newtype_struct) => {
-        fn visit_newtype_struct<D2: Deserializer<'de>>(
-            self,
-            d: D2,
-        ) -> Result<Self::Value, D2::Error> {
-            self.visitor.visit_newtype_struct(d)
-        }
-    };
-    (@one visit_seq) => {
-        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-            self.visitor.visit_seq(seq)
-        }
-    };
-    (@one visit_map) => {
-        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-            self.visitor.visit_map(map)
-        }
-    };
-    (@one visit_enum) => {
-        fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
-            self.visitor.visit_enum(data)
-        }
-    };
-}
-
 /// An optional value: the value inside is read as the same thing.
 struct Optional<'c, 'k, V> {
     visitor: V,
@@ -483,6 +267,14 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for ElementAccess<'_, '_, A> {
         &mut self,
         seed: S,
     ) -> Result<Option<S::Value>, Self::Error> {
+        if let Expect::Object(shape) = &mut self.element
+            && shape.formats
+            && self.ctx.format_checks.get() == 0
+        {
+            // Enough values checked: the next records are read as before.
+            shape.formats = false;
+            shape.lengths = shape.record.lengths(false);
+        }
         self.seq.next_element_seed(Seeded {
             seed,
             expect: self.element,
@@ -576,8 +368,9 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'_, 'de, A> {
         let Some(key) = self.key.take() else {
             return self.map.next_value_seed(seed);
         };
-        if let Some(i) = self.shape.record.nested_field(&key) {
-            return self.followed(seed, i);
+        // Most keys are told from the fields followed (and checked) by their length alone.
+        if self.shape.lengths & (1 << key.len().min(63)) != 0 {
+            return self.special(seed, key);
         }
         self.map.next_value_seed(Seeded {
             seed,
@@ -606,6 +399,54 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Members<'_, 'de, A> {
 }
 
 impl<'de, A: MapAccess<'de>> Members<'_, 'de, A> {
+    /// The value of a key of the length of a field followed or checked: that field's, or
+    /// read as any other (kept out of line: most keys never come here).
+    #[inline(never)]
+    fn special<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+        key: Cow<'de, str>,
+    ) -> Result<S::Value, A::Error> {
+        if let Some(i) = self.shape.record.nested_field(&key) {
+            return self.followed(seed, i);
+        }
+        if self.shape.formats
+            && let Some(i) = self.shape.record.formatted_field(&key)
+        {
+            return self.checked(seed, i);
+        }
+        self.map.next_value_seed(Seeded {
+            seed,
+            expect: Expect::Watch {
+                shape: &self.shape,
+                key: &key,
+            },
+            ctx: self.ctx,
+        })
+    }
+
+    /// The value of field `i`, which has a format: checked against it, while the budget of
+    /// checks of the answer lasts.
+    fn checked<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+        i: usize,
+    ) -> Result<S::Value, A::Error> {
+        let left = self.ctx.format_checks.get();
+        let Some(field) = self.shape.record.fields.get(i).filter(|_| left > 0) else {
+            return self.map.next_value_seed(seed);
+        };
+        self.ctx.format_checks.set(left - 1);
+        self.map.next_value_seed(CheckedSeed {
+            seed,
+            place: Place {
+                owner: self.shape.owner,
+                field,
+                ctx: self.ctx,
+            },
+        })
+    }
+
     /// The value of field `i`, which holds a record or a value set. A record is read against
     /// its shape; a value set through its own, unwrapped decoding, which tells of the values
     /// it does not know (counted by `Listening`).

@@ -21,30 +21,57 @@
 
 use std::fmt;
 
+use crate::Format;
+
+// The forwarding macros, first: the deserializers below use them.
+#[cfg(feature = "drift")]
+#[macro_use]
+mod forward;
+#[cfg(feature = "drift")]
+mod checked;
+#[cfg(feature = "drift")]
+mod ctx;
+#[cfg(feature = "drift")]
+mod evidence;
+#[cfg(feature = "drift")]
+mod exchange;
 #[cfg(feature = "drift")]
 mod finding;
 #[cfg(feature = "drift")]
 mod inline;
 #[cfg(feature = "drift")]
+mod json;
+#[cfg(feature = "drift")]
 mod notes;
+#[cfg(feature = "drift")]
+mod refusal;
 #[cfg(all(test, feature = "drift"))]
 mod tests;
+#[cfg(feature = "drift")]
+mod traffic;
 #[cfg(feature = "drift")]
 mod walk;
 
 #[doc(hidden)]
 pub use crate::unknown_values::unknown_value;
-#[cfg(feature = "proxy")]
-pub(crate) use finding::cut;
 #[cfg(feature = "drift")]
-pub use finding::{
-    EXAMPLE_LIMIT, Finding, JsonKind, MAX_EXAMPLES, NAME_LIMIT, Observed, REQUEST_EXAMPLE_LIMIT,
-    Source, parse_json_lines,
-};
+pub use evidence::{Evidence, Extent, query_values};
+#[cfg(feature = "drift")]
+pub use exchange::{Exchange, Judged, Recorder, looser};
+#[cfg(feature = "drift")]
+pub use finding::{Finding, Observed, Source, parse_json_lines};
 #[cfg(feature = "drift")]
 pub use inline::decode_noticing;
+#[cfg(feature = "client")]
+pub(crate) use json::cut;
+#[cfg(feature = "drift")]
+pub use json::{EXAMPLE_LIMIT, JsonKind, MAX_EXAMPLES, NAME_LIMIT, REQUEST_EXAMPLE_LIMIT};
 #[cfg(feature = "drift")]
 pub use notes::{Drift, MAX_FINDINGS, Noticed};
+#[cfg(feature = "drift")]
+pub use refusal::{MAX_REASON, Refusal};
+#[cfg(feature = "drift")]
+pub use traffic::{Traffic, Values, draft_id, identifier_like, param_name, template};
 #[cfg(feature = "drift")]
 pub use walk::check_answer;
 
@@ -124,6 +151,10 @@ pub struct RecordShape {
     /// Bit `n` set: a field holding a record or a value set has a name of `n` bytes (bit 63:
     /// of 63 or more), so most keys are told apart from them by their length alone.
     nested_lengths: u64,
+    /// As `nested`, of the fields with a format.
+    formatted: u64,
+    /// As `nested_lengths`, of the fields with a format.
+    formatted_lengths: u64,
 }
 
 impl RecordShape {
@@ -131,16 +162,23 @@ impl RecordShape {
     pub const fn new(name: &'static str, fields: &'static [FieldShape]) -> Self {
         let mut nested = 0u64;
         let mut nested_lengths = 0u64;
+        let mut formatted = 0u64;
+        let mut formatted_lengths = 0u64;
         let mut i = 0;
         while i < fields.len() {
+            let len = fields[i].name.len();
+            let length_bit = 1 << if len < 63 { len } else { 63 };
+            let index_bit = 1 << if i < 63 { i } else { 63 };
             if fields[i].ty.followed() {
-                let len = fields[i].name.len();
-                nested_lengths |= 1 << if len < 63 { len } else { 63 };
+                nested_lengths |= length_bit;
+                nested |= index_bit;
+            } else if fields[i].format.is_some() {
+                formatted_lengths |= length_bit;
+                formatted |= index_bit;
             }
             if i >= 63 {
                 nested |= 1 << 63;
-            } else if fields[i].ty.followed() {
-                nested |= 1 << i;
+                formatted |= 1 << 63;
             }
             i += 1;
         }
@@ -149,6 +187,26 @@ impl RecordShape {
             fields,
             nested,
             nested_lengths,
+            formatted,
+            formatted_lengths,
+        }
+    }
+
+    /// Whether a field of the record has a format.
+    #[cfg(feature = "drift")]
+    pub(crate) fn has_formats(&self) -> bool {
+        self.formatted_lengths != 0
+    }
+
+    /// Bit `n` set: a field holding a record or a value set (and with `formats`, a field with
+    /// a format) has a name of `n` bytes (bit 63: of 63 or more); a key of another length is
+    /// none of them.
+    #[cfg(feature = "drift")]
+    pub(crate) const fn lengths(&self, formats: bool) -> u64 {
+        if formats {
+            self.nested_lengths | self.formatted_lengths
+        } else {
+            self.nested_lengths
         }
     }
 
@@ -157,26 +215,43 @@ impl RecordShape {
         self.fields.iter().position(|f| f.name == name)
     }
 
-    /// The field named `name` among those holding a record or a value set, by its index.
+    /// The field named `name` among those holding a record or a value set, by its index (the
+    /// caller told the key apart by its length first: [`lengths`](Self::lengths)).
     #[cfg(feature = "drift")]
     #[inline(always)]
     pub(crate) fn nested_field(&self, name: &str) -> Option<usize> {
         if self.nested_lengths & (1 << name.len().min(63)) == 0 {
             return None;
         }
-        self.nested_field_slow(name)
+        self.field_among(self.nested, name, |f| f.ty.followed())
     }
 
+    /// The field named `name` among those with a format (and holding no record or value
+    /// set), by its index.
     #[cfg(feature = "drift")]
-    fn nested_field_slow(&self, name: &str) -> Option<usize> {
-        if self.nested & (1 << 63) != 0 {
-            // 64 fields or more: look through all of them.
-            return self
-                .fields
-                .iter()
-                .position(|f| f.name == name && f.ty.followed());
+    pub(crate) fn formatted_field(&self, name: &str) -> Option<usize> {
+        if self.formatted_lengths & (1 << name.len().min(63)) == 0 {
+            return None;
         }
-        let mut bits = self.nested;
+        self.field_among(self.formatted, name, |f| {
+            f.format.is_some() && !f.ty.followed()
+        })
+    }
+
+    /// The field named `name` among the fields whose bits `among` sets (bit 63: look through
+    /// every field that is `kind`).
+    #[cfg(feature = "drift")]
+    fn field_among(
+        &self,
+        among: u64,
+        name: &str,
+        kind: impl Fn(&FieldShape) -> bool,
+    ) -> Option<usize> {
+        if among & (1 << 63) != 0 {
+            // 64 fields or more: look through all of them.
+            return self.fields.iter().position(|f| f.name == name && kind(f));
+        }
+        let mut bits = among;
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
             if self.fields.get(i).is_some_and(|f| f.name == name) {
@@ -199,6 +274,9 @@ pub struct FieldShape {
     pub array: bool,
     /// May be absent or `null`.
     pub optional: bool,
+    /// The format of its values (of each element, for an array), when the spec gives one:
+    /// a value out of it is noticed (`field.format`).
+    pub format: Option<Format>,
 }
 
 impl FieldShape {
@@ -209,6 +287,15 @@ impl FieldShape {
             ty,
             array: false,
             optional: false,
+            format: None,
+        }
+    }
+
+    /// The same field, its values in `format`.
+    pub const fn format(self, format: Format) -> Self {
+        Self {
+            format: Some(format),
+            ..self
         }
     }
 

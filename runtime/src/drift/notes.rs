@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
 use super::Shapes;
-use super::finding::{
-    EXAMPLE_LIMIT, Finding, JsonKind, MAX_EXAMPLES, NAME_LIMIT, Observed, Source, cut,
-};
-use crate::JsonValue;
+use super::evidence::Evidence;
+use super::finding::{Finding, Observed, Source};
+use super::json::{EXAMPLE_LIMIT, JsonKind, MAX_EXAMPLES, NAME_LIMIT, cut};
+use crate::{Format, JsonValue};
 
 /// The most occurrences of one observation in one answer whose value is kept as an example
 /// candidate; later ones are only counted (a field every record carries costs one copy per
@@ -43,6 +43,12 @@ pub(crate) enum What {
         expected: JsonKind,
         got: JsonKind,
     },
+    /// Out of the field's format.
+    Format(Format),
+    /// A whole number written as a decimal in an integer field.
+    WholeNumber,
+    /// An integer past the 64-bit range.
+    OutOfRange,
 }
 
 #[derive(Debug)]
@@ -63,6 +69,10 @@ struct Entry {
 pub struct Noticed {
     shapes: &'static Shapes,
     entries: Vec<Entry>,
+    /// The answer's status, when known: the evidence of an unknown error code.
+    status: Option<u16>,
+    /// Whole numbers written as decimals that the decoding read as integers.
+    whole_numbers: u64,
 }
 
 impl Noticed {
@@ -70,7 +80,36 @@ impl Noticed {
         Self {
             shapes,
             entries: Vec::new(),
+            status: None,
+            whole_numbers: 0,
         }
+    }
+
+    /// How many whole numbers written as decimals (`12.0`) the decoding read as integers
+    /// ([`crate::whole_number`]): they are told, not seen, so their findings (with the
+    /// service's spelling) come from walking the answer ([`check_answer`](super::check_answer)),
+    /// which a client does when this is not 0.
+    pub fn whole_numbers(&self) -> u64 {
+        self.whole_numbers
+    }
+
+    pub(crate) fn told_whole_numbers(&mut self, count: u64) {
+        self.whole_numbers = count;
+    }
+
+    /// What was noticed of an answer with HTTP `status`.
+    pub(crate) fn with_status(mut self, status: u16) -> Self {
+        self.status = Some(status);
+        self
+    }
+
+    /// Keeps only what `keep` says of each observation (what a second pass over an answer
+    /// adds to a first one that saw the rest).
+    pub fn retain(&mut self, keep: impl Fn(&Observed) -> bool) {
+        let shapes = self.shapes;
+        let observed = |e: &Entry| Self::observed_of(shapes, e);
+        self.entries
+            .retain(|e| observed(e).is_some_and(|o| keep(&o)));
     }
 
     /// Nothing was noticed.
@@ -181,26 +220,43 @@ impl Noticed {
         self.entries
             .iter()
             .filter_map(|e| {
-                let observed = self.observed(e)?;
+                let observed = Self::observed_of(self.shapes, e)?;
+                let status = match &observed {
+                    Observed::UnknownValue { value_set, .. } if value_set == "ErrorCode" => {
+                        self.status
+                    }
+                    _ => None,
+                };
+                let examples = e
+                    .examples
+                    .iter()
+                    .map(|v| match v {
+                        // A number as the service spelt it.
+                        JsonValue::String(text)
+                            if matches!(e.what, What::WholeNumber | What::OutOfRange) =>
+                        {
+                            text.clone()
+                        }
+                        v => v.to_string(),
+                    })
+                    .map(|text| cut(text, EXAMPLE_LIMIT))
+                    .collect();
                 Some(Finding {
-                    source,
-                    endpoint: endpoint.to_string(),
-                    observed,
                     count: e.count,
-                    examples: e
-                        .examples
-                        .iter()
-                        .map(|v| cut(v.to_string(), EXAMPLE_LIMIT))
-                        .collect(),
+                    evidence: status.map(|status| Evidence {
+                        status: Some(status),
+                        ..Evidence::default()
+                    }),
+                    ..Finding::new(source, endpoint, observed, examples)
                 })
             })
             .collect()
     }
 
-    fn observed(&self, e: &Entry) -> Option<Observed> {
+    fn observed_of(shapes: &Shapes, e: &Entry) -> Option<Observed> {
         let record = match e.owner {
             Owner::Envelope => "envelope".to_string(),
-            Owner::Record(i) => self.shapes.record(i as usize)?.name.to_string(),
+            Owner::Record(i) => shapes.record(i as usize)?.name.to_string(),
         };
         let field = e.field.clone();
         Some(match e.what {
@@ -211,7 +267,7 @@ impl Noticed {
             What::Value(set) => Observed::UnknownValue {
                 record,
                 field,
-                value_set: self.shapes.value_set(set)?.name.to_string(),
+                value_set: shapes.value_set(set)?.name.to_string(),
             },
             What::Null => Observed::RequiredNull { record, field },
             What::Missing => Observed::RequiredMissing { record, field },
@@ -221,6 +277,13 @@ impl Noticed {
                 expected,
                 got,
             },
+            What::Format(format) => Observed::WrongFormat {
+                record,
+                field,
+                format: format.name().to_string(),
+            },
+            What::WholeNumber => Observed::WholeNumber { record, field },
+            What::OutOfRange => Observed::OutOfRange { record, field },
         })
     }
 }
@@ -247,6 +310,11 @@ impl Drift {
             source,
             state: Mutex::new(State::default()),
         }
+    }
+
+    /// Who sees what it records.
+    pub fn source(&self) -> Source {
+        self.source
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
@@ -385,15 +453,14 @@ mod tests {
     fn a_drift_keeps_a_bounded_number_of_findings() {
         let drift = Drift::default();
         for i in 0..MAX_FINDINGS + 10 {
-            drift.record(Finding {
-                source: Source::Client,
-                endpoint: "e".into(),
-                observed: Observed::UndeclaredEnvelopeField {
+            drift.record(Finding::new(
+                Source::Client,
+                "e",
+                Observed::UndeclaredEnvelopeField {
                     field: format!("f{i}"),
                 },
-                count: 1,
-                examples: Vec::new(),
-            });
+                Vec::new(),
+            ));
         }
         assert_eq!(drift.findings().len(), MAX_FINDINGS);
         assert_eq!(drift.dropped(), 10);

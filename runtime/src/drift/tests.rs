@@ -7,7 +7,7 @@
 use serde::Deserialize;
 
 use super::*;
-use crate::JsonValue;
+use crate::{Format, JsonValue, TextFormat};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Kind {
@@ -49,6 +49,7 @@ struct Envelope<T> {
 
 const UNIT: usize = 0;
 const PROBLEM: usize = 1;
+const TICK: usize = 2;
 
 static SHAPES: Shapes = Shapes {
     envelope: RecordShape::new(
@@ -86,6 +87,19 @@ static SHAPES: Shapes = Shapes {
                 FieldShape::new("message", FieldType::String),
             ],
         ),
+        RecordShape::new(
+            "Tick",
+            &[
+                FieldShape::new("day", FieldType::String).format(Format::Text(TextFormat::Date)),
+                FieldShape::new("at", FieldType::Integer).format(Format::UnixSeconds),
+                FieldShape::new("n", FieldType::Integer),
+                FieldShape::new("ns", FieldType::Integer).array().optional(),
+                FieldShape::new("links", FieldType::String)
+                    .format(Format::Url)
+                    .array()
+                    .optional(),
+            ],
+        ),
     ],
     value_sets: &[
         ValueSetShape {
@@ -97,10 +111,16 @@ static SHAPES: Shapes = Shapes {
             values: &["INVALID_PARAMETER"],
         },
     ],
-    endpoints: &[EndpointShape {
-        id: "units",
-        returns: UNIT,
-    }],
+    endpoints: &[
+        EndpointShape {
+            id: "units",
+            returns: UNIT,
+        },
+        EndpointShape {
+            id: "ticks",
+            returns: TICK,
+        },
+    ],
     error_object: PROBLEM,
 };
 
@@ -354,4 +374,130 @@ fn a_long_undeclared_name_is_cut_both_ways() {
             [s("field.undeclared", "Unit", &cut, 2, &["1", "2"])]
         );
     }
+}
+
+#[test]
+fn the_walk_checks_formats_and_reads_integers_as_spelt() {
+    let body = r#"{"success": true, "request_id": "r", "data": [
+        {"day": "2026-11-16", "at": 1700000000, "n": 12, "ns": [1, 2], "links": ["https://a.example/x"]},
+        {"day": "2026/11/16", "at": 1700000000000, "n": 12.0, "ns": [1e3, 2.5], "links": ["a.example/x"]},
+        {"day": "16.11.2026", "at": 1, "n": 9223372036854775808, "ns": [-1E2], "links": []},
+        {"day": "2026-11-17", "at": 2, "n": null, "ns": null}
+    ]}"#;
+    let found =
+        check_answer(&SHAPES, "ticks", 200, body.as_bytes()).findings("ticks", Source::Proxy);
+    let mut found = summary(&found);
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            s("field.format", "Tick", "at", 1, &["1700000000000"]),
+            s(
+                "field.format",
+                "Tick",
+                "day",
+                2,
+                &[r#""2026/11/16""#, r#""16.11.2026""#]
+            ),
+            s("field.format", "Tick", "links", 1, &[r#""a.example/x""#]),
+            s("field.null", "Tick", "n", 1, &["null"]),
+            s(
+                "field.out_of_range",
+                "Tick",
+                "n",
+                1,
+                &["9223372036854775808"]
+            ),
+            s("field.type", "Tick", "ns", 1, &["2.5"]),
+            s("field.whole_number", "Tick", "n", 1, &["12.0"]),
+            s("field.whole_number", "Tick", "ns", 2, &["1e3", "-1E2"]),
+        ]
+    );
+    let line =
+        check_answer(&SHAPES, "ticks", 200, body.as_bytes()).findings("ticks", Source::Proxy);
+    let format = line
+        .iter()
+        .find(|f| f.observed.kind() == "field.format")
+        .unwrap();
+    assert_eq!(
+        format.observed,
+        Observed::WrongFormat {
+            record: "Tick".into(),
+            field: "day".into(),
+            format: "date".into()
+        }
+    );
+}
+
+#[test]
+fn an_unknown_error_code_carries_its_status() {
+    let body =
+        r#"{"success": false, "request_id": "r", "error": {"code": "TOO_EARLY", "message": "m"}}"#;
+    let found =
+        check_answer(&SHAPES, "units", 425, body.as_bytes()).findings("units", Source::Client);
+    let code = found
+        .iter()
+        .find(|f| f.observed.kind() == "value.unknown")
+        .unwrap();
+    assert_eq!(code.evidence.as_ref().and_then(|e| e.status), Some(425));
+    let others = found
+        .iter()
+        .filter(|f| f.observed.kind() != "value.unknown");
+    assert!(others.clone().all(|f| f.evidence.is_none()), "{found:?}");
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Tick {
+    day: String,
+    at: i64,
+    n: i64,
+    #[serde(default, deserialize_with = "crate::null_as_default")]
+    ns: Vec<i64>,
+    #[serde(default, deserialize_with = "crate::null_as_default")]
+    links: Vec<String>,
+}
+
+#[test]
+fn decoding_checks_the_formats_of_the_first_values_of_an_answer() {
+    let row = |i: usize, day: &str| {
+        format!(
+            r#"{{"day": "{day}", "at": {}, "n": {i}, "links": ["https://a.example/{i}", "a.example"]}}"#,
+            if i == 1 {
+                1_700_000_000_000u64
+            } else {
+                1_700_000_000
+            }
+        )
+    };
+    let mut rows: Vec<String> = (0..200).map(|i| row(i, "2026-11-16")).collect();
+    rows[0] = row(0, "2026/11/16");
+    rows[150] = row(150, "16.11.2026");
+    let body = format!(
+        r#"{{"success": true, "request_id": "r", "data": [{}]}}"#,
+        rows.join(",")
+    );
+    let plain = serde_json::from_str::<Envelope<Tick>>(&body);
+    let mut de = serde_json::Deserializer::from_str(&body);
+    let (noticing, noticed) = decode_noticing::<Envelope<Tick>, _>(&SHAPES, "ticks", &mut de);
+    assert_eq!(format!("{plain:?}"), format!("{noticing:?}"));
+    let mut found = summary(&noticed.findings("ticks", Source::Client));
+    found.sort();
+    // The first values only (64 values: 21 records of three fields with a format, and the
+    // day of the 22nd): the day of record 150 is past the checks of the answer.
+    assert_eq!(
+        found,
+        [
+            s("field.format", "Tick", "at", 1, &["1700000000000"]),
+            s("field.format", "Tick", "day", 1, &[r#""2026/11/16""#]),
+            s("field.format", "Tick", "links", 21, &[r#""a.example""#]),
+        ]
+    );
+    // The walk reads every value.
+    let walked =
+        check_answer(&SHAPES, "ticks", 200, body.as_bytes()).findings("ticks", Source::Proxy);
+    let day = walked
+        .iter()
+        .find(|f| f.observed.field() == Some("day"))
+        .unwrap();
+    assert_eq!(day.count, 2);
 }

@@ -11,8 +11,8 @@ use serde::de::{
     self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
 
-use super::finding::JsonKind;
-use super::inline::{Ctx, Expect, MapShape};
+use super::ctx::{Ctx, Expect, MapShape};
+use super::json::JsonKind;
 use super::notes::{Noticed, Owner, What};
 use super::{FieldShape, FieldType, Shapes};
 use crate::JsonValue;
@@ -20,8 +20,10 @@ use crate::JsonValue;
 /// What the answer of `endpoint` with HTTP `status` holds that `shapes` does not describe:
 /// fields the envelope or a record does not declare, values outside a field's value set,
 /// required fields `null` or missing, values of another JSON type than their field's
-/// (a number arriving as a string). A 2xx answer's `data` is read as the endpoint's records,
-/// any other's as error objects.
+/// (a number arriving as a string), values out of their field's format, whole numbers written
+/// as decimals (`12.0`, `1e3`: kept as spelt) and integers past the 64-bit range in integer
+/// fields. A 2xx answer's `data` is read as the endpoint's records, any other's as error
+/// objects.
 ///
 /// Never fails: a body that is not JSON, or stops being JSON part way, yields what was
 /// noticed before that point. An endpoint `shapes` does not know yields nothing.
@@ -44,7 +46,7 @@ pub fn check_answer(shapes: &'static Shapes, endpoint: &str, status: u16, body: 
         ctx: &ctx,
     }
     .deserialize(&mut de);
-    ctx.notes.into_inner()
+    ctx.notes.into_inner().with_status(status)
 }
 
 /// One value, read as `expect`.
@@ -151,14 +153,21 @@ impl Walk<'_> {
         Ok(())
     }
 
-    /// A text: judged, and looked up in its value set.
+    /// A text: judged, looked up in its value set and checked against its format.
     fn text<E>(self, v: &str) -> Result<(), E> {
         match self.judge(JsonKind::String) {
             Verdict::Fits(_) => {
-                if let Some((owner, field)) = self.expect.single()
-                    && let FieldType::ValueSet(set) = field.ty
-                {
-                    self.ctx.check_value(set, owner, field.name, v);
+                if let Some((owner, field)) = self.expect.single() {
+                    if let FieldType::ValueSet(set) = field.ty {
+                        self.ctx.check_value(set, owner, field.name, v);
+                    }
+                    if let Some(format) = field.format
+                        && !format.holds_text(v)
+                        && let Verdict::Differs(Some(entry)) =
+                            self.note(What::Format(format), owner, field)
+                    {
+                        self.example(entry, JsonValue::String(v.into()));
+                    }
                 }
             }
             Verdict::Differs(Some(entry)) => self.example(entry, JsonValue::String(v.into())),
@@ -225,13 +234,26 @@ impl<'de> Visitor<'de> for Walk<'_> {
         match self.judge(JsonKind::Array) {
             Verdict::Fits(Inside::Elements(element)) => {
                 let ctx = self.ctx;
-                while seq
-                    .next_element_seed(Walk {
-                        expect: element,
-                        ctx,
-                    })?
-                    .is_some()
-                {}
+                let integers = element
+                    .single()
+                    .is_some_and(|(_, f)| f.ty == FieldType::Integer);
+                if integers {
+                    while seq
+                        .next_element_seed(Integer {
+                            expect: element,
+                            ctx,
+                        })?
+                        .is_some()
+                    {}
+                } else {
+                    while seq
+                        .next_element_seed(Walk {
+                            expect: element,
+                            ctx,
+                        })?
+                        .is_some()
+                    {}
+                }
             }
             Verdict::Differs(Some(entry)) => {
                 let value = JsonValue::deserialize(SeqAccessDeserializer::new(seq))?;
@@ -276,17 +298,89 @@ impl<'de> Visitor<'de> for Walk<'_> {
                 continue;
             };
             seen[i] = true;
+            let field = &shape.record.fields[i];
             let expect = Expect::Field {
                 owner: shape.owner,
-                field: &shape.record.fields[i],
+                field,
             };
-            map.next_value_seed(Walk { expect, ctx })?;
+            if field.ty == FieldType::Integer && !field.array {
+                map.next_value_seed(Integer { expect, ctx })?;
+            } else {
+                map.next_value_seed(Walk { expect, ctx })?;
+            }
         }
         let mut notes = ctx.notes.borrow_mut();
         for (field, seen) in shape.record.fields.iter().zip(seen) {
             if !seen && !field.optional {
                 notes.observe(What::Missing, shape.owner, field.name);
             }
+        }
+        Ok(())
+    }
+}
+
+/// One value of an integer field, read as its text so that a number is judged as the service
+/// spelt it: an integer in the 64-bit range fits (and is checked against the field's format);
+/// a whole number written as a decimal (`12.0`, `1e3`) is a whole number, one past the range an
+/// integer out of range, both noticed with the text as the example; a number with a fraction
+/// is a number where an integer was expected. Anything else is walked as any value.
+struct Integer<'c> {
+    expect: Expect<'static>,
+    ctx: &'c Ctx,
+}
+
+impl<'de> DeserializeSeed<'de> for Integer<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        let raw = <&'de serde_json::value::RawValue>::deserialize(d)?;
+        let text = raw.get().trim();
+        let walk = Walk {
+            expect: self.expect,
+            ctx: self.ctx,
+        };
+        let Some((owner, field)) = self.expect.single() else {
+            return Ok(());
+        };
+        if !text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+            // Not a number: judged as any value (null, a text, an array...).
+            let _ = walk.deserialize(&mut serde_json::Deserializer::from_str(text));
+            return Ok(());
+        }
+        let noted = |what: What, example: JsonValue| {
+            if let Verdict::Differs(Some(entry)) = walk.note(what, owner, field) {
+                walk.example(entry, example);
+            }
+        };
+        let spelt = || JsonValue::String(text.to_string());
+        if let Ok(n) = text.parse::<i64>() {
+            if let Some(format) = field.format
+                && !format.holds_integer(n)
+            {
+                let number = match u64::try_from(n) {
+                    Ok(n) => JsonValue::Unsigned(n),
+                    Err(_) => JsonValue::Negative(n),
+                };
+                noted(What::Format(format), number);
+            }
+            return Ok(());
+        }
+        let integral = !text.contains(['.', 'e', 'E']);
+        match text.parse::<f64>() {
+            _ if integral => noted(What::OutOfRange, spelt()),
+            Ok(v) if v.is_finite() && v.fract() == 0.0 => {
+                if v.abs() < 9.2e18 {
+                    noted(What::WholeNumber, spelt());
+                } else {
+                    noted(What::OutOfRange, spelt());
+                }
+            }
+            Ok(v) => {
+                let expected = JsonKind::Integer;
+                let got = JsonKind::Number;
+                noted(What::Type { expected, got }, JsonValue::Float(v));
+            }
+            Err(_) => {}
         }
         Ok(())
     }

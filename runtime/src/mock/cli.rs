@@ -139,6 +139,11 @@ struct Args {
         requires = "proxy"
     )]
     findings: std::path::PathBuf,
+    /// With --proxy: also record every exchange with the service in this file as HAR 1.2,
+    /// credentials redacted (for other tools; `cargo xtask drift` reads it too).
+    #[cfg(feature = "proxy")]
+    #[arg(long, value_name = "FILE", requires = "proxy")]
+    har: Option<std::path::PathBuf>,
     /// With --proxy: the largest answer read from the service, in bytes; a larger one is
     /// answered with a bare 502.
     #[cfg(feature = "proxy")]
@@ -238,7 +243,11 @@ async fn serve(app: &App, args: Args) -> ExitCode {
     #[cfg(feature = "proxy")]
     let proxy = match &args.proxy {
         Some(provider) => {
-            let built = super::Proxy::builder(app, provider.as_str())
+            let mut builder = super::Proxy::builder(app, provider.as_str());
+            if let Some(har) = &args.har {
+                builder = builder.har_file(har);
+            }
+            let built = builder
                 .findings_file(&args.findings)
                 .max_answer_bytes(args.max_answer_bytes)
                 .timeout(Some(args.request_timeout).filter(|d| !d.is_zero()))
@@ -425,6 +434,7 @@ mod tests {
             "--proxy <URL>",
             "--findings <PATH>",
             "[default: drift.jsonl]",
+            "--har <FILE>",
             "--max-answer-bytes <BYTES>",
             "checking proxy",
             "rule.stricter",
@@ -443,6 +453,7 @@ mod tests {
         // The proxy's flags need it; the sample data's flags do not go with it.
         assert!(Args::try_parse_from(["mock", "--findings", "x.jsonl"]).is_err());
         assert!(Args::try_parse_from(["mock", "--max-answer-bytes", "9"]).is_err());
+        assert!(Args::try_parse_from(["mock", "--har", "x.har"]).is_err());
         for other in [
             &["--api-key", "k"][..],
             &["--serve-removed"],

@@ -331,3 +331,47 @@ fn the_envelope_docs_say_which_pagination_keys_the_client_reads_as_assumed() {
         assert!(envelope.contains(&format!("`{key}`")), "{envelope}");
     }
 }
+
+/// With `skip_undecodable_records`, a record that does not decode is left out of its page, and
+/// the stream still advances past it: no record is asked for twice or lost.
+#[tokio::test]
+async fn a_record_left_out_still_advances_the_offset() {
+    let server = serve(move |_, seen| {
+        let offset: i64 = seen
+            .query("offset")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let end = 5.min(offset + 2);
+        let rows: Vec<Value> = (offset..end)
+            .map(|i| {
+                let mut row = commentary_row(i);
+                if i == 1 {
+                    row["quote"] = Value::Null;
+                }
+                row
+            })
+            .collect();
+        http(
+            200,
+            &[],
+            &json!({"success": true, "request_id": "r", "data": rows}).to_string(),
+        )
+    })
+    .await;
+    let client = mrds_client::Client::builder(&server.root)
+        .api_key(super::client::KEY)
+        .skip_undecodable_records(true)
+        .build()
+        .unwrap();
+    let rows: Vec<PersonCommentary> = client
+        .person_commentary_stream(&params(2))
+        .try_collect()
+        .await
+        .unwrap();
+    assert_eq!(
+        quotes(&rows),
+        ["Remark 0.", "Remark 2.", "Remark 3.", "Remark 4."]
+    );
+    assert_eq!(offsets(&server), ["0", "2", "4", "5"]);
+    assert_eq!(client.drift().findings()[0].observed.kind(), "field.null");
+}

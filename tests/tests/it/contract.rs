@@ -750,3 +750,36 @@ fn lookups_and_lists_are_probed_within_their_constraints() {
         }
     );
 }
+
+/// The suite reads a record's values against their fields' formats: a date in another layout,
+/// a URL without its scheme, milliseconds where Unix seconds are, are problems of the answer.
+#[test]
+fn records_are_judged_against_their_formats() {
+    use mrds_codegen::model::{Format, TypeRef};
+    let api = mrds_tests::real_spec();
+    let mut checked = 0;
+    for record in &api.records {
+        let Some(f) = (record.fields.iter())
+            .find(|f| !f.array && f.format.is_some() && !matches!(f.ty, TypeRef::Record(_)))
+        else {
+            continue;
+        };
+        let bad = match f.format.unwrap() {
+            Format::UnixSeconds => serde_json::json!(1_700_000_000_000i64),
+            Format::NumericText => serde_json::json!("twelve"),
+            _ => serde_json::json!("2026/11/16 or so"),
+        };
+        let value = serde_json::json!({ f.wire.clone(): bad });
+        let problems = mrds_codegen::contract::record_problems(api, record.id, &value, "data[0]");
+        let about = format!("data[0].{}", f.wire);
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.starts_with(&about) && p.contains("is not in the format")),
+            "{}: {problems:?}",
+            record.spec_name
+        );
+        checked += 1;
+    }
+    assert!(checked > 3, "records with a format");
+}

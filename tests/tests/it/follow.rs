@@ -127,9 +127,21 @@ const OWN_PROFILE: &[&str] = &[
     "mrds-tests",
 ];
 
+/// Writes the configuration of the cargo of a scratch copy below `scratch`, beside it (cargo
+/// reads the `.cargo` folders of every directory above the one it runs in), so the copy itself
+/// is untouched: the members of [`OWN_PROFILE`] get a profile of their own.
+pub(crate) fn own_profile(scratch: &Path) {
+    let config: String = OWN_PROFILE
+        .iter()
+        .map(|p| format!("[profile.dev.package.{p}]\ncodegen-units = 255\ndebug = 0\n\n"))
+        .collect();
+    std::fs::create_dir_all(scratch.join(".cargo")).unwrap();
+    std::fs::write(scratch.join(".cargo/config.toml"), config).unwrap();
+}
+
 /// Copies the workspace's files (tracked, and new ones git does not ignore) into `to`, with
 /// their modification times and symbolic links.
-fn copy_workspace(to: &Path) {
+pub(crate) fn copy_workspace(to: &Path) {
     let root = workspace_root();
     let listed = Command::new("git")
         .args([
@@ -180,7 +192,7 @@ fn copy_workspace(to: &Path) {
 
 /// Runs `program args` in `dir` with the shared target directory; its output, or a failure
 /// naming the command with what it printed.
-fn run(dir: &Path, program: &str, args: &[&str]) -> Result<String, String> {
+pub(crate) fn run(dir: &Path, program: &str, args: &[&str]) -> Result<String, String> {
     run_with(dir, program, args, &[])
 }
 
@@ -277,14 +289,7 @@ fn a_release_series_in_spec_alone() {
         copy_workspace(&ws);
         Ok(())
     });
-    // Configuration of the scratch copy's cargo, beside it (cargo reads the `.cargo` folders
-    // of every directory above the one it runs in), so the copy itself is untouched.
-    let config: String = OWN_PROFILE
-        .iter()
-        .map(|p| format!("[profile.dev.package.{p}]\ncodegen-units = 255\ndebug = 0\n\n"))
-        .collect();
-    std::fs::create_dir_all(scratch.join(".cargo")).unwrap();
-    std::fs::write(scratch.join(".cargo/config.toml"), config).unwrap();
+    own_profile(&scratch);
     let git = |args: &[&str]| {
         let mut all = vec![
             "-c",

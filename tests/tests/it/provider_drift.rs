@@ -52,11 +52,13 @@ async fn provider(body: String) -> Client {
 
 fn finding(endpoint: &str, observed: Observed, count: u64, examples: &[&str]) -> Finding {
     Finding {
-        source: Source::Client,
-        endpoint: endpoint.into(),
-        observed,
         count,
-        examples: examples.iter().map(|e| e.to_string()).collect(),
+        ..Finding::new(
+            Source::Client,
+            endpoint,
+            observed,
+            examples.iter().map(|e| e.to_string()).collect(),
+        )
     }
 }
 
@@ -161,18 +163,26 @@ async fn error_answers_are_read_as_error_objects() {
     let client = Client::builder(&server.root).no_retries().build().unwrap();
     let result = client.stock_dividends(&dividends()).await;
     assert!(matches!(result, Err(Error::Api(_))), "{result:?}");
+    // The status the code came with: what its line of `error_codes` needs.
+    let status = mrds_runtime::drift::Evidence {
+        status: Some(425),
+        ..Default::default()
+    };
     assert_eq!(
         client.drift().findings(),
-        [finding(
-            "stock_dividends",
-            Observed::UnknownValue {
-                record: "ErrorObject".into(),
-                field: "code".into(),
-                value_set: "ErrorCode".into(),
-            },
-            2,
-            &["\"TOO_EARLY\""],
-        )]
+        [Finding {
+            evidence: Some(status),
+            ..finding(
+                "stock_dividends",
+                Observed::UnknownValue {
+                    record: "ErrorObject".into(),
+                    field: "code".into(),
+                    value_set: "ErrorCode".into(),
+                },
+                2,
+                &["\"TOO_EARLY\""],
+            )
+        }]
     );
 }
 
@@ -205,7 +215,10 @@ async fn the_clients_findings_become_spec_edits() {
     std::fs::write(&file, client.drift().to_json_lines()).unwrap();
     let outcome = xtask::drift::run(
         &mrds_tests::workspace_root(),
-        &xtask::drift::Args { files: vec![file] },
+        &xtask::drift::Args {
+            files: vec![file],
+            apply: false,
+        },
     );
     assert_eq!(outcome.code, 1, "{}{}", outcome.stdout, outcome.stderr);
     assert_eq!(outcome.stderr, "");
@@ -215,7 +228,7 @@ async fn the_clients_findings_become_spec_edits() {
         "1. record `PersonCommentary` gains optional field `sentiment`\n",
         "   seen 3 times by the client on person_commentary; e.g. 0.5, -0.25\n",
         "   spec-diff: `field.added_optional`\n",
-        "- { name: sentiment, type: number, optional: true, doc: TODO }\n",
+        "- { name: sentiment, type: number, optional: true, assumed: \"seen 3 times in the service's answers; not in the interface description\", doc: \"Not in the interface description: seen in the service's answers.\" }\n",
         "2. value set `SourceKind` gains `podcast` (field `source_kind` of `PersonCommentary`)\n",
         "   spec-diff: `value_set.value_added`\n",
         "- { value: podcast }\n",
@@ -227,27 +240,269 @@ async fn the_clients_findings_become_spec_edits() {
 #[test]
 fn every_kind_of_finding_is_reported_as_the_spec_edit_it_calls_for() {
     let root = mrds_tests::workspace_root();
-    let api = mrds_codegen::load_spec(&root.join("tests/diff/_base")).unwrap();
+    let sources = mrds_codegen::load::read_dir(&root.join("tests/diff/_base")).unwrap();
+    let api = mrds_codegen::load_sources(&sources).unwrap();
     let text = std::fs::read_to_string(root.join("tests/drift/findings.jsonl")).unwrap();
-    let (findings, problems) = xtask::drift::read(&[("findings.jsonl".into(), text)]);
+    let (findings, problems) = xtask::drift::read(&api, &[("findings.jsonl".into(), text)]);
     assert_eq!(
         problems,
         "drift: findings.jsonl:20: not a finding, skipped: unknown variant \
          `rule.renamed_by_a_later_version`, expected one of `field.undeclared`, \
          `envelope.undeclared`, `value.unknown`, `field.null`, `field.missing`, `field.type`, \
-         `rule.stricter`, `rule.looser` (column 87)\n"
+         `rule.stricter`, `rule.looser`, `field.format`, `field.whole_number`, \
+         `field.out_of_range`, `endpoint.undocumented` (column 87)\n"
     );
-    let report = mrds_codegen::drift::report(&api, &findings);
-    assert_eq!((report.edits, report.notes), (15, 3));
+    let options = mrds_codegen::drift::Options {
+        today: "2026-12-01".into(),
+    };
+    let report = mrds_codegen::drift::report(&api, &sources, &findings, &options);
+    assert_eq!(report.problems, None, "the edited spec loads");
     insta::assert_snapshot!("drift_report", report.text);
+    insta::assert_snapshot!("drift_diff", report.diff);
+    // Applied, the edits leave a spec that loads and asks for nothing more.
+    let mut edited = sources.clone();
+    for (name, text) in &report.files {
+        match edited.iter_mut().find(|(n, _)| n == name) {
+            Some(entry) => entry.1 = text.clone(),
+            None => edited.push((name.clone(), text.clone())),
+        }
+    }
+    let again = mrds_codegen::load_sources(&edited).expect("the edited spec loads");
+    mrds_codegen::generate(&again).expect("the edited spec generates");
+    let second = mrds_codegen::drift::report(&again, &edited, &findings, &options);
+    assert_eq!(second.edits, 0, "{}", second.text);
+    assert!(second.files.is_empty());
+    // spec-diff reports every check the edits predicted, and finds the breaking ones
+    // acknowledged by the history row the edits add.
+    let changes = mrds_codegen::diff::compare(&api, &again);
+    let reported: std::collections::BTreeSet<&str> = (changes.contract.iter())
+        .chain(&changes.samples)
+        .map(|f| f.kind.info().id)
+        .collect();
+    for id in &report.predicted {
+        assert!(reported.contains(id), "{id} not in {reported:?}");
+    }
+    let assessment =
+        mrds_codegen::diff::assess(&changes, &api, &again, mrds_codegen::diff::Gate::Both);
+    assert!(assessment.passed(), "{assessment:?}");
 }
 
 #[test]
 fn nothing_seen_is_nothing_to_do() {
-    let report = mrds_codegen::drift::report(mrds_tests::real_spec(), &[]);
+    let report = mrds_codegen::drift::report(
+        mrds_tests::real_spec(),
+        &[],
+        &[],
+        &mrds_codegen::drift::Options::default(),
+    );
     assert_eq!(report.edits, 0);
     assert_eq!(
         report.text,
         "0 findings: 0 spec edits\nNothing was observed that the spec does not describe.\n"
     );
+}
+
+/// The provider's commentary rows, `edit` changing each.
+fn commentary_rows(n: i64, edit: impl Fn(i64, &mut Value)) -> String {
+    let rows: Vec<Value> = (0..n)
+        .map(|i| {
+            let mut row = commentary_row(i);
+            edit(i, &mut row);
+            row
+        })
+        .collect();
+    success(Value::Array(rows))
+}
+
+#[tokio::test]
+async fn whole_numbers_written_as_decimals_are_read_as_integers_and_noticed_as_spelt() {
+    // 12.0 and 1e3 name integers: the record decodes; the spelling is the example (written
+    // into the text: serde_json would write both back as `1780000000.0`).
+    let body = commentary_rows(3, |i, row| {
+        row["published_at"] = json!(format!("@{i}"));
+    })
+    .replace("\"@0\"", "1780000000.0")
+    .replace("\"@1\"", "1.78e9")
+    .replace("\"@2\"", "1780000002");
+    let client = provider(body).await;
+    let answer = client.person_commentary(&commentary()).await.unwrap();
+    let at: Vec<i64> = answer.data.iter().map(|r| r.published_at).collect();
+    assert_eq!(at, [1_780_000_000, 1_780_000_000, 1_780_000_002]);
+    let findings = client.drift().findings();
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(
+        findings[0].observed,
+        Observed::WholeNumber {
+            record: "PersonCommentary".into(),
+            field: "published_at".into(),
+        }
+    );
+    assert_eq!(findings[0].count, 2);
+    assert_eq!(findings[0].examples, ["1780000000.0", "1.78e9"]);
+}
+
+#[tokio::test]
+async fn a_value_out_of_its_format_is_noticed_while_decoding() {
+    let body = commentary_rows(2, |i, row| {
+        if i == 1 {
+            row["url"] = json!("example.org/a");
+        }
+    });
+    let client = provider(body).await;
+    assert_eq!(
+        client
+            .person_commentary(&commentary())
+            .await
+            .unwrap()
+            .data
+            .len(),
+        2
+    );
+    assert_eq!(
+        client.drift().findings(),
+        [finding(
+            "person_commentary",
+            Observed::WrongFormat {
+                record: "PersonCommentary".into(),
+                field: "url".into(),
+                format: "url".into(),
+            },
+            1,
+            &["\"example.org/a\""],
+        )]
+    );
+}
+
+#[tokio::test]
+async fn a_page_keeps_the_records_that_decode() {
+    let mut broken = dividend();
+    broken["payment_date"] = Value::Null;
+    let body = success(json!([dividend(), broken, dividend()]));
+    // By default the call fails, and the error reads the page as far as it decodes.
+    let client = provider(body.clone()).await;
+    let result = client.stock_dividends(&dividends()).await;
+    let Err(Error::Undecodable(e)) = result else {
+        panic!("{result:?}")
+    };
+    let page = e
+        .records::<mrds_client::model::PitDividend>()
+        .expect("a page of records");
+    assert_eq!(page.records.len(), 2);
+    assert_eq!(page.failed, [1]);
+    assert_eq!(e.body().map(<[u8]>::len), Some(body.len()));
+    // The failure is a finding.
+    let kinds: Vec<&str> = client
+        .drift()
+        .findings()
+        .iter()
+        .map(|f| f.observed.kind())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(kinds, ["field.null"]);
+    // Opted in, the call returns them, the other counted.
+    let server = serve(move |_, _| http(200, &[], &body)).await;
+    let client = Client::builder(&server.root)
+        .api_key(KEY)
+        .no_retries()
+        .skip_undecodable_records(true)
+        .build()
+        .unwrap();
+    let answer = client.stock_dividends(&dividends()).await.unwrap();
+    assert_eq!((answer.data.len(), answer.skipped), (2, 1));
+    assert_eq!(client.drift().findings().len(), 1);
+}
+
+#[tokio::test]
+async fn the_client_reports_a_valid_request_the_service_refuses() {
+    let body = failure(
+        "INVALID_PARAMETER",
+        "1 invalid parameter",
+        json!([{"field": "end_time", "got": "1710000000",
+                "reason": "the range may span at most 14 days [rule stock_dividends.max_span]"}]),
+    );
+    let server = serve(move |_, _| http(400, &[], &body)).await;
+    let client = Client::builder(&server.root)
+        .api_key(KEY)
+        .no_retries()
+        .build()
+        .unwrap();
+    let result = client.stock_dividends(&dividends()).await;
+    assert!(matches!(result, Err(Error::Api(_))), "{result:?}");
+    let findings = client.drift().findings();
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    let f = &findings[0];
+    assert_eq!(f.source, Source::Client);
+    assert_eq!(
+        f.observed,
+        Observed::RuleLooser {
+            rule: Some("stock_dividends.max_span".into()),
+            status: 400,
+            reason: Some("end_time: the range may span at most 14 days".into()),
+        }
+    );
+    assert!(
+        f.examples[0].starts_with("GET /v1/stocks/dividends?"),
+        "{f:?}"
+    );
+    assert!(!f.examples[0].contains(KEY));
+    let refused = &f.evidence.as_ref().unwrap().refused;
+    assert_eq!(refused["start_time..end_time"].min, 10_000_000);
+}
+
+/// `cargo xtask drift --apply` writes the edits into the spec directory in place (and the
+/// drafts beside it); run again on the same findings it prints no edit and exits 0; without
+/// `--apply` it prints the same edits as a unified diff.
+#[test]
+fn apply_writes_the_edits_and_a_second_run_asks_for_nothing() {
+    let root = mrds_tests::workspace_root();
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("drift_apply");
+    let _ = std::fs::remove_dir_all(&scratch);
+    let spec = scratch.join("spec");
+    for (name, text) in mrds_codegen::load::read_dir(&root.join("tests/diff/_base")).unwrap() {
+        let path = spec.join(name.strip_prefix("_base/").unwrap());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let findings = root.join("tests/drift/findings.jsonl");
+    let args = |apply| xtask::drift::Args {
+        files: vec![findings.clone()],
+        apply,
+    };
+    let options = mrds_codegen::drift::Options {
+        today: "2026-12-01".into(),
+    };
+    let before = std::fs::read_to_string(spec.join("api.yaml")).unwrap();
+    let shown = xtask::drift::run_with(&scratch, &args(false), &options);
+    assert_eq!(shown.code, 1, "{}", shown.stderr);
+    assert!(
+        shown
+            .stdout
+            .contains("--- a/spec/api.yaml\n+++ b/spec/api.yaml\n"),
+        "{}",
+        shown.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(spec.join("api.yaml")).unwrap(),
+        before
+    );
+    let applied = xtask::drift::run_with(&scratch, &args(true), &options);
+    assert_eq!(applied.code, 0, "{}{}", applied.stdout, applied.stderr);
+    assert!(
+        applied.stdout.contains("wrote spec/api.yaml\n"),
+        "{}",
+        applied.stdout
+    );
+    assert!(
+        applied.stdout.contains("wrote spec/drafts/trades.yaml\n"),
+        "{}",
+        applied.stdout
+    );
+    let after = std::fs::read_to_string(spec.join("api.yaml")).unwrap();
+    assert!(after.contains("- { name: ask, type: string, format: numeric_text, doc: Ask price. }"));
+    // Comments and the lines no edit touches are as they were.
+    assert!(after.starts_with("# The spec every case of the spec-diff corpus starts from"));
+    let again = xtask::drift::run_with(&scratch, &args(false), &options);
+    assert!(again.stdout.contains(": 0 spec edits"), "{}", again.stdout);
+    assert_eq!(again.code, 0, "{}", again.stdout);
 }

@@ -7,7 +7,7 @@ use quote::quote;
 use super::MAX_ARGS;
 use super::init::init_docs;
 use super::jiff::record_methods;
-use super::records::{constructors, struct_fields};
+use super::records::{Read, constructors, struct_fields};
 use crate::emit::{docs, ident, prose};
 use crate::model::{Api, Record};
 
@@ -22,7 +22,7 @@ pub(super) fn file(api: &Api) -> TokenStream {
          `Envelope<ErrorObject>` (its `data` repeats the error object). Non-exhaustive. {made}.",
         prose(&api.envelope.doc)
     ));
-    let fields = struct_fields(api, &api.envelope.fields);
+    let fields = struct_fields(api, &api.envelope.fields, Read::Answers);
     let generics = quote!(<T>);
     let construction = constructors(api, "Envelope", &generics, &api.envelope.fields);
     let time = record_methods("Envelope", &generics, &api.envelope.fields);

@@ -15,6 +15,8 @@ mod jiff;
 mod params;
 mod records;
 mod shapes;
+
+pub use shapes::shapes;
 mod value_sets;
 
 /// The most parameters a generated function takes. A record or parameter type with more

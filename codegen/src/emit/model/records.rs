@@ -10,6 +10,7 @@ use crate::emit::{docs, ident, prose, with_provenance};
 use crate::model::{Api, Endpoint, Field, Input, Operand, Place, Reads, Record, Rule, TypeRef};
 
 pub(super) fn file(api: &Api) -> TokenStream {
+    let in_bodies = in_bodies(api);
     let records = api.records.iter().map(|r| {
         let name = ident(&r.name);
         let mut text = prose(&r.doc);
@@ -29,7 +30,12 @@ pub(super) fn file(api: &Api) -> TokenStream {
              later is not a breaking change; every field stays public to read and assign."
         ));
         let docs = docs(&with_provenance(text, &r.provenance));
-        let fields = struct_fields(api, &r.fields);
+        let read = if in_bodies.contains(&r.id) {
+            Read::Exactly
+        } else {
+            Read::Answers
+        };
+        let fields = struct_fields(api, &r.fields, read);
         let construction = constructors(api, &r.name, &TokenStream::new(), &r.fields);
         let time = super::jiff::record_methods(&r.name, &TokenStream::new(), &r.fields);
         let body = api
@@ -351,8 +357,37 @@ fn field_type(api: &Api, f: &Field) -> TokenStream {
     }
 }
 
+/// How a record's fields are read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Read {
+    /// From the service's answers: an integer field reads a whole number written as a
+    /// decimal (`12.0`) as the integer it names (`mrds_runtime::whole_number`).
+    Answers,
+    /// From request bodies too (a body record, or a record inside one): exactly as serde
+    /// reads the field's type, as the server checks a body.
+    Exactly,
+}
+
+/// The records a request body holds: the body records and every record inside one.
+fn in_bodies(api: &Api) -> std::collections::BTreeSet<crate::model::RecordId> {
+    let mut found = std::collections::BTreeSet::new();
+    let mut todo: Vec<_> = (api.endpoints.iter())
+        .filter_map(|e| e.body.as_ref().map(|b| b.record))
+        .collect();
+    while let Some(id) = todo.pop() {
+        if found.insert(id) {
+            for f in &api.record(id).fields {
+                if let TypeRef::Record(inner) = f.ty {
+                    todo.push(inner);
+                }
+            }
+        }
+    }
+    found
+}
+
 /// The fields of a record or of the envelope, with their serde attributes.
-pub(super) fn struct_fields(api: &Api, fields: &[Field]) -> Vec<TokenStream> {
+pub(super) fn struct_fields(api: &Api, fields: &[Field], read: Read) -> Vec<TokenStream> {
     fields
         .iter()
         .map(|f| {
@@ -368,13 +403,28 @@ pub(super) fn struct_fields(api: &Api, fields: &[Field]) -> Vec<TokenStream> {
             if f.ident.trim_start_matches("r#") != f.wire {
                 serde.push(quote!(rename = #wire));
             }
+            let whole = read == Read::Answers && f.ty == TypeRef::Integer && !f.boxed;
             if f.array && f.optional {
+                let with = if whole {
+                    "mrds_runtime::whole_numbers_or_empty"
+                } else {
+                    "mrds_runtime::null_as_default"
+                };
                 serde.push(quote!(default));
-                serde.push(quote!(deserialize_with = "mrds_runtime::null_as_default"));
+                serde.push(quote!(deserialize_with = #with));
                 serde.push(quote!(skip_serializing_if = "Vec::is_empty"));
             } else if f.optional {
                 serde.push(quote!(default));
+                if whole {
+                    serde.push(quote!(
+                        deserialize_with = "mrds_runtime::whole_number_option"
+                    ));
+                }
                 serde.push(quote!(skip_serializing_if = "Option::is_none"));
+            } else if whole && f.array {
+                serde.push(quote!(deserialize_with = "mrds_runtime::whole_numbers"));
+            } else if whole {
+                serde.push(quote!(deserialize_with = "mrds_runtime::whole_number"));
             }
             let serde = (!serde.is_empty()).then(|| quote!(#[serde(#(#serde),*)]));
             quote! {

@@ -13,6 +13,7 @@ use super::exchange::{Lost, LostError, Retry};
 use super::{Payload, Transport};
 use crate::client::RETRY_STATUSES;
 use crate::client::error::{Error, Response, TransportKind};
+use crate::drift::{Evidence, Finding, REQUEST_EXAMPLE_LIMIT, Source, cut, looser};
 use crate::{ErrorBody, Request, ValidationError};
 
 /// A failed attempt: the error and whether it may be retried.
@@ -134,6 +135,7 @@ impl Transport {
                 .attempt::<P::Record, E>(&url, (timeout, capped), payload, endpoint_id)
                 .instrument(span.clone())
                 .await;
+
             let Failure { mut error, retry } = match outcome {
                 Ok((response, status)) => return Ok((response, status, attempt)),
                 Err(failure) => failure,
@@ -188,7 +190,24 @@ impl Transport {
         let span = tracing::Span::current();
         let (head, body) = self.fetch(url, timeout, payload).await?;
         let status = head.status;
-        match decode::<T, E>(&head, &body, self.notice(endpoint)) {
+        let undecodable = self.inner.undecodable;
+        let decoded = decode::<T, E>(&head, &body, self.notice(endpoint), undecodable);
+        if let Err(Error::Api(_)) = &decoded
+            && let Some(notice) = self.notice(endpoint)
+            && matches!(status, 400 | 422)
+        {
+            // A request the spec accepts (it was validated) that the service refuses.
+            let example = refused_example(url, &self.inner.base, payload);
+            let query = url.query().unwrap_or_default();
+            if let Some(mut finding) = looser(Source::Client, endpoint, status, &body, example) {
+                finding.evidence = Some(Evidence::refused(query));
+                let copy = finding.clone();
+                if notice.drift.record(finding) {
+                    trace_looser(&copy);
+                }
+            }
+        }
+        match decoded {
             Ok(response) => {
                 span.record("request_id", response.request_id.as_str());
                 Ok((response, status))
@@ -216,6 +235,33 @@ impl Transport {
             drift: &inner.drift,
         })
     }
+}
+
+/// The request as a `rule.looser` finding's example: method, path below the base path and
+/// query (the key travels in its header, never here).
+fn refused_example(url: &Uri, base: &Uri, payload: &Payload) -> String {
+    let path = url.path();
+    let below = path
+        .strip_prefix(base.path().trim_end_matches('/'))
+        .unwrap_or(path);
+    let mut text = format!("{} {below}", payload.method);
+    if let Some(query) = url.query().filter(|q| !q.is_empty()) {
+        text.push('?');
+        text.push_str(query);
+    }
+    cut(text, REQUEST_EXAMPLE_LIMIT)
+}
+
+/// The WARN event of a refusal of a valid request, once per client (as the answers' drift).
+fn trace_looser(finding: &Finding) {
+    tracing::warn!(
+        target: "mrds::drift",
+        kind = finding.observed.kind(),
+        endpoint = finding.endpoint.as_str(),
+        rule = finding.observed.rule(),
+        "the service refused a request the spec accepts: {}",
+        finding.observed
+    );
 }
 
 fn millis(d: Duration) -> u64 {

@@ -3,6 +3,7 @@
 //! and position.
 
 use super::exchange::Head;
+use super::partial::{Undecodable, read_page};
 use crate::ErrorBody;
 use crate::client::error::{ApiError, Error, Response, StatusError, UndecodableError};
 use crate::drift::{self, Drift, Finding, Shapes};
@@ -46,6 +47,18 @@ pub fn decode_body<T: serde::de::DeserializeOwned, E: ErrorBody>(
     body: &[u8],
     noticing: Option<(&'static Shapes, &str, &Drift)>,
 ) -> Result<Response<T>, Error<E>> {
+    decode_body_with(status, body, noticing, false)
+}
+
+/// [`decode_body`], returning the records of a page that decode when some do not (`skip`,
+/// as `ClientBuilder::skip_undecodable_records` does). For tests; not part of the API.
+#[doc(hidden)]
+pub fn decode_body_with<T: serde::de::DeserializeOwned, E: ErrorBody>(
+    status: u16,
+    body: &[u8],
+    noticing: Option<(&'static Shapes, &str, &Drift)>,
+    skip: bool,
+) -> Result<Response<T>, Error<E>> {
     let head = Head {
         status,
         retry_after: None,
@@ -57,7 +70,12 @@ pub fn decode_body<T: serde::de::DeserializeOwned, E: ErrorBody>(
         endpoint,
         drift,
     });
-    decode(&head, body, notice)
+    let records = if skip {
+        Undecodable::Skip
+    } else {
+        Undecodable::Fail
+    };
+    decode(&head, body, notice, records)
 }
 
 /// Where the drift of one answer goes: the shapes it is read against, its endpoint, the
@@ -130,6 +148,12 @@ fn decode_envelope<T: serde::de::DeserializeOwned, E: ErrorBody>(
         && envelope.success
     {
         notice.absorb(&noticed);
+        if noticed.whole_numbers() > 0 {
+            // Read as integers and told, not seen: the walk finds them, as spelt.
+            let mut walked = drift::check_answer(notice.shapes, notice.endpoint, 200, body);
+            walked.retain(|o| matches!(o, drift::Observed::WholeNumber { .. }));
+            notice.absorb(&walked);
+        }
     }
     result
 }
@@ -139,6 +163,7 @@ pub(super) fn decode<T: serde::de::DeserializeOwned, E: ErrorBody>(
     head: &Head,
     body: &[u8],
     notice: Option<Notice<'_>>,
+    records: Undecodable,
 ) -> Result<Response<T>, Error<E>> {
     let status = head.status;
     let undecodable = |reason: &str, source: Option<serde_json::Error>| {
@@ -198,6 +223,7 @@ pub(super) fn decode<T: serde::de::DeserializeOwned, E: ErrorBody>(
                 request_id: envelope.request_id,
                 metadata: envelope.metadata,
                 pagination: envelope.pagination,
+                skipped: 0,
             }),
             Ok(envelope) => match envelope.error {
                 Some(error) => Err(api(error, Some(envelope.request_id))),
@@ -213,7 +239,15 @@ pub(super) fn decode<T: serde::de::DeserializeOwned, E: ErrorBody>(
                     error: Some(error),
                 }) => Err(api(error, request_id)),
                 _ if e.classify() == serde_json::error::Category::Data => {
-                    Err(Error::Undecodable(describe_misfit::<T, E>(head, body, e)))
+                    // The page as far as it reads, record by record (partial.rs).
+                    if records == Undecodable::Skip
+                        && let Some(page) = read_page::<T>(body)
+                    {
+                        return Ok(page.into_response());
+                    }
+                    let mut error = describe_misfit::<T, E>(head, body, e);
+                    error.body = Some(Box::new(body.into()));
+                    Err(Error::Undecodable(error))
                 }
                 _ => Err(not_json(e)),
             },

@@ -8,6 +8,7 @@
 mod call;
 mod decode;
 mod exchange;
+mod partial;
 mod redirect;
 #[cfg(test)]
 mod tests;
@@ -28,7 +29,9 @@ use crate::text::percent_encode;
 use crate::{ErrorBody, Request, ValidationError, WithBody};
 
 #[doc(hidden)]
-pub use decode::decode_body;
+pub use decode::{decode_body, decode_body_with};
+pub use partial::Page;
+pub(crate) use partial::Undecodable;
 
 /// What one call sends besides its URL: its method, a JSON body, and whether its attempts may
 /// be repeated after one that may have reached the service (a timeout, a reset, an answer
@@ -62,6 +65,7 @@ pub(crate) struct Inner {
     pub(crate) shapes: &'static Shapes,
     pub(crate) notice_drift: bool,
     pub(crate) drift: Drift,
+    pub(crate) undecodable: partial::Undecodable,
 }
 
 impl fmt::Debug for Transport {
@@ -76,6 +80,7 @@ impl fmt::Debug for Transport {
             .field("retry", &inner.retry)
             .field("retry_timeouts", &inner.retry_timeouts)
             .field("notice_drift", &inner.notice_drift)
+            .field("undecodable", &inner.undecodable)
             .finish()
     }
 }

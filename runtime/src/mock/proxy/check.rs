@@ -1,19 +1,20 @@
-//! Checking one exchange against the spec: the endpoint a request is of, the answer's shapes,
-//! the spec's judgement of the request against the service's status, and the findings
-//! (their examples without the caller's key).
+//! Checking one exchange against the spec: the endpoint a request is of, and the exchange
+//! handed to the recorder of findings (`crate::drift::Recorder`: the answer's shapes, the
+//! spec's judgement of the request against the service's status, the traffic of a path no
+//! endpoint serves), without the caller's key.
 
+use std::borrow::Cow;
 use std::sync::atomic::Ordering;
 
 use axum::http::{Method, header};
 
-use super::wire::Refusal;
-use super::{Proxy, lock};
-use crate::drift::{Finding, Observed, REQUEST_EXAMPLE_LIMIT, Source, check_answer, cut};
+use super::Proxy;
+use crate::Endpoint;
+use crate::drift::{self, Finding, Judged, Observed};
 use crate::mock::journal::{REDACT_ELSEWHERE_FROM, redact};
 use crate::mock::judge::{Judgement, RequestCheck};
 use crate::route::Routed;
 use crate::text::percent_decode;
-use crate::{Endpoint, ErrorKind};
 
 impl Proxy {
     /// The endpoint a request goes to, by the one router ([`crate::route`]), with its path
@@ -38,24 +39,15 @@ impl Proxy {
         })
     }
 
-    /// Records `finding`: logged when it is new, and the file writer told.
-    fn record(&self, finding: Finding) {
-        let copy = finding.clone();
-        if self.drift.record(finding) {
-            trace_finding(&copy);
-        }
-        self.changed.notify_one();
-    }
-
-    /// Checks one exchange against the spec: the answer's shapes, and the spec's judgement of
-    /// the request against the service's status.
+    /// Checks one exchange against the spec (the answer's shapes, and the spec's judgement
+    /// of the request against the service's status), or sketches the traffic of a path no
+    /// endpoint serves; each new finding is logged, and the file writer told.
     pub(super) fn check(
         &self,
         exchange: &Exchange<'_>,
         head: &axum::http::response::Parts,
         body: &[u8],
     ) {
-        let endpoint = exchange.matched.endpoint;
         let status = head.status.as_u16();
         let readable = head
             .headers
@@ -63,62 +55,39 @@ impl Proxy {
             .is_none_or(|coding| coding.as_bytes().eq_ignore_ascii_case(b"identity"));
         if !readable {
             self.unchecked.fetch_add(1, Ordering::Relaxed);
-        } else if exchange.method != Method::HEAD {
-            let noticed = check_answer(self.app.protocol.shapes, endpoint.id, status, body);
-            for mut finding in noticed.findings(endpoint.id, Source::Proxy) {
-                for example in &mut finding.examples {
-                    *example = exchange.scrub(example);
-                }
-                self.record(finding);
-            }
         }
-        match &exchange.judgement {
-            Judgement::Refused(rules) if (200..300).contains(&status) => {
-                let example = exchange.example(self.app.protocol.base_path);
-                for rule in rules {
-                    self.record(Finding {
-                        source: Source::Proxy,
-                        endpoint: endpoint.id.to_string(),
-                        observed: Observed::RuleStricter {
-                            rule: rule.to_string(),
-                            status,
-                        },
-                        count: 1,
-                        examples: vec![example.clone()],
-                    });
-                }
+        let base_path = self.app.protocol.base_path;
+        let below = (exchange.path.strip_prefix(base_path))
+            .filter(|rest| rest.starts_with('/'))
+            .unwrap_or(exchange.path);
+        let query = exchange.query_without_key();
+        let judged = match &exchange.judgement {
+            Judgement::Accepted => Judged::Accepted,
+            Judgement::Refused(rules) => {
+                Judged::Refused(rules.iter().map(|r| r.to_string()).collect())
             }
-            Judgement::Accepted if status == 400 || status == 422 => {
-                let refusal = Refusal::read(body);
-                if status == 400
-                    && refusal.code.as_deref() != Some(ErrorKind::InvalidParameter.code())
-                {
-                    return;
-                }
-                let reason = refusal.reason.map(|r| exchange.scrub(&r));
-                let reason = lock(&self.reasons)
-                    .entry((endpoint.id.to_string(), refusal.rule.clone(), status))
-                    .or_insert(reason)
-                    .clone();
-                self.record(Finding {
-                    source: Source::Proxy,
-                    endpoint: endpoint.id.to_string(),
-                    observed: Observed::RuleLooser {
-                        rule: refusal.rule,
-                        status,
-                        reason,
-                    },
-                    count: 1,
-                    examples: vec![exchange.example(self.app.protocol.base_path)],
-                });
-            }
-            _ => {}
+            Judgement::NotJudged => Judged::NotJudged,
+        };
+        let seen = drift::Exchange {
+            endpoint: exchange.matched.as_ref().map(|m| m.endpoint.id),
+            method: exchange.method.as_str(),
+            path: below,
+            query: &query,
+            judged: &judged,
+            status,
+            body,
+            readable: readable && exchange.method != Method::HEAD,
+            keyed: !exchange.keys.is_empty(),
+        };
+        let new = self.recorder.exchange(&seen, &|text| exchange.scrub(text));
+        for finding in &new {
+            trace_finding(finding);
+        }
+        if !new.is_empty() || exchange.matched.is_none() || matches!(judged, Judged::Refused(_)) {
+            self.changed.notify_one();
         }
     }
 }
-
-/// A `rule.looser` finding's endpoint, rule (when the service names one) and status.
-pub(super) type LooserKey = (String, Option<String>, u16);
 
 /// The endpoint a request is of.
 pub(super) struct Matched {
@@ -129,7 +98,8 @@ pub(super) struct Matched {
 
 /// What the check of one exchange needs of the request.
 pub(super) struct Exchange<'r> {
-    pub(super) matched: Matched,
+    /// The endpoint; `None` for a path no endpoint serves.
+    pub(super) matched: Option<Matched>,
     pub(super) method: &'r Method,
     pub(super) path: &'r str,
     pub(super) query: &'r str,
@@ -139,37 +109,29 @@ pub(super) struct Exchange<'r> {
 }
 
 impl Exchange<'_> {
-    /// The request as a finding's example: method, path below the base path and query, any
-    /// query pair whose value is the key left out and the key's text replaced elsewhere; cut
-    /// to [`REQUEST_EXAMPLE_LIMIT`] characters.
-    fn example(&self, base_path: &str) -> String {
-        let below = self
-            .path
-            .strip_prefix(base_path)
-            .filter(|rest| rest.starts_with('/'))
-            .unwrap_or(self.path);
-        let pairs: Vec<&str> = self
-            .query
-            .split('&')
-            .filter(|pair| !pair.is_empty())
-            .filter(|pair| {
-                let value = pair.split_once('=').map_or("", |(_, v)| v);
-                !self
-                    .keys
-                    .iter()
-                    .any(|k| percent_decode(value).as_bytes() == *k)
-            })
-            .collect();
-        let mut text = format!("{} {below}", self.method);
-        if !pairs.is_empty() {
-            text.push('?');
-            text.push_str(&pairs.join("&"));
+    /// The query without the pairs whose value is the key (the query itself when none is).
+    fn query_without_key(&self) -> Cow<'_, str> {
+        // Decoding only shortens a value: one shorter than the shortest key is none of them.
+        let shortest = self
+            .keys
+            .iter()
+            .map(|k| k.len())
+            .min()
+            .unwrap_or(usize::MAX);
+        let is_key = |pair: &&str| {
+            let value = pair.split_once('=').map_or("", |(_, v)| v);
+            value.len() >= shortest
+                && (self.keys.iter()).any(|k| percent_decode(value).as_bytes() == *k)
+        };
+        let pairs = self.query.split('&').filter(|pair| !pair.is_empty());
+        if !pairs.clone().any(|p| is_key(&p)) {
+            return Cow::Borrowed(self.query);
         }
-        cut(self.scrub(&text), REQUEST_EXAMPLE_LIMIT)
+        Cow::Owned(pairs.filter(|p| !is_key(p)).collect::<Vec<_>>().join("&"))
     }
 
     /// `text` with the key's text (8 bytes or longer, as the journal does) replaced.
-    fn scrub(&self, text: &str) -> String {
+    pub(super) fn scrub(&self, text: &str) -> String {
         let secrets: Vec<&[u8]> = self
             .keys
             .iter()
@@ -214,28 +176,45 @@ mod tests {
     fn examples_never_hold_the_key() {
         let key = b"secret-key-1234";
         let exchange = |query: &'static str| Exchange {
-            matched: Matched {
+            matched: Some(Matched {
                 endpoint: &DUMMY,
                 check: None,
                 path_params: Vec::new(),
-            },
+            }),
             method: &Method::GET,
             path: "/api/v1/rows",
             query,
             judgement: Judgement::Accepted,
             keys: vec![key],
         };
+        let example = |query: &'static str| {
+            let ex = exchange(query);
+            let query = ex.query_without_key();
+            let judged = Judged::Accepted;
+            let seen = drift::Exchange {
+                endpoint: Some("rows"),
+                method: "GET",
+                path: "/v1/rows",
+                query: &query,
+                judged: &judged,
+                status: 200,
+                body: b"",
+                readable: true,
+                keyed: true,
+            };
+            ex.scrub(&seen.example())
+        };
         assert_eq!(
-            exchange("a=1&api_key=secret-key-1234&b=2").example("/api"),
+            example("a=1&api_key=secret-key-1234&b=2"),
             "GET /v1/rows?a=1&b=2"
         );
         assert_eq!(
-            exchange("note=xsecret-key-1234x").example("/api"),
+            example("note=xsecret-key-1234x"),
             "GET /v1/rows?note=x<redacted>x"
         );
-        assert_eq!(exchange("").example("/api"), "GET /v1/rows");
-        let long = exchange(Box::leak("x=1&".repeat(200).into_boxed_str())).example("/api");
-        assert_eq!(long.chars().count(), REQUEST_EXAMPLE_LIMIT + 1);
+        assert_eq!(example(""), "GET /v1/rows");
+        let long = example(Box::leak("x=1&".repeat(200).into_boxed_str()));
+        assert_eq!(long.chars().count(), drift::REQUEST_EXAMPLE_LIMIT + 1);
         assert!(long.ends_with('…'));
     }
 

@@ -15,6 +15,7 @@ use http_body_util::Full;
 
 use super::Proxy;
 use super::check::Exchange;
+use super::har::Recorded;
 use super::wire::{answer_of, bare, forwarded_headers};
 use crate::RawParams;
 use crate::client::TransportError;
@@ -48,6 +49,7 @@ enum Failure {
 /// Forwards one request and checks the exchange.
 pub(super) async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
     let started = Instant::now();
+    let started_at = std::time::SystemTime::now();
     let (parts, body) = request.into_parts();
     let matched = proxy.endpoint_of(&parts.method, parts.uri.path());
     let body = match read_request_body(&proxy, &parts, body).await {
@@ -70,7 +72,7 @@ pub(super) async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -
     };
     let endpoint_id = matched.as_ref().map(|m| m.endpoint.id);
     proxy.forwarded.fetch_add(1, Ordering::Relaxed);
-    let answer = exchange(&proxy, &parts, body).await;
+    let answer = exchange(&proxy, &parts, body.clone()).await;
     let (head, bytes) = match answer {
         Ok(answer) => answer,
         Err(failure) => {
@@ -109,21 +111,43 @@ pub(super) async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -
             );
         }
     };
-    if let Some(matched) = matched {
-        let exchange = Exchange {
-            matched,
-            method: &parts.method,
-            path: parts.uri.path(),
-            query: parts.uri.query().unwrap_or_default(),
-            judgement,
-            keys: parts
-                .headers
-                .get_all(proxy.app.protocol.auth_header)
-                .iter()
-                .map(HeaderValue::as_bytes)
-                .collect(),
-        };
+    let below_base = (parts.uri.path().strip_prefix(proxy.app.protocol.base_path))
+        .is_some_and(|rest| rest.starts_with('/'));
+    let checked = matched.is_some() || below_base;
+    let exchange = Exchange {
+        matched,
+        method: &parts.method,
+        path: parts.uri.path(),
+        query: parts.uri.query().unwrap_or_default(),
+        judgement,
+        keys: parts
+            .headers
+            .get_all(proxy.app.protocol.auth_header)
+            .iter()
+            .map(HeaderValue::as_bytes)
+            .collect(),
+    };
+    if checked {
         proxy.check(&exchange, &head, &bytes);
+    }
+    if let Some(har) = &proxy.har {
+        let target = parts.uri.path_and_query().map_or("", |p| p.as_str());
+        let recorded = Recorded {
+            started: started_at,
+            millis: started.elapsed().as_secs_f64() * 1000.0,
+            method: &parts.method,
+            url: &format!("{}{target}", proxy.root),
+            query: exchange.query,
+            request_headers: &parts.headers,
+            request_body: &body,
+            status: head.status.as_u16(),
+            response_headers: &head.headers,
+            response_body: &bytes,
+            key_header: proxy.app.protocol.auth_header,
+        };
+        if let Err(e) = har.record(&recorded, &|text| exchange.scrub(text)) {
+            tracing::warn!(file = %har.path().display(), "cannot write the HAR file: {e}");
+        }
     }
     let request_id = head
         .headers

@@ -33,19 +33,20 @@ use axum::Router;
 
 mod check;
 mod forward;
+mod har;
 mod summary;
 mod wire;
 
 pub use summary::{KindCount, Summary};
 
-use self::check::LooserKey;
 use self::forward::forward;
+use self::har::HarFile;
 use self::wire::provider_root;
 use super::App;
 use super::judge::RequestCheck;
 use crate::DEFAULT_BODY_LIMIT;
 use crate::client::stack::{self, Http};
-use crate::drift::{Drift, Finding, Observed, Source};
+use crate::drift::{Finding, Recorder, Source};
 use crate::server::Server;
 
 /// The largest answer the proxy reads from the service, unless told otherwise: 8 MiB. The
@@ -71,7 +72,7 @@ pub enum ProxyError {
     Provider(String),
     /// The HTTP client could not be built (its TLS configuration).
     Client(crate::client::BuildError),
-    /// The findings file cannot be read or written.
+    /// The findings file (or the HAR file) cannot be read or written.
     Findings {
         /// The file.
         path: PathBuf,
@@ -100,6 +101,7 @@ pub struct ProxyBuilder {
     app: App,
     provider: String,
     findings: Option<PathBuf>,
+    har: Option<PathBuf>,
     max_answer_bytes: usize,
     max_body_bytes: usize,
     timeout: Option<Duration>,
@@ -110,6 +112,7 @@ impl fmt::Debug for ProxyBuilder {
         f.debug_struct("ProxyBuilder")
             .field("provider", &self.provider)
             .field("findings", &self.findings)
+            .field("har", &self.har)
             .field("max_answer_bytes", &self.max_answer_bytes)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("timeout", &self.timeout)
@@ -125,6 +128,14 @@ impl ProxyBuilder {
     /// overwritten.
     pub fn findings_file(mut self, path: impl Into<PathBuf>) -> Self {
         self.findings = Some(path.into());
+        self
+    }
+
+    /// Records every exchange with the service in `path` as HAR 1.2 (the file is created, or
+    /// emptied, when the proxy is built, and valid after each entry), credentials redacted:
+    /// what other tools read, and `cargo xtask drift` reads back as findings.
+    pub fn har_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.har = Some(path.into());
         self
     }
 
@@ -163,6 +174,16 @@ impl ProxyBuilder {
         }
         let http =
             Http::new(Some(stack::environment_proxies()), None).map_err(ProxyError::Client)?;
+        let har =
+            match &self.har {
+                Some(path) => Some(HarFile::create(path, self.app.name).map_err(|e| {
+                    ProxyError::Findings {
+                        path: path.clone(),
+                        message: e.to_string(),
+                    }
+                })?),
+                None => None,
+            };
         let proxy = Proxy {
             app: self.app,
             root,
@@ -170,9 +191,9 @@ impl ProxyBuilder {
             http,
             checks: (self.app.requests)(),
             routes: crate::route::Routes::new(self.app.endpoints),
-            drift: Drift::new(Source::Proxy),
-            reasons: Mutex::new(BTreeMap::new()),
+            recorder: Recorder::new(self.app.protocol.shapes, Source::Proxy),
             findings: self.findings,
+            har,
             max_answer_bytes: self.max_answer_bytes,
             max_body_bytes: self.max_body_bytes,
             timeout: self.timeout,
@@ -220,11 +241,12 @@ pub struct Proxy {
     checks: Vec<RequestCheck>,
     /// The one router of requests to endpoints.
     routes: crate::route::Routes,
-    drift: Drift,
-    /// The reason kept for each endpoint, rule and status of `rule.looser` findings: the first
-    /// the service gave, so that a reason naming the value sent counts as one finding.
-    reasons: Mutex<BTreeMap<LooserKey, Option<String>>>,
+    /// What the exchanges showed (`crate::drift::Recorder`: one definition of how an exchange
+    /// becomes findings, which `cargo xtask drift` reuses for HAR files).
+    recorder: Recorder,
     findings: Option<PathBuf>,
+    /// The HAR file every exchange is recorded in, if any.
+    har: Option<HarFile>,
     max_answer_bytes: usize,
     max_body_bytes: usize,
     timeout: Option<Duration>,
@@ -255,6 +277,7 @@ impl Proxy {
             app: *app,
             provider: provider.into(),
             findings: None,
+            har: None,
             max_answer_bytes: DEFAULT_MAX_ANSWER_BYTES,
             max_body_bytes: DEFAULT_BODY_LIMIT,
             timeout: Some(DEFAULT_PROVIDER_TIMEOUT),
@@ -271,16 +294,21 @@ impl Proxy {
         self.findings.as_deref()
     }
 
+    /// The HAR file exchanges are recorded in, if there is one.
+    pub fn har_file(&self) -> Option<&Path> {
+        self.har.as_ref().map(HarFile::path)
+    }
+
     /// Every finding so far (those read from the file at start included), sorted by endpoint,
     /// then kind and names.
     pub fn findings(&self) -> Vec<Finding> {
-        self.drift.findings()
+        self.recorder.findings()
     }
 
     /// What the proxy did and saw so far: requests, failures, findings by kind.
     pub fn summary(&self) -> Summary {
         let mut kinds: BTreeMap<&'static str, KindCount> = BTreeMap::new();
-        for finding in self.drift.findings() {
+        for finding in self.recorder.findings() {
             let count = kinds.entry(finding.observed.kind()).or_default();
             count.findings += 1;
             count.seen = count.seen.saturating_add(finding.count);
@@ -290,7 +318,7 @@ impl Proxy {
             failed: self.failed.load(Ordering::Relaxed),
             unchecked: self.unchecked.load(Ordering::Relaxed),
             kinds,
-            dropped: self.drift.dropped(),
+            dropped: self.recorder.dropped(),
             file: self.findings.clone(),
         }
     }
@@ -327,7 +355,7 @@ impl Proxy {
             return Ok(());
         };
         let _writing = lock(&self.writing);
-        let text = self.drift.to_json_lines();
+        let text = self.recorder.to_json_lines();
         let mut name = path.file_name().unwrap_or_default().to_os_string();
         name.push(".tmp");
         let temporary = path.with_file_name(name);
@@ -358,19 +386,7 @@ impl Proxy {
                 "line {line} is not a finding ({problem}); it is not overwritten: name another file"
             )));
         }
-        for finding in findings {
-            if let Observed::RuleLooser {
-                rule,
-                status,
-                reason,
-            } = &finding.observed
-            {
-                lock(&self.reasons)
-                    .entry((finding.endpoint.clone(), rule.clone(), *status))
-                    .or_insert_with(|| reason.clone());
-            }
-            self.drift.record(finding);
-        }
+        self.recorder.read(findings);
         Ok(())
     }
 }

@@ -1,16 +1,9 @@
 //! What passes between the caller, the proxy and the service: the service's URL, the path
-//! parameters of a request, the headers forwarded each way, the answer returned, and what a
-//! refusal of the service says.
+//! parameters of a request, the headers forwarded each way, and the answer returned.
 
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::Response;
-
-use crate::ValidationIssue;
-use crate::drift::cut;
-
-/// The most characters of the service's reason kept in a `rule.looser` finding.
-pub(super) const MAX_REASON: usize = 200;
 
 /// Request headers that concern one connection (RFC 9110 §7.6.1), and those the proxy sets
 /// itself (`host` from the service's URL, `content-length` from the body it sends,
@@ -44,53 +37,6 @@ pub(super) const NOT_RETURNED: [&str; 9] = [
     "upgrade",
     "content-length",
 ];
-
-/// What a refusal of the service says: its error code, the rule its details name (the
-/// `[rule <id>]` the spec's servers end a reason with) and its reason (the first detail's,
-/// else the message).
-#[derive(Debug, Default, PartialEq, Eq)]
-pub(super) struct Refusal {
-    pub(super) code: Option<String>,
-    pub(super) rule: Option<String>,
-    pub(super) reason: Option<String>,
-}
-
-impl Refusal {
-    pub(super) fn read(body: &[u8]) -> Self {
-        let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) else {
-            return Self::default();
-        };
-        let error = &value["error"];
-        let text = |v: &serde_json::Value| v.as_str().map(str::to_string);
-        let mut refusal = Refusal {
-            code: text(&error["code"]),
-            rule: None,
-            reason: text(&error["message"]),
-        };
-        let details = error["details"]
-            .as_array()
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        for (i, detail) in details.iter().enumerate() {
-            let Some(reason) = detail["reason"].as_str() else {
-                continue;
-            };
-            let (said, rule) = ValidationIssue::split_detail_reason(reason);
-            if i == 0 {
-                let field = detail["field"].as_str().filter(|f| !f.is_empty());
-                refusal.reason = Some(match field {
-                    Some(field) => format!("{field}: {said}"),
-                    None => said.to_string(),
-                });
-            }
-            if refusal.rule.is_none() {
-                refusal.rule = rule.map(str::to_string);
-            }
-        }
-        refusal.reason = refusal.reason.map(|r| cut(r, MAX_REASON));
-        refusal
-    }
-}
 
 /// The service's root the request path is appended to, and the root as shown (with the base
 /// path), from its URL: `http` or `https`, a host, no credentials, no query; the base path
@@ -212,29 +158,6 @@ mod tests {
         ] {
             assert!(root(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn a_refusal_names_its_code_rule_and_reason() {
-        let body = br#"{"success":false,"error":{"code":"INVALID_PARAMETER","message":"1 invalid parameter",
-            "details":[{"field":"limit","got":"3","reason":"must be even [rule bars.limit_even]"}]}}"#;
-        assert_eq!(
-            Refusal::read(body),
-            Refusal {
-                code: Some("INVALID_PARAMETER".into()),
-                rule: Some("bars.limit_even".into()),
-                reason: Some("limit: must be even".into()),
-            }
-        );
-        let bare = br#"{"error":{"code":"INVALID_PARAMETER","message":"too long"}}"#;
-        assert_eq!(Refusal::read(bare).reason.as_deref(), Some("too long"));
-        assert_eq!(Refusal::read(b"<html>"), Refusal::default());
-        let long = format!(
-            r#"{{"error":{{"code":"X","message":"{}"}}}}"#,
-            "é".repeat(MAX_REASON * 2)
-        );
-        let reason = Refusal::read(long.as_bytes()).reason.unwrap();
-        assert_eq!(reason.chars().count(), MAX_REASON + 1);
     }
 
     #[test]

@@ -182,16 +182,27 @@ fn raw(query: &str) -> RawParams {
     RawParams::from_query_string(query)
 }
 
-// Baseline valid parameter values of each endpoint.
+// Baseline valid parameter values of each endpoint; a range within what the spec's rules
+// allow (`mrds_tests::range_within`), so a bound the spec takes on stays valid here.
+
+/// The end of a baseline range of `endpoint` from `T0`: `days` days, or what its rules allow.
+fn until(endpoint: &str, days: i64) -> i64 {
+    T0 + mrds_tests::range_within(endpoint, days * DAY)
+}
 
 fn dividends() -> StockDividendsParams {
-    StockDividendsParams::new("AAPL", T0, T0 + 90 * DAY, TimeType::RecordDate)
+    StockDividendsParams::new(
+        "AAPL",
+        T0,
+        until("stock_dividends", 90),
+        TimeType::RecordDate,
+    )
 }
 fn commentary() -> PersonCommentaryParams {
     PersonCommentaryParams::new(UUID, T0, T0 + DAY)
 }
 fn non_us() -> NonUsKlineParams {
-    NonUsKlineParams::new("0700.HK", T0, T0 + 30 * DAY)
+    NonUsKlineParams::new("0700.HK", T0, until("non_us_kline", 30))
 }
 fn perp() -> PerpKlineParams {
     PerpKlineParams::new("BTC", Interval::OneHour, T0, T0 + DAY)
@@ -200,13 +211,17 @@ fn kline(pair: &str, interval: Interval) -> MarketKlineParams {
     MarketKlineParams::new(pair, interval)
 }
 fn forex() -> ForexHistoricalParams {
-    ForexHistoricalParams::new("EURUSD", T0, T0 + 30 * DAY)
+    ForexHistoricalParams::new("EURUSD", T0, until("forex_historical", 30))
 }
 fn etf() -> EtfFlowParams {
-    EtfFlowParams::new("SPY", T0, T0 + 30 * DAY)
+    EtfFlowParams::new("SPY", T0, until("etf_flow", 30))
 }
 fn nand() -> NandFlashSpotPriceParams {
-    NandFlashSpotPriceParams::new(NandItem::Mlc128Gb16Gbx8, T0, T0 + 30 * DAY)
+    NandFlashSpotPriceParams::new(
+        NandItem::Mlc128Gb16Gbx8,
+        T0,
+        until("nand_flash_spot_price", 30),
+    )
 }
 #[allow(deprecated)]
 fn index_1min() -> mrds_model::params::Index1minParams {
