@@ -110,7 +110,7 @@ pub(crate) fn merge_values(into: &mut BTreeMap<String, Extent>, from: &BTreeMap<
 /// 3339 timestamp (a time: as Unix seconds) by its name, and for each two parameters holding
 /// times of the Unix-seconds era (an integer of 10 digits, a date, a timestamp) the span from
 /// the earlier to the later, by `earlier..later`. A repeated parameter gives the extent of its
-/// values. At most [`MAX_VALUES`] parameters are read.
+/// values. At most 16 parameters are read.
 pub fn query_values(query: &str) -> BTreeMap<String, Extent> {
     let mut values = BTreeMap::new();
     add_query_values(&mut values, query);

@@ -43,7 +43,7 @@ pub struct Values {
     /// kind it spells (`12` an integer, `true` a boolean).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub kinds: BTreeMap<JsonKind, u64>,
-    /// The distinct texts, up to [`MAX_DISTINCT`] of at most 64 characters.
+    /// The distinct texts, up to 16 of at most 64 characters.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub texts: BTreeSet<String>,
     /// More distinct texts (or longer ones) came than are kept.
