@@ -229,22 +229,22 @@ fn router_rs(api: &Api) -> TokenStream {
         let (_, allow) = deprecation(e.removed.as_ref());
         match &e.body {
             None => quote! {
-                #index => {
+                #index => Box::pin(async move {
                     #allow
                     let call = |ctx, params: mrds_model::params::#params| shared.service.#method(ctx, params);
                     shared.handle(request, call).await
-                }
+                }),
             },
             Some(body) => {
                 let body = ident(&api.record(body.record).name);
                 quote! {
-                    #index => {
+                    #index => Box::pin(async move {
                         #allow
                         let call = |ctx, params: mrds_model::params::#params, body: mrds_model::records::#body| {
                             shared.service.#method(ctx, params, body)
                         };
                         shared.handle_with_body(request, call).await
-                    }
+                    }),
                 }
             }
         }
@@ -256,7 +256,7 @@ fn router_rs(api: &Api) -> TokenStream {
 
         use mrds_model::api::{AUTH_HEADER, BASE_PATH, ENDPOINTS};
         use mrds_runtime::server::axum::Router;
-        use mrds_runtime::server::{KeyStore, Shared};
+        use mrds_runtime::server::{Answer, KeyStore, Shared};
 
         use crate::service::Api;
 
@@ -270,13 +270,11 @@ fn router_rs(api: &Api) -> TokenStream {
         /// endpoints do not answer 405 in the envelope with `Allow`.
         pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
             let shared = Arc::new(Shared::new(service, keys, AUTH_HEADER));
-            mrds_runtime::server::dispatch::<#object, _, _>(BASE_PATH, ENDPOINTS, Some(OPENAPI_JSON), move |index, request| {
+            mrds_runtime::server::dispatch::<#object, _>(BASE_PATH, ENDPOINTS, Some(OPENAPI_JSON), move |index, request| -> Answer {
                 let shared = Arc::clone(&shared);
-                async move {
-                    match index {
-                        #(#arms)*
-                        _ => mrds_runtime::server::unknown_endpoint::<#object>(request),
-                    }
+                match index {
+                    #(#arms)*
+                    _ => Box::pin(std::future::ready(mrds_runtime::server::unknown_endpoint::<#object>(request))),
                 }
             })
         }

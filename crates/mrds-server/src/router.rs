@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use mrds_model::api::{AUTH_HEADER, BASE_PATH, ENDPOINTS};
 use mrds_runtime::server::axum::Router;
-use mrds_runtime::server::{KeyStore, Shared};
+use mrds_runtime::server::{Answer, KeyStore, Shared};
 use crate::service::Api;
 /// The router serving `service`, with the keys `keys` accepts.
 ///
@@ -19,127 +19,160 @@ pub fn router<S: Api, K: KeyStore>(service: S, keys: K) -> Router {
     mrds_runtime::server::dispatch::<
         mrds_model::records::ErrorObject,
         _,
-        _,
     >(
         BASE_PATH,
         ENDPOINTS,
         Some(OPENAPI_JSON),
-        move |index, request| {
+        move |index, request| -> Answer {
             let shared = Arc::clone(&shared);
-            async move {
-                match index {
-                    0usize => {
+            match index {
+                0usize => {
+                    Box::pin(async move {
                         let call = |
                             ctx,
                             params: mrds_model::params::CompanyDetailParams|
                         shared.service.company_detail(ctx, params);
                         shared.handle(request, call).await
-                    }
-                    1usize => {
+                    })
+                }
+                1usize => {
+                    Box::pin(async move {
                         let call = |
                             ctx,
                             params: mrds_model::params::EquityOfferingParams|
                         shared.service.equity_offering(ctx, params);
                         shared.handle(request, call).await
-                    }
-                    2usize => {
+                    })
+                }
+                2usize => {
+                    Box::pin(async move {
                         let call = |ctx, params: mrds_model::params::EtfFlowParams| {
                             shared.service.etf_flow(ctx, params)
                         };
                         shared.handle(request, call).await
-                    }
-                    3usize => {
+                    })
+                }
+                3usize => {
+                    Box::pin(async move {
                         let call = |
                             ctx,
                             params: mrds_model::params::ForexHistoricalParams|
                         shared.service.forex_historical(ctx, params);
                         shared.handle(request, call).await
-                    }
-                    4usize => {
+                    })
+                }
+                4usize => {
+                    Box::pin(async move {
                         #[allow(deprecated)]
                         let call = |ctx, params: mrds_model::params::Index1minParams| {
                             shared.service.index_1min(ctx, params)
                         };
                         shared.handle(request, call).await
-                    }
-                    5usize => {
+                    })
+                }
+                5usize => {
+                    Box::pin(async move {
                         let call = |
                             ctx,
                             params: mrds_model::params::LeverageRatioParams|
                         shared.service.leverage_ratio(ctx, params);
                         shared.handle(request, call).await
-                    }
-                    6usize => {
+                    })
+                }
+                6usize => {
+                    Box::pin(async move {
                         let call = |ctx, params: mrds_model::params::MarketKlineParams| {
                             shared.service.market_kline(ctx, params)
                         };
                         shared.handle(request, call).await
-                    }
-                    7usize => {
+                    })
+                }
+                7usize => {
+                    Box::pin(async move {
                         let call = |
                             ctx,
                             params: mrds_model::params::NandFlashSpotPriceParams|
                         shared.service.nand_flash_spot_price(ctx, params);
                         shared.handle(request, call).await
-                    }
-                    8usize => {
+                    })
+                }
+                8usize => {
+                    Box::pin(async move {
                         let call = |ctx, params: mrds_model::params::NonUsKlineParams| {
                             shared.service.non_us_kline(ctx, params)
                         };
                         shared.handle(request, call).await
-                    }
-                    9usize => {
+                    })
+                }
+                9usize => {
+                    Box::pin(async move {
                         let call = |ctx, params: mrds_model::params::PerpKlineParams| {
                             shared.service.perp_kline(ctx, params)
                         };
                         shared.handle(request, call).await
-                    }
-                    10usize => {
+                    })
+                }
+                10usize => {
+                    Box::pin(async move {
                         let call = |
                             ctx,
                             params: mrds_model::params::PersonCommentaryParams|
                         shared.service.person_commentary(ctx, params);
                         shared.handle(request, call).await
-                    }
-                    11usize => {
+                    })
+                }
+                11usize => {
+                    Box::pin(async move {
                         let call = |
                             ctx,
                             params: mrds_model::params::ResearchUnitsParams|
                         shared.service.research_units(ctx, params);
                         shared.handle(request, call).await
-                    }
-                    12usize => {
+                    })
+                }
+                12usize => {
+                    Box::pin(async move {
                         let call = |
                             ctx,
                             params: mrds_model::params::ScreenerEventsParams|
                         shared.service.screener_events(ctx, params);
                         shared.handle(request, call).await
-                    }
-                    13usize => {
+                    })
+                }
+                13usize => {
+                    Box::pin(async move {
                         let call = |ctx, params: mrds_model::params::SsrParams| {
                             shared.service.ssr(ctx, params)
                         };
                         shared.handle(request, call).await
-                    }
-                    14usize => {
+                    })
+                }
+                14usize => {
+                    Box::pin(async move {
                         let call = |
                             ctx,
                             params: mrds_model::params::StockDividendsParams|
                         shared.service.stock_dividends(ctx, params);
                         shared.handle(request, call).await
-                    }
-                    15usize => {
+                    })
+                }
+                15usize => {
+                    Box::pin(async move {
                         let call = |
                             ctx,
                             params: mrds_model::params::TreasuryRatesParams|
                         shared.service.treasury_rates(ctx, params);
                         shared.handle(request, call).await
-                    }
-                    _ => {
-                        mrds_runtime::server::unknown_endpoint::<
-                            mrds_model::records::ErrorObject,
-                        >(request)
-                    }
+                    })
+                }
+                _ => {
+                    Box::pin(
+                        std::future::ready(
+                            mrds_runtime::server::unknown_endpoint::<
+                                mrds_model::records::ErrorObject,
+                            >(request),
+                        ),
+                    )
                 }
             }
         },

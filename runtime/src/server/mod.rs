@@ -16,7 +16,7 @@ mod serve;
 
 pub use crate::DEFAULT_BODY_LIMIT;
 pub use axum;
-pub use dispatch::{dispatch, unknown_endpoint};
+pub use dispatch::{Answer, dispatch, unknown_endpoint};
 pub use error::ApiError;
 pub use keys::{KeyStore, StaticKeys};
 pub use pipeline::{

@@ -16,22 +16,20 @@
 //! `HEAD` is the error envelope.
 
 use std::fmt::Debug;
-use std::future::Future;
 use std::marker::PhantomData;
-use std::pin::Pin;
 use std::sync::OnceLock;
 use std::time::Duration;
 
 use mrds_model::records::ErrorObject;
 use mrds_runtime::mock::{App, MockServer, SampleServer};
-use mrds_runtime::server::{BodyLimit, PathParams, Shared, StaticKeys, dispatch};
+pub use mrds_runtime::server::Answer;
+use mrds_runtime::server::{BodyLimit, Shared, StaticKeys, dispatch};
 use mrds_runtime::{
     BodyRecord, Endpoint, Issues, Method, RawParams, Request, ValidationError, WithBody,
 };
 use mrds_server::axum::body::{Body, Bytes};
 use mrds_server::axum::extract::Request as HttpRequest;
 use mrds_server::axum::http::{self, HeaderValue};
-use mrds_server::axum::response::Response;
 use mrds_server::axum::{Extension, Router};
 use tower::ServiceExt;
 
@@ -175,7 +173,7 @@ impl SampleServer for Fuzzed {
         router: |serve_removed, keys| {
             // The routes with a body, routed as the generated router routes (405 in the
             // envelope for another method), below their own prefix.
-            let posted = dispatch::<ErrorObject, _, _>("", posted_endpoints(), None, {
+            let posted = dispatch::<ErrorObject, _>("", posted_endpoints(), None, {
                 |index: usize, request: HttpRequest| (endpoints::all()[index].post)(request)
             })
             .layer(Extension(BodyLimit(BODY_LIMIT)));
@@ -202,9 +200,6 @@ fn posted_endpoints() -> &'static [Endpoint] {
     })
 }
 
-/// The answer of a route with a body.
-pub type Answer = Pin<Box<dyn Future<Output = Response> + Send>>;
-
 /// `POST /api/fuzz<path>` of `P`'s endpoint: its parameters, and one of its records as the
 /// body, answered with the record (as JSON: a record type need not be `Send`, which an
 /// answer's future must be).
@@ -212,7 +207,6 @@ pub(super) fn handle<P: Request + Clone + Debug + Send + Sync + 'static>(
     request: HttpRequest,
 ) -> Answer {
     Box::pin(async move {
-        debug_assert!(request.extensions().get::<PathParams>().is_some());
         let shared = Shared::new((), StaticKeys::new([KEY]), mrds_model::api::AUTH_HEADER);
         let call = |_, _: Posted<P>, body: Record<P::Record>| async move {
             Ok::<_, mrds_runtime::server::ApiError<ErrorObject>>(vec![body.json])
