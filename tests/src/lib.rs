@@ -67,6 +67,41 @@ pub fn served_example() -> &'static mrds_mock::Example {
         .expect("the spec serves a GET that needs the key")
 }
 
+/// The endpoints of the real spec that [`served_example`] could stand for, in the order of the
+/// generated `ENDPOINTS`: served (not marked removed), `GET`, needing the key, with a sample
+/// example. Tests of the sample server's machinery (scenarios, the journal, the admin API)
+/// take the first two, so a removal in `spec/` moves them to the next ones.
+pub fn served_endpoints() -> Vec<&'static mrds_runtime::Endpoint> {
+    (mrds_model::api::ENDPOINTS.iter())
+        .filter(|e| {
+            e.removed.is_none()
+                && e.method == mrds_runtime::Method::Get
+                && e.auth == mrds_runtime::Auth::Required
+                && mrds_mock::EXAMPLES.iter().any(|x| x.endpoint == e.id)
+        })
+        .collect()
+}
+
+/// The query pairs of the sample request of endpoint `id`, decoded, in the example's order.
+///
+/// # Panics
+///
+/// When the spec has no sample example of `id`.
+pub fn example_query(id: &str) -> Vec<(String, String)> {
+    let example = (mrds_mock::EXAMPLES.iter())
+        .find(|x| x.endpoint == id)
+        .unwrap_or_else(|| panic!("no sample example of {id}"));
+    let query = example.request.split_once('?').map_or("", |(_, q)| q);
+    (query.split('&'))
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let decode = |t: &str| mrds_runtime::text::percent_decode(&t.replace('+', " "));
+            (decode(name), decode(value))
+        })
+        .collect()
+}
+
 /// The endpoint `mrds-mock-slow` (`src/bin/`) answers late, serving it even when the spec marks
 /// it removed.
 pub const SLOW_ENDPOINT: &str = "treasury_rates";

@@ -14,8 +14,10 @@ use futures_util::future::LocalBoxFuture;
 use mrds_client::{Client, Error, RetryPolicy};
 use mrds_model::api::RequestVisitor;
 use mrds_model::params::*;
-use mrds_model::{ErrorCode, RawParams, Request, TimeType};
+use mrds_model::{ErrorCode, Request, TimeType};
 use mrds_server::StaticKeys;
+
+use crate::http::example_params as example;
 use mrds_server::axum::extract::Request as HttpRequest;
 use mrds_server::axum::http::StatusCode;
 use mrds_server::axum::middleware::{self, Next};
@@ -69,29 +71,6 @@ impl Server {
     }
 }
 
-/// The sample server's example request for `P`'s endpoint.
-fn example_of<P: Request>() -> &'static mrds_mock::Example {
-    let id = P::ENDPOINT.id;
-    mrds_mock::EXAMPLES
-        .iter()
-        .find(|x| x.endpoint == id)
-        .unwrap_or_else(|| panic!("no example for {id}"))
-}
-
-/// The parameters of the sample server's example request for `P`'s endpoint.
-fn example<P: Request>() -> P {
-    let id = P::ENDPOINT.id;
-    let target = example_of::<P>().request;
-    let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    let mut raw = RawParams::from_query_string(query);
-    for (template, value) in P::ENDPOINT.path.split('/').zip(path.split('/')) {
-        if let Some(name) = template.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
-            raw = raw.with_path(name, value);
-        }
-    }
-    P::from_raw(&raw).unwrap_or_else(|e| panic!("example of {id} is invalid: {e}"))
-}
-
 /// One call of each live endpoint through the client's typed path, collected by
 /// `mrds_model::api::visit_requests` (the spec's endpoints, not a list of this test's).
 struct EveryEndpoint {
@@ -130,7 +109,7 @@ impl RequestVisitor for EveryEndpoint {
             return;
         }
         let id = P::ENDPOINT.id;
-        let text = example_of::<P>()
+        let text = crate::http::example(P::ENDPOINT.id)
             .body
             .unwrap_or_else(|| panic!("the example of {id} has no body"));
         let body: P::Body = serde_json::from_str(text)
@@ -265,28 +244,7 @@ async fn every_error_class_reaches_the_caller_as_its_variant() {
 /// One call of the endpoint of [`mrds_tests::served_example`] (a `GET` the spec serves),
 /// through the client's typed path: its number of records, or the error.
 async fn call_served(client: &Client) -> Result<usize, Error> {
-    struct Served {
-        client: Client,
-        call: Option<LocalBoxFuture<'static, Result<usize, Error>>>,
-    }
-    impl RequestVisitor for Served {
-        fn visit<P>(&mut self)
-        where
-            P: Request + Clone + std::fmt::Debug + Send + Sync + 'static,
-        {
-            if P::ENDPOINT.id == mrds_tests::served_example().endpoint {
-                let client = self.client.clone();
-                let call = async move { client.send(&example::<P>()).await.map(|p| p.data.len()) };
-                self.call = Some(Box::pin(call));
-            }
-        }
-    }
-    let mut served = Served {
-        client: client.clone(),
-        call: None,
-    };
-    mrds_model::api::visit_requests(&mut served);
-    served.call.expect("the served endpoint is visited").await
+    crate::http::call_example(client, mrds_tests::served_example().endpoint).await
 }
 
 #[tokio::test]

@@ -3,7 +3,10 @@
 
 use std::net::SocketAddr;
 
-use mrds_model::{Envelope, ErrorCode, ErrorObject};
+use futures_util::future::LocalBoxFuture;
+use mrds_client::Client;
+use mrds_model::api::RequestVisitor;
+use mrds_model::{Envelope, ErrorCode, ErrorObject, RawParams, Request};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -141,6 +144,52 @@ pub fn example(id: &str) -> &'static mrds_mock::Example {
         .iter()
         .find(|x| x.endpoint == id)
         .unwrap_or_else(|| panic!("no sample example for {id}"))
+}
+
+/// The parameters of the sample server's example request of `P`'s endpoint.
+pub fn example_params<P: Request>() -> P {
+    let id = P::ENDPOINT.id;
+    let target = example(id).request;
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let mut raw = RawParams::from_query_string(query);
+    for (template, value) in P::ENDPOINT.path.split('/').zip(path.split('/')) {
+        if let Some(name) = template.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+            raw = raw.with_path(name, value);
+        }
+    }
+    P::from_raw(&raw).unwrap_or_else(|e| panic!("example of {id} is invalid: {e}"))
+}
+
+/// One call of endpoint `id`'s sample request through `client`'s typed path (the endpoint's
+/// parameter type, found by `mrds_model::api::visit_requests`): its number of records, or the
+/// error.
+pub async fn call_example(client: &Client, id: &str) -> Result<usize, mrds_client::Error> {
+    struct Find<'a> {
+        id: &'a str,
+        client: Client,
+        call: Option<LocalBoxFuture<'static, Result<usize, mrds_client::Error>>>,
+    }
+    impl RequestVisitor for Find<'_> {
+        fn visit<P>(&mut self)
+        where
+            P: Request + Clone + std::fmt::Debug + Send + Sync + 'static,
+        {
+            if P::ENDPOINT.id == self.id {
+                let client = self.client.clone();
+                let params = example_params::<P>();
+                let call = async move { client.send(&params).await.map(|p| p.data.len()) };
+                self.call = Some(Box::pin(call));
+            }
+        }
+    }
+    let mut find = Find {
+        id,
+        client: client.clone(),
+        call: None,
+    };
+    mrds_model::api::visit_requests(&mut find);
+    let call = find.call.unwrap_or_else(|| panic!("no endpoint {id}"));
+    call.await
 }
 
 /// Sends `example` below `base` (`/api`) with `key` in `X-API-Key` when given: its method,

@@ -7,11 +7,21 @@ use serde_json::{Value, json};
 
 use mrds_mock::MockServer;
 use mrds_model::ErrorCode;
-use mrds_model::api::{COMPANY_DETAIL, Endpoint, STOCK_DIVIDENDS};
+use mrds_model::api::Endpoint;
 
 use crate::http::{self, Answer, get, send, send_body};
 
 const KEY: &str = "admin-test-key-0001";
+
+/// The endpoints these tests stand on, taken from the model (`mrds_tests::served_endpoints`):
+/// the first two the sample server serves, so that a removal in `spec/` moves them on.
+fn first() -> &'static Endpoint {
+    mrds_tests::served_endpoints()[0]
+}
+
+fn second() -> &'static Endpoint {
+    mrds_tests::served_endpoints()[1]
+}
 
 fn target(endpoint: &Endpoint) -> String {
     format!(
@@ -46,10 +56,11 @@ async fn post(server: &MockServer, path: &str, body: &Value) -> Answer {
 async fn scenarios_are_set_as_json_and_the_journal_is_read_back() {
     let server = admin().await;
     let addr = server.address();
+    let (name, value) = mrds_tests::example_query(second().id).remove(0);
     let scenario = json!({
-        "endpoint": "stock_dividends",
+        "endpoint": second().id,
         "name": "gateway down",
-        "request": {"query": {"symbol": "AAPL"}},
+        "request": {"query": {&name: &value}},
         "response": {"status": 503, "retry_after": 0},
         "times": 2,
         "expect": {"at_least": 1}
@@ -63,14 +74,14 @@ async fn scenarios_are_set_as_json_and_the_journal_is_read_back() {
     );
     assert_eq!(
         added.json(),
-        json!({"scenarios": [{"name": "gateway down", "endpoint": "stock_dividends"}]})
+        json!({"scenarios": [{"name": "gateway down", "endpoint": second().id}]})
     );
-    let answer = get(addr, &target(&STOCK_DIVIDENDS), Some(KEY)).await;
+    let answer = get(addr, &target(second()), Some(KEY)).await;
     assert_eq!((answer.status, answer.body.len()), (503, 0));
     assert_eq!(answer.header("retry-after"), Some("0"));
     // An array, of which every scenario is checked before any is added.
     let many = json!([
-        {"endpoint": "company_detail", "response": {"status": 429}},
+        {"endpoint": first().id, "response": {"status": 429}},
         {"endpoint": "no_such_endpoint"}
     ]);
     let refused = post(&server, "/__admin/scenarios", &many).await;
@@ -78,13 +89,10 @@ async fn scenarios_are_set_as_json_and_the_journal_is_read_back() {
     let error = refused.json()["error"].as_str().unwrap().to_string();
     assert!(
         error.starts_with("scenario 1 (from 0): `no_such_endpoint` is not an endpoint")
-            && error.contains("company_detail"),
+            && error.contains(first().id),
         "{error}"
     );
-    assert_eq!(
-        get(addr, &target(&COMPANY_DETAIL), Some(KEY)).await.status,
-        200
-    );
+    assert_eq!(get(addr, &target(first()), Some(KEY)).await.status, 200);
 
     let listed = send(addr, "GET", "/__admin/scenarios", &[]).await.json();
     let listed = &listed["scenarios"][0];
@@ -97,35 +105,27 @@ async fn scenarios_are_set_as_json_and_the_journal_is_read_back() {
 
     let journal = send(addr, "GET", "/__admin/requests", &[]).await.json();
     assert_eq!(journal["meta"], json!({"total": 2, "forgotten": 0}));
-    let first = &journal["requests"][0];
-    assert_eq!(first["method"], "GET");
-    assert_eq!(first["endpoint"], "stock_dividends");
-    assert_eq!(first["query_params"]["symbol"], json!(["AAPL"]));
-    assert_eq!(first["headers"]["x-api-key"], mrds_mock::REDACTED);
-    assert_eq!(first["api_key"], "accepted");
-    assert_eq!(first["outcome"], "answered");
-    assert_eq!(first["status"], 503);
-    assert_eq!(first["answered_by"], "scenario");
-    assert_eq!(first["scenario"], "gateway down");
-    assert!(first["duration_ms"].as_f64().unwrap() >= 0.0);
+    let entry = &journal["requests"][0];
+    assert_eq!(entry["method"], "GET");
+    assert_eq!(entry["endpoint"], second().id);
+    assert_eq!(entry["query_params"][&name], json!([value]));
+    assert_eq!(entry["headers"]["x-api-key"], mrds_mock::REDACTED);
+    assert_eq!(entry["api_key"], "accepted");
+    assert_eq!(entry["outcome"], "answered");
+    assert_eq!(entry["status"], 503);
+    assert_eq!(entry["answered_by"], "scenario");
+    assert_eq!(entry["scenario"], "gateway down");
+    assert!(entry["duration_ms"].as_f64().unwrap() >= 0.0);
     assert_eq!(journal["requests"][1]["answered_by"], "server");
     assert!(!journal.to_string().contains(KEY), "{journal}");
-    let of = send(
-        addr,
-        "GET",
-        "/__admin/requests?endpoint=company_detail",
-        &[],
-    )
-    .await;
+    let of = format!("/__admin/requests?endpoint={}", first().id);
+    let of = send(addr, "GET", &of, &[]).await;
     assert_eq!(of.json()["meta"]["total"], 1);
 
     // The reset forgets the scenarios and the journal; admin requests are never journaled.
     let reset = send(addr, "POST", "/__admin/reset", &[]).await;
     assert_eq!(reset.status, 200);
-    assert_eq!(
-        get(addr, &target(&STOCK_DIVIDENDS), Some(KEY)).await.status,
-        200
-    );
+    assert_eq!(get(addr, &target(second()), Some(KEY)).await.status, 200);
     let journal = send(addr, "GET", "/__admin/requests", &[]).await.json();
     assert_eq!(journal["meta"]["total"], 1);
     let scenarios = send(addr, "GET", "/__admin/scenarios", &[]).await.json();
@@ -138,20 +138,20 @@ async fn what_the_admin_api_cannot_do_is_said() {
     let addr = server.address();
     for (body, says) in [
         (
-            json!({"endpoint": "stock_dividends", "respons": {}}),
+            json!({"endpoint": second().id, "respons": {}}),
             "unknown field `respons`",
         ),
         (json!({"response": {"status": 503}}), "names no endpoint"),
         (
-            json!({"endpoint": "stock_dividends", "response": {"status": 99}}),
+            json!({"endpoint": second().id, "response": {"status": 99}}),
             "200 to 599",
         ),
         (
-            json!({"endpoint": "stock_dividends", "response": {"reset": true, "status": 500}}),
+            json!({"endpoint": second().id, "response": {"reset": true, "status": 500}}),
             "a reset closes the connection",
         ),
         (
-            json!({"endpoint": "stock_dividends", "times": 1, "expect": 2}),
+            json!({"endpoint": second().id, "times": 1, "expect": 2}),
             "answers at most 1 request but expects exactly 2 requests",
         ),
     ] {
@@ -171,20 +171,17 @@ async fn what_the_admin_api_cannot_do_is_said() {
     post(
         &server,
         "/__admin/scenarios",
-        &json!({"endpoint": "company_detail", "times": "always", "response": {"status": 500}}),
+        &json!({"endpoint": first().id, "times": "always", "response": {"status": 500}}),
     )
     .await;
-    get(addr, &target(&COMPANY_DETAIL), Some(KEY))
+    get(addr, &target(first()), Some(KEY))
         .await
         .error(500, ErrorCode::InternalError);
     assert_eq!(
         send(addr, "DELETE", "/__admin/scenarios", &[]).await.status,
         200
     );
-    assert_eq!(
-        get(addr, &target(&COMPANY_DETAIL), Some(KEY)).await.status,
-        200
-    );
+    assert_eq!(get(addr, &target(first()), Some(KEY)).await.status, 200);
     let cleared = send(addr, "DELETE", "/__admin/requests", &[]).await.json();
     assert_eq!(cleared, json!({"cleared": 2}));
     assert!(server.received_requests().is_empty());

@@ -5,18 +5,40 @@
 //! and the log line of each request: its outcome (answered, reset, abandoned by the client),
 //! the time the answer took with a delay included, and what answered it.
 
-#![allow(deprecated)] // the removed endpoint's constant is named on purpose
-
 use std::time::{Duration, Instant};
 
 use mrds_client::{Client, Error, RetryPolicy};
 use mrds_mock::{AnsweredBy, MockServer, Outcome, ReceivedRequest, Scenario};
 use mrds_model::ErrorCode;
-use mrds_model::api::{COMPANY_DETAIL, Endpoint, PERSON_COMMENTARY, STOCK_DIVIDENDS};
-use mrds_model::params::CompanyDetailParams;
+use mrds_model::api::Endpoint;
 
 use crate::client_tracing::record;
-use crate::http::{self, get};
+use crate::http::{self, call_example, get};
+
+/// The endpoints these tests stand on, taken from the model (`mrds_tests::served_endpoints`):
+/// the first two the sample server serves, so that a removal in `spec/` moves them on.
+fn first() -> &'static Endpoint {
+    mrds_tests::served_endpoints()[0]
+}
+
+fn second() -> &'static Endpoint {
+    mrds_tests::served_endpoints()[1]
+}
+
+/// The first endpoint the sample server serves with a path parameter, and the parameter's
+/// name; `None` when the spec serves none.
+fn with_path() -> Option<(&'static Endpoint, &'static str)> {
+    let served = mrds_tests::served_endpoints();
+    let endpoint = served.into_iter().find(|e| e.path.contains('{'))?;
+    let name = (endpoint.path.split('/')).find_map(|s| s.strip_prefix('{')?.strip_suffix('}'))?;
+    Some((endpoint, name))
+}
+
+/// The first query pair of `target`, as sent (`symbol=AAPL`).
+fn first_pair(target: &str) -> &str {
+    let query = target.split_once('?').map_or("", |(_, q)| q);
+    query.split('&').next().unwrap_or_default()
+}
 
 /// The path and query of `endpoint`'s sample example, below the base path.
 fn target(endpoint: &Endpoint) -> String {
@@ -41,10 +63,6 @@ fn client(server: &MockServer, retries: u32) -> Client {
         .unwrap()
 }
 
-fn company() -> CompanyDetailParams {
-    CompanyDetailParams::new().with_symbol("AAPL")
-}
-
 /// The journal's entries of `endpoint` once none is pending (the server completes an entry
 /// when it answers, or notices the client went away, a moment after the client is done).
 async fn settled(server: &MockServer, endpoint: &Endpoint) -> Vec<ReceivedRequest> {
@@ -67,7 +85,7 @@ async fn any_status_with_the_error_object_a_body_of_its_own_or_bare() {
     let server = MockServer::start().await.unwrap();
     let addr = server.address();
     let key = Some(server.api_key());
-    let dividends = target(&STOCK_DIVIDENDS);
+    let dividends = target(second());
     for scenario in [
         Scenario::status(503),
         Scenario::status(503)
@@ -78,7 +96,7 @@ async fn any_status_with_the_error_object_a_body_of_its_own_or_bare() {
         Scenario::status(204),
         Scenario::status(200).json_body(r#"{"success": true}"#),
     ] {
-        server.answer(&STOCK_DIVIDENDS, scenario).unwrap();
+        server.answer(second(), scenario).unwrap();
     }
     // No code of the spec answers 503: bare, as a load balancer answers it.
     let bare = get(addr, &dividends, key).await;
@@ -109,21 +127,13 @@ async fn any_status_with_the_error_object_a_body_of_its_own_or_bare() {
 
     // The client retries a bare 503, and reports one as such when its retries run out.
     server
-        .answer(&COMPANY_DETAIL, Scenario::status(503).times(2))
+        .answer(first(), Scenario::status(503).times(2))
         .unwrap();
-    assert!(
-        !client(&server, 3)
-            .company_detail(&company())
-            .await
-            .unwrap()
-            .data
-            .is_empty()
-    );
+    assert!(call_example(&client(&server, 3), first().id).await.unwrap() > 0);
     server
-        .answer(&COMPANY_DETAIL, Scenario::status(503).times(2))
+        .answer(first(), Scenario::status(503).times(2))
         .unwrap();
-    let err = client(&server, 1)
-        .company_detail(&company())
+    let err = call_example(&client(&server, 1), first().id)
         .await
         .unwrap_err();
     assert!(
@@ -138,49 +148,75 @@ async fn scenarios_match_by_query_and_path_parameters() {
     let server = MockServer::start().await.unwrap();
     let addr = server.address();
     let key = Some(server.api_key());
+    // The first parameter of the endpoint's example, and its value.
+    let matched = target(second());
+    let (name, value) = mrds_tests::example_query(second().id).remove(0);
     server
         .answer(
-            &STOCK_DIVIDENDS,
-            Scenario::status(500).when_query("symbol", "AAPL").always(),
+            second(),
+            Scenario::status(500).when_query(&name, &value).always(),
         )
         .unwrap();
-    let aapl = target(&STOCK_DIVIDENDS);
-    assert!(aapl.contains("symbol=AAPL"), "{aapl}");
-    let other = aapl.replace("symbol=AAPL", "symbol=MSFT");
-    get(addr, &aapl, key)
+    get(addr, &matched, key)
         .await
         .error(500, ErrorCode::InternalError);
-    assert_eq!(get(addr, &other, key).await.status, 200);
-    get(addr, &aapl.replace("AAPL", "%41APL"), key)
+    // Another value (valid or not) is not the scenario's.
+    let pair = first_pair(&matched);
+    let other = matched.replacen(pair, &format!("{pair}0"), 1);
+    get(addr, &other, key).await;
+    // The value as sent does not matter, only as read: its first byte percent-encoded.
+    let (head, rest) = pair.split_at(name.len() + 1);
+    let first_byte = rest.as_bytes()[0];
+    let encoded = format!("{head}%{first_byte:02X}{}", &rest[1..]);
+    get(addr, &matched.replacen(pair, &encoded, 1), key)
         .await
         .error(500, ErrorCode::InternalError);
+    let by: Vec<_> = (server.received_requests_of(second()).iter())
+        .map(|r| r.answered_by.clone())
+        .collect();
+    let scenario = Some(AnsweredBy::Scenario(format!("{}#1", second().id)));
+    assert_eq!(by, [scenario.clone(), Some(AnsweredBy::Server), scenario]);
 
-    // A path parameter, by the name the endpoint's path gives it.
-    let commentary = target(&PERSON_COMMENTARY);
-    let person = commentary
+    // A path parameter, by the name the endpoint's path gives it (on a server of its own).
+    let Some((endpoint, name)) = with_path() else {
+        return;
+    };
+    let server = MockServer::start().await.unwrap();
+    let addr = server.address();
+    let key = Some(server.api_key());
+    let path = target(endpoint);
+    let place = (endpoint.path.split('/'))
+        .position(|s| s == format!("{{{name}}}"))
+        .expect("the parameter's segment");
+    let below = path.strip_prefix(mrds_mock::BASE_PATH).unwrap();
+    let value = below
+        .split('?')
+        .next()
+        .unwrap()
         .split('/')
-        .nth(4)
-        .expect("the person id in /api/v1/persons/{person_id}/commentary");
-    server
-        .answer(
-            &PERSON_COMMENTARY,
-            Scenario::status(404).when_path("person_id", person),
-        )
+        .nth(place)
         .unwrap();
-    let someone_else = commentary.replace(person, "00000000-0000-4000-8000-000000000000");
+    server
+        .answer(endpoint, Scenario::status(404).when_path(name, value))
+        .unwrap();
+    let someone_else = path.replacen(&format!("/{value}"), &format!("/{value}0"), 1);
     get(addr, &someone_else, key).await;
     // Without a key: a scenario answers in place of the endpoint, which would refuse none.
-    let answer = get(addr, &commentary, None).await;
+    let answer = get(addr, &path, None).await;
     let error = answer.error(404, ErrorCode::ResourceNotFound);
     assert!(error.message.contains("scenario"), "{}", error.message);
-    let journal = server.received_requests_of(&PERSON_COMMENTARY);
+    let journal = server.received_requests_of(endpoint);
     let by: Vec<_> = journal.iter().map(|r| r.answered_by.clone()).collect();
+    let scenario = format!("{}#1", endpoint.id);
     assert_eq!(
-        by,
-        [
-            Some(AnsweredBy::Server),
-            Some(AnsweredBy::Scenario("person_commentary#2".into()))
-        ]
+        by.last(),
+        Some(&Some(AnsweredBy::Scenario(scenario))),
+        "{by:?}"
+    );
+    assert_ne!(
+        by[by.len() - 2],
+        by[by.len() - 1],
+        "the other value is not the scenario's"
     );
 }
 
@@ -189,60 +225,60 @@ async fn met_expectations_pass_silently_and_unmet_ones_say_what_was_received() {
     let server = MockServer::start().await.unwrap();
     let addr = server.address();
     let key = Some(server.api_key());
-    let dividends = target(&STOCK_DIVIDENDS);
+    let dividends = target(second());
     server
         .answer(
-            &STOCK_DIVIDENDS,
+            second(),
             Scenario::status(503).expect(2).named("gateway down"),
         )
         .unwrap();
     server
-        .answer(&COMPANY_DETAIL, Scenario::samples().expect(1..))
+        .answer(first(), Scenario::samples().expect(1..))
         .unwrap();
     get(addr, &dividends, key).await;
     let unmet = server.check_expectations().unwrap_err();
     let names: Vec<&str> = unmet.unmet.iter().map(|u| u.name.as_str()).collect();
-    assert_eq!(names, ["gateway down", "company_detail#2"]);
+    let (one, two) = (first().id, second().id);
+    assert_eq!(names, ["gateway down".to_string(), format!("{one}#2")]);
     let text = unmet.to_string();
+    let sent = dividends.split('&').next().unwrap();
     for expected in [
-        "scenario \"gateway down\" (stock_dividends: 503) expected exactly 2 requests, answered 1",
-        "stock_dividends received 1 request:",
-        "GET /api/v1/stocks/dividends?symbol=AAPL",
-        "→ 503 by scenario \"gateway down\"",
-        "scenario \"company_detail#2\" (company_detail: samples) expected at least 1 request, answered 0",
-        "company_detail received no request",
+        format!("scenario \"gateway down\" ({two}: 503) expected exactly 2 requests, answered 1"),
+        format!("{two} received 1 request:"),
+        format!("GET {sent}"),
+        "→ 503 by scenario \"gateway down\"".to_string(),
+        format!("scenario \"{one}#2\" ({one}: samples) expected at least 1 request, answered 0"),
+        format!("{one} received no request"),
     ] {
-        assert!(text.contains(expected), "{expected:?} not in:\n{text}");
+        assert!(text.contains(&expected), "{expected:?} not in:\n{text}");
     }
     // Met: the server drops without a word.
     get(addr, &dividends, key).await;
-    get(addr, &target(&COMPANY_DETAIL), key).await;
-    get(addr, &target(&COMPANY_DETAIL), key).await;
+    get(addr, &target(first()), key).await;
+    get(addr, &target(first()), key).await;
     server.verify();
     assert_eq!(server.check_expectations(), Ok(()));
 }
 
-/// A test that expects the failure: the server dropped with an expectation not met panics,
-/// naming the scenario.
+/// The server dropped with an expectation not met panics, naming the scenario (a test that
+/// expects the failure would say `#[should_panic]`; this one reads the message).
 #[tokio::test]
-#[should_panic(
-    expected = "scenario \"two calls\" (company_detail: samples) expected exactly 2 requests, answered 1"
-)]
 async fn an_unmet_expectation_fails_the_test_when_the_server_drops() {
     let server = MockServer::start().await.unwrap();
     server
-        .answer(
-            &COMPANY_DETAIL,
-            Scenario::samples().expect(2).named("two calls"),
-        )
+        .answer(first(), Scenario::samples().expect(2).named("two calls"))
         .unwrap();
-    get(
-        server.address(),
-        &target(&COMPANY_DETAIL),
-        Some(server.api_key()),
-    )
-    .await;
-    drop(server);
+    get(server.address(), &target(first()), Some(server.api_key())).await;
+    let dropped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(server)));
+    let message = dropped.expect_err("the drop panics");
+    let message = (message.downcast_ref::<String>().cloned())
+        .or_else(|| message.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    let expected = format!(
+        "scenario \"two calls\" ({}: samples) expected exactly 2 requests, answered 1",
+        first().id
+    );
+    assert!(message.contains(&expected), "{message}");
 }
 
 #[tokio::test]
@@ -250,27 +286,27 @@ async fn the_journal_says_how_each_request_was_answered_and_how_long_it_took() {
     let server = MockServer::start().await.unwrap();
     let addr = server.address();
     let key = Some(server.api_key());
-    let company_target = target(&COMPANY_DETAIL);
+    let company_target = target(first());
     server
         .answer(
-            &COMPANY_DETAIL,
+            first(),
             Scenario::delay(Duration::from_millis(150)).named("slow"),
         )
         .unwrap();
-    server.answer(&COMPANY_DETAIL, Scenario::reset()).unwrap();
+    server.answer(first(), Scenario::reset()).unwrap();
     // A client that gives up after 100 ms, during a 1 s delay: the request is abandoned.
     server
-        .answer(&COMPANY_DETAIL, Scenario::delay(Duration::from_secs(1)))
+        .answer(first(), Scenario::delay(Duration::from_secs(1)))
         .unwrap();
     assert_eq!(get(addr, &company_target, key).await.status, 200);
-    let _ = client(&server, 0).company_detail(&company()).await;
+    let _ = call_example(&client(&server, 0), first().id).await;
     let impatient = Client::builder(server.base_url())
         .api_key(server.api_key())
         .timeout(Duration::from_millis(100))
         .no_retries()
         .build()
         .unwrap();
-    let err = impatient.company_detail(&company()).await.unwrap_err();
+    let err = call_example(&impatient, first().id).await.unwrap_err();
     assert!(err.is_timeout(), "{err:?}");
     crate::http::send(
         addr,
@@ -280,7 +316,7 @@ async fn the_journal_says_how_each_request_was_answered_and_how_long_it_took() {
     )
     .await;
 
-    let journal = settled(&server, &COMPANY_DETAIL).await;
+    let journal = settled(&server, first()).await;
     let seen: Vec<(Outcome, Option<AnsweredBy>)> = journal
         .iter()
         .map(|r| (r.outcome, r.answered_by.clone()))
@@ -294,11 +330,11 @@ async fn the_journal_says_how_each_request_was_answered_and_how_long_it_took() {
             ),
             (
                 Outcome::Reset,
-                Some(AnsweredBy::Scenario("company_detail#2".into()))
+                Some(AnsweredBy::Scenario(format!("{}#2", first().id)))
             ),
             (
                 Outcome::Abandoned,
-                Some(AnsweredBy::Scenario("company_detail#3".into()))
+                Some(AnsweredBy::Scenario(format!("{}#3", first().id)))
             ),
             (Outcome::Answered { status: 500 }, Some(AnsweredBy::Prefer)),
         ]
@@ -329,11 +365,11 @@ async fn each_request_is_logged_with_its_method_query_key_and_whole_time() {
     let (recording, _guard) = record();
     server
         .answer(
-            &COMPANY_DETAIL,
+            first(),
             Scenario::delay(Duration::from_millis(120)).named("slow"),
         )
         .unwrap();
-    let company = format!("{}&note=log-line-secret-0001", target(&COMPANY_DETAIL));
+    let company = format!("{}&note=log-line-secret-0001", target(first()));
     get(addr, &company, Some("log-line-secret-0001")).await;
     get(addr, "/api/v1/nothing?x=1", Some("wrong")).await;
     drop(server);
@@ -350,14 +386,14 @@ async fn each_request_is_logged_with_its_method_query_key_and_whole_time() {
     );
     let slow = &lines[0];
     assert_eq!(slow.field("method"), Some("GET"));
-    assert_eq!(slow.field("endpoint"), Some("company_detail"));
+    assert_eq!(slow.field("endpoint"), Some(first().id));
     assert_eq!(slow.field("key"), Some("accepted"));
     assert_eq!(slow.field("status"), Some("200"));
     assert_eq!(slow.field("answered_by"), Some("scenario"));
     assert_eq!(slow.field("scenario"), Some("slow"));
     let query = slow.field("query").unwrap();
     assert!(
-        query.starts_with("symbol=AAPL") && query.ends_with("note=<redacted>"),
+        query.starts_with(first_pair(&company)) && query.ends_with("note=<redacted>"),
         "{query}"
     );
     let micros: u64 = slow.field("micros").unwrap().parse().unwrap();

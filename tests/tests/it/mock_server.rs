@@ -7,17 +7,24 @@
 //! the generated constants; delays are milliseconds. (Matchers, expectations, bodies and the
 //! journal's outcomes: `mock_scenarios`; the admin API: `mock_admin`.)
 
-#![allow(deprecated)] // the removed endpoint's constant is named on purpose
-
 use std::time::{Duration, Instant};
 
 use mrds_client::{Client, Error, RetryPolicy, TransportKind};
 use mrds_mock::{KeySent, MockServer, REDACTED, Scenario, ScenarioError};
 use mrds_model::ErrorCode;
-use mrds_model::api::{COMPANY_DETAIL, ENDPOINTS, Endpoint, STOCK_DIVIDENDS};
-use mrds_model::params::CompanyDetailParams;
+use mrds_model::api::{ENDPOINTS, Endpoint};
 
-use crate::http::{self, get, send};
+use crate::http::{self, call_example, get, send};
+
+/// The endpoints these tests stand on, taken from the model (`mrds_tests::served_endpoints`):
+/// the first two the sample server serves, so that a removal in `spec/` moves them on.
+fn first() -> &'static Endpoint {
+    mrds_tests::served_endpoints()[0]
+}
+
+fn second() -> &'static Endpoint {
+    mrds_tests::served_endpoints()[1]
+}
 
 const KEY: &str = "journal-secret-key-0001";
 
@@ -48,10 +55,6 @@ fn client(server: &MockServer, retries: u32) -> Client {
         .unwrap()
 }
 
-fn company() -> CompanyDetailParams {
-    CompanyDetailParams::new().with_symbol("AAPL")
-}
-
 #[tokio::test]
 async fn the_journal_records_every_request_without_the_key() {
     let server = server().await;
@@ -65,8 +68,8 @@ async fn the_journal_records_every_request_without_the_key() {
     // No endpoint's path; a key in the query and in another header; a wrong key; no key.
     let stray = format!("/api/v1/nothing?api_key={KEY}");
     send(addr, "GET", &stray, &[("X-API-Key", KEY), ("X-Note", KEY)]).await;
-    get(addr, &target(&COMPANY_DETAIL), Some("a-wrong-key-999")).await;
-    get(addr, &target(&COMPANY_DETAIL), None).await;
+    get(addr, &target(first()), Some("a-wrong-key-999")).await;
+    get(addr, &target(first()), None).await;
 
     let received = server.received_requests();
     assert_eq!(received.len(), examples.len() + 3);
@@ -99,10 +102,11 @@ async fn the_journal_records_every_request_without_the_key() {
     assert!(!journal.contains(KEY) && !journal.contains("a-wrong-key-999"));
 
     // By endpoint, from the generated constants.
-    let company = server.received_requests_of(&COMPANY_DETAIL);
+    let company = server.received_requests_of(first());
     assert_eq!(company.len(), 3);
-    assert!(company.iter().all(|r| r.is(&COMPANY_DETAIL)));
-    assert_eq!(company[0].query_param("symbol").as_deref(), Some("AAPL"));
+    assert!(company.iter().all(|r| r.is(first())));
+    let (name, value) = mrds_tests::example_query(first().id).remove(0);
+    assert_eq!(company[0].query_param(&name), Some(value));
     server.clear_received_requests();
     assert!(server.received_requests().is_empty());
 }
@@ -111,25 +115,20 @@ async fn the_journal_records_every_request_without_the_key() {
 async fn scenarios_answer_the_next_requests_then_the_samples_return() {
     let server = server().await;
     let addr = server.address();
-    let dividends = target(&STOCK_DIVIDENDS);
+    let dividends = target(second());
     server
-        .answer(&STOCK_DIVIDENDS, Scenario::status(429).times(2))
+        .answer(second(), Scenario::status(429).times(2))
         .unwrap();
-    server
-        .answer(&STOCK_DIVIDENDS, Scenario::status(500))
-        .unwrap();
+    server.answer(second(), Scenario::status(500)).unwrap();
     server
         .answer(
-            &STOCK_DIVIDENDS,
+            second(),
             Scenario::bare_status(503).retry_after(Duration::from_secs(2)),
         )
         .unwrap();
 
     // Another endpoint is not affected.
-    assert_eq!(
-        get(addr, &target(&COMPANY_DETAIL), Some(KEY)).await.status,
-        200
-    );
+    assert_eq!(get(addr, &target(first()), Some(KEY)).await.status, 200);
     for _ in 0..2 {
         let answer = get(addr, &dividends, Some(KEY)).await;
         let error = answer.error(429, ErrorCode::RateLimited);
@@ -145,11 +144,11 @@ async fn scenarios_answer_the_next_requests_then_the_samples_return() {
     assert_eq!((bare.status, bare.body.len()), (503, 0));
     assert_eq!(bare.header("retry-after"), Some("2"));
     assert_eq!(get(addr, &dividends, Some(KEY)).await.status, 200);
-    assert_eq!(server.received_requests_of(&STOCK_DIVIDENDS).len(), 5);
+    assert_eq!(server.received_requests_of(second()).len(), 5);
 
     // Always, until cleared.
     server
-        .answer(&STOCK_DIVIDENDS, Scenario::status(401).always())
+        .answer(second(), Scenario::status(401).always())
         .unwrap();
     for _ in 0..3 {
         get(addr, &dividends, Some(KEY))
@@ -165,35 +164,32 @@ async fn the_client_meets_delays_and_lost_connections() {
     let server = server().await;
     // A delay, then the samples.
     server
-        .answer(&COMPANY_DETAIL, Scenario::delay(Duration::from_millis(150)))
+        .answer(first(), Scenario::delay(Duration::from_millis(150)))
         .unwrap();
     let started = Instant::now();
-    let page = client(&server, 0).company_detail(&company()).await.unwrap();
-    assert!(!page.data.is_empty());
+    let records = call_example(&client(&server, 0), first().id).await.unwrap();
+    assert!(records > 0);
     assert!(started.elapsed() >= Duration::from_millis(150));
 
     // A lost connection: without retries the call fails as reset, with them it succeeds.
-    server.answer(&COMPANY_DETAIL, Scenario::reset()).unwrap();
-    let err = client(&server, 0)
-        .company_detail(&company())
+    server.answer(first(), Scenario::reset()).unwrap();
+    let err = call_example(&client(&server, 0), first().id)
         .await
         .unwrap_err();
     assert!(
         matches!(&err, Error::Transport(t) if t.kind == TransportKind::Reset && t.attempts == 1),
         "{err:?}"
     );
-    server
-        .answer(&COMPANY_DETAIL, Scenario::reset().times(2))
-        .unwrap();
-    let page = client(&server, 3).company_detail(&company()).await.unwrap();
-    assert!(!page.data.is_empty());
+    server.answer(first(), Scenario::reset().times(2)).unwrap();
+    let records = call_example(&client(&server, 3), first().id).await.unwrap();
+    assert!(records > 0);
     // One delayed, one lost, two lost and the one answered.
-    assert_eq!(server.received_requests_of(&COMPANY_DETAIL).len(), 5);
+    assert_eq!(server.received_requests_of(first()).len(), 5);
 
     // A status after a delay: the client's retries honour Retry-After: 0.
     server
         .answer(
-            &COMPANY_DETAIL,
+            first(),
             Scenario::status(429)
                 .after(Duration::from_millis(20))
                 .retry_after(Duration::ZERO)
@@ -201,14 +197,13 @@ async fn the_client_meets_delays_and_lost_connections() {
         )
         .unwrap();
     let started = Instant::now();
-    client(&server, 3).company_detail(&company()).await.unwrap();
+    call_example(&client(&server, 3), first().id).await.unwrap();
     assert!(started.elapsed() >= Duration::from_millis(40));
     // Out of retries, the service's error reaches the caller with its Retry-After.
     server
-        .answer(&COMPANY_DETAIL, Scenario::status(429).times(2))
+        .answer(first(), Scenario::status(429).times(2))
         .unwrap();
-    let err = client(&server, 1)
-        .company_detail(&company())
+    let err = call_example(&client(&server, 1), first().id)
         .await
         .unwrap_err();
     let Error::Api(e) = &err else {
@@ -224,29 +219,26 @@ async fn scenarios_that_cannot_be_answered_are_refused() {
     let server = server().await;
     for status in [199, 600] {
         assert_eq!(
-            server.answer(&STOCK_DIVIDENDS, Scenario::status(status)),
+            server.answer(second(), Scenario::status(status)),
             Err(ScenarioError::InvalidStatus { status })
         );
     }
     assert_eq!(
-        server.answer(
-            &STOCK_DIVIDENDS,
-            Scenario::reset().retry_after(Duration::ZERO)
-        ),
+        server.answer(second(), Scenario::reset().retry_after(Duration::ZERO)),
         Err(ScenarioError::RetryAfterWithoutStatus)
     );
     let other = Endpoint {
         id: "not_in_the_spec",
-        ..STOCK_DIVIDENDS
+        ..*second()
     };
     let err = server.answer(&other, Scenario::status(429)).unwrap_err();
     assert!(
         matches!(&err, ScenarioError::UnknownEndpoint { .. })
-            && err.to_string().contains("stock_dividends"),
+            && err.to_string().contains(second().id),
         "{err}"
     );
     // Nothing was planned.
-    let answer = get(server.address(), &target(&STOCK_DIVIDENDS), Some(KEY)).await;
+    let answer = get(server.address(), &target(second()), Some(KEY)).await;
     assert_eq!(answer.status, 200);
 }
 
@@ -254,7 +246,7 @@ async fn scenarios_that_cannot_be_answered_are_refused() {
 async fn the_prefer_header_asks_any_client_for_a_status_or_a_delay() {
     let server = server().await;
     let addr = server.address();
-    let dividends = target(&STOCK_DIVIDENDS);
+    let dividends = target(second());
     let prefer = |value: &'static str| [("X-API-Key", KEY), ("Prefer", value)];
 
     let answer = send(addr, "GET", &dividends, &prefer("code=429")).await;
@@ -318,7 +310,7 @@ async fn the_prefer_header_asks_any_client_for_a_status_or_a_delay() {
     let answer = send(
         quiet.address(),
         "GET",
-        &target(&STOCK_DIVIDENDS),
+        &target(second()),
         &[("X-API-Key", quiet.api_key()), ("Prefer", "code=429")],
     )
     .await;
