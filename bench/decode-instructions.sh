@@ -15,15 +15,8 @@ n="${N:-5}"
 need valgrind
 cargo build --quiet --release -p mrds-bench --example decodes
 bin="$(target_dir)/release/examples/decodes"
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
-
-count() {
-    valgrind --tool=callgrind --callgrind-out-file="$out/$1-$2" "$bin" "$1" "$2" 2>&1 |
-        sed -n 's/.*I *refs: *//p' | tr -d ,
-}
 echo "| case | instructions per decode |"
 echo "|---|---|"
 for case in candles candles_noticing commentary commentary_noticing; do
-    echo "| $case | $(( ($(count "$case" $((2 * n))) - $(count "$case" "$n")) / n )) |"
+    echo "| $case | $(per_unit "$case" "$n") |"
 done

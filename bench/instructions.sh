@@ -18,18 +18,9 @@ need valgrind
 cargo build --quiet --release -p mrds-bench --example requests
 target_dir="$(target_dir)"
 bin="$target_dir/release/examples/requests"
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
-
-# Instructions of a whole run of $2 requests in mode $1.
-count() {
-    valgrind --tool=callgrind --callgrind-out-file="$out/$1-$2" "$bin" "$1" "$2" 2>&1 |
-        sed -n 's/.*I *refs: *//p' | tr -d ,
-}
-# The difference between N and 2N requests is N requests, without the start-up.
 declare -A per
 for mode in generated handwritten; do
-    per[$mode]=$(( ($(count "$mode" $((2 * n))) - $(count "$mode" "$n")) / n ))
+    per[$mode]=$(per_unit "$mode" "$n")
 done
 echo "| router | instructions per valid request |"
 echo "|---|---|"

@@ -19,16 +19,9 @@ n="${N:-500}"
 need valgrind
 cargo build --quiet --release -p mrds-bench --example proxied
 bin="$(target_dir)/release/examples/proxied"
-out="$(mktemp -d)"
-trap 'rm -rf "$out"' EXIT
-
-count() {
-    valgrind --tool=callgrind --callgrind-out-file="$out/$1-$2" "$bin" "$1" "$2" 2>&1 |
-        sed -n 's/.*I *refs: *//p' | tr -d ,
-}
 declare -A per
 for mode in direct proxied; do
-    per[$mode]=$(( ($(count "$mode" $((2 * n))) - $(count "$mode" "$n")) / n ))
+    per[$mode]=$(per_unit "$mode" "$n")
 done
 echo "| path | instructions per request |"
 echo "|---|---|"
