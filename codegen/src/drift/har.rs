@@ -177,6 +177,16 @@ fn judge(api: &Api, e: &Endpoint, path: &str, query: &str, body: Option<&str>) -
         (Some(_), None) => return Judged::NotJudged,
         _ => None,
     };
+    // A body that is not of the record's shape is refused as the generated server refuses it,
+    // under the body's rule, before any other check of the body. A format is not part of the
+    // shape: the generated record reads a text in another format as a text.
+    if let (Some(record), Some(json)) = (record, &json)
+        && !crate::contract::record_problems(api, record.id, json, "body")
+            .iter()
+            .all(|p| p.contains("is not in the format"))
+    {
+        return Judged::Refused(vec![e.body_rule()]);
+    }
     let problems = e.problems(record, &params, json.as_ref());
     if problems.is_empty() {
         return Judged::Accepted;

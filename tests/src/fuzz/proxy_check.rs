@@ -60,6 +60,11 @@ pub fn proxy_check(data: &[u8]) {
     };
     let raw = RawParams::from_query_string(&query);
     let judgement = check.judge(&raw, None);
+    if judgement == Judgement::NotJudged && typed.endpoint.method.takes_body() {
+        // An endpoint with a body is judged with its body (which this target does not send;
+        // `mock_body` does): without one, no rule is at stake.
+        return;
+    }
     let expected = match (typed.from_raw)(&raw) {
         Ok(()) => Judgement::Accepted,
         Err(error) => {
