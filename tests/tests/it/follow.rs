@@ -113,7 +113,7 @@ fn labels(release: &str) -> diff::render::Labels {
 const FOLLOWED: &str = "MRDS_FOLLOWED";
 
 /// Workspace members that depend on the generated crates: in the scratch copy they get a
-/// profile of their own (one codegen unit fewer, no debug info: they are compiled again for
+/// profile of their own (a codegen unit or two fewer, no debug info: they are compiled again for
 /// every release), so their artifacts never take the names of the main workspace's in the
 /// shared target directory (cargo names a path crate's artifacts after its path relative to
 /// the workspace, the same in a copy). The other members are copied with their times and stay
@@ -129,11 +129,16 @@ const OWN_PROFILE: &[&str] = &[
 
 /// Writes the configuration of the cargo of a scratch copy below `scratch`, beside it (cargo
 /// reads the `.cargo` folders of every directory above the one it runs in), so the copy itself
-/// is untouched: the members of [`OWN_PROFILE`] get a profile of their own.
-pub(crate) fn own_profile(scratch: &Path) {
+/// is untouched: the members of [`OWN_PROFILE`] get a profile of their own, told apart by
+/// `codegen_units`. Each scratch copy takes its own number: two copies with one profile would
+/// share artifacts too (their paths relative to their workspaces are the same), and a copy's
+/// files, copied with their times, would look older than the other copy's artifacts.
+pub(crate) fn own_profile(scratch: &Path, codegen_units: u32) {
     let config: String = OWN_PROFILE
         .iter()
-        .map(|p| format!("[profile.dev.package.{p}]\ncodegen-units = 255\ndebug = 0\n\n"))
+        .map(|p| {
+            format!("[profile.dev.package.{p}]\ncodegen-units = {codegen_units}\ndebug = 0\n\n")
+        })
         .collect();
     std::fs::create_dir_all(scratch.join(".cargo")).unwrap();
     std::fs::write(scratch.join(".cargo/config.toml"), config).unwrap();
@@ -289,7 +294,7 @@ fn a_release_series_in_spec_alone() {
         copy_workspace(&ws);
         Ok(())
     });
-    own_profile(&scratch);
+    own_profile(&scratch, 255);
     let git = |args: &[&str]| {
         let mut all = vec![
             "-c",
