@@ -202,12 +202,14 @@ fn retype_and_narrow(api: &Api, files: &BTreeMap<String, String>) -> Result<Vec<
         line.replacen("type: integer", "type: number", 1),
     )];
 
-    let (e, p, max, narrowed) = api
-        .endpoints
-        .iter()
-        .filter(|e| !fixture(&e.id) && e.removed.is_none())
-        .flat_map(|e| e.params.iter().map(move |p| (e, p)))
-        .find_map(|(e, p)| {
+    // Every parameter defined at the same place (an alias of one anchor) narrows with it.
+    let params = || {
+        (api.endpoints.iter())
+            .filter(|e| !fixture(&e.id) && e.removed.is_none())
+            .flat_map(|e| e.params.iter().map(move |p| (e, p)))
+    };
+    let (p, max, narrowed, sharing) = params()
+        .find_map(|(_, p)| {
             let ValueType::Integer(t) = &p.ty else {
                 return None;
             };
@@ -215,12 +217,13 @@ fn retype_and_narrow(api: &Api, files: &BTreeMap<String, String>) -> Result<Vec<
             if p.location != ParamLocation::Query || p.list.is_some() {
                 return None;
             }
-            let floor = [Some(min), default_of(p), example_of(e, p)]
-                .into_iter()
+            let sharing: Vec<_> = params().filter(|(_, q)| q.at == p.at).collect();
+            let floor = (sharing.iter())
+                .flat_map(|(e, q)| [Some(min), default_of(q), example_of(e, q)])
                 .flatten()
                 .max()?;
             let narrowed = (max / 2).max(floor);
-            (narrowed < max).then_some((e, p, max, narrowed))
+            (narrowed < max).then_some((p, max, narrowed, sharing))
         })
         .ok_or("no integer parameter to narrow")?;
     let (file, line) = line_at(files, &p.at.file, p.at.line)?;
@@ -236,10 +239,9 @@ fn retype_and_narrow(api: &Api, files: &BTreeMap<String, String>) -> Result<Vec<
         line.to_owned(),
         line.replacen(&bound, &format!("max: {narrowed}"), 1),
     ));
-    let breaking = [
-        format!("{}.{}", record.spec_name, field.wire),
-        format!("{}.{}", e.id, p.wire),
-    ];
+    let breaking: Vec<String> = std::iter::once(format!("{}.{}", record.spec_name, field.wire))
+        .chain(sharing.iter().map(|(e, q)| format!("{}.{}", e.id, q.wire)))
+        .collect();
     steps.push(history_row(5, "", &breaking));
     Ok(steps)
 }

@@ -450,6 +450,11 @@ async fn samples_keep_the_documented_orderings_and_spellings() {
         assert_eq!(rows.len(), 3);
         assert!(rows.iter().all(|r| r.symbol == spelling));
     }
+    // The company profiles' samples, while the spec serves the endpoint (a release may
+    // remove it).
+    if mrds_tests::example_while_served("company_detail").is_none() {
+        return;
+    }
     for spelling in ["BRK.B", "BRK-B"] {
         let target = format!("/v1/stocks/company/detail?symbol={spelling}");
         let rows = get(addr, &target, Some(KEY))
