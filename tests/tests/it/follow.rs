@@ -280,8 +280,12 @@ fn start_mock(ws: &Path, port: u16, key: &str) -> Mock {
 /// file touched, `cargo clippy --workspace --all-targets -- -D warnings` (every target checked,
 /// the benches too), `cargo test --workspace` (which builds every target it runs: the
 /// libraries, binaries, examples and tests), `cargo xtask spec-diff` against the release
-/// before (exit 0: every change acknowledged by the release's history row) and the contract
-/// suite against the sample server (every endpoint implemented) all pass.
+/// before (exit 0: every change acknowledged by the release's history row) pass; after the
+/// last release, the contract suite against the sample server passes for every endpoint, those
+/// of the series included, three times in a row. (The series' endpoints do not change once
+/// added and the releases that change the real spec's come last, so the last release's
+/// contract run covers every endpoint's final form; one run per release cost two minutes of
+/// CI more.)
 #[test]
 #[ignore = "exhaustive: builds and tests a scratch copy of the workspace; .ci/exhaustive runs it"]
 fn a_release_series_in_spec_alone() {
@@ -381,6 +385,13 @@ fn a_release_series_in_spec_alone() {
             "{name}: {changelog}"
         );
 
+        if n + 1 < last {
+            step(&format!("{name}: commit the release"), || {
+                git(&["add", "-A"])?;
+                git(&["commit", "-q", "-m", name])
+            });
+            continue;
+        }
         // The sample server alone: a package selected alone resolves its own features, as
         // `cargo xtask contract` builds the runner alone.
         step(&format!("{name}: build the sample server"), || {
@@ -394,10 +405,9 @@ fn a_release_series_in_spec_alone() {
         let key = "follow-key";
         let mock = start_mock(&ws, port, key);
         let base_url = format!("http://127.0.0.1:{port}/api");
-        // After the last release, three runs in a row: a check that passes only sometimes (a
-        // connection reused after an answer that left a body unread, say) fails one of them.
-        let runs = if n + 1 == last { 3 } else { 1 };
-        for run_number in 1..=runs {
+        // Three runs in a row: a check that passes only sometimes (a connection reused after an
+        // answer that left a body unread, say) fails one of them.
+        for run_number in 1..=3 {
             let contract = step(
                 &format!("{name}: cargo xtask contract --require-all (run {run_number})"),
                 || {
