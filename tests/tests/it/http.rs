@@ -146,6 +146,18 @@ pub fn example(id: &str) -> &'static mrds_mock::Example {
         .unwrap_or_else(|| panic!("no sample example for {id}"))
 }
 
+/// The first endpoint the sample server serves, taken from the model
+/// (`mrds_tests::served_endpoints`): what the tests of its machinery (scenarios, the journal,
+/// the admin API) stand on, so that a removal in `spec/` moves them on.
+pub fn first() -> &'static mrds_model::api::Endpoint {
+    mrds_tests::served_endpoints()[0]
+}
+
+/// The second endpoint the sample server serves (see [`first`]).
+pub fn second() -> &'static mrds_model::api::Endpoint {
+    mrds_tests::served_endpoints()[1]
+}
+
 /// The parameters of the sample server's example request of `P`'s endpoint.
 pub fn example_params<P: Request>() -> P {
     let id = P::ENDPOINT.id;

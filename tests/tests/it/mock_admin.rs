@@ -9,19 +9,9 @@ use mrds_mock::MockServer;
 use mrds_model::ErrorCode;
 use mrds_model::api::Endpoint;
 
-use crate::http::{self, Answer, get, send, send_body};
+use crate::http::{self, Answer, first, get, second, send, send_body};
 
 const KEY: &str = "admin-test-key-0001";
-
-/// The endpoints these tests stand on, taken from the model (`mrds_tests::served_endpoints`):
-/// the first two the sample server serves, so that a removal in `spec/` moves them on.
-fn first() -> &'static Endpoint {
-    mrds_tests::served_endpoints()[0]
-}
-
-fn second() -> &'static Endpoint {
-    mrds_tests::served_endpoints()[1]
-}
 
 fn target(endpoint: &Endpoint) -> String {
     format!(

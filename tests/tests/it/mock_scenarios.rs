@@ -13,17 +13,7 @@ use mrds_model::ErrorCode;
 use mrds_model::api::Endpoint;
 
 use crate::client_tracing::record;
-use crate::http::{self, call_example, get};
-
-/// The endpoints these tests stand on, taken from the model (`mrds_tests::served_endpoints`):
-/// the first two the sample server serves, so that a removal in `spec/` moves them on.
-fn first() -> &'static Endpoint {
-    mrds_tests::served_endpoints()[0]
-}
-
-fn second() -> &'static Endpoint {
-    mrds_tests::served_endpoints()[1]
-}
+use crate::http::{self, call_example, first, get, second};
 
 /// The first endpoint the sample server serves with a path parameter, and the parameter's
 /// name; `None` when the spec serves none.

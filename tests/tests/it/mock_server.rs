@@ -14,17 +14,7 @@ use mrds_mock::{KeySent, MockServer, REDACTED, Scenario, ScenarioError};
 use mrds_model::ErrorCode;
 use mrds_model::api::{ENDPOINTS, Endpoint};
 
-use crate::http::{self, call_example, get, send};
-
-/// The endpoints these tests stand on, taken from the model (`mrds_tests::served_endpoints`):
-/// the first two the sample server serves, so that a removal in `spec/` moves them on.
-fn first() -> &'static Endpoint {
-    mrds_tests::served_endpoints()[0]
-}
-
-fn second() -> &'static Endpoint {
-    mrds_tests::served_endpoints()[1]
-}
+use crate::http::{self, call_example, first, get, second, send};
 
 const KEY: &str = "journal-secret-key-0001";
 
