@@ -13,7 +13,7 @@ pub fn instant_text(seconds: i64, format: TimeFormat) -> String {
         TimeFormat::Rfc3339 => {
             let days = seconds.div_euclid(86_400);
             let secs = seconds.rem_euclid(86_400);
-            let (y, m, d) = civil_from_days(days);
+            let (y, m, d) = mrds_runtime::text::civil_from_days(days);
             format!(
                 "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
                 secs / 3600,
@@ -22,20 +22,6 @@ pub fn instant_text(seconds: i64, format: TimeFormat) -> String {
             )
         }
     }
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 /// Values of type `ty` its own rules accept, the sample request's (`base`) first: the

@@ -255,7 +255,7 @@ pub(super) fn spell(seconds: i64, like: &str, date: bool) -> String {
         return seconds.to_string();
     }
     let days = seconds.div_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
+    let (y, m, d) = mrds_runtime::text::civil_from_days(days);
     if date || like.len() == 10 {
         return format!("{y:04}-{m:02}-{d:02}");
     }
@@ -266,20 +266,6 @@ pub(super) fn spell(seconds: i64, like: &str, date: bool) -> String {
         s / 60 % 60,
         s % 60
     )
-}
-
-/// The proleptic Gregorian date of a count of days since 1970-01-01.
-pub(super) fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 #[cfg(test)]
@@ -324,8 +310,8 @@ mod tests {
 
     #[test]
     fn instants_are_spelt_as_the_example_spells_them() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_773), (2026, 11, 16));
+        assert_eq!(mrds_runtime::text::civil_from_days(0), (1970, 1, 1));
+        assert_eq!(mrds_runtime::text::civil_from_days(20_773), (2026, 11, 16));
         assert_eq!(spell(1_795_996_800, "1793491200", false), "1795996800");
         assert_eq!(spell(20_773 * 86_400, "2026-11-01", true), "2026-11-16");
         assert_eq!(

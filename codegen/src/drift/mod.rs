@@ -49,7 +49,7 @@ impl Default for Options {
         let days = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() / 86_400);
-        let (y, m, d) = bounds::civil_from_days(days as i64);
+        let (y, m, d) = mrds_runtime::text::civil_from_days(days as i64);
         Self {
             today: format!("{y:04}-{m:02}-{d:02}"),
         }
