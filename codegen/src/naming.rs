@@ -1,5 +1,7 @@
 //! Every Rust name the generator uses is decided here: casing, keyword escaping, validity.
 
+use std::collections::BTreeSet;
+
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 
 /// Rust keywords of the 2024 edition (strict and reserved), which need `r#` as identifiers.
@@ -104,6 +106,34 @@ pub fn variant_name(wire: &str, explicit: Option<&str>) -> Result<String, String
     }
 }
 
+/// A Rust variant name for a wire value that does not make one itself (`2h`: `V2h`; its
+/// words capitalized, a `V` before a leading digit, a number after a name `taken`): the `rust:`
+/// name the drift report's edits and drafts give such a value.
+pub fn free_variant_name(wire: &str, taken: &BTreeSet<String>) -> String {
+    let words: String = wire
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect();
+    let base = if words.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        words
+    } else {
+        format!("V{words}")
+    };
+    let mut name = base.clone();
+    let mut n = 2;
+    while taken.contains(&name) || variant_name("x", Some(&name)).is_err() {
+        name = format!("{base}{n}");
+        n += 1;
+    }
+    name
+}
+
 /// The Rust names of one endpoint, decided once (by [`endpoint_names`]) and kept in the model
 /// (`Endpoint::names`).
 #[derive(Clone, Debug)]
@@ -169,6 +199,16 @@ pub fn is_operation_id(id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_without_a_variant_name_gets_a_free_one() {
+        let none = BTreeSet::new();
+        assert_eq!(free_variant_name("2h", &none), "V2h");
+        assert_eq!(free_variant_name("MLC 64Gb", &none), "MLC64Gb");
+        assert_eq!(free_variant_name("self", &none), "Self2");
+        let taken = BTreeSet::from(["V2h".to_string()]);
+        assert_eq!(free_variant_name("2h", &taken), "V2h2");
+    }
 
     #[test]
     fn names() {

@@ -396,7 +396,7 @@ pub(super) fn draft(
             for v in values {
                 let mut line = format!("      - {{ value: {}", scalar(v));
                 if naming::variant_name(v, None).is_err() {
-                    let name = variant_name(v, &names);
+                    let name = naming::free_variant_name(v, &names);
                     names.insert(name.clone());
                     line.push_str(&format!(", rust: {name}"));
                 }
@@ -485,23 +485,6 @@ fn value_set(values: &Values, times: u64) -> Option<Vec<String>> {
 fn names_a_thing(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
     name.ends_with("_id") || name == "id" || name.contains("name") || name.contains("symbol")
-}
-
-/// A Rust variant name for a value that does not make one, not among `taken`.
-fn variant_name(wire: &str, taken: &BTreeSet<String>) -> String {
-    let base = wire.to_upper_camel_case();
-    let base = if base.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        base
-    } else {
-        format!("V{base}")
-    };
-    let mut name = base.clone();
-    let mut n = 2;
-    while taken.contains(&name) || naming::variant_name("x", Some(&name)).is_err() {
-        name = format!("{base}{n}");
-        n += 1;
-    }
-    name
 }
 
 /// The YAML of record `name` whose objects showed `values`, into `records` (then its nested

@@ -315,7 +315,7 @@ pub(super) fn unknown_values(
     for v in &new {
         let mut entries: Vec<(&str, String)> = vec![("value", scalar(v))];
         if naming::variant_name(v, None).is_err() {
-            let name = variant_for(v, &taken);
+            let name = naming::free_variant_name(v, &taken);
             taken.insert(name.clone());
             entries.push(("rust", name));
         }
@@ -345,32 +345,6 @@ pub(super) fn unknown_values(
             change,
         )
     })
-}
-
-/// A Rust variant name for a wire value that does not make one (`2h`: `V2h`), not in `taken`.
-fn variant_for(wire: &str, taken: &BTreeSet<String>) -> String {
-    let words: String = wire
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut c = w.chars();
-            c.next()
-                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-                .unwrap_or_default()
-        })
-        .collect();
-    let base = if words.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        words
-    } else {
-        format!("V{words}")
-    };
-    let mut name = base.clone();
-    let mut n = 2;
-    while taken.contains(&name) || naming::variant_name("x", Some(&name)).is_err() {
-        name = format!("{base}{n}");
-        n += 1;
-    }
-    name
 }
 
 pub(super) fn not_required(cx: &Cx<'_>, record: &str, field: &str, how: &str) -> Item {
