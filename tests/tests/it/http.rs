@@ -146,6 +146,25 @@ pub fn example(id: &str) -> &'static mrds_mock::Example {
         .unwrap_or_else(|| panic!("no sample example for {id}"))
 }
 
+/// The target of `endpoint`'s sample example: the base path, the path and the query.
+pub fn target(endpoint: &mrds_model::api::Endpoint) -> String {
+    format!("{}{}", mrds_mock::BASE_PATH, example(endpoint.id).request)
+}
+
+/// A client of the sample server `server` whose retries wait at most a few milliseconds.
+pub fn client(server: &mrds_mock::MockServer, retries: u32) -> Client {
+    Client::builder(server.base_url())
+        .api_key(server.api_key())
+        .retry(mrds_client::RetryPolicy {
+            max_retries: retries,
+            initial_backoff: std::time::Duration::from_millis(1),
+            max_backoff: std::time::Duration::from_millis(5),
+            ..mrds_client::RetryPolicy::default()
+        })
+        .build()
+        .unwrap()
+}
+
 /// The first endpoint the sample server serves, taken from the model
 /// (`mrds_tests::served_endpoints`): what the tests of its machinery (scenarios, the journal,
 /// the admin API) stand on, so that a removal in `spec/` moves them on.

@@ -7,19 +7,10 @@ use serde_json::{Value, json};
 
 use mrds_mock::MockServer;
 use mrds_model::ErrorCode;
-use mrds_model::api::Endpoint;
 
-use crate::http::{self, Answer, first, get, second, send, send_body};
+use crate::http::{Answer, first, get, second, send, send_body, target};
 
 const KEY: &str = "admin-test-key-0001";
-
-fn target(endpoint: &Endpoint) -> String {
-    format!(
-        "{}{}",
-        mrds_mock::BASE_PATH,
-        http::example(endpoint.id).request
-    )
-}
 
 async fn admin() -> MockServer {
     MockServer::builder()

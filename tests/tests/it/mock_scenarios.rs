@@ -7,13 +7,13 @@
 
 use std::time::{Duration, Instant};
 
-use mrds_client::{Client, Error, RetryPolicy};
+use mrds_client::{Client, Error};
 use mrds_mock::{AnsweredBy, MockServer, Outcome, ReceivedRequest, Scenario};
 use mrds_model::ErrorCode;
 use mrds_model::api::Endpoint;
 
 use crate::client_tracing::record;
-use crate::http::{self, call_example, first, get, second};
+use crate::http::{call_example, client, first, get, second, target};
 
 /// The first endpoint the sample server serves with a path parameter, and the parameter's
 /// name; `None` when the spec serves none.
@@ -28,29 +28,6 @@ fn with_path() -> Option<(&'static Endpoint, &'static str)> {
 fn first_pair(target: &str) -> &str {
     let query = target.split_once('?').map_or("", |(_, q)| q);
     query.split('&').next().unwrap_or_default()
-}
-
-/// The path and query of `endpoint`'s sample example, below the base path.
-fn target(endpoint: &Endpoint) -> String {
-    format!(
-        "{}{}",
-        mrds_mock::BASE_PATH,
-        http::example(endpoint.id).request
-    )
-}
-
-/// A client of `server` whose retries wait at most a few milliseconds.
-fn client(server: &MockServer, retries: u32) -> Client {
-    Client::builder(server.base_url())
-        .api_key(server.api_key())
-        .retry(RetryPolicy {
-            max_retries: retries,
-            initial_backoff: Duration::from_millis(1),
-            max_backoff: Duration::from_millis(5),
-            ..RetryPolicy::default()
-        })
-        .build()
-        .unwrap()
 }
 
 /// The journal's entries of `endpoint` once none is pending (the server completes an entry

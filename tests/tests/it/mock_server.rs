@@ -9,40 +9,17 @@
 
 use std::time::{Duration, Instant};
 
-use mrds_client::{Client, Error, RetryPolicy, TransportKind};
+use mrds_client::{Error, TransportKind};
 use mrds_mock::{KeySent, MockServer, REDACTED, Scenario, ScenarioError};
 use mrds_model::ErrorCode;
 use mrds_model::api::{ENDPOINTS, Endpoint};
 
-use crate::http::{self, call_example, first, get, second, send};
+use crate::http::{self, call_example, client, first, get, second, send, target};
 
 const KEY: &str = "journal-secret-key-0001";
 
-/// The path and query of `endpoint`'s sample example, below the base path.
-fn target(endpoint: &Endpoint) -> String {
-    format!(
-        "{}{}",
-        mrds_mock::BASE_PATH,
-        http::example(endpoint.id).request
-    )
-}
-
 async fn server() -> MockServer {
     MockServer::builder().api_key(KEY).start().await.unwrap()
-}
-
-/// A client of `server` whose retries wait at most a few milliseconds.
-fn client(server: &MockServer, retries: u32) -> Client {
-    Client::builder(server.base_url())
-        .api_key(server.api_key())
-        .retry(RetryPolicy {
-            max_retries: retries,
-            initial_backoff: Duration::from_millis(1),
-            max_backoff: Duration::from_millis(5),
-            ..RetryPolicy::default()
-        })
-        .build()
-        .unwrap()
 }
 
 #[tokio::test]
