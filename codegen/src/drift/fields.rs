@@ -460,14 +460,14 @@ pub(super) fn wrong_type(
     let change = if numeric_texts {
         splices.push(file.set_entry(item, &["name"], "type", "string"));
         splices.push(file.set_entry(item, &["array", "type"], "format", "numeric_text"));
-        let (more, n) = samples::field_values(cx, record, field, &Convert::ToText);
-        if n > 0 {
-            brings.push(format!(
-                "{n} sample value{} of `{field}` written as text",
-                plural(n)
-            ));
-        }
-        splices.extend(more);
+        splices.extend(samples::field_values(
+            cx,
+            record,
+            field,
+            &Convert::ToText,
+            "written as text",
+            &mut brings,
+        ));
         vec!["type: string, format: numeric_text".to_string()]
     } else {
         let (ty, array) = match got {
@@ -510,14 +510,14 @@ pub(super) fn wrong_type(
             keeps: &keeps,
             values: &observed,
         };
-        let (more, n) = samples::field_values(cx, record, field, &convert);
-        if n > 0 {
-            brings.push(format!(
-                "{n} sample value{} of `{field}` replaced by values the service sent",
-                plural(n)
-            ));
-        }
-        splices.extend(more);
+        splices.extend(samples::field_values(
+            cx,
+            record,
+            field,
+            &convert,
+            "replaced by values the service sent",
+            &mut brings,
+        ));
         vec![format!(
             "type: {ty}{}",
             if array { ", array: true" } else { "" }
@@ -546,10 +546,7 @@ pub(super) fn wrong_type(
 /// The JSON kind of a sample value as YAML writes it.
 fn sample_kind(node: &Node) -> Option<JsonKind> {
     match &node.kind {
-        NodeKind::Scalar { text, plain: false } => {
-            let _ = text;
-            Some(JsonKind::String)
-        }
+        NodeKind::Scalar { plain: false, .. } => Some(JsonKind::String),
         NodeKind::Scalar { text, plain: true } => Some(if node.is_null() {
             JsonKind::Null
         } else if text.parse::<i64>().is_ok() {
@@ -631,14 +628,14 @@ pub(super) fn wrong_format(
                 keeps: &keeps,
                 values: &observed,
             };
-            let (more, n) = samples::field_values(cx, record, field, &convert);
-            if n > 0 {
-                brings.push(format!(
-                    "{n} sample value{} of `{field}` replaced by values the service sent, in the new format",
-                    plural(n)
-                ));
-            }
-            splices.extend(more);
+            splices.extend(samples::field_values(
+                cx,
+                record,
+                field,
+                &convert,
+                "replaced by values the service sent, in the new format",
+                &mut brings,
+            ));
             (splices, vec![format!("format: {}", other.name())])
         }
         (None, Some(_)) => (

@@ -20,9 +20,29 @@ pub(super) enum Convert<'e> {
     },
 }
 
+/// The splices bringing the sample values of `field` of `record` along; when they change any,
+/// a line of `brings` says how many, and `how` (`written as text`).
+pub(super) fn field_values(
+    cx: &Cx<'_>,
+    record: &str,
+    field: &str,
+    convert: &Convert<'_>,
+    how: &str,
+    brings: &mut Vec<String>,
+) -> Vec<Splice> {
+    let (splices, n) = changed_values(cx, record, field, convert);
+    if n > 0 {
+        brings.push(format!(
+            "{n} sample value{} of `{field}` {how}",
+            super::plural(n)
+        ));
+    }
+    splices
+}
+
 /// The splices bringing the sample values of `field` of `record` along, and how many values
 /// they change.
-pub(super) fn field_values(
+fn changed_values(
     cx: &Cx<'_>,
     record: &str,
     field: &str,
