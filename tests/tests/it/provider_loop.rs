@@ -30,12 +30,12 @@ use mrds_runtime::text::instant_seconds;
 use mrds_server::axum::body::{Body, to_bytes};
 use mrds_server::axum::extract::Request;
 use mrds_server::axum::http;
-use mrds_server::axum::middleware::{self, Next};
+use mrds_server::axum::middleware::Next;
 use mrds_server::axum::response::Response;
 use serde_json::{Value, json};
 
 use super::contract::serve;
-use super::provider_proxy::{KEY, candidates, get_json, rows_of, unused};
+use super::provider_proxy::{KEY, candidates, drifting_provider, get_json, rows_of, unused};
 
 /// The most a range may span at the fake provider.
 const SPAN: i64 = 14 * 86_400;
@@ -341,13 +341,11 @@ fn example_value(request: &str, name: &str) -> Option<i64> {
 
 /// The fake provider: the sample server, drifted as `plan` says.
 async fn fake_provider(plan: Arc<Plan>) -> std::net::SocketAddr {
-    let router = mrds_mock::router(mrds_server::StaticKeys::new([KEY])).layer(middleware::from_fn(
-        move |request: Request, next: Next| {
-            let plan = plan.clone();
-            async move { drift(&plan, request, next).await }
-        },
-    ));
-    serve(router).await
+    drifting_provider(move |request, next| {
+        let plan = plan.clone();
+        async move { drift(&plan, request, next).await }
+    })
+    .await
 }
 
 async fn drift(plan: &Plan, mut request: Request, next: Next) -> Response {

@@ -166,13 +166,22 @@ pub(super) async fn get_json(root: &str, target: &str) -> Value {
 /// The fake provider: the sample server, drifted as `drifts` says.
 async fn fake_provider(drifts: Drifts) -> std::net::SocketAddr {
     let drifts = Arc::new(drifts);
-    let router = mrds_mock::router(mrds_server::StaticKeys::new([KEY])).layer(middleware::from_fn(
-        move |request: Request, next: Next| {
-            let drifts = drifts.clone();
-            async move { drift(&drifts, request, next).await }
-        },
-    ));
-    serve(router).await
+    drifting_provider(move |request, next| {
+        let drifts = drifts.clone();
+        async move { drift(&drifts, request, next).await }
+    })
+    .await
+}
+
+/// A fake provider: the sample server (accepting [`KEY`]) behind `drift`, a middleware that
+/// changes what it is asked or answers.
+pub(super) async fn drifting_provider<F, Fut>(drift: F) -> std::net::SocketAddr
+where
+    F: Fn(Request, Next) -> Fut + Clone + Send + Sync + 'static,
+    Fut: std::future::Future<Output = Response> + Send + 'static,
+{
+    let keys = mrds_server::StaticKeys::new([KEY]);
+    serve(mrds_mock::router(keys).layer(middleware::from_fn(drift))).await
 }
 
 async fn drift(drifts: &Drifts, mut request: Request, next: Next) -> Response {
