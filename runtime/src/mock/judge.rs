@@ -21,7 +21,9 @@ pub enum Judgement {
 }
 
 impl Judgement {
-    fn of(result: Result<(), ValidationError>) -> Self {
+    /// The judgement a generated parameter type's reading gives (`from_raw`, and with a body
+    /// `validate_body`): accepted, or refused naming each rule of its issues once.
+    pub fn of(result: Result<(), ValidationError>) -> Self {
         match result {
             Ok(()) => Judgement::Accepted,
             Err(error) => {
