@@ -181,6 +181,20 @@ pub fn rfc3339_seconds(text: &str) -> Option<i64> {
     Some(days * 86_400 + hour * 3600 + minute * 60 + second - offset)
 }
 
+/// `text` as a part of a name (a probe's, a drafted endpoint's id): ASCII letters and digits
+/// lowercased, anything else `_` (`MLC 128Gb`: `mlc_128gb`).
+pub fn name_part(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
 /// Days since 1970-01-01 of a proleptic Gregorian date.
 pub fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     let y = if month <= 2 { year - 1 } else { year };
@@ -312,6 +326,13 @@ pub fn one_of(values: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn name_parts_are_lowercase_letters_digits_and_underscores() {
+        assert_eq!(name_part("MLC 128Gb"), "mlc_128gb");
+        assert_eq!(name_part("equity-offering"), "equity_offering");
+        assert_eq!(name_part("é"), "_");
+    }
 
     #[test]
     fn civil_dates_and_day_counts_are_inverses() {

@@ -231,7 +231,11 @@ fn value_probes<'m>(
         }
         ValueType::Enum(set) => {
             for v in &set.values {
-                probe(&format!("value_{}", probe_name(v)), &[v], accepted());
+                probe(
+                    &format!("value_{}", mrds_runtime::text::name_part(v)),
+                    &[v],
+                    accepted(),
+                );
             }
             probe(
                 "not_a_value",
@@ -265,28 +269,4 @@ fn value_probes<'m>(
         }
     }
     out
-}
-
-/// A value as part of a probe name: lowercase letters, digits and `_`.
-pub(super) fn probe_name(value: &str) -> String {
-    value
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn probe_names() {
-        assert_eq!(probe_name("MLC 128Gb"), "mlc_128gb");
-    }
 }

@@ -422,17 +422,7 @@ pub fn draft_id(method: &str, template: &str) -> String {
         .filter(|s| {
             !(s.starts_with('v') && s[1..].bytes().all(|b| b.is_ascii_digit()) && s.len() > 1)
         })
-        .map(|s| {
-            s.chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        '_'
-                    }
-                })
-                .collect()
-        })
+        .map(crate::text::name_part)
         .collect();
     let mut id = literal.join("_");
     if id.is_empty() || id.starts_with(|c: char| c.is_ascii_digit()) {
