@@ -249,11 +249,8 @@ async fn round_trip(id: &str, generate: bool) -> Option<Recovered> {
         .unwrap();
     let at = serve(proxy.router()).await;
     let options = mrds_contract::Options {
-        base_url: format!("http://{at}"),
-        api_key: Some(KEY.into()),
         only: vec![id.to_string()],
-        timeout: std::time::Duration::from_secs(10),
-        ..Default::default()
+        ..super::provider_proxy::contract_at(at)
     };
     mrds_contract::run(api, &options)
         .await

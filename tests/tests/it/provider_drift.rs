@@ -274,16 +274,27 @@ fn every_kind_of_finding_is_reported_as_the_spec_edit_it_calls_for() {
     assert!(second.files.is_empty());
     // spec-diff reports every check the edits predicted, and finds the breaking ones
     // acknowledged by the history row the edits add.
-    let changes = mrds_codegen::diff::compare(&api, &again);
+    spec_diff_as_predicted(&api, &again, &report.predicted);
+}
+
+/// spec-diff from `before` to `after` (a spec with a drift report's edits applied) reports
+/// every check id the report `predicted`, and passes: the breaking changes are acknowledged by
+/// the history row the edits add.
+pub(super) fn spec_diff_as_predicted(
+    before: &mrds_codegen::model::Api,
+    after: &mrds_codegen::model::Api,
+    predicted: &[&str],
+) {
+    let changes = mrds_codegen::diff::compare(before, after);
     let reported: std::collections::BTreeSet<&str> = (changes.contract.iter())
         .chain(&changes.samples)
         .map(|f| f.kind.info().id)
         .collect();
-    for id in &report.predicted {
-        assert!(reported.contains(id), "{id} not in {reported:?}");
+    for id in predicted {
+        assert!(reported.contains(id), "{id} predicted, not in {reported:?}");
     }
     let assessment =
-        mrds_codegen::diff::assess(&changes, &api, &again, mrds_codegen::diff::Gate::Both);
+        mrds_codegen::diff::assess(&changes, before, after, mrds_codegen::diff::Gate::Both);
     assert!(assessment.passed(), "{assessment:?}");
 }
 

@@ -35,7 +35,9 @@ use mrds_server::axum::response::Response;
 use serde_json::{Value, json};
 
 use super::contract::serve;
-use super::provider_proxy::{KEY, candidates, drifting_provider, get_json, rows_of, unused};
+use super::provider_proxy::{
+    KEY, candidates, contract_at, drifting_provider, get_json, rows_of, unused,
+};
 
 /// The most a range may span at the fake provider.
 const SPAN: i64 = 14 * 86_400;
@@ -472,12 +474,7 @@ async fn run_through_proxy(name: &str) -> (Plan, Vec<Finding>, String) {
         .build()
         .unwrap();
     let at = serve(proxy.router()).await;
-    let options = mrds_contract::Options {
-        base_url: format!("http://{at}"),
-        api_key: Some(KEY.into()),
-        timeout: std::time::Duration::from_secs(10),
-        ..Default::default()
-    };
+    let options = contract_at(at);
     mrds_contract::run(mrds_tests::real_spec(), &options)
         .await
         .expect("the suite runs");
@@ -571,17 +568,7 @@ async fn ten_drifts_are_found_and_the_applied_edits_leave_a_spec_that_asks_for_n
     assert_eq!(second.edits, 0, "{}", second.text);
 
     // spec-diff names the checks the edits predicted, and passes.
-    let changes = mrds_codegen::diff::compare(api, &again);
-    let reported: BTreeSet<&str> = (changes.contract.iter())
-        .chain(&changes.samples)
-        .map(|f| f.kind.info().id)
-        .collect();
-    for id in &report.predicted {
-        assert!(reported.contains(id), "{id} predicted, not in {reported:?}");
-    }
-    let assessment =
-        mrds_codegen::diff::assess(&changes, api, &again, mrds_codegen::diff::Gate::Both);
-    assert!(assessment.passed(), "{assessment:?}");
+    super::provider_drift::spec_diff_as_predicted(api, &again, &report.predicted);
 }
 
 /// The edits applied by `cargo xtask drift --apply` to a scratch copy of the workspace: `cargo

@@ -163,6 +163,17 @@ pub(super) async fn get_json(root: &str, target: &str) -> Value {
     serde_json::from_slice(answer.body()).unwrap_or(Value::Null)
 }
 
+/// The contract suite's options against the server at `at` (a proxy in front of a provider),
+/// with the key the providers of these tests accept.
+pub(super) fn contract_at(at: std::net::SocketAddr) -> mrds_contract::Options {
+    mrds_contract::Options {
+        base_url: format!("http://{at}"),
+        api_key: Some(KEY.into()),
+        timeout: std::time::Duration::from_secs(10),
+        ..Default::default()
+    }
+}
+
 /// The fake provider: the sample server, drifted as `drifts` says.
 async fn fake_provider(drifts: Drifts) -> std::net::SocketAddr {
     let drifts = Arc::new(drifts);
@@ -270,12 +281,7 @@ async fn the_proxy_names_exactly_what_the_provider_does_differently() {
         .build()
         .unwrap();
     let at = serve(proxy.router()).await;
-    let options = mrds_contract::Options {
-        base_url: format!("http://{at}"),
-        api_key: Some(KEY.into()),
-        timeout: std::time::Duration::from_secs(10),
-        ..Default::default()
-    };
+    let options = contract_at(at);
     let api = mrds_tests::real_spec();
     let outcomes = mrds_contract::run(api, &options)
         .await
