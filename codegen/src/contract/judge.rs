@@ -161,6 +161,23 @@ fn listed(issues: &[(String, String)]) -> String {
 /// value-set values listed.
 /// Fields the spec does not know are allowed.
 pub fn record_problems(api: &Api, id: RecordId, value: &Value, at: &str) -> Vec<String> {
+    problems(api, id, value, at, Formats::Checked)
+}
+
+/// What is wrong with `value` as the record `id` for the generated record type to read it:
+/// [`record_problems`] but the formats (the type reads a text in another format as a text).
+pub fn shape_problems(api: &Api, id: RecordId, value: &Value, at: &str) -> Vec<String> {
+    problems(api, id, value, at, Formats::Ignored)
+}
+
+/// Whether [`problems`] checks that values are in their field's format.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Formats {
+    Checked,
+    Ignored,
+}
+
+fn problems(api: &Api, id: RecordId, value: &Value, at: &str, formats: Formats) -> Vec<String> {
     let record = api.record(id);
     let Some(object) = value.as_object() else {
         return vec![format!("{at}: a `{}` is an object", record.spec_name)];
@@ -176,24 +193,30 @@ pub fn record_problems(api: &Api, id: RecordId, value: &Value, at: &str) -> Vec<
             }
             Some(Value::Array(items)) if f.array => {
                 for (i, item) in items.iter().enumerate() {
-                    out.extend(value_problems(api, f, item, &format!("{path}[{i}]")));
+                    out.extend(value_problems(
+                        api,
+                        f,
+                        item,
+                        &format!("{path}[{i}]"),
+                        formats,
+                    ));
                 }
             }
             Some(_) if f.array => out.push(format!("{path}: not an array")),
-            Some(v) => out.extend(value_problems(api, f, v, &path)),
+            Some(v) => out.extend(value_problems(api, f, v, &path, formats)),
         }
     }
     out
 }
 
-fn value_problems(api: &Api, f: &Field, v: &Value, at: &str) -> Vec<String> {
+fn value_problems(api: &Api, f: &Field, v: &Value, at: &str, formats: Formats) -> Vec<String> {
     let fits = match &f.ty {
         TypeRef::String | TypeRef::ErrorCode => v.is_string(),
         TypeRef::Integer => v.is_i64() || v.is_u64(),
         TypeRef::Number => v.is_number(),
         TypeRef::Boolean => v.is_boolean(),
         TypeRef::Any | TypeRef::Records => true,
-        TypeRef::Record(id) => return record_problems(api, *id, v, at),
+        TypeRef::Record(id) => return problems(api, *id, v, at, formats),
         TypeRef::ValueSet(id) => match v.as_str() {
             Some(s) if !api.value_set(*id).values.iter().any(|x| x.wire == s) => {
                 let set = &api.value_set(*id).spec_name;
@@ -204,6 +227,9 @@ fn value_problems(api: &Api, f: &Field, v: &Value, at: &str) -> Vec<String> {
     };
     if !fits {
         return vec![format!("{at}: not a {}", type_text(&f.ty))];
+    }
+    if formats == Formats::Ignored {
+        return Vec::new();
     }
     let in_format = |format: mrds_runtime::Format| match v {
         Value::String(s) => format.holds_text(s),

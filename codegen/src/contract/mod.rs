@@ -38,7 +38,7 @@ mod judge;
 mod rules;
 pub mod values;
 
-pub use judge::{judge, not_implemented, record_problems};
+pub use judge::{judge, not_implemented, record_problems, shape_problems};
 
 /// One request and what the spec says the answer is.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -178,12 +178,9 @@ fn judge(api: &Api, e: &Endpoint, path: &str, query: &str, body: Option<&str>) -
         _ => None,
     };
     // A body that is not of the record's shape is refused as the generated server refuses it,
-    // under the body's rule, before any other check of the body. A format is not part of the
-    // shape: the generated record reads a text in another format as a text.
+    // under the body's rule, before any other check of the body.
     if let (Some(record), Some(json)) = (record, &json)
-        && !crate::contract::record_problems(api, record.id, json, "body")
-            .iter()
-            .all(|p| p.contains("is not in the format"))
+        && !crate::contract::shape_problems(api, record.id, json, "body").is_empty()
     {
         return Judged::Refused(vec![e.body_rule()]);
     }

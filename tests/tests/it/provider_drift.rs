@@ -517,3 +517,44 @@ fn apply_writes_the_edits_and_a_second_run_asks_for_nothing() {
     assert!(again.stdout.contains(": 0 spec edits"), "{}", again.stdout);
     assert_eq!(again.code, 0, "{}", again.stdout);
 }
+
+/// A HAR's request body is judged as the generated server reads it: a body missing a required
+/// field is refused under the body's rule, so the service's 400 is no `rule.looser`.
+#[test]
+fn a_har_body_is_judged_by_the_shape_the_server_reads() {
+    let (_, files) = (mrds_tests::fixture_specs().into_iter())
+        .find(|(name, _)| name == "body")
+        .expect("the body fixture");
+    let api = mrds_codegen::load_sources(&files).expect("the body fixture loads");
+    let e = (api.endpoints.iter())
+        .find(|e| e.body.is_some() && e.samples.is_some())
+        .expect("an endpoint with a body and samples");
+    let samples = e.samples.as_ref().unwrap();
+    let entry = |body: &str, status: u16, answer: &str| {
+        json!({
+            "request": {
+                "method": e.method.as_str(),
+                "url": format!("http://provider.example{}{}", api.base_path, samples.example),
+                "headers": [{"name": api.auth.header, "value": "har-key-0001"}],
+                "postData": {"mimeType": "application/json", "text": body}
+            },
+            "response": {
+                "status": status,
+                "headers": [{"name": "Content-Type", "value": "application/json"}],
+                "content": {"mimeType": "application/json", "text": answer}
+            }
+        })
+    };
+    let refusal = format!(
+        r#"{{"success": false, "request_id": "r", "error": {{"code": "INVALID_PARAMETER", "message": "body: the request body is not of the body's shape", "details": [{{"field": "body", "rule": "{}"}}]}}}}"#,
+        e.body_rule()
+    );
+    let har = json!({"log": {"version": "1.2", "entries": [entry("{}", 400, &refusal)]}});
+    let (findings, problems) = xtask::drift::read(&api, &[("traffic.har".into(), har.to_string())]);
+    assert_eq!(problems, "");
+    let kinds: Vec<&str> = findings.iter().map(|f| f.observed.kind()).collect();
+    assert!(
+        !kinds.contains(&"rule.looser"),
+        "a body without its required fields is the spec's refusal too: {findings:?}"
+    );
+}
