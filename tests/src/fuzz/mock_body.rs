@@ -206,8 +206,11 @@ fn posted_endpoints() -> &'static [Endpoint] {
 pub(super) fn handle<P: Request + Clone + Debug + Send + Sync + 'static>(
     request: HttpRequest,
 ) -> Answer {
+    /// The pipeline's state of every route with a body, made once.
+    static SHARED: OnceLock<Shared<(), StaticKeys>> = OnceLock::new();
+    let shared = SHARED
+        .get_or_init(|| Shared::new((), StaticKeys::new([KEY]), mrds_model::api::AUTH_HEADER));
     Box::pin(async move {
-        let shared = Shared::new((), StaticKeys::new([KEY]), mrds_model::api::AUTH_HEADER);
         let call = |_, _: Posted<P>, body: Record<P::Record>| async move {
             Ok::<_, mrds_runtime::server::ApiError<ErrorObject>>(vec![body.json])
         };
