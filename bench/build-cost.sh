@@ -16,7 +16,7 @@
 #   client-no-tls    mrds-client without TLS (plain http only), like progenitor's default
 #   mock             mrds-mock, default features: the sample server a downstream test serves
 #   mock-proxy       mrds-mock with `proxy`: the checking proxy (the client's stack, rustls)
-#   generator        mrds-codegen alone: what `cargo xtask codegen` needs besides xtask's own
+#   generator        mrds-spec and mrds-emit: what `cargo xtask codegen` needs to generate
 #   progenitor       the client cargo-progenitor generates for the same API (OpenAPI 3.0.3;
 #                    its reqwest has no TLS feature: plain http only)
 #   progenitor-ring  the same with the TLS of mrds-client's default added to its manifest
@@ -83,7 +83,7 @@ dependency_of() {
 command_of() {
     case "$1" in
         codegen) echo "run --quiet -p xtask -- codegen --check" ;;
-        generator) echo "build --quiet -p mrds-codegen" ;;
+        generator) echo "build --quiet -p mrds-spec -p mrds-emit" ;;
         progenitor | progenitor-ring) echo "build --quiet --manifest-path $scratch/$1/Cargo.toml" ;;
         *)
             [ -n "$(dependency_of "$1")" ] || { echo "unknown case $1" >&2; exit 2; }

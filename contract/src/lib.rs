@@ -1,5 +1,5 @@
 //! The contract suite's runner: sends the checks derived from the spec
-//! (`mrds_codegen::contract`) to any server of the API and reports each one, and each endpoint.
+//! (`mrds_probes`) to any server of the API and reports each one, and each endpoint.
 //!
 //! A package of its own, so that the HTTP stack it needs (the client's, through
 //! [`mrds_runtime::client::RawClient`], with rustls) stays out of
@@ -15,9 +15,9 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use bytes::Bytes;
-use mrds_codegen::contract::{self, Key, Probe};
-use mrds_codegen::model::{Api, Method};
+use mrds_probes::{Key, Probe};
 use mrds_runtime::client::RawClient;
+use mrds_spec::model::{Api, Method};
 
 /// How to run the suite.
 #[derive(Clone, Debug)]
@@ -40,7 +40,7 @@ pub struct Options {
     /// What the server answers for an endpoint the spec marks removed: 410 (the service's
     /// answer, the only check of such an endpoint), or the endpoint served (a sample server
     /// run with `--serve-removed`), checked as any other.
-    pub removed: contract::Removed,
+    pub removed: mrds_probes::Removed,
 }
 
 impl Default for Options {
@@ -55,7 +55,7 @@ impl Default for Options {
             rate: None,
             timeout: Duration::from_secs(30),
             require_all: false,
-            removed: contract::Removed::Gone,
+            removed: mrds_probes::Removed::Gone,
         }
     }
 }
@@ -86,7 +86,7 @@ pub struct Outcome {
     /// Which key was sent.
     pub key: Key,
     /// The request's body, when it had one.
-    pub sent: Option<contract::SentBody>,
+    pub sent: Option<mrds_probes::SentBody>,
     /// The answer's status, when one came.
     pub status: Option<u16>,
     /// The first bytes of the answer's body.
@@ -112,7 +112,7 @@ impl Outcome {
         let quoted = |text: &str| format!("'{}'", text.replace('\'', "'\\''"));
         let key = match self.key {
             Key::Valid => format!(" -H \"{header}: $MRDS_API_KEY\""),
-            Key::Wrong => format!(" -H '{header}: {}'", contract::WRONG_KEY),
+            Key::Wrong => format!(" -H '{header}: {}'", mrds_probes::WRONG_KEY),
             Key::Missing => String::new(),
         };
         let method = match self.method {
@@ -164,7 +164,7 @@ fn selects_rest(rest: &str, pattern: &str) -> bool {
 
 /// The checks `options` selects.
 pub fn selected(api: &Api, options: &Options) -> Vec<Probe> {
-    contract::derive(api, options.removed)
+    mrds_probes::derive(api, options.removed)
         .into_iter()
         .filter(|c| options.only.is_empty() || options.only.iter().any(|p| selects(p, &c.id)))
         .filter(|c| !options.skip.iter().any(|p| selects(p, &c.id)))
@@ -230,7 +230,9 @@ async fn send(
     }
     match (check.request.key, options.api_key.as_deref()) {
         (Key::Valid, Some(key)) => request = request.header(api.auth.header.as_str(), key),
-        (Key::Wrong, _) => request = request.header(api.auth.header.as_str(), contract::WRONG_KEY),
+        (Key::Wrong, _) => {
+            request = request.header(api.auth.header.as_str(), mrds_probes::WRONG_KEY)
+        }
         _ => {}
     }
     let mut outcome = Outcome {
@@ -259,10 +261,10 @@ async fn send(
             let prefix = &body[..body.len().min(BODY_PREFIX)];
             outcome.body = String::from_utf8_lossy(prefix).into_owned();
             outcome.status = Some(status);
-            if contract::not_implemented(status, &body) {
+            if mrds_probes::not_implemented(status, &body) {
                 Verdict::NotImplemented
             } else {
-                match contract::judge(api, check, status, &body) {
+                match mrds_probes::judge(api, check, status, &body) {
                     Ok(()) => Verdict::Passed,
                     Err(why) => Verdict::Failed(why),
                 }
@@ -631,9 +633,9 @@ mod tests {
     fn a_post_is_repeated_with_its_method_and_body() {
         let mut o = outcome("orders", "body.window", Verdict::Passed);
         o.method = Method::Post;
-        o.sent = Some(contract::SentBody {
+        o.sent = Some(mrds_probes::SentBody {
             text: r#"{"note":"it's"}"#.into(),
-            content_type: contract::JSON,
+            content_type: mrds_probes::JSON,
         });
         assert_eq!(
             o.curl("X-API-Key"),
@@ -641,7 +643,7 @@ mod tests {
              -H 'Content-Type: application/json' --data-binary '{\"note\":\"it'\\''s\"}'"
         );
         // A body too long to paste is described, not printed.
-        o.sent = Some(contract::SentBody {
+        o.sent = Some(mrds_probes::SentBody {
             text: "x".repeat(600),
             content_type: "text/plain",
         });

@@ -68,7 +68,7 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let api = match mrds_codegen::load_spec(&cli.spec) {
+    let api = match mrds_spec::load_spec(&cli.spec) {
         Ok(api) => api,
         Err(d) => {
             eprintln!("{d}");
@@ -87,9 +87,9 @@ fn main() -> ExitCode {
         timeout: std::time::Duration::from_secs(cli.timeout),
         require_all: cli.require_all,
         removed: if cli.serves_removed {
-            mrds_codegen::contract::Removed::Served
+            mrds_probes::Removed::Served
         } else {
-            mrds_codegen::contract::Removed::Gone
+            mrds_probes::Removed::Gone
         },
     };
     if cli.list {

@@ -4,7 +4,7 @@
 //! without end is stopped.
 //!
 //! The child reads the specs as JSON from its standard input, loads each in turn with
-//! `mrds_codegen::load_sources` (catching a panic), and writes what each did, with the most
+//! `mrds_spec::load_sources` (catching a panic), and writes what each did, with the most
 //! heap it held meanwhile, as JSON to its standard output. Its allocator refuses to hold more
 //! than [`HEAP_CAP`] at once: an allocation past it aborts the child, and [`load_capped`]
 //! names the spec it was loading.

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mrds_codegen::FileSet;
+use mrds_emit::FileSet;
 
 /// The Rust snippets of the README and of every page in `docs/`, compiled (and, unless marked
 /// `no_run`, run) as this crate's doctests: one item per page, documented with the page (see
@@ -41,10 +41,10 @@ pub fn workspace_root() -> PathBuf {
 
 /// The real spec (`spec/`), resolved, loaded once per process: for tests that take a value of
 /// the spec (a bound, a default) instead of restating it.
-pub fn real_spec() -> &'static mrds_codegen::model::Api {
-    static API: std::sync::OnceLock<mrds_codegen::model::Api> = std::sync::OnceLock::new();
+pub fn real_spec() -> &'static mrds_spec::model::Api {
+    static API: std::sync::OnceLock<mrds_spec::model::Api> = std::sync::OnceLock::new();
     API.get_or_init(|| {
-        mrds_codegen::load_spec(&workspace_root().join("spec")).unwrap_or_else(|d| panic!("{d}"))
+        mrds_spec::load_spec(&workspace_root().join("spec")).unwrap_or_else(|d| panic!("{d}"))
     })
 }
 
@@ -141,18 +141,14 @@ pub fn range_within(endpoint: &str, wanted: i64) -> i64 {
         .unwrap_or_else(|| panic!("no endpoint `{endpoint}`"));
     (e.rules.iter())
         .filter_map(|r| match r.requirement {
-            mrds_codegen::model::Requirement::MaxSpan { seconds, .. } => Some(seconds),
+            mrds_spec::model::Requirement::MaxSpan { seconds, .. } => Some(seconds),
             _ => None,
         })
         .fold(wanted, i64::min)
 }
 
 /// [`integer_bounds`] of a parameter of `api`.
-pub fn integer_bounds_in(
-    api: &mrds_codegen::model::Api,
-    endpoint: &str,
-    param: &str,
-) -> (i64, i64) {
+pub fn integer_bounds_in(api: &mrds_spec::model::Api, endpoint: &str, param: &str) -> (i64, i64) {
     let e = api
         .endpoint_named(endpoint)
         .unwrap_or_else(|| panic!("no endpoint `{endpoint}`"));
@@ -160,7 +156,7 @@ pub fn integer_bounds_in(
         .param_named(param)
         .unwrap_or_else(|| panic!("no parameter `{param}` of `{endpoint}`"));
     match &p.ty {
-        mrds_codegen::model::ValueType::Integer(t) => {
+        mrds_spec::model::ValueType::Integer(t) => {
             (t.min.expect("a minimum"), t.max.expect("a maximum"))
         }
         other => panic!("`{endpoint}.{param}` is {other:?}, not an integer"),
@@ -339,8 +335,8 @@ pub fn run_generated_tests(
     crate_dir: &str,
 ) -> Result<(), String> {
     let root = workspace_root();
-    let api = mrds_codegen::load_sources(spec).map_err(|d| d.to_string())?;
-    let files = mrds_codegen::generate(&api).map_err(|e| e.to_string())?;
+    let api = mrds_spec::load_sources(spec).map_err(|d| d.to_string())?;
+    let files = mrds_emit::all(&api).map_err(|e| e.to_string())?;
     let root_path = root.display().to_string();
     let manifest = format!(
         "[package]\nname = \"e2e\"\nversion = \"0.0.0\"\nedition.workspace = true\npublish = false\n\n\
@@ -348,7 +344,7 @@ pub fn run_generated_tests(
          mrds-mock = {{ path = \"../crates/mrds-mock\" }}\nmrds-model = {{ path = \"../crates/mrds-model\" }}\n\
          mrds-server = {{ path = \"../crates/mrds-server\" }}\n\
          mrds-runtime = {{ workspace = true, features = [\"server\", \"client\", \"proxy\"] }}\n\
-         mrds-codegen = {{ path = \"{root_path}/codegen\" }}\nmrds-contract = {{ path = \"{root_path}/contract\" }}\n\
+         mrds-spec = {{ path = \"{root_path}/codegen/spec\" }}\nmrds-contract = {{ path = \"{root_path}/contract\" }}\n\
          bytes = \"1\"\n\
          serde_json = \"1\"\ntokio = {{ version = \"1\", features = [\"macros\", \"net\", \"rt\", \"time\"] }}\n"
     );

@@ -19,8 +19,8 @@
 
 use std::collections::BTreeMap;
 
-use mrds_codegen::diff::ChangeKind;
-use mrds_codegen::model::{Api, Endpoint, ParamLocation, TypeRef, ValueType};
+use mrds_diff::ChangeKind;
+use mrds_spec::model::{Api, Endpoint, ParamLocation, TypeRef, ValueType};
 
 use crate::overlay::{self, RawStep, Step};
 use crate::workspace_root;
@@ -66,7 +66,7 @@ pub fn series(files: &BTreeMap<String, String>) -> Result<Vec<Release>, String> 
         let path = workspace_root().join(format!("tests/follow/releases/{name}.yaml"));
         let text = std::fs::read_to_string(&path).map_err(|e| format!("{name}: {e}"))?;
         let raw: Vec<RawStep> =
-            mrds_codegen::yaml::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+            mrds_spec::yaml::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
         let steps = overlay::parse_steps(raw).map_err(|e| format!("{name}: {e}"))?;
         overlay::apply(&mut files, &steps).map_err(|e| format!("{name}: {e}"))?;
         out.push(Release {
@@ -104,7 +104,7 @@ pub fn load(files: &BTreeMap<String, String>) -> Result<Api, String> {
         .iter()
         .map(|(name, text)| (format!("spec/{name}"), text.clone()))
         .collect();
-    mrds_codegen::load_sources(&named).map_err(|d| d.to_string())
+    mrds_spec::load_sources(&named).map_err(|d| d.to_string())
 }
 
 /// True for a name the series gave.
@@ -247,15 +247,15 @@ fn retype_and_narrow(api: &Api, files: &BTreeMap<String, String>) -> Result<Vec<
 }
 
 /// The default of an integer parameter.
-fn default_of(p: &mrds_codegen::model::Param) -> Option<i64> {
+fn default_of(p: &mrds_spec::model::Param) -> Option<i64> {
     match &p.default {
-        Some(mrds_codegen::model::Literal::Integer(n)) => Some(*n),
+        Some(mrds_spec::model::Literal::Integer(n)) => Some(*n),
         _ => None,
     }
 }
 
 /// The value the sample request of `e` gives the integer parameter `p`.
-fn example_of(e: &Endpoint, p: &mrds_codegen::model::Param) -> Option<i64> {
+fn example_of(e: &Endpoint, p: &mrds_spec::model::Param) -> Option<i64> {
     (e.samples.iter())
         .flat_map(|s| &s.example_values)
         .filter(|(id, _)| *id == p.id)

@@ -442,7 +442,7 @@ pub fn spec(seed: u64) -> Vec<(String, String)> {
     root.insert("records".into(), Value::Object(records));
     root.insert("endpoints".into(), Value::Object(endpoints));
     root.insert("samples".into(), Value::Object(samples));
-    let text = mrds_codegen::yaml::to_string(&Value::Object(root));
+    let text = mrds_spec::yaml::to_string(&Value::Object(root));
     vec![
         ("base.yaml".to_string(), BASE.to_string()),
         (format!("spec_{seed}.yaml"), text),

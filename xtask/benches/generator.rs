@@ -15,7 +15,9 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use mrds_codegen::{Mode, check, emit, load};
+use mrds_emit as emit;
+use mrds_spec::{check, load};
+use xtask::codegen::Mode;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -30,13 +32,13 @@ fn pipeline(c: &mut Criterion) {
     let mut group = c.benchmark_group("pipeline");
     group.bench_function("full", |b| {
         b.iter(|| {
-            let api = mrds_codegen::load_sources(black_box(&sources)).unwrap();
-            mrds_codegen::generate(&api).unwrap()
+            let api = mrds_spec::load_sources(black_box(&sources)).unwrap();
+            mrds_emit::all(&api).unwrap()
         })
     });
     let root = root();
     group.bench_function("check_up_to_date", |b| {
-        b.iter(|| mrds_codegen::run(black_box(&root), Mode::Check).expect("tree is up to date"))
+        b.iter(|| xtask::codegen::run(black_box(&root), Mode::Check).expect("tree is up to date"))
     });
     group.finish();
 }
@@ -46,7 +48,7 @@ fn stages(c: &mut Criterion) {
     let sources = sources();
     let files = load::parse_all(&sources).unwrap();
     let api = check::check(&files).unwrap();
-    let set = mrds_codegen::generate(&api).unwrap();
+    let set = mrds_emit::all(&api).unwrap();
     let mut group = c.benchmark_group("stage");
     group.bench_function("read", |b| {
         b.iter(|| load::read_dir(black_box(&root.join("spec"))).unwrap())
@@ -75,15 +77,15 @@ fn scale(c: &mut Criterion) {
     group.sample_size(20);
     for factor in [1, 4, 16] {
         let scaled = xtask::synth::scale(&sources, factor).unwrap();
-        let endpoints = mrds_codegen::load_sources(&scaled).unwrap().endpoints.len();
+        let endpoints = mrds_spec::load_sources(&scaled).unwrap().endpoints.len();
         group.throughput(Throughput::Elements(endpoints as u64));
         group.bench_with_input(
             BenchmarkId::from_parameter(format!("{factor}x")),
             &scaled,
             |b, s| {
                 b.iter(|| {
-                    let api = mrds_codegen::load_sources(black_box(s)).unwrap();
-                    mrds_codegen::generate(&api).unwrap()
+                    let api = mrds_spec::load_sources(black_box(s)).unwrap();
+                    mrds_emit::all(&api).unwrap()
                 })
             },
         );

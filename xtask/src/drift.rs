@@ -2,7 +2,7 @@
 //! the spec does not describe, read from findings written as JSON lines
 //! (`Client::drift().to_json_lines()`, `mrds-mock --proxy --findings`) or from recorded
 //! traffic (HAR files: a browser's developer tools, other proxies, `mrds-mock --proxy --har`),
-//! and the spec edits that would describe it (`mrds_codegen::drift`), against the work tree's
+//! and the spec edits that would describe it (`mrds_follow`), against the work tree's
 //! `spec/`. Without `--apply` it prints the report and the edits as a unified diff; with it,
 //! it writes them into `spec/` (and the drafts of undocumented endpoints into
 //! `spec/drafts/`), when the edited spec loads and generates.
@@ -13,9 +13,9 @@
 
 use std::path::{Path, PathBuf};
 
-use mrds_codegen::drift::{Options, har};
-use mrds_codegen::model::Api;
+use mrds_follow::{Options, har};
 use mrds_runtime::drift::{Finding, parse_json_lines};
+use mrds_spec::model::Api;
 
 /// The arguments of `cargo xtask drift`.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -62,16 +62,16 @@ pub fn run_with(root: &Path, args: &Args, options: &Options) -> Outcome {
             Err(e) => return failure(format!("drift: cannot read {}: {e}\n", file.display())),
         }
     }
-    let sources = match mrds_codegen::load::read_dir(&root.join("spec")) {
+    let sources = match mrds_spec::load::read_dir(&root.join("spec")) {
         Ok(sources) => sources,
         Err(d) => return failure(format!("drift: the spec cannot be read:\n{d}\n")),
     };
-    let api = match mrds_codegen::load_sources(&sources) {
+    let api = match mrds_spec::load_sources(&sources) {
         Ok(api) => api,
         Err(d) => return failure(format!("drift: the spec does not load:\n{d}\n")),
     };
     let (findings, mut stderr) = read(&api, &texts);
-    let report = mrds_codegen::drift::report(&api, &sources, &findings, options);
+    let report = mrds_follow::report(&api, &sources, &findings, options);
     let mut stdout = report.text.clone();
     if !args.apply {
         if !report.diff.is_empty() {
@@ -102,9 +102,9 @@ pub fn run_with(root: &Path, args: &Args, options: &Options) -> Outcome {
                 None => all.push((name.clone(), text.clone())),
             }
         }
-        let generated = mrds_codegen::load_sources(&all)
+        let generated = mrds_spec::load_sources(&all)
             .map_err(|d| d.to_string())
-            .and_then(|api| mrds_codegen::generate(&api).map_err(|e| e.to_string()));
+            .and_then(|api| mrds_emit::all(&api).map_err(|e| e.to_string()));
         if let Err(e) = generated {
             stderr.push_str(&format!(
                 "drift: nothing written: the edited spec would not generate:\n{e}\n"

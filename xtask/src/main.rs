@@ -147,7 +147,7 @@ fn contract(root: &Path, args: &[String]) -> ExitCode {
 
 fn synth(root: &Path, scale: usize, out: &Path) -> ExitCode {
     let result = (|| -> Result<usize, Box<dyn std::error::Error>> {
-        let sources = mrds_codegen::load::read_dir(&root.join("spec"))?;
+        let sources = mrds_spec::load::read_dir(&root.join("spec"))?;
         let scaled = xtask::synth::scale(&sources, scale)?;
         if out.exists() && std::fs::read_dir(out)?.next().is_some() {
             return Err(format!("{} is not empty", out.display()).into());
@@ -180,11 +180,11 @@ fn synth(root: &Path, scale: usize, out: &Path) -> ExitCode {
 
 fn codegen(root: &Path, check: bool) -> ExitCode {
     let mode = if check {
-        mrds_codegen::Mode::Check
+        xtask::codegen::Mode::Check
     } else {
-        mrds_codegen::Mode::Write
+        xtask::codegen::Mode::Write
     };
-    match mrds_codegen::run(root, mode) {
+    match xtask::codegen::run(root, mode) {
         Ok((files, _)) if check => {
             println!(
                 "codegen: {} generated files are up to date with spec/",

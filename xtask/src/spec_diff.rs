@@ -1,5 +1,5 @@
 //! `cargo xtask spec-diff [BASE]`: the breaking-change check of the work tree's `spec/` against
-//! a base, with the comparison itself in `mrds_codegen::diff`.
+//! a base, with the comparison itself in `mrds_diff`.
 //!
 //! The base is a git revision (its spec files are read with `git ls-tree` and `git cat-file`,
 //! the work tree is not touched), or a directory holding a spec (its `spec/` folder, or the
@@ -20,8 +20,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use mrds_codegen::diff::{self, Gate, render::Labels};
-use mrds_codegen::{Api, Diagnostics};
+use mrds_diff::{Gate, render::Labels};
+use mrds_spec::{Api, Diagnostics};
 
 /// The arguments of `cargo xtask spec-diff`.
 #[derive(clap::Args, Clone, Debug)]
@@ -111,7 +111,7 @@ pub fn run(root: &Path, args: &Args) -> Outcome {
     // The two sides load on two threads: loading is most of the run.
     let (old, new) = std::thread::scope(|s| {
         let old = s.spawn(|| load_base(root, &base, &label));
-        let new = mrds_codegen::load_spec(&root.join("spec"))
+        let new = mrds_spec::load_spec(&root.join("spec"))
             .map_err(|d| spec_errors(&head, "the new spec (work tree)", &d));
         (old.join().expect("loading the base does not panic"), new)
     });
@@ -127,8 +127,8 @@ pub fn run(root: &Path, args: &Args) -> Outcome {
         Direction::Servers => Gate::Servers,
         Direction::Both => Gate::Both,
     };
-    let changes = diff::compare(&old, &new);
-    let mut assessment = diff::assess(&changes, &old, &new, gate);
+    let changes = mrds_diff::compare(&old, &new);
+    let mut assessment = mrds_diff::assess(&changes, &old, &new, gate);
     let versions = (
         base_version(root, &base),
         manifest_version(&root.join("Cargo.toml")),
@@ -150,11 +150,11 @@ pub fn run(root: &Path, args: &Args) -> Outcome {
     }
     let labels = Labels { base: label, head };
     let (stdout, passed) = if args.changelog {
-        diff::changelog::changelog(&changes, &assessment, &new, &labels)
+        mrds_diff::changelog::changelog(&changes, &assessment, &new, &labels)
     } else {
         let text = match args.format {
-            Format::Text => diff::render::text(&changes, &assessment, &labels),
-            Format::Json => diff::render::json(&changes, &assessment, &labels),
+            Format::Text => mrds_diff::render::text(&changes, &assessment, &labels),
+            Format::Json => mrds_diff::render::json(&changes, &assessment, &labels),
         };
         (text, assessment.passed())
     };
@@ -316,11 +316,12 @@ fn short(commit: &str) -> &str {
 /// Loads the base spec; errors name the base.
 fn load_base(root: &Path, base: &Base, label: &str) -> Result<Api, String> {
     let sources = match base {
-        Base::Dir { spec: dir, .. } => mrds_codegen::load::read_dir(dir)
-            .map_err(|d| spec_errors(label, "the base spec", &d))?,
+        Base::Dir { spec: dir, .. } => {
+            mrds_spec::load::read_dir(dir).map_err(|d| spec_errors(label, "the base spec", &d))?
+        }
         Base::Rev { commit } => read_rev(root, commit).map_err(|e| format!("{label}: {e}\n"))?,
     };
-    mrds_codegen::load_sources_to_compare(&sources)
+    mrds_spec::load_sources_to_compare(&sources)
         .map_err(|d| spec_errors(label, "the base spec", &d))
 }
 

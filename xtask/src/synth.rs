@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use mrds_codegen::yaml;
+use mrds_spec::yaml;
 use serde_json::{Map as Mapping, Value};
 
 /// Why a synthetic spec could not be made.
@@ -173,10 +173,10 @@ mod tests {
         // would name another checkout when two share a target directory (cargo reuses the
         // test binary, identical but for that path).
         let root = std::path::Path::new("../spec");
-        let sources = mrds_codegen::load::read_dir(root).unwrap();
-        let one = mrds_codegen::load_sources(&sources).unwrap();
+        let sources = mrds_spec::load::read_dir(root).unwrap();
+        let one = mrds_spec::load_sources(&sources).unwrap();
         let scaled = scale(&sources, 3).unwrap();
-        let three = mrds_codegen::load_sources(&scaled).unwrap_or_else(|d| panic!("{d}"));
+        let three = mrds_spec::load_sources(&scaled).unwrap_or_else(|d| panic!("{d}"));
         assert_eq!(three.endpoints.len(), 3 * one.endpoints.len());
         let in_service = one
             .records
@@ -200,7 +200,7 @@ mod tests {
                 .any(|e| e.path.to_string() == "/v1/c2/stocks/dividends")
         );
         let removed =
-            |api: &mrds_codegen::Api| api.endpoints.iter().filter(|e| e.removed.is_some()).count();
+            |api: &mrds_spec::Api| api.endpoints.iter().filter(|e| e.removed.is_some()).count();
         assert_eq!(removed(&three), removed(&one), "copies are live endpoints");
     }
 }

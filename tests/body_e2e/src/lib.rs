@@ -232,7 +232,7 @@ mod tests {
     #[tokio::test]
     async fn the_contract_suite_passes_the_sample_server() {
         let addr = mock().await;
-        let api = mrds_codegen::load_spec(std::path::Path::new("../spec")).unwrap();
+        let api = mrds_spec::load_spec(std::path::Path::new("../spec")).unwrap();
         let options = mrds_contract::Options {
             base_url: format!("http://{addr}"),
             api_key: Some(KEY.to_string()),

@@ -104,7 +104,7 @@ fn main() -> ExitCode {
         eprintln!("loading {}", spec.name);
         PEAK.store(HELD.load(Ordering::Relaxed), Ordering::Relaxed);
         let outcome = match panic::catch_unwind(AssertUnwindSafe(|| {
-            mrds_codegen::load_sources(&spec.sources)
+            mrds_spec::load_sources(&spec.sources)
         })) {
             Ok(Ok(_)) => Outcome::Loaded,
             Ok(Err(diagnostics)) => Outcome::Refused {

@@ -4,11 +4,11 @@
 //! rule), and answers of an endpoint, from the shapes the generated model crate carries
 //! (`mrds_model::shapes::SHAPES`). Nothing here names an endpoint, a parameter or a record.
 
-use mrds_codegen::contract::values::{candidates, instant_text};
-use mrds_codegen::contract::{self, Removed};
-use mrds_codegen::model::{Endpoint, IntegerFormat, Param, ParamLocation, ValueType};
+use mrds_probes::Removed;
+use mrds_probes::values::{candidates, instant_text};
 use mrds_runtime::RawParams;
 use mrds_runtime::drift::{FieldShape, FieldType, Shapes};
+use mrds_spec::model::{Endpoint, IntegerFormat, Param, ParamLocation, ValueType};
 use serde_json::{Map, Value, json};
 
 use crate::spec_gen::Rng;
@@ -26,10 +26,11 @@ const ODD_TEXTS: &[&str] = &[
 /// left out, or given twice.
 pub fn requests(endpoint: &Endpoint, rng: &mut Rng, count: usize) -> Vec<RawParams> {
     let api = crate::real_spec();
-    let probes: Vec<contract::Request> = contract::endpoint_checks(api, endpoint, Removed::Served)
-        .into_iter()
-        .map(|probe| probe.request)
-        .collect();
+    let probes: Vec<mrds_probes::Request> =
+        mrds_probes::endpoint_checks(api, endpoint, Removed::Served)
+            .into_iter()
+            .map(|probe| probe.request)
+            .collect();
     (0..count)
         .map(|_| {
             let mut pairs: Vec<(String, String)> = Vec::new();

@@ -18,9 +18,9 @@
 
 use std::fmt::Debug;
 
-use mrds_codegen::model::ParamLocation;
 use mrds_runtime::text::percent_encode;
 use mrds_runtime::{RawParams, Request, ValidationError};
+use mrds_spec::model::ParamLocation;
 
 use super::endpoints::{self, path_names, path_params};
 use super::{Input, rule_ids};

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use mrds_codegen::contract::{self, Key, Removed};
+use mrds_probes::{Key, Removed};
 use mrds_runtime::server::{RequestId, StaticKeys};
 use mrds_server::axum::Router;
 use mrds_server::axum::body::Body;
@@ -36,7 +36,7 @@ pub fn dictionaries() -> Vec<(&'static str, String)> {
     .map(|s| s.to_string())
     .collect();
     let schema: serde_json::Value =
-        serde_json::from_str(&mrds_codegen::ast::schema::text()).expect("the schema is JSON");
+        serde_json::from_str(&mrds_emit::schema::text()).expect("the schema is JSON");
     schema_words(&schema, &mut yaml);
 
     let mut query: BTreeSet<String> = ["&", "=", "%", "%25", "+", "%00", "%FF", "-", "0", "-1"]
@@ -46,7 +46,7 @@ pub fn dictionaries() -> Vec<(&'static str, String)> {
     for e in &api.endpoints {
         for p in &e.params {
             query.insert(format!("{}=", p.wire));
-            if let mrds_codegen::model::ValueType::Enum(set) = &p.ty {
+            if let mrds_spec::model::ValueType::Enum(set) = &p.ty {
                 query.extend(set.values.iter().cloned());
             }
         }
@@ -214,7 +214,7 @@ fn spec_loader(seeds: &mut Vec<Seed>) {
         bytes
     };
     let base_dir = root.join("tests/broken/_valid_base");
-    let base = mrds_codegen::load::read_dir(&base_dir).expect("the base is readable");
+    let base = mrds_spec::load::read_dir(&base_dir).expect("the base is readable");
     let index: BTreeMap<String, u8> = base
         .iter()
         .enumerate()
@@ -232,7 +232,7 @@ fn spec_loader(seeds: &mut Vec<Seed>) {
         ));
     }
     for dir in ["spec", "tests/fixtures"] {
-        let files = mrds_codegen::load::read_dir(&root.join(dir)).expect("readable");
+        let files = mrds_spec::load::read_dir(&root.join(dir)).expect("readable");
         for (name, text) in files {
             let name = name.replace('/', "-");
             seeds.push(seed("spec_loader", format!("added-{name}"), with(3, &text)));
@@ -256,7 +256,7 @@ fn spec_loader(seeds: &mut Vec<Seed>) {
         let Ok(source) = std::fs::read_to_string(&case) else {
             continue;
         };
-        let Ok(raw) = mrds_codegen::yaml::from_str::<Vec<crate::overlay::RawStep>>(&source) else {
+        let Ok(raw) = mrds_spec::yaml::from_str::<Vec<crate::overlay::RawStep>>(&source) else {
             continue;
         };
         let Ok(steps) = crate::overlay::parse_steps(raw) else {
@@ -336,7 +336,7 @@ fn endpoint_byte(endpoint: &str) -> u8 {
 /// (every eighth: requests on each side of every check and rule).
 fn requests(seeds: &mut Vec<Seed>) {
     let api = crate::real_spec();
-    let probes = contract::derive(api, Removed::Served);
+    let probes = mrds_probes::derive(api, Removed::Served);
     // (name, endpoint, path, query pairs, key)
     type Sent = (String, &'static str, String, Vec<(String, String)>, Key);
     let mut requests: Vec<Sent> = Vec::new();

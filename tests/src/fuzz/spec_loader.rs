@@ -1,5 +1,5 @@
 //! `spec_loader`: a spec file, loaded and checked by the generator's loader
-//! (`mrds_codegen::load_sources`, what `cargo xtask codegen` runs on `spec/`) beside the small
+//! (`mrds_spec::load_sources`, what `cargo xtask codegen` runs on `spec/`) beside the small
 //! valid spec of the broken-spec corpus (`tests/broken/_valid_base/`).
 //!
 //! Input: a byte choosing what the text is (one of the base's three files, replaced; or a file
@@ -7,7 +7,7 @@
 //!
 //! Properties: loading never panics and ends in the resolved model or in diagnostics, each
 //! with its place (file, line and column) unless it is about the whole spec; the crates of a
-//! spec that loads generate (`mrds_codegen::generate`: an emitter
+//! spec that loads generate (`mrds_emit::all`: an emitter
 //! that fails on an accepted spec is a generator bug). Time and memory are the fuzzer's to
 //! bound (`-timeout`, `-rss_limit_mb`): the loader's alias budget and nesting limit bound
 //! them, whatever the text.
@@ -43,9 +43,9 @@ pub fn spec_loader(data: &[u8]) {
         Some(file) => file.1 = text,
         None => sources.push(("base/zz_added.yaml".to_string(), text)),
     }
-    match mrds_codegen::load_sources(&sources) {
+    match mrds_spec::load_sources(&sources) {
         Ok(api) => {
-            if let Err(e) = mrds_codegen::generate(&api) {
+            if let Err(e) = mrds_emit::all(&api) {
                 panic!("a spec that loads does not generate: {e}");
             }
         }

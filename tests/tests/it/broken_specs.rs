@@ -24,7 +24,7 @@
 //! - `rewrite: FILE` with `text: TEXT` gives a file of the base a new content;
 //! - `remove: FILE` leaves a file of the base out.
 //!
-//! Overlays are read with the generator's own YAML reader (`mrds_codegen::yaml`); an unknown key, or a step with keys its kind does not
+//! Overlays are read with the generator's own YAML reader (`mrds_spec::yaml`); an unknown key, or a step with keys its kind does not
 //! take, is an error that names the case.
 //!
 //! The case is built in memory and loaded with `load_sources` in a child process whose heap is
@@ -50,7 +50,7 @@ use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use mrds_codegen::{Diagnostics, load, load_sources, load_spec};
+use mrds_spec::{Diagnostics, load, load_sources, load_spec};
 use mrds_tests::capped;
 use mrds_tests::overlay::{self, RawStep, Step};
 
@@ -124,7 +124,7 @@ fn parse_overlay(source: &str) -> Result<Overlay, String> {
         .take_while(|l| l.starts_with('#'))
         .map(|l| format!("{l}\n"))
         .collect();
-    let raw: Vec<RawStep> = mrds_codegen::yaml::from_str(source)?;
+    let raw: Vec<RawStep> = mrds_spec::yaml::from_str(source)?;
     if raw.is_empty() {
         return Err("the overlay has no step".to_owned());
     }
@@ -464,7 +464,7 @@ fn blank_files_contribute_nothing() {
         sources.push((format!("{BASE}/blank.yaml"), blank.to_owned()));
         match load_sources(&sources) {
             Ok(api) => {
-                let ids = |a: &mrds_codegen::Api| {
+                let ids = |a: &mrds_spec::Api| {
                     a.endpoints.iter().map(|e| e.id.clone()).collect::<Vec<_>>()
                 };
                 assert_eq!(ids(&api), ids(&reference), "blank file {blank:?}");

@@ -28,13 +28,13 @@ edition.workspace = true
 publish = false
 
 [dependencies]
-mrds-codegen = {{ path = "{codegen}" }}
+mrds-spec = {{ path = "{spec}" }}
 mrds-contract = {{ path = "{contract}" }}
 mrds-mock = {{ path = "../crates/mrds-mock" }}
 mrds-server = {{ path = "../crates/mrds-server" }}
 tokio = {{ version = "1", features = ["macros", "net", "rt-multi-thread"] }}
 "#,
-        codegen = root.join("codegen").display(),
+        spec = root.join("codegen/spec").display(),
         contract = root.join("contract").display(),
     )
 }
@@ -43,7 +43,7 @@ const CATALOG_CHECK_LIB: &str = r#"//! The contract suite against the generated 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_contract_suite_passes_against_the_sample_server() {
     let spec = std::env::var("MRDS_CATALOG_SPEC").expect("MRDS_CATALOG_SPEC names the spec");
-    let api = mrds_codegen::load_spec(spec.as_ref()).unwrap_or_else(|d| panic!("{d}"));
+    let api = mrds_spec::load_spec(spec.as_ref()).unwrap_or_else(|d| panic!("{d}"));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let router = mrds_mock::router(mrds_server::StaticKeys::new(["catalog-key"]));
@@ -95,10 +95,10 @@ fn stage<T>(scale: usize, what: &str, f: impl FnOnce() -> Result<T, String>) -> 
 /// The stages for the real spec `scale` times over.
 fn catalog(scale: usize) {
     let root = workspace_root();
-    let sources = mrds_codegen::load::read_dir(&root.join("spec")).unwrap();
+    let sources = mrds_spec::load::read_dir(&root.join("spec")).unwrap();
     let sources = xtask::synth::scale(&sources, scale).unwrap();
     let api = stage(scale, "load and check", || {
-        mrds_codegen::load_sources(&sources).map_err(|d| d.to_string())
+        mrds_spec::load_sources(&sources).map_err(|d| d.to_string())
     });
     let live = api.endpoints.iter().filter(|e| e.removed.is_none()).count();
     println!(
@@ -107,7 +107,7 @@ fn catalog(scale: usize) {
         api.records.len()
     );
     let files = stage(scale, "generate", || {
-        mrds_codegen::generate(&api).map_err(|e| e.to_string())
+        mrds_emit::all(&api).map_err(|e| e.to_string())
     });
 
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("catalog-{scale}x"));

@@ -303,7 +303,7 @@ async fn paging_ends_after_the_first_error() {
 /// content.
 #[test]
 fn the_envelope_docs_say_which_pagination_keys_the_client_reads_as_assumed() {
-    let api = mrds_codegen::load_spec(&mrds_tests::workspace_root().join("spec")).unwrap();
+    let api = mrds_spec::load_spec(&mrds_tests::workspace_root().join("spec")).unwrap();
     let field = api
         .envelope
         .fields
@@ -318,7 +318,7 @@ fn the_envelope_docs_say_which_pagination_keys_the_client_reads_as_assumed() {
         );
     }
     assert!(
-        matches!(&field.provenance, mrds_codegen::model::Provenance::Assumed(why) if why.contains("does not show")),
+        matches!(&field.provenance, mrds_spec::model::Provenance::Assumed(why) if why.contains("does not show")),
         "{:?}",
         field.provenance
     );

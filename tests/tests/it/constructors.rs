@@ -3,8 +3,9 @@
 //! each one (`TreasuryRate::from(TreasuryRateInit { .. })`), and the values a type checks reach
 //! its check function as one tuple.
 
-use mrds_codegen::{FileSet, generate, load_sources};
+use mrds_emit::{FileSet, all as generate};
 use mrds_model::records::{TreasuryRate, TreasuryRateInit};
+use mrds_spec::load_sources;
 use syn::visit::Visit;
 
 /// The most parameters a generated function takes (the project's rule; clippy's default is 7).
@@ -27,7 +28,7 @@ impl Visit<'_> for Wide {
 /// The crates generated from the real spec and from every fixture.
 fn generated() -> Vec<(String, FileSet)> {
     let root = mrds_tests::workspace_root();
-    let spec = mrds_codegen::load_spec(&root.join("spec")).expect("the spec loads");
+    let spec = mrds_spec::load_spec(&root.join("spec")).expect("the spec loads");
     let mut out = vec![("spec".to_string(), generate(&spec).unwrap())];
     for (name, sources) in mrds_tests::fixture_specs() {
         let api = load_sources(&sources).expect("a fixture loads");

@@ -1,21 +1,21 @@
-//! The contract suite (`mrds_codegen::contract`): checks derived from the resolved model, each
+//! The contract suite (`mrds_probes`): checks derived from the resolved model, each
 //! with the answer the spec predicts. The sample server must pass every one; each kind of check
 //! follows the model (a parameter, bound, rule or paging declaration yields its checks without
 //! test code).
 
 use std::path::Path;
 
-use mrds_codegen::contract::{self, Expect, Key, Probe, Removed};
-use mrds_codegen::model::Api;
+use mrds_probes::{Expect, Key, Probe, Removed};
 use mrds_server::axum::body::{Body, to_bytes};
 use mrds_server::axum::http::Request;
+use mrds_spec::model::Api;
 use tower::ServiceExt;
 
 const KEY: &str = "contract-key";
 
 fn api() -> Api {
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
-    mrds_codegen::load_spec(&spec).unwrap_or_else(|d| panic!("{d}"))
+    mrds_spec::load_spec(&spec).unwrap_or_else(|d| panic!("{d}"))
 }
 
 /// The status and body of `check`'s answer from `router`, in-process: its method, target, key
@@ -30,7 +30,9 @@ async fn answer(router: mrds_server::axum::Router, check: &Probe) -> (u16, Vec<u
         ));
     match check.request.key {
         Key::Valid => request = request.header(mrds_model::api::AUTH_HEADER, KEY),
-        Key::Wrong => request = request.header(mrds_model::api::AUTH_HEADER, contract::WRONG_KEY),
+        Key::Wrong => {
+            request = request.header(mrds_model::api::AUTH_HEADER, mrds_probes::WRONG_KEY)
+        }
         Key::Missing => {}
     }
     let body = match &check.request.body {
@@ -52,12 +54,12 @@ async fn answer(router: mrds_server::axum::Router, check: &Probe) -> (u16, Vec<u
 #[tokio::test]
 async fn the_sample_server_passes_every_check_derived_from_the_spec() {
     let api = api();
-    let checks = contract::derive(&api, Removed::Gone);
+    let checks = mrds_probes::derive(&api, Removed::Gone);
     let router = mrds_mock::router(mrds_server::StaticKeys::new([KEY]));
     let mut failures = Vec::new();
     for check in &checks {
         let (status, body) = answer(router.clone(), check).await;
-        if let Err(why) = contract::judge(&api, check, status, &body) {
+        if let Err(why) = mrds_probes::judge(&api, check, status, &body) {
             failures.push(format!(
                 "{} ({} {}): {why}",
                 check.id,
@@ -80,7 +82,7 @@ async fn the_sample_server_passes_every_check_derived_from_the_spec() {
 #[test]
 fn every_part_of_the_spec_has_its_checks() {
     let api = api();
-    let checks = contract::derive(&api, Removed::Gone);
+    let checks = mrds_probes::derive(&api, Removed::Gone);
     let ids: Vec<&str> = checks.iter().map(|c| c.id.as_str()).collect();
     let has = |id: &str| ids.contains(&id);
     let mut unique = ids.clone();
@@ -130,7 +132,7 @@ fn every_part_of_the_spec_has_its_checks() {
 #[test]
 fn checks_follow_the_model() {
     let api = api();
-    let checks = contract::derive(&api, Removed::Gone);
+    let checks = mrds_probes::derive(&api, Removed::Gone);
     let check = |id: &str| {
         checks
             .iter()
@@ -262,7 +264,7 @@ async fn the_runner_passes_the_sample_server_over_http_and_never_prints_the_key(
     assert!(failures.is_empty(), "{failures:#?}");
     assert_eq!(
         outcomes.len(),
-        contract::derive(&api(), Removed::Gone).len()
+        mrds_probes::derive(&api(), Removed::Gone).len()
     );
     let api = api();
     for report in [
@@ -378,14 +380,14 @@ async fn a_broken_implementation_fails_exactly_the_checks_of_what_it_breaks() {
     let live = || api.endpoints.iter().filter(|e| e.removed.is_none());
     // An error outside the envelope: every request the sample data answers 404 (a lookup of
     // nothing, a probe of a value no sample holds).
-    let lookups: Vec<String> = contract::derive(&api, Removed::Gone)
+    let lookups: Vec<String> = mrds_probes::derive(&api, Removed::Gone)
         .into_iter()
         .filter(|p| p.not_found_allowed || p.id.ends_with(".lookup.not_found"))
         .map(|p| p.id)
         .collect();
     // Accepts a missing key: every endpoint that requires one.
     let missing: Vec<String> = live()
-        .filter(|e| e.auth == mrds_codegen::model::AuthMode::Required)
+        .filter(|e| e.auth == mrds_spec::model::AuthMode::Required)
         .map(|e| format!("{}.auth.missing_key", e.id))
         .collect();
     expected.extend(lookups.iter().chain(&missing).map(String::as_str));
@@ -479,9 +481,9 @@ fn a_new_rule_in_a_spec_brings_its_checks() {
             std::fs::read_to_string(dir.join(name)).unwrap(),
         )
     };
-    let api = mrds_codegen::load_sources(&[read("base.yaml"), read("max_span.yaml")])
+    let api = mrds_spec::load_sources(&[read("base.yaml"), read("max_span.yaml")])
         .unwrap_or_else(|d| panic!("{d}"));
-    let ids: Vec<String> = contract::derive(&api, Removed::Gone)
+    let ids: Vec<String> = mrds_probes::derive(&api, Removed::Gone)
         .into_iter()
         .map(|c| c.id)
         .collect();
@@ -509,9 +511,9 @@ fn order_rules_are_probed_at_their_boundary() {
             std::fs::read_to_string(dir.join(name)).unwrap(),
         )
     };
-    let api = mrds_codegen::load_sources(&[read("base.yaml"), read("ordered.yaml")])
+    let api = mrds_spec::load_sources(&[read("base.yaml"), read("ordered.yaml")])
         .unwrap_or_else(|d| panic!("{d}"));
-    let checks = contract::derive(&api, Removed::Gone);
+    let checks = mrds_probes::derive(&api, Removed::Gone);
     let pair = |id: &str, from: &str, to: &str| {
         let check = checks
             .iter()
@@ -682,10 +684,10 @@ fn lookups_and_lists_are_probed_within_their_constraints() {
             std::fs::read_to_string(dir.join(name)).unwrap(),
         )
     };
-    let api = mrds_codegen::load_sources(&[read("base.yaml"), read("methods.yaml")])
+    let api = mrds_spec::load_sources(&[read("base.yaml"), read("methods.yaml")])
         .unwrap_or_else(|d| panic!("{d}"));
     let e = api.endpoint_named("person_by_source").unwrap();
-    let probes = contract::endpoint_checks(&api, e, Removed::Gone);
+    let probes = mrds_probes::endpoint_checks(&api, e, Removed::Gone);
     let probe = |id: &str| {
         (probes.iter())
             .find(|p| p.id == format!("person_by_source.{id}"))
@@ -744,7 +746,7 @@ fn lookups_and_lists_are_probed_within_their_constraints() {
     }
     assert_eq!(
         probe("years.bad_item").expect,
-        contract::Expect::Rejected {
+        mrds_probes::Expect::Rejected {
             field: "years[1]".into(),
             rule: "person_by_source.years.type".into()
         }
@@ -755,7 +757,7 @@ fn lookups_and_lists_are_probed_within_their_constraints() {
 /// a URL without its scheme, milliseconds where Unix seconds are, are problems of the answer.
 #[test]
 fn records_are_judged_against_their_formats() {
-    use mrds_codegen::model::{Format, TypeRef};
+    use mrds_spec::model::{Format, TypeRef};
     let api = mrds_tests::real_spec();
     let mut checked = 0;
     for record in &api.records {
@@ -770,7 +772,7 @@ fn records_are_judged_against_their_formats() {
             _ => serde_json::json!("2026/11/16 or so"),
         };
         let value = serde_json::json!({ f.wire.clone(): bad });
-        let problems = mrds_codegen::contract::record_problems(api, record.id, &value, "data[0]");
+        let problems = mrds_probes::record_problems(api, record.id, &value, "data[0]");
         let about = format!("data[0].{}", f.wire);
         assert!(
             problems

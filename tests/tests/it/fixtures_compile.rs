@@ -38,9 +38,9 @@ fn fixture_crates_compile_without_warnings() {
     let mut problems = Vec::new();
     for case in &cases {
         let kind = case.file_stem().unwrap().to_string_lossy().into_owned();
-        let api = mrds_codegen::load_sources(&[base.clone(), read(case)])
+        let api = mrds_spec::load_sources(&[base.clone(), read(case)])
             .unwrap_or_else(|d| panic!("{kind}: {d}"));
-        let files = mrds_codegen::generate(&api).unwrap();
+        let files = mrds_emit::all(&api).unwrap();
         // Every fixture is checked; the slower doctests and router run where they matter.
         let thorough = kind == "hygiene" || kind == "param_kinds";
         let checks = Checks {

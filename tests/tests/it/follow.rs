@@ -19,14 +19,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use mrds_codegen::diff::{self, ChangeKind, Gate};
+use mrds_diff::{ChangeKind, Gate};
 use mrds_tests::overlay::{self, Step};
 use mrds_tests::releases::{self, Release};
 use mrds_tests::workspace_root;
 
 /// The real spec's files by name below `spec/`.
 fn spec_files() -> BTreeMap<String, String> {
-    mrds_codegen::load::read_dir(&workspace_root().join("spec"))
+    mrds_spec::load::read_dir(&workspace_root().join("spec"))
         .expect("the real spec is readable")
         .into_iter()
         .map(|(name, text)| {
@@ -86,9 +86,9 @@ fn each_release_loads_and_is_acknowledged() {
         }
         overlay::apply(&mut files, &release.steps).unwrap();
         let new = releases::load(&files).unwrap_or_else(|e| panic!("{}: {e}", release.name));
-        let changes = diff::compare(&old, &new);
-        let assessment = diff::assess(&changes, &old, &new, Gate::Both);
-        let report = diff::render::text(&changes, &assessment, &labels(&release.name));
+        let changes = mrds_diff::compare(&old, &new);
+        let assessment = mrds_diff::assess(&changes, &old, &new, Gate::Both);
+        let report = mrds_diff::render::text(&changes, &assessment, &labels(&release.name));
         assert!(assessment.passed(), "{report}");
         let kinds: Vec<ChangeKind> = changes.contract.iter().map(|f| f.kind).collect();
         for kind in &release.kinds {
@@ -102,8 +102,8 @@ fn each_release_loads_and_is_acknowledged() {
     }
 }
 
-fn labels(release: &str) -> diff::render::Labels {
-    diff::render::Labels {
+fn labels(release: &str) -> mrds_diff::render::Labels {
+    mrds_diff::render::Labels {
         base: "spec/ before".into(),
         head: format!("spec/ with release {release}"),
     }

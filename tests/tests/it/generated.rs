@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use mrds_codegen::{FileSet, generate, load_sources};
+use mrds_emit::{FileSet, all as generate};
+use mrds_spec::load_sources;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -47,7 +48,7 @@ fn fixture_output_is_pinned_per_rule_kind() {
 
 #[test]
 fn output_does_not_depend_on_file_order() {
-    let mut sources = mrds_codegen::load::read_dir(&root().join("spec")).unwrap();
+    let mut sources = mrds_spec::load::read_dir(&root().join("spec")).unwrap();
     let first = generate_from(&sources);
     sources.reverse();
     let second = generate_from(&sources);
@@ -124,7 +125,7 @@ fn history_split(sources: &[(String, String)], extra: &str) -> Vec<(String, Stri
 /// the order the files are read in change nothing.
 #[test]
 fn history_rows_in_two_files_are_merged_by_date() {
-    let sources = mrds_codegen::load::read_dir(&root().join("spec")).unwrap();
+    let sources = mrds_spec::load::read_dir(&root().join("spec")).unwrap();
     let one_file = generate_from(&sources);
     let mut split = history_split(&sources, "");
     same_output(
@@ -156,7 +157,7 @@ fn history_rows_in_two_files_are_merged_by_date() {
         &forward,
         "two entries of one date in two files, read in both orders",
     );
-    let rows = |api: &mrds_codegen::Api| -> Vec<(String, Vec<String>)> {
+    let rows = |api: &mrds_spec::Api| -> Vec<(String, Vec<String>)> {
         api.history
             .iter()
             .map(|h| (h.date.clone(), h.versions.clone()))
@@ -182,7 +183,7 @@ fn history_rows_in_two_files_are_merged_by_date() {
 
 #[test]
 fn every_generated_file_is_headed_as_generated() {
-    let sources = mrds_codegen::load::read_dir(&root().join("spec")).unwrap();
+    let sources = mrds_spec::load::read_dir(&root().join("spec")).unwrap();
     for (path, text) in generate_from(&sources).iter() {
         let first = text.lines().next().unwrap_or_default();
         assert!(

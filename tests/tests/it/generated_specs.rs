@@ -54,7 +54,7 @@ fn run(cases: u64, compile: u64) {
     let mut problems = Vec::new();
     for seed in first..first + cases {
         let sources = spec_gen::spec(seed);
-        let loaded = panic::catch_unwind(AssertUnwindSafe(|| mrds_codegen::load_sources(&sources)));
+        let loaded = panic::catch_unwind(AssertUnwindSafe(|| mrds_spec::load_sources(&sources)));
         let api = match loaded {
             Err(_) => {
                 problems.push(format!("seed {seed}: loading panicked"));
@@ -74,7 +74,7 @@ fn run(cases: u64, compile: u64) {
             Ok(Ok(api)) => api,
         };
         accepted += 1;
-        let files = match panic::catch_unwind(AssertUnwindSafe(|| mrds_codegen::generate(&api))) {
+        let files = match panic::catch_unwind(AssertUnwindSafe(|| mrds_emit::all(&api))) {
             Ok(Ok(files)) => files,
             Ok(Err(e)) => {
                 problems.push(format!("seed {seed}: {e}"));

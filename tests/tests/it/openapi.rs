@@ -4,16 +4,16 @@
 
 use std::path::Path;
 
-use mrds_codegen::model::{Api, AuthMode, Literal, ParamLocation, ValueType};
+use mrds_spec::model::{Api, AuthMode, Literal, ParamLocation, ValueType};
 use serde_json::Value;
 
 fn api() -> Api {
-    mrds_codegen::load_spec(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec"))
+    mrds_spec::load_spec(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec"))
         .unwrap_or_else(|d| panic!("{d}"))
 }
 
 fn document(api: &Api) -> Value {
-    let text = mrds_codegen::emit::openapi::document_text(api);
+    let text = mrds_emit::openapi::document_text(api);
     assert!(
         text.lines()
             .next()
@@ -26,7 +26,7 @@ fn document(api: &Api) -> Value {
 /// The operation of endpoint `e` in `doc`: under its path, by its method.
 fn operation<'d>(
     doc: &'d serde_json::Value,
-    e: &mrds_codegen::model::Endpoint,
+    e: &mrds_spec::model::Endpoint,
 ) -> &'d serde_json::Value {
     &doc["paths"][&e.path.to_string()][e.method.as_str().to_ascii_lowercase()]
 }
@@ -64,7 +64,7 @@ fn every_endpoint_and_parameter_is_described() {
                     assert_eq!(list["maxItems"].as_i64(), form.max_items, "{at}");
                     assert_eq!(list["minItems"].as_i64(), form.min_items, "{at}");
                     assert_eq!(o["style"], "form", "{at}");
-                    let exploded = form.style == mrds_codegen::model::ListStyle::Repeated;
+                    let exploded = form.style == mrds_spec::model::ListStyle::Repeated;
                     assert_eq!(o["explode"], exploded, "{at}");
                     &list["items"]
                 }

@@ -17,8 +17,22 @@ const SHIPPED: &[&str] = &[
     "crates/mrds-client",
 ];
 
-/// The workspace members that are tools, not shipped.
-const TOOLS: &[&str] = &["codegen", "xtask", "tests", "bench"];
+/// The workspace members that are tools, not shipped: every member but [`SHIPPED`].
+fn tools() -> Vec<String> {
+    let root = workspace_root();
+    let mut dirs = Vec::new();
+    for parent in ["", "codegen/"] {
+        for entry in std::fs::read_dir(root.join(parent)).unwrap() {
+            let path = entry.unwrap().path();
+            let dir = format!("{parent}{}", path.file_name().unwrap().to_string_lossy());
+            if path.join("Cargo.toml").is_file() && !SHIPPED.contains(&dir.as_str()) {
+                dirs.push(dir);
+            }
+        }
+    }
+    dirs.sort();
+    dirs
+}
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -66,7 +80,11 @@ fn every_shipped_crate_links_the_license_files_and_includes_its_readme() {
 #[test]
 fn the_tools_are_never_published() {
     let root = workspace_root();
-    for dir in TOOLS {
+    let tools = tools();
+    for dir in ["codegen/spec", "xtask", "tests", "bench", "contract"] {
+        assert!(tools.iter().any(|t| t == dir), "{dir} is a tool: {tools:?}");
+    }
+    for dir in &tools {
         let manifest = read(&root.join(dir).join("Cargo.toml"));
         assert!(
             manifest.lines().any(|l| l.trim() == "publish = false"),

@@ -1,4 +1,4 @@
-//! The automata the generator compiles the spec's patterns into (`mrds_codegen::model::Pattern`,
+//! The automata the generator compiles the spec's patterns into (`mrds_spec::model::Pattern`,
 //! run by `mrds_runtime::Automaton`, as the generated code's `mrds_runtime::Pattern` runs them)
 //! decide exactly as `regex::Regex::is_match` does, the engine the generated code used before.
 //!
@@ -13,7 +13,7 @@
 
 use std::collections::BTreeSet;
 
-use mrds_codegen::model::{Api, Pattern, PatternError};
+use mrds_spec::model::{Api, Pattern, PatternError};
 use mrds_tests::spec_gen::{self, Rng};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
@@ -80,18 +80,18 @@ fn patterns_of(api: &Api, out: &mut BTreeSet<String>) {
 fn spec_patterns() -> BTreeSet<String> {
     let root = mrds_tests::workspace_root();
     let mut out = BTreeSet::new();
-    let api = mrds_codegen::load_spec(&root.join("spec")).expect("the spec loads");
+    let api = mrds_spec::load_spec(&root.join("spec")).expect("the spec loads");
     patterns_of(&api, &mut out);
     let spec_patterns = out.len();
     assert!(spec_patterns > 0, "the real spec has patterns");
     for (_, sources) in mrds_tests::fixture_specs() {
-        if let Ok(api) = mrds_codegen::load_sources(&sources) {
+        if let Ok(api) = mrds_spec::load_sources(&sources) {
             patterns_of(&api, &mut out);
         }
     }
     let before_grammar = out.len();
     for seed in 0..60 {
-        if let Ok(api) = mrds_codegen::load_sources(&spec_gen::spec(seed)) {
+        if let Ok(api) = mrds_spec::load_sources(&spec_gen::spec(seed)) {
             patterns_of(&api, &mut out);
         }
     }

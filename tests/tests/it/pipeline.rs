@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mrds_codegen::{Failure, Mode, run};
+use xtask::codegen::{CodegenError as Failure, Mode, run};
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -191,30 +191,30 @@ fn a_failed_write_names_the_path_and_leaves_the_tree_as_it_was() {
 fn the_table_of_checks_is_generated() {
     let dir = scratch("checks-table");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let page = std::fs::read_to_string(root.join(mrds_codegen::CHECKS_PAGE)).unwrap();
+    let page = std::fs::read_to_string(root.join(xtask::codegen::CHECKS_PAGE)).unwrap();
     let row = "| `param.added_required` |";
     assert!(page.contains(row), "the page's table lists every check");
     std::fs::create_dir_all(dir.join("docs")).unwrap();
     std::fs::write(
-        dir.join(mrds_codegen::CHECKS_PAGE),
+        dir.join(xtask::codegen::CHECKS_PAGE),
         page.replace(row, "| `param.added_later` |"),
     )
     .unwrap();
     std::fs::write(
-        dir.join(mrds_codegen::reference::PATH),
-        mrds_codegen::reference::text(),
+        dir.join(mrds_emit::reference::PATH),
+        mrds_emit::reference::text(),
     )
     .unwrap();
     match run(&dir, Mode::Check) {
         Err(Failure::Drift(plan)) => {
             let changed: Vec<&str> = plan.changed.iter().map(|(p, _, _)| p.as_str()).collect();
-            assert_eq!(changed, [mrds_codegen::CHECKS_PAGE]);
+            assert_eq!(changed, [xtask::codegen::CHECKS_PAGE]);
         }
         other => panic!("expected drift, got {other:?}"),
     }
     run(&dir, Mode::Write).unwrap();
     assert_eq!(
-        std::fs::read_to_string(dir.join(mrds_codegen::CHECKS_PAGE)).unwrap(),
+        std::fs::read_to_string(dir.join(xtask::codegen::CHECKS_PAGE)).unwrap(),
         page
     );
     std::fs::remove_dir_all(&dir).unwrap();
@@ -226,8 +226,8 @@ fn the_table_of_checks_is_generated() {
 #[test]
 fn the_reference_of_the_spec_format_is_generated() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let committed = std::fs::read_to_string(root.join(mrds_codegen::reference::PATH)).unwrap();
-    assert_eq!(committed, mrds_codegen::reference::text());
+    let committed = std::fs::read_to_string(root.join(mrds_emit::reference::PATH)).unwrap();
+    assert_eq!(committed, mrds_emit::reference::text());
     let dir = scratch("reference");
     std::fs::create_dir_all(dir.join("docs")).unwrap();
     let stale = committed.replace("| `summary` |", "| `summery` |");
@@ -235,17 +235,17 @@ fn the_reference_of_the_spec_format_is_generated() {
         stale, committed,
         "the reference lists an endpoint's summary"
     );
-    std::fs::write(dir.join(mrds_codegen::reference::PATH), &stale).unwrap();
+    std::fs::write(dir.join(mrds_emit::reference::PATH), &stale).unwrap();
     match run(&dir, Mode::Check) {
         Err(Failure::Drift(plan)) => {
             let changed: Vec<&str> = plan.changed.iter().map(|(p, _, _)| p.as_str()).collect();
-            assert_eq!(changed, [mrds_codegen::reference::PATH]);
+            assert_eq!(changed, [mrds_emit::reference::PATH]);
         }
         other => panic!("expected drift, got {other:?}"),
     }
     run(&dir, Mode::Write).unwrap();
     assert_eq!(
-        std::fs::read_to_string(dir.join(mrds_codegen::reference::PATH)).unwrap(),
+        std::fs::read_to_string(dir.join(mrds_emit::reference::PATH)).unwrap(),
         committed
     );
     std::fs::remove_dir_all(&dir).unwrap();

@@ -18,9 +18,9 @@
 
 use std::collections::BTreeMap;
 
-use mrds_codegen::model::{Api, Endpoint, Field, ParamLocation, Record, TypeRef, ValueType};
 use mrds_runtime::drift::Observed;
 use mrds_runtime::mock::Proxy;
+use mrds_spec::model::{Api, Endpoint, Field, ParamLocation, Record, TypeRef, ValueType};
 
 use super::contract::serve;
 use super::provider_proxy::KEY;
@@ -61,7 +61,7 @@ impl Recovered {
 
 /// The spec's files without endpoint `id` and its samples.
 fn without(sources: &[(String, String)], id: &str) -> Vec<(String, String)> {
-    use mrds_codegen::drift::splice::{File, apply};
+    use mrds_follow::splice::{File, apply};
     let mut splices = Vec::new();
     for (name, text) in sources {
         let file = File::new(name, text);
@@ -69,9 +69,9 @@ fn without(sources: &[(String, String)], id: &str) -> Vec<(String, String)> {
             let Some(map) = file.at(&[section]) else {
                 continue;
             };
-            let only = mrds_codegen::drift::splice::entries(map).len() == 1;
+            let only = mrds_follow::splice::entries(map).len() == 1;
             match (only, file.root.as_ref()) {
-                (true, Some(root)) if mrds_codegen::drift::splice::value(map, id).is_some() => {
+                (true, Some(root)) if mrds_follow::splice::value(map, id).is_some() => {
                     splices.extend(file.remove_entry(root, section));
                 }
                 _ => splices.extend(file.remove_entry(map, id)),
@@ -175,8 +175,8 @@ fn compare(a: &Api, original: &Endpoint, b: &Api, draft: &Endpoint) -> Recovered
     let shape = |e: &Endpoint| {
         (e.path.segments.iter())
             .map(|s| match s {
-                mrds_codegen::model::Segment::Literal(t) => t.clone(),
-                mrds_codegen::model::Segment::Param { .. } => "{}".into(),
+                mrds_spec::model::Segment::Literal(t) => t.clone(),
+                mrds_spec::model::Segment::Param { .. } => "{}".into(),
             })
             .collect::<Vec<_>>()
             .join("/")
@@ -263,13 +263,13 @@ async fn round_trip(id: &str, generate: bool) -> Option<Recovered> {
         "{findings:#?}"
     );
     // The report of the spec without it drafts it.
-    let sources = mrds_codegen::load::read_dir(&mrds_tests::workspace_root().join("spec")).unwrap();
+    let sources = mrds_spec::load::read_dir(&mrds_tests::workspace_root().join("spec")).unwrap();
     let reduced = without(&sources, id);
-    let reduced_api = mrds_codegen::load_sources(&reduced).ok()?;
-    let options = mrds_codegen::drift::Options {
+    let reduced_api = mrds_spec::load_sources(&reduced).ok()?;
+    let options = mrds_follow::Options {
         today: "2026-12-01".into(),
     };
-    let report = mrds_codegen::drift::report(&reduced_api, &reduced, &findings, &options);
+    let report = mrds_follow::report(&reduced_api, &reduced, &findings, &options);
     if report.problems.is_some() {
         for (name, text) in &report.files {
             println!("{name}:\n{text}");
@@ -287,9 +287,9 @@ async fn round_trip(id: &str, generate: bool) -> Option<Recovered> {
     );
     let mut all = reduced.clone();
     all.push(draft.clone());
-    let drafted_api = mrds_codegen::load_sources(&all).unwrap_or_else(|d| panic!("{d}\n{text}"));
+    let drafted_api = mrds_spec::load_sources(&all).unwrap_or_else(|d| panic!("{d}\n{text}"));
     if generate {
-        mrds_codegen::generate(&drafted_api).expect("the spec with the draft generates");
+        mrds_emit::all(&drafted_api).expect("the spec with the draft generates");
     }
     let drafted = (drafted_api.endpoints.iter())
         .find(|e| !reduced_api.endpoints.iter().any(|r| r.id == e.id))
@@ -338,7 +338,7 @@ async fn every_endpoint_round_trips() {
     let api = mrds_tests::real_spec();
     let ids: Vec<String> = (api.endpoints.iter())
         .filter(|e| e.removed.is_none() && e.body.is_none() && e.samples.is_some())
-        .filter(|e| e.method == mrds_codegen::model::Method::Get)
+        .filter(|e| e.method == mrds_spec::model::Method::Get)
         .map(|e| e.id.clone())
         .collect();
     let mut total = Recovered::default();

@@ -240,8 +240,8 @@ async fn the_clients_findings_become_spec_edits() {
 #[test]
 fn every_kind_of_finding_is_reported_as_the_spec_edit_it_calls_for() {
     let root = mrds_tests::workspace_root();
-    let sources = mrds_codegen::load::read_dir(&root.join("tests/diff/_base")).unwrap();
-    let api = mrds_codegen::load_sources(&sources).unwrap();
+    let sources = mrds_spec::load::read_dir(&root.join("tests/diff/_base")).unwrap();
+    let api = mrds_spec::load_sources(&sources).unwrap();
     let text = std::fs::read_to_string(root.join("tests/drift/findings.jsonl")).unwrap();
     let (findings, problems) = xtask::drift::read(&api, &[("findings.jsonl".into(), text)]);
     assert_eq!(
@@ -252,10 +252,10 @@ fn every_kind_of_finding_is_reported_as_the_spec_edit_it_calls_for() {
          `rule.stricter`, `rule.looser`, `field.format`, `field.whole_number`, \
          `field.out_of_range`, `endpoint.undocumented` (column 87)\n"
     );
-    let options = mrds_codegen::drift::Options {
+    let options = mrds_follow::Options {
         today: "2026-12-01".into(),
     };
-    let report = mrds_codegen::drift::report(&api, &sources, &findings, &options);
+    let report = mrds_follow::report(&api, &sources, &findings, &options);
     assert_eq!(report.problems, None, "the edited spec loads");
     insta::assert_snapshot!("drift_report", report.text);
     insta::assert_snapshot!("drift_diff", report.diff);
@@ -267,9 +267,9 @@ fn every_kind_of_finding_is_reported_as_the_spec_edit_it_calls_for() {
             None => edited.push((name.clone(), text.clone())),
         }
     }
-    let again = mrds_codegen::load_sources(&edited).expect("the edited spec loads");
-    mrds_codegen::generate(&again).expect("the edited spec generates");
-    let second = mrds_codegen::drift::report(&again, &edited, &findings, &options);
+    let again = mrds_spec::load_sources(&edited).expect("the edited spec loads");
+    mrds_emit::all(&again).expect("the edited spec generates");
+    let second = mrds_follow::report(&again, &edited, &findings, &options);
     assert_eq!(second.edits, 0, "{}", second.text);
     assert!(second.files.is_empty());
     // spec-diff reports every check the edits predicted, and finds the breaking ones
@@ -281,11 +281,11 @@ fn every_kind_of_finding_is_reported_as_the_spec_edit_it_calls_for() {
 /// every check id the report `predicted`, and passes: the breaking changes are acknowledged by
 /// the history row the edits add.
 pub(super) fn spec_diff_as_predicted(
-    before: &mrds_codegen::model::Api,
-    after: &mrds_codegen::model::Api,
+    before: &mrds_spec::model::Api,
+    after: &mrds_spec::model::Api,
     predicted: &[&str],
 ) {
-    let changes = mrds_codegen::diff::compare(before, after);
+    let changes = mrds_diff::compare(before, after);
     let reported: std::collections::BTreeSet<&str> = (changes.contract.iter())
         .chain(&changes.samples)
         .map(|f| f.kind.info().id)
@@ -293,18 +293,17 @@ pub(super) fn spec_diff_as_predicted(
     for id in predicted {
         assert!(reported.contains(id), "{id} predicted, not in {reported:?}");
     }
-    let assessment =
-        mrds_codegen::diff::assess(&changes, before, after, mrds_codegen::diff::Gate::Both);
+    let assessment = mrds_diff::assess(&changes, before, after, mrds_diff::Gate::Both);
     assert!(assessment.passed(), "{assessment:?}");
 }
 
 #[test]
 fn nothing_seen_is_nothing_to_do() {
-    let report = mrds_codegen::drift::report(
+    let report = mrds_follow::report(
         mrds_tests::real_spec(),
         &[],
         &[],
-        &mrds_codegen::drift::Options::default(),
+        &mrds_follow::Options::default(),
     );
     assert_eq!(report.edits, 0);
     assert_eq!(
@@ -470,7 +469,7 @@ fn apply_writes_the_edits_and_a_second_run_asks_for_nothing() {
     let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("drift_apply");
     let _ = std::fs::remove_dir_all(&scratch);
     let spec = scratch.join("spec");
-    for (name, text) in mrds_codegen::load::read_dir(&root.join("tests/diff/_base")).unwrap() {
+    for (name, text) in mrds_spec::load::read_dir(&root.join("tests/diff/_base")).unwrap() {
         let path = spec.join(name.strip_prefix("_base/").unwrap());
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
@@ -480,7 +479,7 @@ fn apply_writes_the_edits_and_a_second_run_asks_for_nothing() {
         files: vec![findings.clone()],
         apply,
     };
-    let options = mrds_codegen::drift::Options {
+    let options = mrds_follow::Options {
         today: "2026-12-01".into(),
     };
     let before = std::fs::read_to_string(spec.join("api.yaml")).unwrap();
@@ -525,7 +524,7 @@ fn a_har_body_is_judged_by_the_shape_the_server_reads() {
     let (_, files) = (mrds_tests::fixture_specs().into_iter())
         .find(|(name, _)| name == "body")
         .expect("the body fixture");
-    let api = mrds_codegen::load_sources(&files).expect("the body fixture loads");
+    let api = mrds_spec::load_sources(&files).expect("the body fixture loads");
     let e = (api.endpoints.iter())
         .find(|e| e.body.is_some() && e.samples.is_some())
         .expect("an endpoint with a body and samples");

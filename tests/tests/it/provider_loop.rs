@@ -23,7 +23,6 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use mrds_client::model::api::BASE_PATH;
-use mrds_codegen::model::{Format, IntegerFormat, Requirement, TextFormat, TypeRef, ValueType};
 use mrds_runtime::drift::{Finding, Observed};
 use mrds_runtime::mock::Proxy;
 use mrds_runtime::text::instant_seconds;
@@ -32,6 +31,7 @@ use mrds_server::axum::extract::Request;
 use mrds_server::axum::http;
 use mrds_server::axum::middleware::Next;
 use mrds_server::axum::response::Response;
+use mrds_spec::model::{Format, IntegerFormat, Requirement, TextFormat, TypeRef, ValueType};
 use serde_json::{Value, json};
 
 use super::contract::serve;
@@ -260,11 +260,11 @@ async fn plan(sample: &str) -> Plan {
     // Two time parameters an `ordered` rule relates, whose example spans more than SPAN, of
     // the endpoint hand-written code names least (its path, its parameter type): the bound
     // the spec takes on then disturbs the fewest baselines of the tests.
-    let mentions = |e: &mrds_codegen::model::Endpoint| {
+    let mentions = |e: &mrds_spec::model::Endpoint| {
         by_hand.matches(&e.path.to_string()).count() + by_hand.matches(&e.names.params_type).count()
     };
     // Not an endpoint of the answers' drifts: its example, refused, would show none of them.
-    let drifted = |e: &mrds_codegen::model::Endpoint| {
+    let drifted = |e: &mrds_spec::model::Endpoint| {
         let path = e.path.to_string();
         plan.edits.iter().any(|(p, _)| *p == path)
     };
@@ -290,7 +290,7 @@ async fn plan(sample: &str) -> Plan {
     // An error code the spec does not have, answering the requests without a key of the
     // first endpoint needing one.
     let (e, _) = candidates(api)
-        .find(|(e, _)| e.auth == mrds_codegen::model::AuthMode::Required)
+        .find(|(e, _)| e.auth == mrds_spec::model::AuthMode::Required)
         .expect("an endpoint needing a key");
     let code = unused("KEY_EXPIRED", |c| {
         api.error_codes.iter().any(|x| x.code == c)
@@ -322,7 +322,7 @@ async fn plan(sample: &str) -> Plan {
 }
 
 /// Whether a parameter is a point in time (Unix seconds, a date, RFC 3339 text).
-fn is_time(p: &mrds_codegen::model::Param) -> bool {
+fn is_time(p: &mrds_spec::model::Param) -> bool {
     match &p.ty {
         ValueType::Integer(t) => t.format == Some(IntegerFormat::UnixSeconds),
         ValueType::String(t) => matches!(t.format, Some(TextFormat::Date | TextFormat::Rfc3339)),
@@ -529,11 +529,11 @@ async fn ten_drifts_are_found_and_the_applied_edits_leave_a_spec_that_asks_for_n
 
     // The report's edits, applied in memory: the spec loads and generates.
     let root = mrds_tests::workspace_root();
-    let sources = mrds_codegen::load::read_dir(&root.join("spec")).unwrap();
-    let options = mrds_codegen::drift::Options {
+    let sources = mrds_spec::load::read_dir(&root.join("spec")).unwrap();
+    let options = mrds_follow::Options {
         today: "2026-12-01".into(),
     };
-    let report = mrds_codegen::drift::report(api, &sources, &findings, &options);
+    let report = mrds_follow::report(api, &sources, &findings, &options);
     assert_eq!(report.problems, None, "{}", report.text);
     assert_eq!(report.by_hand, 0, "{}", report.text);
     let text = &report.text;
@@ -560,11 +560,11 @@ async fn ten_drifts_are_found_and_the_applied_edits_leave_a_spec_that_asks_for_n
             None => edited.push((name.clone(), text.clone())),
         }
     }
-    let again = mrds_codegen::load_sources(&edited).unwrap_or_else(|d| panic!("{d}"));
-    mrds_codegen::generate(&again).expect("the edited spec generates");
+    let again = mrds_spec::load_sources(&edited).unwrap_or_else(|d| panic!("{d}"));
+    mrds_emit::all(&again).expect("the edited spec generates");
 
     // A second run over the same findings asks for nothing.
-    let second = mrds_codegen::drift::report(&again, &edited, &findings, &options);
+    let second = mrds_follow::report(&again, &edited, &findings, &options);
     assert_eq!(second.edits, 0, "{}", second.text);
 
     // spec-diff names the checks the edits predicted, and passes.

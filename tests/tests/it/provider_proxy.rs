@@ -12,7 +12,6 @@ use std::sync::Arc;
 
 use mrds_client::model::api::{BASE_PATH, RequestVisitor, visit_requests};
 use mrds_client::{Client, Observed};
-use mrds_codegen::model::{Api, Method, TypeRef, ValueType};
 use mrds_runtime::RawParams;
 use mrds_runtime::mock::{Example, Proxy};
 use mrds_server::axum::body::{Body, Bytes, to_bytes};
@@ -20,6 +19,7 @@ use mrds_server::axum::extract::Request;
 use mrds_server::axum::http;
 use mrds_server::axum::middleware::{self, Next};
 use mrds_server::axum::response::Response;
+use mrds_spec::model::{Api, Method, TypeRef, ValueType};
 use serde_json::Value;
 
 use super::contract::serve;
@@ -50,7 +50,7 @@ struct Drifts {
 /// with a sample example.
 pub(super) fn candidates(
     api: &Api,
-) -> impl Iterator<Item = (&mrds_codegen::model::Endpoint, &'static Example)> {
+) -> impl Iterator<Item = (&mrds_spec::model::Endpoint, &'static Example)> {
     api.endpoints
         .iter()
         .filter(|e| e.method == Method::Get && e.removed.is_none() && e.body.is_none())

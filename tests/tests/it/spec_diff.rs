@@ -1,4 +1,4 @@
-//! The breaking-change check (`mrds_codegen::diff`, `cargo xtask spec-diff`) over a corpus of
+//! The breaking-change check (`mrds_diff`, `cargo xtask spec-diff`) over a corpus of
 //! spec pairs under `tests/diff/`, each report pinned word for word (one snapshot per case,
 //! `spec_diff__<case>.snap`); the exit policy; the JSON report; the change history as a table
 //! against the real spec; and the command's errors for a base that does not exist or does not
@@ -30,9 +30,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use mrds_codegen::diff::render::Labels;
-use mrds_codegen::diff::{self, ChangeKind, Gate};
-use mrds_codegen::{Api, load, load_sources_to_compare, load_spec};
+use mrds_diff::render::Labels;
+use mrds_diff::{ChangeKind, Gate};
+use mrds_spec::{Api, load, load_sources_to_compare, load_spec};
 use mrds_tests::overlay::{self, RawStep};
 
 const BASE: &str = "_base";
@@ -103,7 +103,7 @@ fn parse_case(name: &str, text: &str, base: &BTreeMap<String, String>) -> Result
     if !text.starts_with("# ") {
         return Err("line 1: a case starts with a comment line saying what changes".into());
     }
-    let raw: RawCase = mrds_codegen::yaml::from_str(text)?;
+    let raw: RawCase = mrds_spec::yaml::from_str(text)?;
     if raw.old.is_empty() && raw.new.is_empty() && name != "no_change" {
         return Err("the case changes nothing (only `no_change` may)".into());
     }
@@ -182,7 +182,7 @@ pub(super) fn labels() -> Labels {
 }
 
 /// `check subject: clients/servers` of every finding.
-fn summaries(changes: &diff::Changes) -> BTreeSet<String> {
+fn summaries(changes: &mrds_diff::Changes) -> BTreeSet<String> {
     changes
         .contract
         .iter()
@@ -209,8 +209,8 @@ fn every_case_is_reported_as_expected_and_pinned() {
                 continue;
             }
         };
-        let changes = diff::compare(&old, &new);
-        let assessment = diff::assess(&changes, &old, &new, Gate::Both);
+        let changes = mrds_diff::compare(&old, &new);
+        let assessment = mrds_diff::assess(&changes, &old, &new, Gate::Both);
         let found = summaries(&changes);
         for e in &case.expect {
             if !found.contains(e) {
@@ -233,7 +233,7 @@ fn every_case_is_reported_as_expected_and_pinned() {
         if case.name != "no_change" && changes.is_empty() {
             problems.push(format!("{}: the report is empty", case.name));
         }
-        let text = diff::render::text(&changes, &assessment, &labels());
+        let text = mrds_diff::render::text(&changes, &assessment, &labels());
         insta::with_settings!({
             description => format!("spec-diff report of tests/diff/{}.yaml", case.name),
             omit_expression => true,
@@ -283,11 +283,14 @@ fn the_corpus_covers_every_kind_of_change() {
 /// across the corpus (or the kind could fix it).
 #[test]
 fn findings_take_the_impacts_their_kind_fixes() {
-    let mut decided: BTreeMap<(ChangeKind, &str), BTreeSet<diff::Impact>> = BTreeMap::new();
+    let mut decided: BTreeMap<(ChangeKind, &str), BTreeSet<mrds_diff::Impact>> = BTreeMap::new();
     let mut problems = Vec::new();
     for case in cases() {
         let (old, new) = (load_side(&case, "old"), load_side(&case, "new"));
-        for changes in [diff::compare(&old, &new), diff::compare(&new, &old)] {
+        for changes in [
+            mrds_diff::compare(&old, &new),
+            mrds_diff::compare(&new, &old),
+        ] {
             for f in changes.contract.iter().chain(&changes.samples) {
                 let info = f.kind.info();
                 for (direction, declared, impact) in [
@@ -331,7 +334,7 @@ fn findings_take_the_impacts_their_kind_fixes() {
 #[test]
 fn the_base_loads_and_compares_equal_to_itself() {
     let base = load_spec(&corpus_root().join(BASE)).unwrap_or_else(|d| panic!("{d}"));
-    let changes = diff::compare(&base, &base);
+    let changes = mrds_diff::compare(&base, &base);
     assert!(changes.is_empty(), "{changes:?}");
 }
 
@@ -339,7 +342,7 @@ fn the_base_loads_and_compares_equal_to_itself() {
 #[test]
 fn the_real_spec_equals_itself() {
     let spec = load_spec(&workspace_root().join("spec")).unwrap();
-    let changes = diff::compare(&spec, &spec);
+    let changes = mrds_diff::compare(&spec, &spec);
     assert!(changes.is_empty(), "{changes:?}");
 }
 
@@ -348,12 +351,12 @@ fn the_real_spec_equals_itself() {
 fn reversed_cases_swap_the_directions() {
     for case in cases() {
         let (old, new) = (load_side(&case, "old"), load_side(&case, "new"));
-        let forward = diff::compare(&old, &new);
-        let backward = diff::compare(&new, &old);
-        let breaks = |c: &diff::Changes, clients: bool| {
+        let forward = mrds_diff::compare(&old, &new);
+        let backward = mrds_diff::compare(&new, &old);
+        let breaks = |c: &mrds_diff::Changes, clients: bool| {
             c.contract.iter().any(|f| {
                 let impact = if clients { f.clients } else { f.servers };
-                impact == diff::Impact::Breaking
+                impact == mrds_diff::Impact::Breaking
             })
         };
         // Undecidable comparisons break both ways in both orders; everything else swaps.
@@ -391,12 +394,12 @@ pub(super) fn case(name: &str) -> Case {
 fn the_json_report_is_stable() {
     let c = case("param_added_required");
     let (old, new) = (load_side(&c, "old"), load_side(&c, "new"));
-    let changes = diff::compare(&old, &new);
-    let assessment = diff::assess(&changes, &old, &new, Gate::Both);
-    let json = diff::render::json(&changes, &assessment, &labels());
+    let changes = mrds_diff::compare(&old, &new);
+    let assessment = mrds_diff::assess(&changes, &old, &new, Gate::Both);
+    let json = mrds_diff::render::json(&changes, &assessment, &labels());
     assert_eq!(
         json,
-        diff::render::json(&diff::compare(&old, &new), &assessment, &labels()),
+        mrds_diff::render::json(&mrds_diff::compare(&old, &new), &assessment, &labels()),
         "the same comparison prints the same JSON"
     );
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mrds_codegen::diff::{self, Gate};
-use mrds_codegen::{load_sources, load_spec};
+use mrds_diff::Gate;
+use mrds_spec::{load_sources, load_spec};
 use xtask::spec_diff::{Args, Direction, Format, Outcome};
 
 use super::spec_diff::{Case, case, labels, load_side, workspace_root};
@@ -271,9 +271,9 @@ fn the_changelog_checks_the_history() {
     ] {
         let c = case(name);
         let (old, new) = (load_side(&c, "old"), load_side(&c, "new"));
-        let changes = diff::compare(&old, &new);
-        let assessment = diff::assess(&changes, &old, &new, Gate::Both);
-        let (text, ok) = diff::changelog::changelog(&changes, &assessment, &new, &labels());
+        let changes = mrds_diff::compare(&old, &new);
+        let assessment = mrds_diff::assess(&changes, &old, &new, Gate::Both);
+        let (text, ok) = mrds_diff::changelog::changelog(&changes, &assessment, &new, &labels());
         assert_eq!(ok, agrees, "{name}:\n{text}");
         insta::assert_snapshot!(format!("changelog_{name}"), text);
     }

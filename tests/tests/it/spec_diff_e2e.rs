@@ -43,9 +43,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
-use mrds_codegen::Api;
-use mrds_codegen::diff::{self, Impact};
-use mrds_codegen::model::AuthMode;
+use mrds_diff::Impact;
+use mrds_spec::Api;
+use mrds_spec::model::AuthMode;
 use mrds_tests::{scratch_manifest, write_if_changed};
 
 use crate::spec_diff::{Case, cases, load_side};
@@ -246,7 +246,7 @@ fn client_request<P: mrds_runtime::Request>(target: &str) -> Result<(String, Str
 
 /// The generated crates of `v` that `mode` needs, renamed after it.
 fn write_variant(root: &Path, v: &Variant, mode: Mode) {
-    let files = mrds_codegen::generate(&v.api).unwrap();
+    let files = mrds_emit::all(&v.api).unwrap();
     let dir = root.join("variants").join(&v.name);
     for (path, text) in files.iter() {
         for &krate in mode.crates() {
@@ -366,7 +366,7 @@ fn run(name: &str, mode: Mode, pairs: &[(&str, &str)]) {
     }
     for (case_name, endpoint, old, new) in &sides {
         let (o, n) = (&variants[old], &variants[new]);
-        let changes = diff::compare(&o.api, &n.api);
+        let changes = mrds_diff::compare(&o.api, &n.api);
         let impact = |clients: bool| {
             let breaking = changes
                 .contract

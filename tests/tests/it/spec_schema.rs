@@ -1,10 +1,10 @@
-//! The JSON Schema of the spec format (`spec/spec.schema.json`, from `mrds_codegen::ast`):
+//! The JSON Schema of the spec format (`spec/spec.schema.json`, from `mrds_spec::ast`):
 //! what `cargo xtask codegen` writes, a valid draft-07 schema, accepted by every spec file,
 //! named by every spec file for editors, and refusing an unknown key by its name.
 
 use std::path::Path;
 
-use mrds_codegen::ast::schema;
+use mrds_emit::schema;
 use serde_json::Value;
 
 fn spec_dir() -> std::path::PathBuf {
@@ -13,7 +13,7 @@ fn spec_dir() -> std::path::PathBuf {
 
 /// The spec's files as the loader reads them: (`spec/...` name, text).
 fn spec_files() -> Vec<(String, String)> {
-    mrds_codegen::load::read_dir(&spec_dir()).unwrap_or_else(|d| panic!("{d}"))
+    mrds_spec::load::read_dir(&spec_dir()).unwrap_or_else(|d| panic!("{d}"))
 }
 
 /// The schema, compiled: checked against draft-07's metaschema on the way.
@@ -37,7 +37,7 @@ fn validator() -> Validator {
 
 /// A spec file as JSON, read by the loader's own YAML reader (anchors and aliases expanded).
 fn json(name: &str, text: &str) -> Value {
-    mrds_codegen::yaml::from_str(text).unwrap_or_else(|e| panic!("{name}: {e}"))
+    mrds_spec::yaml::from_str(text).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 /// Every problem the schema finds in a file, one a line, with the path of the value.
@@ -161,7 +161,7 @@ fn an_unknown_key_is_refused_by_name() {
             *t = misspelt.clone();
         }
     }
-    let loaded = mrds_codegen::load_sources(&sources).expect_err("the loader refuses it too");
+    let loaded = mrds_spec::load_sources(&sources).expect_err("the loader refuses it too");
     assert!(
         loaded.to_string().contains("unknown field `summery`"),
         "{loaded}"

@@ -5,11 +5,11 @@
 
 use std::path::Path;
 
-use mrds_codegen::model::{Api, Format, TextFormat, TypeRef};
 use mrds_model::params::{MarketKlineParams, PersonCommentaryParams, StockDividendsParams};
 use mrds_model::records::{Candle, EquityOffering, PersonCommentary, PitDividend, ResearchUnit};
 use mrds_model::runtime::time::{self, Timestamp};
 use mrds_model::value_sets::{Interval, TimeType};
+use mrds_spec::model::{Api, Format, TextFormat, TypeRef};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tower::ServiceExt;
@@ -19,7 +19,7 @@ fn at(text: &str) -> Timestamp {
 }
 
 fn api() -> Api {
-    mrds_codegen::load_spec(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec"))
+    mrds_spec::load_spec(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec"))
         .unwrap_or_else(|d| panic!("{d}"))
 }
 

@@ -36,7 +36,7 @@ fn api_constants() {
     ] {
         assert!(ids.contains(&id), "no endpoint {id}");
     }
-    let spec = mrds_codegen::load_spec(&mrds_tests::workspace_root().join("spec")).unwrap();
+    let spec = mrds_spec::load_spec(&mrds_tests::workspace_root().join("spec")).unwrap();
     for e in api::ENDPOINTS {
         let method = spec.endpoint_named(e.id).map(|s| s.method);
         assert_eq!(Some(e.method), method, "{}", e.id);

@@ -3,12 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use mrds_codegen::model::{Condition, Equal, Requirement};
+use mrds_spec::model::{Condition, Equal, Requirement};
 
 use super::{api, described, literal};
 
 /// One rule in one line: its check, then its condition (inputs by their names).
-fn describe_rule(e: &mrds_codegen::model::Endpoint, r: &mrds_codegen::model::Rule) -> String {
+fn describe_rule(e: &mrds_spec::model::Endpoint, r: &mrds_spec::model::Rule) -> String {
     let inputs = api().inputs(e);
     let name = |op| inputs.get(op).map(|i| i.name()).unwrap_or_default();
     let check = match &r.requirement.map(name) {

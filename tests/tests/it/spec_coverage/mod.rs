@@ -31,13 +31,13 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use mrds_codegen::model::{Api, ChangeAction, Endpoint, HistoryEntry, Literal, Method};
+use mrds_spec::model::{Api, ChangeAction, Endpoint, HistoryEntry, Literal, Method};
 
 fn api() -> &'static Api {
     static API: OnceLock<Api> = OnceLock::new();
     API.get_or_init(|| {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
-        mrds_codegen::load_spec(&dir).unwrap_or_else(|diags| panic!("spec/ must load:\n{diags}"))
+        mrds_spec::load_spec(&dir).unwrap_or_else(|diags| panic!("spec/ must load:\n{diags}"))
     })
 }
 

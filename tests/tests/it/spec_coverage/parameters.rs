@@ -4,12 +4,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use mrds_codegen::model::{IntegerFormat, ParamLocation, TextFormat, ValueType};
+use mrds_spec::model::{IntegerFormat, ParamLocation, TextFormat, ValueType};
 
 use super::{described_endpoint, in_order, literal, same_or_acknowledged, set};
 
 /// One parameter in one line: `path name*: type (format) min..=max = default`.
-fn describe_param(p: &mrds_codegen::model::Param) -> String {
+fn describe_param(p: &mrds_spec::model::Param) -> String {
     let mut s = String::new();
     if p.location == ParamLocation::Path {
         s.push_str("path ");

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use mrds_codegen::model::{AuthMode, ChangeAction, Provenance, TypeRef};
+use mrds_spec::model::{AuthMode, ChangeAction, Provenance, TypeRef};
 
 use super::{
     DESCRIBED_ENDPOINTS, api, described, described_endpoint, endpoint, in_order, removed_since,
@@ -58,7 +58,7 @@ fn the_sixteen_endpoints() {
     for (id, path) in DESCRIBED_ENDPOINTS {
         if let Some(e) = described_endpoint(id) {
             assert_eq!(e.path.to_string(), *path, "{id}");
-            assert_eq!(e.method, mrds_codegen::model::Method::Get, "{id}");
+            assert_eq!(e.method, mrds_spec::model::Method::Get, "{id}");
         }
     }
 

@@ -1,0 +1,714 @@
+//! The kinds of change `spec-diff` reports, as data: one [`ChangeKind`] variant each, with its
+//! stable id (the report's check id), what it means, how it lands for old clients and for old
+//! servers, and the semver step the generated crates need for it ([`KindInfo`]).
+//!
+//! A kind either fixes its impact in a direction ([`KindImpact::Fixed`]) or leaves it to each
+//! finding ([`KindImpact::ByFinding`]: a rule added on parameters old clients never send, a
+//! type that may or may not decode, ...). A finding takes the fixed impacts from its kind: a
+//! site that reports a finding names its kind by the kind's handle in `kind`, which is the
+//! `Classified` kind itself when the kind fixes both impacts (`kind::ParamAddedRequired`), and
+//! otherwise gives one only through a method taking the impacts the finding decides
+//! (`kind::RuleAdded.clients(impact)`). So a site can neither give an impact the kind fixes nor
+//! leave out one it must decide, and a kind no site reports is a handle never used, which the
+//! compiler names. The declarations' grammar is `declare.rs`'s.
+//!
+//! The README's table of checks is generated from here ([`readme_table`]) and kept in step by
+//! `cargo xtask codegen --check`.
+
+use std::fmt;
+
+use super::declare::kinds;
+use super::impact::{Impact, Impacts, KindImpact};
+use super::semver::Step;
+
+/// Everything a [`ChangeKind`] carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KindInfo {
+    /// The stable id (`param.added_required`).
+    pub id: &'static str,
+    /// What changed, in a few words.
+    pub summary: &'static str,
+    /// How it lands for code generated from the old spec calling new servers.
+    pub clients: KindImpact,
+    /// How it lands for old servers answering clients generated from the new spec.
+    pub servers: KindImpact,
+    /// The semver step the generated crates need for it (see [`ChangeKind::step`]).
+    pub step: Step,
+}
+
+/// A kind of change with its impact in each direction: the kind's fixed impacts, and those the
+/// finding decided where the kind leaves them to it. Made only by the handles in [`kind`], so
+/// it always agrees with the kind's [`KindInfo`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Classified {
+    kind: ChangeKind,
+    impacts: Impacts,
+}
+
+impl Classified {
+    /// The kind of change.
+    pub(crate) fn kind(self) -> ChangeKind {
+        self.kind
+    }
+
+    /// Its impact in each direction.
+    pub(crate) fn impacts(self) -> Impacts {
+        self.impacts
+    }
+}
+
+kinds! {
+    /// The key header's documentation.
+    AuthDocChanged = auth.doc_changed {
+        "the key header's documentation",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
+    }
+    /// The header carrying the API key.
+    AuthHeaderChanged = auth.header_changed {
+        "the header carrying the API key",
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
+    }
+    /// A body field's constraint (range, pattern, format, type, values) moved both ways.
+    BodyConstraintChanged = body.constraint_changed {
+        "a body field's constraint changed both ways",
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
+    }
+    /// A body field accepts more than it did.
+    BodyConstraintRelaxed = body.constraint_relaxed {
+        "a body field's constraint relaxed (wider range, looser pattern or format)",
+        clients: Compatible, servers: Breaking "new clients may send values old servers reject",
+        semver: Minor,
+    }
+    /// A body field accepts less than it did.
+    BodyConstraintTightened = body.constraint_tightened {
+        "a body field's constraint tightened (narrower range, stricter pattern or format)",
+        clients: Breaking "old clients may send values new servers reject", servers: Compatible,
+        semver: Minor,
+    }
+    /// A new optional field of a body.
+    BodyFieldAddedOptional = body.field_added_optional {
+        "a new optional body field",
+        clients: Compatible, servers: Compatible "old servers ignore it",
+        semver: Minor,
+    }
+    /// A new required field of a body.
+    BodyFieldAddedRequired = body.field_added_required {
+        "a new required body field",
+        clients: Breaking "old clients do not send it", servers: Compatible "old servers ignore it",
+        semver: Major,
+    }
+    /// A body field's documentation.
+    BodyFieldDocChanged = body.field_doc_changed {
+        "a body field's documentation, provenance or pattern doc (or a constraint accepting the same values)",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
+    }
+    /// A required body field became optional.
+    BodyFieldNowOptional = body.field_now_optional {
+        "a required body field became optional",
+        clients: Compatible, servers: Breaking "new clients may leave it out",
+        semver: Major,
+    }
+    /// An optional body field became required.
+    BodyFieldNowRequired = body.field_now_required {
+        "an optional body field became required",
+        clients: Breaking "old clients may leave it out", servers: Compatible,
+        semver: Major,
+    }
+    /// An optional body field is gone.
+    BodyFieldRemovedOptional = body.field_removed_optional {
+        "an optional body field is gone",
+        clients: Compatible "new servers ignore it", servers: Compatible,
+        semver: Major,
+    }
+    /// A required body field is gone.
+    BodyFieldRemovedRequired = body.field_removed_required {
+        "a required body field is gone",
+        clients: Compatible "new servers ignore it", servers: Breaking "new clients leave it out",
+        semver: Major,
+    }
+    /// A body field's type (one without constraints, such as an array or a record).
+    BodyFieldTypeChanged = body.field_type_changed {
+        "a body field's type (an array, a record, a number)",
+        clients: ByFinding "breaking when new servers cannot decode what old clients send",
+        servers: ByFinding "breaking when old servers cannot decode what new clients send",
+        semver: Major,
+    }
+    /// A new endpoint.
+    EndpointAdded = endpoint.added {
+        "a new endpoint",
+        clients: Compatible,
+        servers: ByFinding "breaking: 404 from old servers (compatible when it is marked removed)",
+        semver: Minor,
+    }
+    /// A key is no longer required.
+    EndpointAuthOptional = endpoint.auth_optional {
+        "a key is no longer required",
+        clients: Compatible, servers: Breaking "401 from old servers",
+        semver: Minor,
+    }
+    /// A key is now required.
+    EndpointAuthRequired = endpoint.auth_required {
+        "a key is now required",
+        clients: Breaking "401 from new servers", servers: Compatible,
+        semver: Minor,
+    }
+    /// Summary, doc, ordering prose, provenance or removal date.
+    EndpointDocChanged = endpoint.doc_changed {
+        "summary, doc, ordering prose, provenance or removal date",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
+    }
+    /// The parameter a 404 looks up by.
+    EndpointLookupChanged = endpoint.lookup_changed {
+        "the parameter a 404 RESOURCE_NOT_FOUND looks up by (added / removed / changed)",
+        clients: ByFinding "breaking / compatible / breaking",
+        servers: ByFinding "compatible / breaking / breaking",
+        semver: Patch,
+    }
+    /// The endpoint is marked removed.
+    EndpointMarkedRemoved = endpoint.marked_removed {
+        "the endpoint is marked removed (410)",
+        clients: Breaking "410 from new servers", servers: Compatible,
+        semver: Minor,
+    }
+    /// The documented order of the records.
+    EndpointOrderChanged = endpoint.order_changed {
+        "the documented order of the records (added / removed / changed)",
+        clients: ByFinding "compatible / breaking / breaking",
+        servers: ByFinding "breaking / compatible / breaking",
+        semver: Patch,
+    }
+    /// Which parameters page the records.
+    EndpointPagingChanged = endpoint.paging_changed {
+        "which parameters page the records",
+        clients: Documentation, servers: Documentation,
+        // The paging trait of the parameter type and the client's stream may go away.
+        semver: Major,
+    }
+    /// The path.
+    EndpointPathChanged = endpoint.path_changed {
+        "the path",
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
+    }
+    /// The endpoint is gone from the spec.
+    EndpointRemoved = endpoint.removed {
+        "the endpoint is gone from the spec",
+        clients: ByFinding "breaking: 404 (compatible when it was marked removed already)",
+        servers: Compatible,
+        semver: Major,
+    }
+    /// The endpoint id, at the same method and path.
+    EndpointRenamed = endpoint.renamed {
+        "the endpoint id, at the same method and path",
+        clients: Documentation, servers: Documentation,
+        semver: Major,
+    }
+    /// The endpoint is no longer marked removed.
+    EndpointRestored = endpoint.restored {
+        "the endpoint is no longer marked removed",
+        clients: Compatible, servers: Breaking "410 from old servers",
+        semver: Minor,
+    }
+    /// The record in `data`.
+    EndpointReturnsChanged = endpoint.returns_changed {
+        "the record in `data`",
+        clients: ByFinding "breaking unless the old record decodes the new one",
+        servers: ByFinding "breaking unless the new record decodes the old one",
+        semver: Major,
+    }
+    /// The envelope's documentation.
+    EnvelopeDocChanged = envelope.doc_changed {
+        "the envelope's documentation",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
+    }
+    /// A new error code.
+    ErrorCodeAdded = error_code.added {
+        "a new error code",
+        clients: Compatible "decoded as an unknown code", servers: Compatible,
+        semver: Minor,
+    }
+    /// An error code's documentation.
+    ErrorCodeDocChanged = error_code.doc_changed {
+        "an error code's documentation or provenance",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
+    }
+    /// An error code is gone.
+    ErrorCodeRemoved = error_code.removed {
+        "an error code is gone",
+        clients: Compatible, servers: Compatible,
+        semver: Major,
+    }
+    /// The HTTP status of an error code.
+    ErrorCodeStatusChanged = error_code.status_changed {
+        "the HTTP status of an error code",
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
+    }
+    /// A new optional field.
+    FieldAddedOptional = field.added_optional {
+        "a new optional field",
+        clients: Compatible, servers: Compatible,
+        semver: Minor,
+    }
+    /// A new required field.
+    FieldAddedRequired = field.added_required {
+        "a new required field",
+        clients: Compatible, servers: Breaking "old servers leave it out",
+        semver: Major,
+    }
+    /// A field's documentation.
+    FieldDocChanged = field.doc_changed {
+        "a field's documentation or provenance",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
+    }
+    /// A field's documented format.
+    FieldFormatChanged = field.format_changed {
+        "a field's documented format (changed / only added or removed)",
+        clients: ByFinding "breaking / documentation",
+        servers: ByFinding "breaking / documentation",
+        // The typed-time accessor of the field may change or go away.
+        semver: Major,
+    }
+    /// A required field became optional.
+    FieldNowOptional = field.now_optional {
+        "a required field became optional",
+        clients: Breaking, servers: Compatible,
+        semver: Major,
+    }
+    /// An optional field became required.
+    FieldNowRequired = field.now_required {
+        "an optional field became required",
+        clients: Compatible, servers: Breaking,
+        semver: Major,
+    }
+    /// An optional field is gone.
+    FieldRemovedOptional = field.removed_optional {
+        "an optional field is gone",
+        clients: Compatible, servers: Compatible,
+        semver: Major,
+    }
+    /// A required field is gone.
+    FieldRemovedRequired = field.removed_required {
+        "a required field is gone",
+        clients: Breaking, servers: Compatible,
+        semver: Major,
+    }
+    /// A field's type or array flag.
+    FieldTypeChanged = field.type_changed {
+        "a field's type or array flag",
+        clients: ByFinding "breaking unless the old type decodes the new values",
+        servers: ByFinding "breaking unless the new type decodes the old values",
+        semver: Major,
+    }
+    /// A new row of the change history.
+    HistoryEntryAdded = history.entry_added {
+        "a new row of the change history",
+        clients: Documentation, servers: Documentation,
+        semver: Minor,
+    }
+    /// A row of the change history changed.
+    HistoryEntryChanged = history.entry_changed {
+        "a row of the change history changed",
+        clients: Documentation, servers: Documentation,
+        semver: Minor,
+    }
+    /// A row of the change history is gone.
+    HistoryEntryRemoved = history.entry_removed {
+        "a row of the change history is gone",
+        clients: Documentation, servers: Documentation,
+        semver: Minor,
+    }
+    /// A new optional parameter.
+    ParamAddedOptional = param.added_optional {
+        "a new optional parameter (with or without default)",
+        clients: Compatible, servers: Compatible "old servers ignore it",
+        semver: Minor,
+    }
+    /// A new required parameter.
+    ParamAddedRequired = param.added_required {
+        "a new required parameter",
+        clients: Breaking, servers: Compatible "old servers ignore unknown parameters",
+        semver: Major,
+    }
+    /// A parameter's default added, removed or changed.
+    ParamDefaultChanged = param.default_changed {
+        "a parameter's default added, removed or changed",
+        clients: Breaking,
+        servers: Breaking "a request leaving it out means something else (generated clients send their default)",
+        semver: Minor,
+    }
+    /// A parameter's documentation (or a range written otherwise that accepts the same integers).
+    ParamDocChanged = param.doc_changed {
+        "a parameter's documentation, provenance or pattern doc (or a range accepting the same integers)",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
+    }
+    /// A parameter's format.
+    ParamFormatChanged = param.format_changed {
+        "a parameter's format",
+        clients: ByFinding "breaking when old clients may send a text new servers reject",
+        servers: ByFinding "breaking when new clients may send a text old servers reject",
+        // The typed-time setters of the parameter may change or go away.
+        semver: Major,
+    }
+    /// The bounds of a list's number of items moved both ways.
+    ParamItemsChanged = param.items_changed {
+        "the number of items a list takes moved",
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
+    }
+    /// A list takes fewer numbers of items.
+    ParamItemsNarrowed = param.items_narrowed {
+        "the number of items a list takes narrowed",
+        clients: Breaking, servers: Compatible,
+        semver: Minor,
+    }
+    /// A list takes more numbers of items.
+    ParamItemsWidened = param.items_widened {
+        "the number of items a list takes widened",
+        clients: Compatible, servers: Breaking,
+        semver: Minor,
+    }
+    /// How a list travels (comma-separated or repeated).
+    ParamListStyleChanged = param.list_style_changed {
+        "how a list travels (`comma` or `repeated`)",
+        clients: Breaking "a list of two items is one item to the other side, or refused",
+        servers: Breaking "a list of two items is one item to the other side, or refused",
+        semver: Minor,
+    }
+    /// Query or path.
+    ParamLocationChanged = param.location_changed {
+        "query or path",
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
+    }
+    /// A required parameter became optional.
+    ParamNowOptional = param.now_optional {
+        "a required parameter became optional",
+        clients: Compatible, servers: Breaking,
+        semver: Major,
+    }
+    /// An optional parameter became required.
+    ParamNowRequired = param.now_required {
+        "an optional parameter became required",
+        clients: Breaking, servers: Compatible,
+        semver: Major,
+    }
+    /// A path parameter's name.
+    ParamPathRenamed = param.path_renamed {
+        "a path parameter's name (not on the wire)",
+        clients: Documentation, servers: Documentation,
+        semver: Major,
+    }
+    /// A parameter's pattern added, removed or changed.
+    ParamPatternChanged = param.pattern_changed {
+        "a parameter's pattern added, removed or changed",
+        clients: ByFinding "breaking when old clients may send a text new servers reject",
+        servers: ByFinding "breaking when new clients may send a text old servers reject",
+        semver: Minor,
+    }
+    /// An integer range moved.
+    ParamRangeChanged = param.range_changed {
+        "an integer range moved",
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
+    }
+    /// An integer range narrowed.
+    ParamRangeNarrowed = param.range_narrowed {
+        "an integer range narrowed",
+        clients: Breaking, servers: Compatible,
+        semver: Minor,
+    }
+    /// An integer range widened.
+    ParamRangeWidened = param.range_widened {
+        "an integer range widened",
+        clients: Compatible, servers: Breaking,
+        semver: Minor,
+    }
+    /// An optional parameter is gone.
+    ParamRemovedOptional = param.removed_optional {
+        "an optional parameter is gone",
+        clients: Compatible "new servers ignore it", servers: Compatible,
+        semver: Major,
+    }
+    /// A required parameter is gone.
+    ParamRemovedRequired = param.removed_required {
+        "a required parameter is gone",
+        clients: Compatible "new servers ignore it", servers: Breaking,
+        semver: Major,
+    }
+    /// A parameter's type (or value set).
+    ParamTypeChanged = param.type_changed {
+        "a parameter's type (or value set)",
+        clients: ByFinding "breaking when old clients may send a text new servers reject",
+        servers: ByFinding "breaking when new clients may send a text old servers reject",
+        semver: Major,
+    }
+    /// A new record.
+    RecordAdded = record.added {
+        "a new record",
+        clients: Compatible, servers: Compatible,
+        semver: Minor,
+    }
+    /// A record's documentation.
+    RecordDocChanged = record.doc_changed {
+        "a record's documentation or provenance",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
+    }
+    /// A record is gone.
+    RecordRemoved = record.removed {
+        "a record is gone",
+        clients: Compatible, servers: Compatible,
+        semver: Major,
+    }
+    /// A new rule across parameters.
+    RuleAdded = rule.added {
+        "a new rule across parameters",
+        clients: ByFinding "breaking (compatible on parameters old clients never send)",
+        servers: Compatible,
+        semver: Minor,
+    }
+    /// A rule changed both ways (or undecidably).
+    RuleChanged = rule.changed {
+        "a rule changed both ways (or undecidably)",
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
+    }
+    /// A rule's documentation.
+    RuleDocChanged = rule.doc_changed {
+        "a rule's documentation",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
+    }
+    /// A rule accepts more requests.
+    RuleRelaxed = rule.relaxed {
+        "a rule accepts more requests",
+        clients: Compatible, servers: Breaking,
+        semver: Minor,
+    }
+    /// A rule is gone.
+    RuleRemoved = rule.removed {
+        "a rule is gone",
+        clients: Compatible,
+        servers: ByFinding "breaking (compatible on parameters new clients never send)",
+        semver: Minor,
+    }
+    /// A rule's id, with the same check.
+    RuleRenamed = rule.renamed {
+        "a rule's id, with the same check",
+        clients: Documentation, servers: Documentation,
+        semver: Minor,
+    }
+    /// A rule accepts fewer requests.
+    RuleTightened = rule.tightened {
+        "a rule accepts fewer requests",
+        clients: Breaking, servers: Compatible,
+        semver: Minor,
+    }
+    /// A generated Rust name, with the same thing on the wire.
+    RustRenamed = rust.renamed {
+        "a generated Rust name (an endpoint's `rust:`, a value's `rust:`, a record's or field's name)",
+        clients: Documentation, servers: Documentation,
+        semver: Major,
+    }
+    /// Sample data for an endpoint.
+    SamplesAdded = samples.added {
+        "sample data for an endpoint",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
+    }
+    /// An endpoint's sample data.
+    SamplesChanged = samples.changed {
+        "an endpoint's sample data",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
+    }
+    /// An endpoint's sample data is gone.
+    SamplesRemoved = samples.removed {
+        "an endpoint's sample data is gone",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
+    }
+    /// The base path.
+    ServiceBasePathChanged = service.base_path_changed {
+        "the base path",
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
+    }
+    /// The service's title or description.
+    ServiceDocChanged = service.doc_changed {
+        "the service's title or description",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
+    }
+    /// The interface description's version.
+    ServiceVersionChanged = service.version_changed {
+        "`api_version`, the interface description's version",
+        clients: Documentation, servers: Documentation,
+        semver: Minor,
+    }
+    /// A new value set.
+    ValueSetAdded = value_set.added {
+        "a new value set",
+        clients: Compatible, servers: Compatible,
+        semver: Minor,
+    }
+    /// A value set's documentation.
+    ValueSetDocChanged = value_set.doc_changed {
+        "a value set's or value's documentation or provenance",
+        clients: Documentation, servers: Documentation,
+        semver: Patch,
+    }
+    /// A value set is gone.
+    ValueSetRemoved = value_set.removed {
+        "a value set is gone",
+        clients: Compatible, servers: Compatible,
+        semver: Major,
+    }
+    /// A new value of a value set.
+    ValueSetValueAdded = value_set.value_added {
+        "a new value of a value set (parameters use it / only records do)",
+        clients: Compatible "decoded as `Unknown` in answers",
+        servers: ByFinding "breaking / compatible",
+        semver: Minor,
+    }
+    /// A value of a value set is gone.
+    ValueSetValueRemoved = value_set.value_removed {
+        "a value of a value set is gone (parameters use it / only records do)",
+        clients: ByFinding "breaking / compatible", servers: Compatible,
+        semver: Major,
+    }
+}
+
+impl ChangeKind {
+    /// The stable id (`param.added_required`).
+    pub const fn id(self) -> &'static str {
+        self.info().id
+    }
+
+    /// What changed, in a few words.
+    pub const fn summary(self) -> &'static str {
+        self.info().summary
+    }
+
+    /// The semver step the generated crates need for a change of this kind, under the policy
+    /// of the README (*Versions, publishing and semver*). One step for the three: the server
+    /// and client crates re-export the model crate and take its types in their own API, and
+    /// the crates share one version, so a step of one is a step of all.
+    pub const fn step(self) -> Step {
+        self.info().step
+    }
+
+    /// The kind of change with this id.
+    pub fn from_id(id: &str) -> Option<ChangeKind> {
+        ChangeKind::ALL.iter().copied().find(|c| c.id() == id)
+    }
+}
+
+impl fmt::Display for ChangeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// The README's table of checks (Markdown), one row per kind of change.
+pub fn readme_table() -> String {
+    let mut out = String::from(
+        "| check id | change | old clients | old servers | semver |\n\
+         |---|---|---|---|---|\n",
+    );
+    for kind in ChangeKind::ALL {
+        let i = kind.info();
+        out.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} |\n",
+            i.id, i.summary, i.clients, i.servers, i.step
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_sorted_unique_and_well_formed() {
+        let ids: Vec<&str> = ChangeKind::ALL.iter().map(|c| c.id()).collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+        for id in ids {
+            let (kind, what) = id.split_once('.').expect("kind.what");
+            assert!(!kind.is_empty() && !what.is_empty(), "{id}");
+            assert_eq!(ChangeKind::from_id(id).map(ChangeKind::id), Some(id));
+        }
+    }
+
+    /// A handle classifies its kind with the impacts the kind declares, and with those the
+    /// finding decides where the kind leaves them to it.
+    #[test]
+    fn handles_take_the_declared_impacts() {
+        use Impact::*;
+        let fixed = |c: Classified| {
+            let info = c.kind().info();
+            (info.clients.fixed(), info.servers.fixed())
+        };
+        let both = |c: Classified| (c.kind(), c.impacts().clients, c.impacts().servers);
+        let fixed_kind = kind::ParamAddedRequired;
+        assert_eq!(
+            both(fixed_kind),
+            (ChangeKind::ParamAddedRequired, Breaking, Compatible)
+        );
+        assert_eq!(fixed(fixed_kind), (Some(Breaking), Some(Compatible)));
+        let clients = kind::RuleAdded.clients(Compatible);
+        assert_eq!(
+            both(clients),
+            (ChangeKind::RuleAdded, Compatible, Compatible)
+        );
+        assert_eq!(fixed(clients), (None, Some(Compatible)));
+        let servers = kind::EndpointAdded.servers(Breaking);
+        assert_eq!(
+            both(servers),
+            (ChangeKind::EndpointAdded, Compatible, Breaking)
+        );
+        assert_eq!(fixed(servers), (Some(Compatible), None));
+        let decided = kind::FieldFormatChanged.decided(Impacts {
+            clients: Documentation,
+            servers: Breaking,
+        });
+        assert_eq!(
+            both(decided),
+            (ChangeKind::FieldFormatChanged, Documentation, Breaking)
+        );
+        assert_eq!(fixed(decided), (None, None));
+    }
+
+    /// The README's cells: a fixed impact with its reason, or the rule of a finding-decided one.
+    #[test]
+    fn the_table_states_fixed_impacts_and_rules() {
+        let table = readme_table();
+        for row in [
+            "| `param.added_required` | a new required parameter | breaking | compatible: old servers ignore unknown parameters | major |",
+            "| `rule.added` | a new rule across parameters | breaking (compatible on parameters old clients never send) | compatible | minor |",
+            "| `samples.added` | sample data for an endpoint | documentation | documentation | patch |",
+        ] {
+            assert!(table.lines().any(|l| l == row), "{row}");
+        }
+        assert_eq!(table.lines().count(), 2 + ChangeKind::ALL.len());
+    }
+
+    /// Every change is released: documentation at least takes a patch step.
+    #[test]
+    fn every_kind_takes_a_step() {
+        for kind in ChangeKind::ALL {
+            assert!(kind.step() >= Step::Patch, "{kind}");
+        }
+    }
+}
