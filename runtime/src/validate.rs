@@ -226,12 +226,21 @@ impl Issues {
     }
 
     /// An item of a list that travels comma-separated (`fields=a,b`): not empty, and without a
-    /// comma, which would separate it into two items (`rule` is the list's `type` rule).
-    pub fn comma_item(&mut self, rule: &'static str, field: &'static str, value: Option<&str>) {
-        if let Some(v) = value
-            && !holds::comma_item(v)
-        {
-            self.add(rule, field, v.to_string(), COMMA_ITEM_REASON.to_string());
+    /// comma, which would separate it into two items (`rule` is the list's `type` rule). False
+    /// when it is no item (an issue recorded): its own checks are not run on it, so an empty
+    /// item is one problem, as the server reads it.
+    pub fn comma_item(
+        &mut self,
+        rule: &'static str,
+        field: &'static str,
+        value: Option<&str>,
+    ) -> bool {
+        match value {
+            Some(v) if !holds::comma_item(v) => {
+                self.add(rule, field, v.to_string(), COMMA_ITEM_REASON.to_string());
+                false
+            }
+            _ => true,
         }
     }
 
@@ -525,8 +534,16 @@ mod tests {
         issues.each("n", &[5i64, 50, 7, 70], |issues, item| {
             issues.range("e.n.range", "n", Some(*item), None, Some(10));
         });
+        // An empty item (or one holding a comma) is one issue: its own checks do not run.
         issues.each("s", &["a", "", "b,c"], |issues, item| {
-            issues.comma_item("e.s.type", "s", Some(item));
+            if issues.comma_item("e.s.type", "s", Some(item)) && *item != "a" {
+                issues.add(
+                    "e.s.pattern",
+                    "s",
+                    item.to_string(),
+                    "must be `a`".to_string(),
+                );
+            }
         });
         let named: Vec<(&str, &str)> = (issues.as_slice().iter())
             .map(|i| (&*i.field, i.got.as_str()))

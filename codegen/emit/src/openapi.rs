@@ -410,6 +410,10 @@ fn parameter(p: &Param, example: Vec<&str>) -> Value {
             (list, example)
         }
     };
+    if let Some(form) = &p.list {
+        doc.push_str("\n\n");
+        doc.push_str(list_semantics(form.style));
+    }
     let mut out = json!({
         "name": p.wire,
         "in": location,
@@ -425,6 +429,21 @@ fn parameter(p: &Param, example: Vec<&str>) -> Value {
         out["example"] = example;
     }
     out
+}
+
+/// What an empty value and an empty item of a list mean (as `array` and `style` say in the
+/// spec format's reference).
+fn list_semantics(style: ListStyle) -> &'static str {
+    match style {
+        ListStyle::Comma => {
+            "A list of no items is not sent; an empty value is a list of no items. An item is \
+             not empty and holds no comma: an empty item (`a,,b`, `a,`) is refused, named by \
+             its index."
+        }
+        ListStyle::Repeated => {
+            "A list of no items is not sent; each value is an item, an empty one too."
+        }
+    }
 }
 
 fn literal(l: &Literal) -> Value {

@@ -135,8 +135,7 @@ fn bad_item(ty: &ValueType) -> Option<(String, ValueCheck)> {
         ValueType::Enum(_) => Some(("not-a-value".into(), ValueCheck::Values)),
         ValueType::String(t) => match (&t.pattern, t.format) {
             (Some(p), _) => p
-                .counterexample()
-                .filter(|bad| !bad.is_empty() && mrds_runtime::holds::comma_item(bad))
+                .counterexample_where(mrds_runtime::holds::comma_item)
                 .map(|bad| (bad, ValueCheck::Pattern)),
             (None, Some(f)) => Some((f.info().counterexample.to_owned(), ValueCheck::Format)),
             (None, None) => None,
@@ -248,10 +247,16 @@ fn value_probes<'m>(
                 if let Some(v) = &valid {
                     probe("matching", &[v], accepted());
                 }
-                // An empty path segment names another route, not a value.
-                if let Some(bad) = pattern.counterexample()
-                    && (i.place != Place::Path || !bad.is_empty())
-                {
+                // An empty path segment names another route, not a value; an empty item of
+                // a comma list is no item (`empty_item` probes it), and one holding a comma
+                // two items.
+                let comma = i.list.is_some_and(|f| f.style == ListStyle::Comma);
+                let bad = match (i.place, comma) {
+                    (_, true) => pattern.counterexample_where(mrds_runtime::holds::comma_item),
+                    (Place::Path, _) => pattern.counterexample_where(|t| !t.is_empty()),
+                    _ => pattern.counterexample(),
+                };
+                if let Some(bad) = bad {
                     probe("not_matching", &[&bad], rejected(ValueCheck::Pattern));
                 }
             }

@@ -40,6 +40,7 @@ mod client_tls;
 mod client_tracing;
 mod constructors;
 mod contract;
+mod contract_agreement;
 mod docs;
 mod drift;
 mod fixtures_compile;

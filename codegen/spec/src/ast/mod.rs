@@ -498,12 +498,16 @@ pub struct Param {
     pub ty: Spanned<String>,
     /// A list of values of `type` (a query parameter): `Vec` in the generated code, each item
     /// checked against the parameter's `format`, `min`, `max`, `pattern` and value set. It
-    /// says how it travels with `style`. No item is the parameter not given.
+    /// says how it travels with `style`. A list of no items is not sent: the parameter absent,
+    /// or (a comma list) given with an empty value (`fields=`), is a list of no items, which
+    /// `required` and `min_items` judge.
     #[serde(default)]
     pub array: Option<Spanned<bool>>,
     /// How a list (`array: true`) travels: `comma` (`fields=a,b`: one parameter, the items
-    /// separated by commas; an item is not empty and holds no comma) or `repeated`
-    /// (`fields=a&fields=b`: the parameter once per item).
+    /// separated by commas; an item is not empty and holds no comma, so `fields=a,,b` and
+    /// `fields=a,` are refused at the empty item, named by its index, and only for that) or
+    /// `repeated` (`fields=a&fields=b`: the parameter once per item, each value an item, an
+    /// empty one too).
     #[serde(default)]
     #[schemars(with = "Option<schema::Spellings<ListStyle>>")]
     pub style: Option<Spanned<ListStyle>>,

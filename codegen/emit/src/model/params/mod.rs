@@ -214,12 +214,17 @@ fn param_checks(e: &Endpoint, p: &Param) -> Vec<TokenStream> {
 /// items could not be read, none.
 fn list_checks(e: &Endpoint, p: &Param, form: &ListForm, v: &Var<'_>) -> Vec<TokenStream> {
     let (x, wire) = (&v.local, &v.wire);
-    let mut per_item = Vec::new();
+    let mut per_item = value_checks(e, v);
+    // An empty item of a comma list (or one holding a comma) is no item: one problem, and its
+    // own checks are not run on it (the server's reading and the generator's judgement agree).
     if let (ListStyle::Comma, ValueType::String(_)) = (form.style, &p.ty) {
         let rule = e.value_rule(wire, ValueCheck::Type);
-        per_item.push(quote!(issues.comma_item(#rule, #wire, #x);));
+        per_item = vec![quote! {
+            if issues.comma_item(#rule, #wire, #x) {
+                #(#per_item)*
+            }
+        }];
     }
-    per_item.extend(value_checks(e, v));
     let counted = p.required || form.min_items.is_some() || form.max_items.is_some();
     if !counted && per_item.is_empty() {
         return Vec::new();

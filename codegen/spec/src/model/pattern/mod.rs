@@ -183,6 +183,12 @@ impl Pattern {
     /// (`AAAA…` past a length limit), else the shortest valid text; `None` when the pattern
     /// matches every text.
     pub fn counterexample(&self) -> Option<String> {
+        self.counterexample_where(|_| true)
+    }
+
+    /// A short text the pattern does not match and `keep` takes, chosen as
+    /// [`Pattern::counterexample`] chooses (an item of a comma list: not empty, no comma).
+    pub fn counterexample_where(&self, keep: impl Fn(&str) -> bool) -> Option<String> {
         let simple = [
             "",
             "!",
@@ -192,7 +198,7 @@ impl Pattern {
             "0",
             "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
         ];
-        if let Some(text) = simple.into_iter().find(|c| !self.is_match(c)) {
+        if let Some(text) = simple.into_iter().find(|c| !self.is_match(c) && keep(c)) {
             return Some(text.to_owned());
         }
         let any = Pattern::anything();
@@ -205,6 +211,7 @@ impl Pattern {
                     .ok()
                     .flatten()
             })
+            .filter(|text| keep(text))
     }
 
     /// The pattern every text matches (the empty one).
