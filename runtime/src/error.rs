@@ -89,7 +89,9 @@ pub trait ErrorBody:
     /// The spec's error code type.
     type Code: Clone + fmt::Debug + fmt::Display + From<ErrorKind> + Send + Sync + 'static;
     /// Every code of the spec, in the spec's order (its status is the
-    /// [`http_status`](Self::http_status) of an object with it).
+    /// [`http_status`](Self::http_status) of an object with it): by status, the code the spec
+    /// answers a status with first among the codes of that status (what the sample server
+    /// answers a `Prefer: code=` or a scenario of the status with).
     fn codes() -> &'static [Self::Code];
     /// An error object with `code` and `message`, nothing else set.
     fn from_code(code: Self::Code, message: String) -> Self;

@@ -233,6 +233,13 @@ kinds! {
         clients: Compatible "decoded as an unknown code", servers: Compatible,
         semver: Minor,
     }
+    /// Another code answers an HTTP status (of several codes sharing it, the one marked
+    /// `default`, else the first declared).
+    ErrorCodeAnswerChanged = error_code.answer_changed {
+        "the code the sample server answers an HTTP status with",
+        clients: Breaking, servers: Breaking,
+        semver: Minor,
+    }
     /// An error code's documentation.
     ErrorCodeDocChanged = error_code.doc_changed {
         "an error code's documentation or provenance",

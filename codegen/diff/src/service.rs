@@ -134,6 +134,20 @@ impl Diff<'_> {
                 at,
             );
         }
+        // The code answering each status both sides have.
+        for n in new.error_codes.iter().filter(|c| c.answers_status) {
+            let Some(o) =
+                (old.error_codes.iter()).find(|o| o.answers_status && o.status == n.status)
+            else {
+                continue;
+            };
+            if o.code != n.code {
+                self.push(kind::ErrorCodeAnswerChanged, format!("ErrorCode.{}", o.code), format!(
+                        "HTTP {} is answered with `{}` instead of `{}` (a `Prefer: code={}`, a scenario of the status): a client matching `{}` meets the other; mark `{}` `default: true` to keep it",
+                        n.status, n.code, o.code, n.status, o.code, o.code
+                    ), Places { old: Some(&o.at), new: Some(&n.at) });
+            }
+        }
         for n in &new.error_codes {
             if !old.error_codes.iter().any(|o| o.code == n.code) {
                 self.push(kind::ErrorCodeAdded, format!("ErrorCode.{}", n.code), format!(

@@ -225,7 +225,21 @@ pub(super) fn unknown_values(
         }
         let names: Vec<String> = new.iter().map(|v| format!("`{v}`")).collect();
         let status = group.evidence.status;
-        let Some((file, codes)) = cx.find(&["error_codes"]) else {
+        // Beside the codes of its status when the spec has some (after them, in their file:
+        // the first declared of a status answers it, and keeps answering it), else in the
+        // first file holding error codes.
+        let of_status = |codes: &Node| {
+            items(codes).iter().any(|c| {
+                value(c, "status")
+                    .and_then(Node::as_scalar)
+                    .is_some_and(|s| Some(s) == status.map(|n| n.to_string()).as_deref())
+            })
+        };
+        let found = (cx.files.iter())
+            .filter_map(|f| f.at(&["error_codes"]).map(|n| (f, n)))
+            .find(|(_, codes)| of_status(codes))
+            .or_else(|| cx.find(&["error_codes"]));
+        let Some((file, codes)) = found else {
             return Item::Note(
                 "new error codes, but the spec's `error_codes` are not found".into(),
             );

@@ -232,6 +232,13 @@ pub struct ErrorCode {
     pub code: Spanned<String>,
     /// HTTP status answered with it.
     pub status: Spanned<u16>,
+    /// The code answered for its status: when several codes share a status, the sample server
+    /// (a `Prefer: code=` header, a scenario of that status) answers with the one marked
+    /// `default: true`, else with the first declared (the files by name, then their order), so
+    /// a code added after the others changes nothing existing requests get. At most one code
+    /// of a status says it.
+    #[serde(default)]
+    pub default: Option<Spanned<bool>>,
     /// When it is answered, for the generated docs.
     pub doc: String,
     /// Set when the interface description does not state the fact: why the spec assumes it.

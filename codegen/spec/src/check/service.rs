@@ -2,11 +2,11 @@
 //! and the error object are written and read by `mrds-runtime`, so the spec must declare the
 //! fields it uses, with their types.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Cx, Def, TypeNames};
 use crate::ast::{self, Spanned};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Span};
 use crate::model::{Envelope, ErrorCode, ErrorShapes, Field, Provenance, Record, TypeRef};
 use crate::naming;
 
@@ -246,6 +246,8 @@ impl<'a> Cx<'a> {
     pub(super) fn error_codes(&mut self) -> Vec<ErrorCode> {
         let mut out: Vec<ErrorCode> = Vec::new();
         let mut seen: BTreeMap<String, String> = BTreeMap::new();
+        // Codes marked `default: true`: status, code, where.
+        let mut defaults: Vec<(u16, String, Span)> = Vec::new();
         for file in self.files {
             for e in file.ast.error_codes.iter().flat_map(|c| c.iter()) {
                 if !(400..=599).contains(&*e.status) {
@@ -285,16 +287,22 @@ impl<'a> Cx<'a> {
                     continue;
                 }
                 seen.insert(variant.clone(), e.code.to_string());
+                let marked = e.default.as_ref().filter(|d| ***d);
+                if let Some(d) = marked {
+                    defaults.push((*e.status, e.code.to_string(), d.at()));
+                }
                 out.push(ErrorCode {
                     at: self.loc(e.at()),
                     code: e.code.to_string(),
                     variant,
                     status: *e.status,
+                    answers_status: marked.is_some(),
                     doc: e.doc.clone(),
                     provenance: Provenance::from_reason(e.assumed.as_ref()),
                 });
             }
         }
+        self.status_answers(&mut out, &defaults);
         if self.purpose == super::Purpose::Generate
             && self.files.iter().any(|f| f.ast.service.is_some())
         {
@@ -324,9 +332,44 @@ impl<'a> Cx<'a> {
                 )));
             }
         }
-        // The codes of every file together, by status: never by the order files are read.
-        out.sort_by(|a, b| (a.status, &a.code).cmp(&(b.status, &b.code)));
+        // The codes of every file together, by status, the one answering a status first:
+        // never by the order files are read.
+        out.sort_by(|a, b| {
+            (a.status, !a.answers_status, &a.code).cmp(&(b.status, !b.answers_status, &b.code))
+        });
         out
+    }
+
+    /// Decides the code each status answers with: the one marked `default: true` (two of one
+    /// status are refused, naming both), else the first declared (by file name, then line).
+    fn status_answers(&mut self, codes: &mut [ErrorCode], defaults: &[(u16, String, Span)]) {
+        for (i, (status, code, at)) in defaults.iter().enumerate() {
+            if let Some((_, first, first_at)) = defaults[..i].iter().find(|d| d.0 == *status) {
+                let first_at = self.loc(*first_at);
+                let d = self.err(
+                    *at,
+                    format!(
+                        "error codes `{first}` ({first_at}) and `{code}` both say `default: true` for HTTP {status}"
+                    ),
+                );
+                Self::hint(
+                    d,
+                    "one code answers a status: keep `default: true` on one of them",
+                );
+            }
+        }
+        let statuses: BTreeSet<u16> = codes.iter().map(|c| c.status).collect();
+        for status in statuses {
+            if codes.iter().any(|c| c.status == status && c.answers_status) {
+                continue;
+            }
+            let first = (codes.iter_mut())
+                .filter(|c| c.status == status)
+                .min_by(|a, b| (&a.at.file, a.at.line).cmp(&(&b.at.file, b.at.line)));
+            if let Some(c) = first {
+                c.answers_status = true;
+            }
+        }
     }
 }
 

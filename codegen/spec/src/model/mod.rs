@@ -128,7 +128,8 @@ pub struct Api {
     pub auth: AuthScheme,
     /// The common envelope.
     pub envelope: Envelope,
-    /// Error codes by HTTP status, then code, from every file.
+    /// Error codes by HTTP status, from every file: of one status, the code it answers with
+    /// first ([`ErrorCode::answers_status`]), the others by code.
     pub error_codes: Vec<ErrorCode>,
     /// Records, by name.
     pub records: Vec<Record>,
@@ -251,6 +252,9 @@ pub struct ErrorCode {
     pub variant: String,
     /// HTTP status.
     pub status: u16,
+    /// The code answered for its status (the one marked `default`, else the first declared of
+    /// the status): the first of its status in [`Api::error_codes`].
+    pub answers_status: bool,
     /// Explanation.
     pub doc: String,
     /// Provenance.
