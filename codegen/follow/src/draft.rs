@@ -19,7 +19,7 @@
 //!   on average, not numbered alike, the field not named like an id, a name or a symbol), a format
 //!   when every value fits one (`numeric_text` only when some value has a fraction);
 //! - samples: a few records as they came, and a request that was answered as the example;
-//! - a history row adding the endpoint, its release tag to complete.
+//! - no history row of its own: the report's one row of the release lists the endpoint as added.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -249,13 +249,7 @@ pub(super) fn next_version(api: &Api) -> String {
 }
 
 /// The draft of one undocumented endpoint, or why there is none.
-pub(super) fn draft(
-    api: &Api,
-    u: &Undocumented,
-    taken: &mut Taken,
-    today: &str,
-    dir: &str,
-) -> Result<Draft, String> {
+pub(super) fn draft(u: &Undocumented, taken: &mut Taken, dir: &str) -> Result<Draft, String> {
     let t = &u.traffic;
     if t.answers == 0 {
         return Err(format!(
@@ -280,7 +274,8 @@ pub(super) fn draft(
     out.push_str(&format!(
         "# A draft of `{} {}`, which the interface description does not show: every fact below is\n\
          # {inferred} (`assumed:`). Check each against the provider, give the docs,\n\
-         # complete the history row, then `cargo xtask codegen` and `cargo xtask spec-diff`.\n\n",
+         # complete the release's history row (it lists this endpoint as added), then\n\
+         # `cargo xtask codegen` and `cargo xtask spec-diff`.\n\n",
         u.method, u.template
     ));
     out.push_str("endpoints:\n");
@@ -421,18 +416,6 @@ pub(super) fn draft(
     if samples == 0 {
         return Err("no record of its answers was kept as a sample".into());
     }
-    out.push_str("\nhistory:\n");
-    out.push_str(&format!("  - date: {today}\n"));
-    out.push_str(&format!(
-        "    versions: [{}] # the provider's release that added the endpoint: complete\n",
-        next_version(api)
-    ));
-    out.push_str("    changes:\n");
-    out.push_str(&format!(
-        "      - {{ action: added, method: {}, path: {} }}\n",
-        u.method,
-        scalar(&u.template)
-    ));
     Ok(Draft {
         file: format!("{dir}/drafts/{id}.yaml"),
         text: out,

@@ -112,6 +112,9 @@ pub(crate) struct Edit {
     /// What it changes, as `spec-diff` names the subject of its findings (`Quote.ask`,
     /// `bars.limit`, a rule id): what a history row acknowledging a breaking edit names.
     subjects: Vec<String>,
+    /// The endpoints it adds or removes, as the history row lists them (`{ action: added,
+    /// method: GET, path: /v1/x }`).
+    history: Vec<String>,
 }
 
 impl Edit {
@@ -125,6 +128,7 @@ impl Edit {
             files: Vec::new(),
             brings: Vec::new(),
             subjects: Vec::new(),
+            history: Vec::new(),
         }
     }
 
@@ -209,6 +213,7 @@ pub fn report(
     let mut new_files: Vec<(String, String)> = Vec::new();
     let mut predicted: BTreeSet<&'static str> = BTreeSet::new();
     let mut breaking: BTreeSet<String> = BTreeSet::new();
+    let mut listed: Vec<String> = Vec::new();
     for (group, item) in &items {
         let seen = group.map(seen).unwrap_or_default();
         match item {
@@ -247,6 +252,7 @@ pub fn report(
                 }
                 splices.extend(edit.splices.iter().cloned());
                 new_files.extend(edit.files.iter().cloned());
+                listed.extend(edit.history.iter().cloned());
                 for kind in &edit.check {
                     predicted.insert(kind.info().id);
                     // An endpoint's appearing is acknowledged by its history row.
@@ -267,16 +273,31 @@ pub fn report(
             }
         }
     }
-    if !breaking.is_empty()
-        && let Some(row) = acknowledgment(&cx, &breaking)
+    // One history row for the release the edits describe: the endpoints they add or remove
+    // (`changes:`) and what they break (`breaking:`).
+    if (!breaking.is_empty() || !listed.is_empty())
+        && let Some(row) = acknowledgment(&cx, &listed, &breaking)
     {
-        let ids: Vec<String> = breaking.iter().map(|b| format!("`{b}`")).collect();
+        let mut says = Vec::new();
+        if !listed.is_empty() {
+            says.push(format!(
+                "the {} endpoint{} the edits add or remove (`changes:`)",
+                listed.len(),
+                plural(listed.len())
+            ));
+        }
+        if !breaking.is_empty() {
+            let ids: Vec<String> = breaking.iter().map(|b| format!("`{b}`")).collect();
+            says.push(format!(
+                "what breaks old clients or servers ({}, `breaking:`)",
+                ids.join(", ")
+            ));
+        }
         let _ = writeln!(
             body,
-            "\nThe edits break old clients or servers ({}): a history row of {} names them \
-             (`breaking:`), its release tag to complete.",
-            ids.join(", "),
-            options.today
+            "\nOne history row of {} names {}, its release tag to complete.",
+            options.today,
+            says.join(" and ")
         );
         splices.push(row);
         predicted.insert(ChangeKind::HistoryEntryAdded.info().id);
@@ -354,9 +375,10 @@ fn may_break(kind: ChangeKind) -> bool {
         .any(|i| i.fixed().is_none_or(|i| i == Impact::Breaking))
 }
 
-/// The history row naming the breaking changes of the edits, added first to the history of
+/// The one history row of the edits: the endpoints they add or remove (`listed`, as the
+/// row's `changes` items) and the breaking changes they make, added first to the history of
 /// the file holding the newest row.
-fn acknowledgment(cx: &Cx<'_>, breaking: &BTreeSet<String>) -> Option<Splice> {
+fn acknowledgment(cx: &Cx<'_>, listed: &[String], breaking: &BTreeSet<String>) -> Option<Splice> {
     let newest = (cx.files.iter())
         .filter_map(|f| {
             let history = f.at(&["history"])?;
@@ -369,7 +391,7 @@ fn acknowledgment(cx: &Cx<'_>, breaking: &BTreeSet<String>) -> Option<Splice> {
         .max_by(|a, b| a.0.cmp(&b.0));
     let (_, file, history) = newest?;
     let names: Vec<String> = breaking.iter().map(|b| scalar(b)).collect();
-    let entries: Vec<(&str, String)> = vec![
+    let mut entries: Vec<(&str, String)> = vec![
         ("date", cx.today().to_string()),
         (
             "versions",
@@ -378,8 +400,13 @@ fn acknowledgment(cx: &Cx<'_>, breaking: &BTreeSet<String>) -> Option<Splice> {
                 draft::next_version(cx.api)
             ),
         ),
-        ("breaking", format!("[{}]", names.join(", "))),
     ];
+    if !listed.is_empty() {
+        entries.push(("changes", format!("[{}]", listed.join(", "))));
+    }
+    if !names.is_empty() {
+        entries.push(("breaking", format!("[{}]", names.join(", "))));
+    }
     Some(file.insert_item(history, Some(usize::MAX), &entries))
 }
 
@@ -401,9 +428,14 @@ fn drafts(cx: &Cx<'_>, found: Vec<draft::Undocumented>, dir: &str) -> Vec<Item> 
             out.push(Item::Note(format!("{what}: the spec describes it now")));
             continue;
         }
-        match draft::draft(cx.api, &u, &mut taken, cx.today(), dir) {
+        match draft::draft(&u, &mut taken, dir) {
             Ok(d) => out.push(Item::Edit(Edit {
                 files: vec![(d.file.clone(), d.text.clone())],
+                history: vec![format!(
+                    "{{ action: added, method: {}, path: {} }}",
+                    u.method,
+                    scalar(&u.template)
+                )],
                 ..Edit::new(
                     format!(
                         "{what} answers {} request{} the spec has no endpoint for: a draft of `{}`",

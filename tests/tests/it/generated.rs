@@ -140,7 +140,7 @@ fn history_rows_in_two_files_are_merged_by_date() {
         "the history split over two files read in reverse order, against the history in one",
     );
 
-    // Two entries of one date, one in each file: two entries, in the same order either way.
+    // Rows of one date, one in each file: one entry holding both, the same either way.
     let api = load_sources(&sources).unwrap();
     let newest = &api.history[0].date;
     let extra = format!(
@@ -168,16 +168,24 @@ fn history_rows_in_two_files_are_merged_by_date() {
         format!("{:?}", second.history),
         "the same history, places included, in either order"
     );
-    assert_eq!(rows(&first).len(), api.history.len() + 1);
+    assert_eq!(rows(&first).len(), api.history.len());
     assert!(
-        first.history.windows(2).all(|w| w[0].date >= w[1].date),
-        "newest first: {:?}",
+        first.history.windows(2).all(|w| w[0].date > w[1].date),
+        "newest first, one entry a date: {:?}",
         rows(&first)
     );
-    assert_eq!(
-        first.history.iter().filter(|h| &h.date == newest).count(),
-        2,
-        "two entries of one date stay two entries"
+    let merged = &first.history[0];
+    assert_eq!(&merged.date, newest);
+    let mut both = api.history[0].versions.clone();
+    both.push("v0.99.0".to_string());
+    both.sort();
+    let mut held = merged.versions.clone();
+    held.sort();
+    assert_eq!(held, both, "the entry holds both rows' versions");
+    assert!(
+        (merged.changes.iter()).any(|c| c.path == "/v1/file-order-probe")
+            && merged.changes.len() == api.history[0].changes.len() + 1,
+        "and both rows' changes"
     );
 }
 

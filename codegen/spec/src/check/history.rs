@@ -1,12 +1,12 @@
 //! The change history: the rows of every file, merged and sorted by date, newest first.
 //!
 //! Any file may hold `history:` rows, so no row's place in the merged history may depend on the
-//! order the files are read in: entries are sorted by date (newest first), entries of one date
-//! by what they say (versions, changes, breaking names), and entries saying the same thing by
-//! where they are written (file name, line, column). Two entries of one date are two entries
-//! (a release day's rows may be split over files), but an endpoint is listed at most once per
-//! date, so the newest row of an endpoint (what `spec-diff` compares the spec with) is always
-//! one row.
+//! order the files are read in: entries are sorted by date (newest first). The rows of one
+//! date, in however many files, are one entry: a release day's rows may be split over files
+//! (a new endpoint's file and `service.yaml`, say), and the model holds its versions, changes
+//! and breaking names together, in the order of the rows' places (file name, line), the
+//! entry placed at the first of them. An endpoint is listed at most once per date, so the
+//! newest row of an endpoint (what `spec-diff` compares the spec with) is always one row.
 
 use std::collections::BTreeMap;
 
@@ -109,14 +109,35 @@ impl Cx<'_> {
                 );
             }
         }
-        out.sort_by(|a, b| {
-            b.date
-                .cmp(&a.date)
-                .then_with(|| a.content().cmp(&b.content()))
-                .then_with(|| a.at.cmp(&b.at))
-        });
-        out
+        merge_dates(out)
     }
+}
+
+/// The rows of `rows` merged by date, newest first: the rows of one date (by place) are one
+/// entry, at the first row's place, holding every version, change and breaking name once, in
+/// the order of the rows.
+fn merge_dates(mut rows: Vec<HistoryEntry>) -> Vec<HistoryEntry> {
+    rows.sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.at.cmp(&b.at)));
+    let mut out: Vec<HistoryEntry> = Vec::new();
+    for row in rows {
+        match out.last_mut() {
+            Some(entry) if entry.date == row.date => {
+                for v in row.versions {
+                    if !entry.versions.contains(&v) {
+                        entry.versions.push(v);
+                    }
+                }
+                entry.changes.extend(row.changes);
+                for b in row.breaking {
+                    if !entry.breaking.contains(&b) {
+                        entry.breaking.push(b);
+                    }
+                }
+            }
+            _ => out.push(row),
+        }
+    }
+    out
 }
 
 /// `vMAJOR.MINOR.PATCH`.
