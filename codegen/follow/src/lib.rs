@@ -27,8 +27,10 @@ mod bounds;
 mod cx;
 mod draft;
 mod fields;
+mod formats;
 pub mod har;
 mod new_rule;
+mod rename;
 mod rules;
 mod samples;
 pub mod splice;
@@ -191,10 +193,18 @@ pub fn report(
         }
     }
     let sources_seen: BTreeSet<Source> = findings.iter().map(|f| f.source).collect();
-    let mut items: Vec<(Option<&Group>, Item)> = groups
-        .values()
-        .map(|group| (Some(group), item(&cx, group)))
+    let groups: Vec<&Group> = groups.values().collect();
+    // A required field gone while a new one of its type appeared: one item, a rename.
+    let renames = rename::find(&cx, &groups);
+    let paired: BTreeSet<usize> = renames.iter().flat_map(|(_, pair)| *pair).collect();
+    let mut items: Vec<(Option<&Group>, Item)> = (groups.iter().enumerate())
+        .filter(|(i, _)| !paired.contains(i))
+        .map(|(_, group)| (Some(*group), item(&cx, group)))
         .collect();
+    for (r, [_, new]) in &renames {
+        let group = groups[*new];
+        items.push((Some(group), rename::item(&cx, r)));
+    }
     let dir = sources
         .first()
         .and_then(|(name, _)| name.split_once('/'))

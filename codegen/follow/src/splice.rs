@@ -171,6 +171,14 @@ impl File {
                         end = i;
                         break;
                     }
+                    // A key ends at its `: ` (a plain scalar holds no colon before a space).
+                    let after = line[i + 1..].chars().next();
+                    if c == ':'
+                        && after.is_none_or(|a| a == ' ' || (flow && matches!(a, ',' | '}' | ']')))
+                    {
+                        end = i;
+                        break;
+                    }
                     if c == '#' && i > 0 && line[..i].ends_with(' ') {
                         end = i;
                         break;

@@ -21,17 +21,20 @@
 //! - samples: a few records as they came, and a request that was answered as the example;
 //! - no history row of its own: the report's one row of the release lists the endpoint as added.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use heck::ToUpperCamelCase;
-use mrds_runtime::Format;
-use mrds_runtime::drift::{JsonKind, Traffic, Values, draft_id, param_name};
+use mrds_runtime::drift::{JsonKind, Traffic, draft_id, param_name};
 
 use mrds_spec::model::Api;
 use mrds_spec::naming;
 
-use super::fields::field_formats;
 use super::scalar;
+
+mod record;
+
+pub(crate) use record::RecordDrafts;
+use record::{names_a_thing, param_type, strip, value_set};
 
 /// One undocumented endpoint: its method and template, and what its traffic showed.
 #[derive(Clone, Debug)]
@@ -177,13 +180,13 @@ pub(super) struct Draft {
 
 /// Names given so far (endpoint ids; records and value sets, by spec name and Rust name), so
 /// that drafts do not collide with the spec or each other.
-pub(super) struct Taken {
+pub(crate) struct Taken {
     ids: BTreeSet<String>,
     types: BTreeSet<String>,
 }
 
 impl Taken {
-    pub(super) fn of(api: &Api) -> Self {
+    pub(crate) fn of(api: &Api) -> Self {
         let ids = api.endpoints.iter().map(|e| e.id.clone()).collect();
         let mut types = BTreeSet::new();
         types.extend(api.endpoints.iter().map(|e| e.names.params_type.clone()));
@@ -215,7 +218,7 @@ impl Taken {
 
     /// `base`, or `base2`, `base3`...: a type name neither the spec nor a draft has, as a
     /// spec name or as the Rust name it becomes.
-    fn take(&mut self, base: &str) -> String {
+    pub(crate) fn take(&mut self, base: &str) -> String {
         let mut name = base.to_string();
         let mut n = 2;
         let rust = |name: &str| naming::type_name(name).unwrap_or_else(|_| name.to_string());
@@ -361,18 +364,17 @@ pub(super) fn draft(u: &Undocumented, taken: &mut Taken, dir: &str) -> Result<Dr
         }
     }
     // The records, nested ones after the returned one.
-    let mut records: Vec<(String, String)> = Vec::new();
-    let mut skipped = BTreeSet::new();
-    record_text(
-        &record,
-        &t.records,
-        taken,
-        &mut records,
-        &mut sets,
-        &mut skipped,
-        &mut facts,
-        0,
-    );
+    let mut drafts = RecordDrafts::new(taken, "*inferred".into(), true);
+    drafts.sets = sets;
+    drafts.facts = facts;
+    drafts.record(&record, &t.records, 0);
+    let RecordDrafts {
+        records,
+        sets,
+        skipped,
+        facts,
+        ..
+    } = drafts;
     out.push_str("\nrecords:\n");
     for (_, text) in &records {
         out.push_str(text);
@@ -425,198 +427,6 @@ pub(super) fn draft(u: &Undocumented, taken: &mut Taken, dir: &str) -> Result<Dr
 }
 
 /// A parameter's type and format from its values.
-fn param_type(values: &Values) -> (&'static str, Option<&'static str>) {
-    let total = values.total();
-    let ints = values.count(JsonKind::Integer);
-    if total > 0 && ints == total {
-        let era = values
-            .integers
-            .is_some_and(|e| e.min >= 946_684_800 && e.max <= 4_102_444_800);
-        return ("integer", era.then_some("unix_seconds"));
-    }
-    if total > 0 && values.count(JsonKind::Boolean) == total {
-        return ("boolean", None);
-    }
-    let formats = values.formats.clone().unwrap_or_default();
-    let format = ["date", "rfc3339", "uuid", "hex16"]
-        .into_iter()
-        .find(|f| formats.contains(*f));
-    ("string", format)
-}
-
-/// The values of a value set, when texts show a few (2 to 12) short, word-like values, each
-/// seen `times` times on average, not numbered alike (`c-001`, `c-002` are ids).
-fn value_set(values: &Values, times: u64) -> Option<Vec<String>> {
-    let texts = &values.texts;
-    let n = texts.len();
-    let seen = values.count(JsonKind::String);
-    let wordlike = texts.iter().all(|t| {
-        !t.is_empty()
-            && t.len() <= 32
-            && t.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
-    });
-    let letters = |t: &String| -> String { t.chars().filter(|c| !c.is_ascii_digit()).collect() };
-    let numbered = (texts.iter().all(|t| t.bytes().any(|b| b.is_ascii_digit())))
-        && texts.iter().map(letters).collect::<BTreeSet<_>>().len() == 1;
-    (!values.many && (2..=12).contains(&n) && seen >= times * n as u64 && wordlike && !numbered)
-        .then(|| texts.iter().cloned().collect())
-}
-
-/// Whether a name says its values name things rather than kinds (`person_id`, `name`,
-/// `symbol`): no value set, however few values were seen.
-fn names_a_thing(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    name.ends_with("_id") || name == "id" || name.contains("name") || name.contains("symbol")
-}
-
-/// The YAML of record `name` whose objects showed `values`, into `records` (then its nested
-/// records); value sets into `sets`, fields left out (a name no Rust field takes) into
-/// `skipped`.
-#[allow(clippy::too_many_arguments)]
-fn record_text(
-    name: &str,
-    values: &Values,
-    taken: &mut Taken,
-    records: &mut Vec<(String, String)>,
-    sets: &mut Vec<(String, Vec<String>)>,
-    skipped: &mut BTreeSet<String>,
-    facts: &mut usize,
-    depth: usize,
-) {
-    let objects = values.count(JsonKind::Object);
-    let mut text = format!(
-        "  {name}:\n    doc: {}\n    assumed: *inferred\n    fields:\n",
-        scalar(&format!(
-            "Drafted from {objects} observed records; not in the interface description."
-        ))
-    );
-    let mut nested: Vec<(String, Values)> = Vec::new();
-    let mut any_field = false;
-    for (field, v) in &values.fields {
-        if naming::field_name(field).is_err() {
-            skipped.insert(field.clone());
-            continue;
-        }
-        any_field = true;
-        let optional = v.total() < objects || v.count(JsonKind::Null) > 0;
-        let (mut ty, mut array, mut format) = field_type(v);
-        let mut inner = v;
-        if array && let Some(items) = &v.items {
-            inner = items;
-            (ty, _, format) = field_type(items);
-        }
-        let mut ty = ty.to_string();
-        if ty == "object" {
-            if depth < 3 && !inner.fields.is_empty() {
-                let nested_name = taken.take(&format!("{name}{}", field.to_upper_camel_case()));
-                nested.push((nested_name.clone(), inner.clone()));
-                ty = nested_name;
-            } else {
-                ty = "any".into();
-                array = array && ty != "any";
-            }
-        } else if ty == "string"
-            && format.is_none()
-            && !names_a_thing(field)
-            && let Some(set) = value_set(inner, 2)
-        {
-            let set_name = taken.take(&format!("{name}{}", field.to_upper_camel_case()));
-            sets.push((set_name.clone(), set));
-            ty = set_name;
-        }
-        if ty == "any" {
-            format = None;
-        }
-        let mut line = format!("      - {{ name: {}, type: {ty}", scalar(field));
-        if array {
-            line.push_str(", array: true");
-        }
-        if let Some(format) = format {
-            line.push_str(&format!(", format: {}", format.name()));
-        }
-        if optional {
-            line.push_str(", optional: true");
-        }
-        line.push_str(&format!(
-            ", assumed: *inferred, doc: {} }}\n",
-            scalar(&format!(
-                "Seen in {} of {objects} observed records.",
-                v.total() - v.count(JsonKind::Null)
-            ))
-        ));
-        *facts += 1;
-        text.push_str(&line);
-    }
-    if !any_field {
-        text.push_str(&format!(
-            "      - {{ name: value, type: any, optional: true, assumed: *inferred, doc: {} }}\n",
-            scalar("The records showed no field.")
-        ));
-    }
-    records.push((name.to_string(), text));
-    for (n, v) in nested {
-        record_text(&n, &v, taken, records, sets, skipped, facts, depth + 1);
-    }
-}
-
-/// A field's type (`object` for a record of its own), whether it is an array, and its format.
-fn field_type(v: &Values) -> (&'static str, bool, Option<Format>) {
-    let kinds: BTreeMap<JsonKind, u64> = v
-        .kinds
-        .iter()
-        .filter(|(k, _)| **k != JsonKind::Null)
-        .map(|(k, n)| (*k, *n))
-        .collect();
-    let only = |k: JsonKind| kinds.len() == 1 && kinds.contains_key(&k);
-    if only(JsonKind::Array) {
-        return ("any", true, None);
-    }
-    if only(JsonKind::Object) {
-        return ("object", false, None);
-    }
-    if only(JsonKind::Boolean) {
-        return ("boolean", false, None);
-    }
-    if only(JsonKind::Integer) {
-        let era = v
-            .integers
-            .is_some_and(|e| e.min >= 946_684_800 && e.max <= 4_102_444_800);
-        return ("integer", false, era.then_some(Format::UnixSeconds));
-    }
-    if kinds
-        .keys()
-        .all(|k| matches!(k, JsonKind::Integer | JsonKind::Number))
-        && !kinds.is_empty()
-    {
-        return ("number", false, None);
-    }
-    if only(JsonKind::String) {
-        let formats = v.formats.clone().unwrap_or_default();
-        // Digits alone (`0000320193`, a zip code) are codes: numbers as text have a fraction.
-        let fraction = v.texts.iter().any(|t| t.contains(['.', 'e', 'E']));
-        let format = field_formats()
-            .filter(|f| *f != Format::NumericText || fraction)
-            .find(|f| formats.contains(f.name()));
-        return ("string", false, format);
-    }
-    ("any", false, None)
-}
-
-/// The record `value` without the fields a draft leaves out.
-fn strip(value: &mut serde_json::Value, skipped: &BTreeSet<String>) {
-    match value {
-        serde_json::Value::Object(members) => {
-            members.retain(|k, _| !skipped.contains(k));
-            for v in members.values_mut() {
-                strip(v, skipped);
-            }
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| strip(v, skipped)),
-        _ => {}
-    }
-}
-
 /// The template a concrete path makes, for tests of merging.
 #[cfg(test)]
 fn undocumented(method: &str, path: &str, answers: u64) -> Undocumented {
