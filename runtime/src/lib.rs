@@ -19,9 +19,8 @@
 //!   with scenarios, the `Prefer` header, a journal and the admin API ([`mock`]); feature
 //!   `cli`: its command line (`mock::run`: clap, the log output, compression), which only the
 //!   binary needs;
-//! - always: the spec's description of answers as data ([`drift::Shapes`]); feature `drift`
-//!   (on with `client`): noticing what answers hold that the spec does not describe
-//!   ([`drift`]);
+//! - always: the spec's description of answers as data ([`shapes`]); feature `drift` (on
+//!   with `client`): noticing what answers hold that the spec does not describe ([`drift`]);
 //! - feature `jiff`: typed time, the conversions behind the generated `_jiff` methods
 //!   ([`time`]).
 //!
@@ -31,6 +30,7 @@
 #![warn(missing_docs)]
 
 mod api;
+#[cfg(feature = "drift")]
 pub mod drift;
 mod error;
 mod format;
@@ -40,6 +40,7 @@ mod param_value;
 mod pattern;
 mod raw;
 pub mod route;
+pub mod shapes;
 #[cfg(test)]
 mod test_object;
 pub mod text;

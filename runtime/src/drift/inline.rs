@@ -29,8 +29,8 @@ use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Seq
 use super::checked::{CheckedSeed, Place};
 use super::ctx::{Ctx, Expect, MapShape};
 use super::notes::{Noticed, What};
-use super::{FieldType, Shapes};
 use crate::JsonValue;
+use crate::shapes::{FieldType, Shapes};
 
 /// Decodes `T`, an envelope of `endpoint`'s answers, from `deserializer`, noticing what the
 /// answer holds that `shapes` does not describe: fields the envelope or a record does not

@@ -4,10 +4,10 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
-use super::Shapes;
 use super::evidence::Evidence;
 use super::finding::{Finding, Observed, Source};
 use super::json::{EXAMPLE_LIMIT, JsonKind, MAX_EXAMPLES, NAME_LIMIT, cut};
+use crate::shapes::Shapes;
 use crate::{Format, JsonValue};
 
 /// The most occurrences of one observation in one answer whose value is kept as an example
@@ -395,7 +395,7 @@ impl Default for Drift {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::drift::{FieldShape, FieldType, RecordShape, ValueSetShape};
+    use crate::shapes::{FieldShape, FieldType, RecordShape, ValueSetShape};
 
     static SHAPES: Shapes = Shapes {
         envelope: RecordShape::new("envelope", &[]),

@@ -14,8 +14,8 @@ use serde::de::{
 use super::ctx::{Ctx, Expect, MapShape};
 use super::json::JsonKind;
 use super::notes::{Noticed, Owner, What};
-use super::{FieldShape, FieldType, Shapes};
 use crate::JsonValue;
+use crate::shapes::{FieldShape, FieldType, Shapes};
 
 /// What the answer of `endpoint` with HTTP `status` holds that `shapes` does not describe:
 /// fields the envelope or a record does not declare, values outside a field's value set,

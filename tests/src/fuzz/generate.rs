@@ -8,7 +8,7 @@ use mrds_codegen::contract::values::{candidates, instant_text};
 use mrds_codegen::contract::{self, Removed};
 use mrds_codegen::model::{Endpoint, IntegerFormat, Param, ParamLocation, ValueType};
 use mrds_runtime::RawParams;
-use mrds_runtime::drift::{FieldShape, FieldType, Shapes};
+use mrds_runtime::shapes::{FieldShape, FieldType, Shapes};
 use serde_json::{Map, Value, json};
 
 use crate::spec_gen::Rng;

@@ -6,7 +6,8 @@ use super::exchange::Head;
 use super::partial::{Undecodable, read_page};
 use crate::ErrorBody;
 use crate::client::error::{ApiError, Error, Response, StatusError, UndecodableError};
-use crate::drift::{self, Drift, Finding, Shapes};
+use crate::drift::{self, Drift, Finding};
+use crate::shapes::Shapes;
 
 /// The parts of a failure envelope, each optional so that anything known is kept.
 #[derive(serde::Deserialize)]

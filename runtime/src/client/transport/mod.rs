@@ -24,7 +24,8 @@ use http::header::{HeaderName, HeaderValue};
 use super::RetryPolicy;
 use super::error::{Error, Response};
 use super::stack::Http;
-use crate::drift::{Drift, Shapes};
+use crate::drift::Drift;
+use crate::shapes::Shapes;
 use crate::text::percent_encode;
 use crate::{ErrorBody, Request, ValidationError, WithBody};
 
