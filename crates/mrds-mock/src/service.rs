@@ -29,14 +29,14 @@ impl Mock {
 /// The key accepted when no other is configured.
 pub const DEMO_KEY: &str = "demo-key";
 /// A request the sample data answers: the first of [`crate::EXAMPLES`].
-pub const EXAMPLE: mrds_runtime::mock::Example = mrds_runtime::mock::Example {
+pub const EXAMPLE: mrds_runtime::app::Example = mrds_runtime::app::Example {
     endpoint: "company_detail",
     method: mrds_runtime::Method::Get,
     request: "/v1/stocks/company/detail?symbol=AAPL",
     body: None,
 };
 /// The command line: what `mrds-mock` serves.
-pub const APP: mrds_runtime::mock::App = mrds_runtime::mock::App {
+pub const APP: mrds_runtime::app::App = mrds_runtime::app::App {
     name: "mrds-mock",
     about: "Serves the Market and Reference Data Service with the sample data of its spec.",
     protocol: mrds_model::api::PROTOCOL,
@@ -47,26 +47,26 @@ pub const APP: mrds_runtime::mock::App = mrds_runtime::mock::App {
         mrds_server::router(mock, keys)
     },
     endpoints: mrds_model::api::ENDPOINTS,
-    errors: mrds_runtime::mock::ErrorAnswers::of::<mrds_model::records::ErrorObject>(),
+    errors: mrds_runtime::app::ErrorAnswers::of::<mrds_model::records::ErrorObject>(),
     requests: request_checks,
 };
 /// How the spec judges each endpoint's requests: its parameter type's checks (and its
 /// body's), for the checking proxy (`mrds-mock --proxy`).
-fn request_checks() -> Vec<mrds_runtime::mock::RequestCheck> {
-    struct Checks(Vec<mrds_runtime::mock::RequestCheck>);
+fn request_checks() -> Vec<mrds_runtime::judge::RequestCheck> {
+    struct Checks(Vec<mrds_runtime::judge::RequestCheck>);
     impl mrds_model::api::RequestVisitor for Checks {
         fn visit<P>(&mut self)
         where
             P: mrds_runtime::Request + Clone + std::fmt::Debug + Send + Sync + 'static,
         {
-            self.0.push(mrds_runtime::mock::RequestCheck::of::<P>());
+            self.0.push(mrds_runtime::judge::RequestCheck::of::<P>());
         }
         fn visit_with_body<P>(&mut self)
         where
             P: mrds_runtime::WithBody + Clone + std::fmt::Debug + Send + Sync + 'static,
             P::Body: Clone + std::fmt::Debug + Send + Sync + 'static,
         {
-            self.0.push(mrds_runtime::mock::RequestCheck::with_body::<P>());
+            self.0.push(mrds_runtime::judge::RequestCheck::with_body::<P>());
         }
     }
     let mut checks = Checks(Vec::new());
@@ -74,7 +74,7 @@ fn request_checks() -> Vec<mrds_runtime::mock::RequestCheck> {
     checks.0
 }
 impl mrds_runtime::mock::SampleServer for Mock {
-    const APP: mrds_runtime::mock::App = APP;
+    const APP: mrds_runtime::app::App = APP;
 }
 #[doc = mrds_runtime::__mock_server_doc!()]
 ///

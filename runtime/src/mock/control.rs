@@ -25,105 +25,15 @@ use super::journal::{
     AnsweredBy, Finished, JOURNAL_BODY_BYTES, Journal, KeySent, Outcome, Received,
 };
 use super::plans::{Facts, Plans};
-use super::prefer::{self, PreferError, Preference};
+use super::prefer::{self, Preference};
 use super::scenario::{Answer, Reply, Scenario, ScenarioError};
+use crate::app::ErrorAnswers;
 use crate::route::{Routed, Routes};
-use crate::server::{ApiError, LoggedOutside, answer_error};
-use crate::{Endpoint, ErrorBody, ErrorKind, Protocol};
+use crate::server::LoggedOutside;
+use crate::{Endpoint, Protocol};
 
 /// The `Preference-Applied` response header (RFC 7240): the preferences an answer followed.
 const PREFERENCE_APPLIED: HeaderName = HeaderName::from_static("preference-applied");
-
-/// The spec's error answers, for the statuses scenarios and `Prefer: code=` ask for; made for
-/// the spec's error object with [`ErrorAnswers::of`].
-#[derive(Clone, Copy)]
-pub struct ErrorAnswers {
-    statuses: fn() -> Vec<(u16, String)>,
-    status: fn(u16, String, String, Option<u64>) -> Option<Response>,
-    prefer_refused: fn(PreferError, String) -> Response,
-}
-
-impl std::fmt::Debug for ErrorAnswers {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries((self.statuses)()).finish()
-    }
-}
-
-impl ErrorAnswers {
-    /// The answers with the error object `E` (the spec's), whose codes are
-    /// [`ErrorBody::codes`].
-    pub const fn of<E: ErrorBody>() -> Self {
-        Self {
-            statuses: statuses::<E>,
-            status: status_answer::<E>,
-            prefer_refused: prefer_refused::<E>,
-        }
-    }
-
-    /// Each status the spec's codes have, with its code (`429 RATE_LIMITED`), in the spec's
-    /// order, a status once.
-    pub fn statuses(&self) -> Vec<String> {
-        (self.statuses)()
-            .into_iter()
-            .map(|(status, code)| format!("{status} {code}"))
-            .collect()
-    }
-
-    /// `status` with the spec's error object of the first code answered with it, `message`
-    /// and `hint`; `None` when no code of the spec has the status.
-    #[cfg(feature = "proxy")]
-    pub(crate) fn answer(&self, status: u16, message: String, hint: String) -> Option<Response> {
-        (self.status)(status, message, hint, None)
-    }
-
-    fn has(&self, status: u16) -> bool {
-        (self.statuses)().iter().any(|(s, _)| *s == status)
-    }
-}
-
-/// The statuses of `E`'s codes, the first code of each.
-fn statuses<E: ErrorBody>() -> Vec<(u16, String)> {
-    let mut out: Vec<(u16, String)> = Vec::new();
-    for code in E::codes() {
-        let Some(status) = E::from_code(code.clone(), String::new()).http_status() else {
-            continue;
-        };
-        if !out.iter().any(|(s, _)| *s == status) {
-            out.push((status, code.to_string()));
-        }
-    }
-    out
-}
-
-/// `status` with the error object of the first of `E`'s codes answered with it, `message`,
-/// `hint` and `Retry-After`; `None` when no code has the status.
-fn status_answer<E: ErrorBody>(
-    status: u16,
-    message: String,
-    hint: String,
-    retry_after: Option<u64>,
-) -> Option<Response> {
-    let code = E::codes()
-        .iter()
-        .find(|code| E::from_code((*code).clone(), String::new()).http_status() == Some(status))?;
-    let mut error = ApiError::<E>::new(code.clone(), message).with_hint(hint);
-    if let Some(seconds) = retry_after {
-        error = error.with_header(header::RETRY_AFTER, HeaderValue::from(seconds));
-    }
-    Some(answer_error(&error))
-}
-
-/// 400 `INVALID_PARAMETER` for a `Prefer` header that cannot be followed, the preference at
-/// fault in `details` (field `Prefer`).
-fn prefer_refused<E: ErrorBody>(error: PreferError, hint: String) -> Response {
-    let mut object = E::from_kind(
-        ErrorKind::InvalidParameter,
-        "the Prefer header asks for what the sample server cannot do".to_string(),
-    );
-    object.push_detail("Prefer".to_string(), error.got, error.reason);
-    let error = ApiError::from_object(object).with_hint(hint);
-    answer_error(&error)
-}
 
 /// The state of the middleware: what it controls, for one server.
 pub(crate) struct Control {
@@ -280,8 +190,9 @@ async fn control(State(control): State<Arc<Control>>, request: Request, next: Ne
                     "the test asked for this answer; the sample records follow once its scenario is used up"
                 }
             };
-            let answer =
-                (control.errors.status)(status, message, hint.to_string(), step.retry_after);
+            let answer = control
+                .errors
+                .answer(status, message, hint.to_string(), step.retry_after);
             match answer {
                 Some(answer) => answer,
                 // Only a status the spec has a code for is answered with the error object.
@@ -343,7 +254,7 @@ fn preferred(control: &Control, request: &Request) -> Preferred {
     let preference = match prefer::parse(values.iter().map(HeaderValue::as_bytes)) {
         Ok(Some(preference)) => preference,
         Ok(None) => return Preferred::Nothing,
-        Err(error) => return Preferred::Refused((control.errors.prefer_refused)(error, hint())),
+        Err(error) => return Preferred::Refused(error.refused(&control.errors, hint())),
     };
     let reply = Reply {
         status: preference.code,

@@ -6,19 +6,13 @@ use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use crate::redact::{REDACT_ELSEWHERE_FROM, REDACTED, redact};
 use crate::server::{KeyStore, StaticKeys};
 use crate::{Endpoint, RawParams};
 
 /// The most of a request's body the journal keeps: 16 KiB (the rest is read by the server,
 /// not kept; [`ReceivedRequest::body_truncated`] says so).
 pub const JOURNAL_BODY_BYTES: usize = 16 * 1024;
-
-/// What replaces a credential in the journal.
-pub const REDACTED: &str = "<redacted>";
-
-/// Keys and header values this long or longer are also replaced where else they occur (the
-/// query, the path, other headers, the body); shorter ones would replace ordinary text.
-pub(crate) const REDACT_ELSEWHERE_FROM: usize = 8;
 
 /// One request an in-process sample server received, as it arrived, with every credential
 /// replaced by `<redacted>`: the value of the key header (`X-API-Key`), of `Authorization`,
@@ -389,29 +383,6 @@ fn is_credential(name: &str) -> bool {
     matches!(name, "authorization" | "proxy-authorization" | "cookie")
 }
 
-/// `bytes` with every occurrence of each of `secrets` replaced by [`REDACTED`].
-pub(crate) fn redact(bytes: &[u8], secrets: &[&[u8]]) -> Vec<u8> {
-    let mut out = bytes.to_vec();
-    for secret in secrets.iter().filter(|s| !s.is_empty()) {
-        if memchr::memmem::find(&out, secret).is_none() {
-            continue;
-        }
-        let mut replaced = Vec::with_capacity(out.len());
-        let mut from = 0;
-        for at in memchr::memmem::find_iter(&out, secret) {
-            if at < from {
-                continue;
-            }
-            replaced.extend_from_slice(&out[from..at]);
-            replaced.extend_from_slice(REDACTED.as_bytes());
-            from = at + secret.len();
-        }
-        replaced.extend_from_slice(&out[from..]);
-        out = replaced;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -538,12 +509,5 @@ mod tests {
             Journal::new(0, &[], "X-API-Key").record(received(&headers, "", b"")),
             None
         );
-    }
-
-    #[test]
-    fn redaction_replaces_every_occurrence() {
-        assert_eq!(redact(b"xx-ab-ab-", &[b"ab"]), b"xx-<redacted>-<redacted>-");
-        assert_eq!(redact(b"aaaa", &[b"aa"]), b"<redacted><redacted>");
-        assert_eq!(redact(b"plain", &[b"", b"zz"]), b"plain");
     }
 }

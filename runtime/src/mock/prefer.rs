@@ -8,6 +8,10 @@
 
 use std::time::Duration;
 
+use axum::response::Response;
+
+use crate::app::ErrorAnswers;
+
 /// The longest wait `Prefer: delay=` may ask for: 10 s, so that no request can hold a
 /// connection of the sample server for long (a longer one is refused with 400). A test of a
 /// client's timeout sets the client's timeout below it.
@@ -63,6 +67,17 @@ impl PreferError {
             got: got[..cut].to_string(),
             reason: reason.into(),
         }
+    }
+
+    /// The answer refusing it: 400 `INVALID_PARAMETER` with the spec's error object, the
+    /// preference at fault in `details` (field `Prefer`), and `hint`.
+    pub(crate) fn refused(self, errors: &ErrorAnswers, hint: String) -> Response {
+        errors.invalid_parameter(
+            "the Prefer header asks for what the sample server cannot do",
+            "Prefer",
+            (self.got, self.reason),
+            hint,
+        )
     }
 }
 

@@ -40,7 +40,7 @@ impl Api for Slow {
 }
 
 fn main() -> ExitCode {
-    mrds_runtime::mock::run(&mrds_runtime::mock::App {
+    mrds_runtime::mock::run(&mrds_runtime::app::App {
         name: "mrds-mock-slow",
         router: |_, keys| mrds_server::router(Slow(mrds_mock::Mock::new()), keys),
         ..mrds_mock::APP

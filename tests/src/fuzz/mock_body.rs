@@ -21,7 +21,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use mrds_model::records::ErrorObject;
-use mrds_runtime::mock::{App, MockServer, SampleServer};
+use mrds_runtime::app::App;
+use mrds_runtime::mock::{MockServer, SampleServer};
 pub use mrds_runtime::server::Answer;
 use mrds_runtime::server::{BodyLimit, Shared, StaticKeys, dispatch};
 use mrds_runtime::{

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 use mrds_codegen::model::{Api, Endpoint, Field, ParamLocation, Record, TypeRef, ValueType};
 use mrds_runtime::drift::Observed;
-use mrds_runtime::mock::Proxy;
+use mrds_runtime::proxy::Proxy;
 
 use super::contract::serve;
 use super::provider_proxy::KEY;

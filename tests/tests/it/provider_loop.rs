@@ -25,7 +25,7 @@ use std::sync::Arc;
 use mrds_client::model::api::BASE_PATH;
 use mrds_codegen::model::{Format, IntegerFormat, Requirement, TextFormat, TypeRef, ValueType};
 use mrds_runtime::drift::{Finding, Observed};
-use mrds_runtime::mock::Proxy;
+use mrds_runtime::proxy::Proxy;
 use mrds_runtime::text::instant_seconds;
 use mrds_server::axum::body::{Body, to_bytes};
 use mrds_server::axum::extract::Request;

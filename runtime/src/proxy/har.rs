@@ -17,7 +17,7 @@ use std::time::SystemTime;
 use axum::http::{HeaderMap, Method, header};
 use serde_json::{Value, json};
 
-use crate::mock::journal::REDACTED;
+use crate::redact::REDACTED;
 
 /// What closes the entries and the document.
 const TRAILER: &[u8] = b"\n]}}\n";

@@ -11,8 +11,8 @@ use axum::http::{Method, header};
 use super::Proxy;
 use crate::Endpoint;
 use crate::drift::{self, Finding, Judged, Observed};
-use crate::mock::journal::{REDACT_ELSEWHERE_FROM, redact};
-use crate::mock::judge::{Judgement, RequestCheck};
+use crate::judge::{Judgement, RequestCheck};
+use crate::redact::{REDACT_ELSEWHERE_FROM, redact};
 use crate::route::Routed;
 use crate::text::percent_decode;
 

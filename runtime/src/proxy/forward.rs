@@ -20,7 +20,7 @@ use super::wire::{answer_of, bare, forwarded_headers};
 use crate::RawParams;
 use crate::client::TransportError;
 use crate::drift::cut;
-use crate::mock::judge::Judgement;
+use crate::judge::Judgement;
 use crate::server::{REQUEST_ID_HEADER, Unread, declares_json, read_limited};
 
 impl Proxy {
@@ -29,7 +29,7 @@ impl Proxy {
     fn refuse(&self, status: u16, message: String, hint: &str) -> Response {
         self.app
             .errors
-            .answer(status, message, hint.to_string())
+            .answer(status, message, hint.to_string(), None)
             .unwrap_or_else(|| bare(status))
     }
 }
