@@ -12,7 +12,8 @@ use super::decode::{Notice, decode};
 use super::exchange::{Lost, LostError, Retry};
 use super::{Payload, Transport};
 use crate::client::RETRY_STATUSES;
-use crate::client::error::{Error, Response, TransportKind};
+use crate::client::error::{Error, TransportKind};
+use crate::client::response::Response;
 use crate::drift::{Evidence, Finding, REQUEST_EXAMPLE_LIMIT, Source, cut, looser};
 use crate::{ErrorBody, Request, ValidationError};
 

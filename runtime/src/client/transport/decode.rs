@@ -5,7 +5,8 @@
 use super::exchange::Head;
 use super::partial::{Undecodable, read_page};
 use crate::ErrorBody;
-use crate::client::error::{ApiError, Error, Response, StatusError, UndecodableError};
+use crate::client::error::{ApiError, Error, StatusError, UndecodableError};
+use crate::client::response::Response;
 use crate::drift::{self, Drift, Finding};
 use crate::shapes::Shapes;
 

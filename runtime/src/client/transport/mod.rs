@@ -22,7 +22,8 @@ use http::Uri;
 use http::header::{HeaderName, HeaderValue};
 
 use super::RetryPolicy;
-use super::error::{Error, Response};
+use super::error::Error;
+use super::response::Response;
 use super::stack::Http;
 use crate::drift::Drift;
 use crate::shapes::Shapes;
