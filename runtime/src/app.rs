@@ -11,7 +11,7 @@ use axum::http::{HeaderValue, header};
 use axum::response::Response;
 
 use crate::judge::RequestCheck;
-use crate::server::{ApiError, answer_error};
+use crate::server::{ServerError, answer_error};
 use crate::{ErrorBody, ErrorKind};
 
 /// What the generated sample-data crate tells the runtime of its spec: what the sample
@@ -169,7 +169,7 @@ fn status_answer<E: ErrorBody>(
     let code = E::codes()
         .iter()
         .find(|code| E::from_code((*code).clone(), String::new()).http_status() == Some(status))?;
-    let mut error = ApiError::<E>::new(code.clone(), message).with_hint(hint);
+    let mut error = ServerError::<E>::new(code.clone(), message).with_hint(hint);
     if let Some(seconds) = retry_after {
         error = error.with_header(header::RETRY_AFTER, HeaderValue::from(seconds));
     }
@@ -187,7 +187,7 @@ fn invalid_parameter<E: ErrorBody>(
 ) -> Response {
     let mut object = E::from_kind(ErrorKind::InvalidParameter, message.to_string());
     object.push_detail(field.to_string(), got, reason);
-    let error = ApiError::from_object(object).with_hint(hint);
+    let error = ServerError::from_object(object).with_hint(hint);
     answer_error(&error)
 }
 

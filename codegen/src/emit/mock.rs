@@ -231,7 +231,7 @@ fn service_rs(api: &Api) -> TokenStream {
 
         use std::future::Future;
 
-        use mrds_server::{ApiError, KeyStore, RequestContext};
+        use mrds_server::{KeyStore, RequestContext, ServerError};
         #uses
 
         /// The service answering with sample data.
@@ -386,7 +386,7 @@ fn method(api: &Api, e: &Endpoint) -> TokenStream {
                     std::future::ready(if self.serves_removed() {
                         #answer
                     } else {
-                        Err(ApiError::removed(&mrds_model::api::#table))
+                        Err(ServerError::removed(&mrds_model::api::#table))
                     })
                 },
                 None => quote!(std::future::ready(#answer)),
@@ -413,7 +413,7 @@ fn method(api: &Api, e: &Endpoint) -> TokenStream {
             _ctx: RequestContext,
             params: mrds_model::params::#params_ty,
             #body_arg
-        ) -> impl Future<Output = Result<Vec<mrds_model::records::#record>, ApiError>> + Send {
+        ) -> impl Future<Output = Result<Vec<mrds_model::records::#record>, ServerError>> + Send {
             #body
         }
     }

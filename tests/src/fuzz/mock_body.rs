@@ -213,7 +213,7 @@ pub(super) fn handle<P: Request + Clone + Debug + Send + Sync + 'static>(
         .get_or_init(|| Shared::new((), StaticKeys::new([KEY]), mrds_model::api::AUTH_HEADER));
     Box::pin(async move {
         let call = |_, _: Posted<P>, body: Record<P::Record>| async move {
-            Ok::<_, mrds_runtime::server::ApiError<ErrorObject>>(vec![body.json])
+            Ok::<_, mrds_runtime::server::ServerError<ErrorObject>>(vec![body.json])
         };
         shared
             .handle_with_body::<Posted<P>, ErrorObject, _, _>(request, call)

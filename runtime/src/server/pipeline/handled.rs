@@ -16,7 +16,7 @@ use super::answer::{failure, success};
 use super::log::{log, not_implemented_once};
 use super::{RequestContext, RequestTimeout};
 use crate::ErrorBody;
-use crate::server::ApiError;
+use crate::server::ServerError;
 
 pin_project_lite::pin_project! {
     /// One request past its key check and parsing: the implementation's answer (or the
@@ -41,7 +41,7 @@ impl<Fut, E> Handled<Fut, E> {
         parts: &Parts,
         endpoint: &'static str,
         (request_id, header, started): (String, HeaderValue, Option<Instant>),
-        admitted: Result<(Option<String>, F), ApiError<E>>,
+        admitted: Result<(Option<String>, F), ServerError<E>>,
     ) -> Self
     where
         F: FnOnce(RequestContext) -> Fut,
@@ -85,7 +85,7 @@ pin_project_lite::pin_project! {
             timer: Option<Pin<Box<tokio::time::Sleep>>>,
         },
         // The key check or the parameters refused the request.
-        Refused { error: ApiError<E> },
+        Refused { error: ServerError<E> },
         // The answer was given.
         Done,
     }
@@ -95,7 +95,7 @@ impl<R, E, Fut> Future for Handled<Fut, E>
 where
     R: serde::Serialize,
     E: ErrorBody,
-    Fut: Future<Output = Result<Vec<R>, ApiError<E>>>,
+    Fut: Future<Output = Result<Vec<R>, ServerError<E>>>,
 {
     type Output = Response;
 
@@ -114,8 +114,10 @@ where
         };
         let outcome = match (ended, this.state.as_mut().project_replace(State::Done)) {
             (Some(Guarded::Answered(answer)), _) => answer,
-            (Some(Guarded::Panicked), _) => Err(ApiError::internal("the implementation panicked")),
-            (Some(Guarded::TimedOut(limit)), _) => Err(ApiError::of_kind(
+            (Some(Guarded::Panicked), _) => {
+                Err(ServerError::internal("the implementation panicked"))
+            }
+            (Some(Guarded::TimedOut(limit)), _) => Err(ServerError::of_kind(
                 crate::ErrorKind::InternalError,
                 format!(
                     "the request did not finish within {} s",
@@ -124,7 +126,7 @@ where
             )
             .with_hint("try again later, or ask for less (a shorter range)")),
             (None, StateOwned::Refused { error }) => Err(error),
-            (None, _) => Err(ApiError::internal(
+            (None, _) => Err(ServerError::internal(
                 "the answer was polled after it was given",
             )),
         };
