@@ -294,11 +294,11 @@ impl Noticed {
 #[derive(Debug)]
 pub struct Drift {
     source: Source,
-    state: Mutex<State>,
+    state: Mutex<DriftState>,
 }
 
 #[derive(Debug, Default)]
-struct State {
+struct DriftState {
     findings: BTreeMap<(String, Observed), Finding>,
     dropped: u64,
 }
@@ -308,7 +308,7 @@ impl Drift {
     pub fn new(source: Source) -> Self {
         Self {
             source,
-            state: Mutex::new(State::default()),
+            state: Mutex::new(DriftState::default()),
         }
     }
 
@@ -317,7 +317,7 @@ impl Drift {
         self.source
     }
 
-    fn state(&self) -> MutexGuard<'_, State> {
+    fn state(&self) -> MutexGuard<'_, DriftState> {
         // A panic while the lock was held left whole findings behind: keep using them.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }

@@ -20,7 +20,7 @@ use super::admin;
 use super::journal::{AnsweredBy, Journal, Pending, Received, Start, read_start};
 use super::plans::{Facts, Plans};
 use super::prefer::{self, PREFERENCE_APPLIED, Preference, Preferred};
-use super::scenario::{Answer, Reply, Reset, Scenario, ScenarioError, plain};
+use super::scenario::{Reply, Reset, Scenario, ScenarioAnswer, ScenarioError, plain};
 use crate::app::ErrorAnswers;
 use crate::route::{Routed, Routes};
 use crate::server::LoggedOutside;
@@ -87,7 +87,7 @@ impl Control {
 
 /// What one request gets instead of its plain answer.
 struct Step {
-    answer: Answer,
+    answer: ScenarioAnswer,
     reply: Reply,
     retry_after: Option<u64>,
     /// From `Prefer` (said back in `Preference-Applied`).
@@ -182,8 +182,8 @@ async fn control(State(control): State<Arc<Control>>, request: Request, next: Ne
         tokio::time::sleep(Duration::from_millis(step.reply.delay_ms)).await;
     }
     let mut response = match step.answer {
-        Answer::Samples => next.run(request).await,
-        Answer::ErrorObject(status) => {
+        ScenarioAnswer::Samples => next.run(request).await,
+        ScenarioAnswer::ErrorObject(status) => {
             let by = match &step.by {
                 AnsweredBy::Scenario(name) => format!("scenario {name:?} of the sample server"),
                 _ => "the request's Prefer header".to_string(),
@@ -207,15 +207,15 @@ async fn control(State(control): State<Arc<Control>>, request: Request, next: Ne
                 None => plain(status, None, &step.reply.headers, step.retry_after),
             }
         }
-        Answer::Plain(status) => plain(
+        ScenarioAnswer::Plain(status) => plain(
             status,
             step.reply.body.as_deref(),
             &step.reply.headers,
             step.retry_after,
         ),
-        Answer::Reset => Response::new(Body::new(Reset)),
+        ScenarioAnswer::Reset => Response::new(Body::new(Reset)),
     };
-    if step.answer != Answer::Reset {
+    if step.answer != ScenarioAnswer::Reset {
         for (name, value) in &step.reply.headers {
             if let (Ok(name), Ok(value)) = (
                 HeaderName::from_bytes(name.as_bytes()),
@@ -230,6 +230,6 @@ async fn control(State(control): State<Arc<Control>>, request: Request, next: Ne
     {
         response.headers_mut().insert(PREFERENCE_APPLIED, value);
     }
-    pending.finish(&response, step.answer == Answer::Reset);
+    pending.finish(&response, step.answer == ScenarioAnswer::Reset);
     response
 }

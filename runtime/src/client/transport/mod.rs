@@ -51,10 +51,10 @@ struct Payload {
 /// API key.
 #[derive(Clone)]
 pub struct Transport {
-    inner: Arc<Inner>,
+    inner: Arc<TransportSettings>,
 }
 
-pub(crate) struct Inner {
+pub(crate) struct TransportSettings {
     pub(crate) http: Http,
     pub(crate) base: Uri,
     pub(crate) auth_header: HeaderName,
@@ -88,7 +88,7 @@ impl fmt::Debug for Transport {
 }
 
 impl Transport {
-    pub(crate) fn new(inner: Inner) -> Self {
+    pub(crate) fn new(inner: TransportSettings) -> Self {
         Self {
             inner: Arc::new(inner),
         }

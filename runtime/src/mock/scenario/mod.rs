@@ -16,7 +16,7 @@ mod check;
 mod reply;
 
 pub use check::ScenarioError;
-pub(crate) use reply::{Answer, Matcher, Reply, Reset, Times, plain};
+pub(crate) use reply::{Matcher, Reply, Reset, ScenarioAnswer, Times, plain};
 
 use super::expectation::Expectation;
 use crate::JsonValue;

@@ -1,5 +1,5 @@
 //! What a scenario answers with ([`Reply`]) and which requests it answers ([`Matcher`]), how
-//! many ([`Times`]), the reply resolved against the spec's error codes ([`Answer`]), and the
+//! many ([`Times`]), the reply resolved against the spec's error codes ([`ScenarioAnswer`]), and the
 //! answers outside the envelope it makes: a plain status ([`plain`]), a connection closed
 //! with no answer ([`Reset`]). `Prefer: code=` asks for a reply of the same kind.
 
@@ -74,7 +74,7 @@ fn is_zero(n: &u64) -> bool {
 
 /// What a scenario answers with, resolved against the spec's error codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Answer {
+pub(crate) enum ScenarioAnswer {
     /// The sample records, as without a scenario.
     Samples,
     /// The status, with the spec's error object of its code in the envelope.
@@ -87,20 +87,20 @@ pub(crate) enum Answer {
 
 impl Reply {
     /// What this reply answers, given whether the spec has a code for a status.
-    pub fn answer(&self, has_code: impl Fn(u16) -> bool) -> Answer {
+    pub fn answer(&self, has_code: impl Fn(u16) -> bool) -> ScenarioAnswer {
         match (self.reset, self.status.unwrap_or(200)) {
-            (true, _) => Answer::Reset,
-            (_, status) if self.bare || self.body.is_some() => Answer::Plain(status),
-            (_, 200) => Answer::Samples,
-            (_, status) if status >= 400 && has_code(status) => Answer::ErrorObject(status),
-            (_, status) => Answer::Plain(status),
+            (true, _) => ScenarioAnswer::Reset,
+            (_, status) if self.bare || self.body.is_some() => ScenarioAnswer::Plain(status),
+            (_, 200) => ScenarioAnswer::Samples,
+            (_, status) if status >= 400 && has_code(status) => ScenarioAnswer::ErrorObject(status),
+            (_, status) => ScenarioAnswer::Plain(status),
         }
     }
 
     /// The `Retry-After` the answer says: the one set, or 1 s on a 429 with the error object.
-    pub fn retry_after_secs(&self, answer: Answer) -> Option<u64> {
+    pub fn retry_after_secs(&self, answer: ScenarioAnswer) -> Option<u64> {
         match answer {
-            Answer::ErrorObject(429) => Some(self.retry_after.unwrap_or(1)),
+            ScenarioAnswer::ErrorObject(429) => Some(self.retry_after.unwrap_or(1)),
             _ => self.retry_after,
         }
     }
@@ -203,15 +203,27 @@ mod tests {
     fn replies_resolve_against_the_spec_codes() {
         let has = |s: u16| matches!(s, 400 | 429 | 500);
         let answer = |s: Scenario| s.response.answer(has);
-        assert_eq!(answer(Scenario::status(429)), Answer::ErrorObject(429));
-        assert_eq!(answer(Scenario::status(503)), Answer::Plain(503));
-        assert_eq!(answer(Scenario::bare_status(429)), Answer::Plain(429));
-        assert_eq!(answer(Scenario::status(200)), Answer::Samples);
-        assert_eq!(answer(Scenario::samples()), Answer::Samples);
-        assert_eq!(answer(Scenario::status(204)), Answer::Plain(204));
-        assert_eq!(answer(Scenario::status(500).body("x")), Answer::Plain(500));
-        assert_eq!(answer(Scenario::samples().body("x")), Answer::Plain(200));
-        assert_eq!(answer(Scenario::reset()), Answer::Reset);
+        assert_eq!(
+            answer(Scenario::status(429)),
+            ScenarioAnswer::ErrorObject(429)
+        );
+        assert_eq!(answer(Scenario::status(503)), ScenarioAnswer::Plain(503));
+        assert_eq!(
+            answer(Scenario::bare_status(429)),
+            ScenarioAnswer::Plain(429)
+        );
+        assert_eq!(answer(Scenario::status(200)), ScenarioAnswer::Samples);
+        assert_eq!(answer(Scenario::samples()), ScenarioAnswer::Samples);
+        assert_eq!(answer(Scenario::status(204)), ScenarioAnswer::Plain(204));
+        assert_eq!(
+            answer(Scenario::status(500).body("x")),
+            ScenarioAnswer::Plain(500)
+        );
+        assert_eq!(
+            answer(Scenario::samples().body("x")),
+            ScenarioAnswer::Plain(200)
+        );
+        assert_eq!(answer(Scenario::reset()), ScenarioAnswer::Reset);
     }
 
     #[test]

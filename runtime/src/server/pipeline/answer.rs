@@ -96,14 +96,14 @@ pub(crate) fn answer_error<E: ErrorBody>(error: &ServerError<E>) -> Response {
 /// refused before any router (`conn/`).
 pub(crate) fn error_envelope<E: ErrorBody>(request_id: &str, error: &ServerError<E>) -> Vec<u8> {
     #[derive(serde::Serialize)]
-    struct Failure<'a, E> {
+    struct ErrorEnvelope<'a, E> {
         success: bool,
         request_id: &'a str,
         data: [&'a E; 1],
         error: &'a E,
     }
     let object = error.error_object();
-    let body = Failure {
+    let body = ErrorEnvelope {
         success: false,
         request_id,
         data: [object],
