@@ -97,7 +97,6 @@ fn lib_rs(api: &Api) -> TokenStream {
          `mrds_runtime::server`.",
         api.title, api.base_path
     ));
-    let object = error_object(api);
     quote! {
         #![doc = include_str!("../README.md")]
         #docs
@@ -117,15 +116,12 @@ fn lib_rs(api: &Api) -> TokenStream {
         };
         pub use mrds_runtime::server::{RateLimit, ServeConfig, Server, ShutdownHandle, serve};
         pub use router::{OPENAPI_JSON, router};
-        pub use service::{Api, NotImplemented};
-
-        /// A failure an implementation answers with; it becomes the error envelope with the
-        /// HTTP status of its code.
-        pub type ServerError = mrds_runtime::server::ServerError<#object>;
+        pub use service::{Api, NotImplemented, ServerError};
     }
 }
 
 fn service_rs(api: &Api) -> TokenStream {
+    let object = error_object(api);
     let mut methods = Vec::new();
     let mut answers = Vec::new();
     for e in &api.endpoints {
@@ -183,7 +179,11 @@ fn service_rs(api: &Api) -> TokenStream {
 
         use std::future::Future;
 
-        use crate::{RequestContext, ServerError};
+        use crate::RequestContext;
+
+        /// A failure an implementation answers with; it becomes the error envelope with the
+        /// HTTP status of its code.
+        pub type ServerError = mrds_runtime::server::ServerError<#object>;
 
         /// The service: one method per endpoint. Each receives parameters that already passed
         /// every rule of the spec, and returns the records of `data` or a [`ServerError`].

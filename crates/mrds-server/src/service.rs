@@ -3,7 +3,12 @@
 //! The trait an implementation of the service fills in.
 #![allow(deprecated)]
 use std::future::Future;
-use crate::{RequestContext, ServerError};
+use crate::RequestContext;
+/// A failure an implementation answers with; it becomes the error envelope with the
+/// HTTP status of its code.
+pub type ServerError = mrds_runtime::server::ServerError<
+    mrds_model::records::ErrorObject,
+>;
 /// The service: one method per endpoint. Each receives parameters that already passed
 /// every rule of the spec, and returns the records of `data` or a [`ServerError`].
 ///
