@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mrds_runtime::client::RawClient;
-use mrds_runtime::mock::Proxy;
+use mrds_runtime::proxy::Proxy;
 use mrds_server::axum::Router;
 use mrds_server::axum::body::{Body, Bytes, to_bytes};
 use mrds_server::axum::http::Request;

@@ -7,7 +7,7 @@ use mrds_model::records::*;
 use mrds_server::axum::Router;
 use mrds_server::axum::http::header;
 use mrds_server::axum::routing::get;
-use mrds_server::{Api, ApiError, RequestContext, StaticKeys};
+use mrds_server::{Api, RequestContext, ServerError, StaticKeys};
 
 /// The API key the benchmark server accepts.
 pub const KEY: &str = "bench-key";
@@ -91,7 +91,7 @@ impl Api for Fixed {
         &self,
         _ctx: RequestContext,
         _params: MarketKlineParams,
-    ) -> Result<Vec<Candle>, ApiError> {
+    ) -> Result<Vec<Candle>, ServerError> {
         Ok(self.candles.to_vec())
     }
 
@@ -99,7 +99,7 @@ impl Api for Fixed {
         &self,
         _ctx: RequestContext,
         _params: StockDividendsParams,
-    ) -> Result<Vec<PitDividend>, ApiError> {
+    ) -> Result<Vec<PitDividend>, ServerError> {
         Ok(self.dividends.clone())
     }
 }

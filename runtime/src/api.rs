@@ -241,5 +241,5 @@ pub struct Protocol {
     /// The spec's description of the answers (the envelope, each record's fields, the value
     /// sets), against which a client or a proxy notices what the service sends that the spec
     /// does not describe ([`crate::drift`]).
-    pub shapes: &'static crate::drift::Shapes,
+    pub shapes: &'static crate::shapes::Shapes,
 }

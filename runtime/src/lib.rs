@@ -18,10 +18,12 @@
 //! - feature `mock`: the sample-data engine, and the sample server in process for tests,
 //!   with scenarios, the `Prefer` header, a journal and the admin API ([`mock`]); feature
 //!   `cli`: its command line (`mock::run`: clap, the log output, compression), which only the
-//!   binary needs;
-//! - always: the spec's description of answers as data ([`drift::Shapes`]); feature `drift`
-//!   (on with `client`): noticing what answers hold that the spec does not describe
-//!   ([`drift`]);
+//!   binary needs; what the generated sample-data crate tells both of its spec ([`app`]) and
+//!   the spec's judgement of a request ([`judge`]);
+//! - feature `proxy`: the checking proxy, in front of the real service ([`proxy`]), which the
+//!   sample server's command line starts with `--proxy`;
+//! - always: the spec's description of answers as data ([`shapes`]); feature `drift` (on
+//!   with `client`): noticing what answers hold that the spec does not describe ([`drift`]);
 //! - feature `jiff`: typed time, the conversions behind the generated `_jiff` methods
 //!   ([`time`]).
 //!
@@ -31,15 +33,23 @@
 #![warn(missing_docs)]
 
 mod api;
+#[cfg(feature = "mock")]
+pub mod app;
+#[cfg(feature = "drift")]
 pub mod drift;
 mod error;
 mod format;
 mod json;
+#[cfg(feature = "mock")]
+pub mod judge;
 mod param_value;
 #[cfg(feature = "patterns")]
 mod pattern;
 mod raw;
+#[cfg(feature = "mock")]
+mod redact;
 pub mod route;
+pub mod shapes;
 #[cfg(test)]
 mod test_object;
 pub mod text;
@@ -51,6 +61,8 @@ mod values;
 pub mod client;
 #[cfg(feature = "mock")]
 pub mod mock;
+#[cfg(feature = "proxy")]
+pub mod proxy;
 #[cfg(feature = "server")]
 pub mod server;
 #[cfg(feature = "jiff")]

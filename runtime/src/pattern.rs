@@ -5,7 +5,7 @@
 //!
 //! # The table
 //!
-//! Written by `mrds-codegen` (`codegen/src/model/pattern/walk.rs`), read only here:
+//! Written by `mrds-spec` (`codegen/spec/src/model/pattern/walk.rs`), read only here:
 //!
 //! | bytes | what |
 //! |---|---|

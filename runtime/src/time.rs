@@ -15,7 +15,7 @@ pub use jiff::Timestamp;
 pub use jiff::civil::{Date, DateTime};
 
 /// Why a field's text or number is not the point in time its format promises.
-pub type Error = jiff::Error;
+pub type TimeError = jiff::Error;
 
 /// An instant as Unix seconds, as integer time parameters carry it (a fraction of a second is
 /// dropped).
@@ -35,24 +35,24 @@ pub fn date_text(day: Date) -> String {
 }
 
 /// The instant of a Unix-seconds field.
-pub fn from_unix_seconds(seconds: i64) -> Result<Timestamp, Error> {
+pub fn from_unix_seconds(seconds: i64) -> Result<Timestamp, TimeError> {
     Timestamp::from_second(seconds)
 }
 
 /// The instant of a timestamp field: RFC 3339 or ISO 8601 text with an offset (`Z`, `+02:00`
 /// or `+0200`), with or without a fraction of a second.
-pub fn parse_timestamp(text: &str) -> Result<Timestamp, Error> {
+pub fn parse_timestamp(text: &str) -> Result<Timestamp, TimeError> {
     text.parse()
 }
 
 /// The day of a `YYYY-MM-DD` field.
-pub fn parse_date(text: &str) -> Result<Date, Error> {
+pub fn parse_date(text: &str) -> Result<Date, TimeError> {
     text.parse()
 }
 
 /// The civil date and time of a `YYYY-MM-DD HH:MM:SS` field (no offset: the wire does not say
 /// which zone it is in).
-pub fn parse_date_time(text: &str) -> Result<DateTime, Error> {
+pub fn parse_date_time(text: &str) -> Result<DateTime, TimeError> {
     text.parse()
 }
 

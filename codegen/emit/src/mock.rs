@@ -27,7 +27,7 @@ const FEATURES: &str = "\
 # compression. Off by default: a test serving the samples in process (`MockServer`) does not
 # pay for it. `cargo run -p mrds-mock --features cli`.
 cli = [\"mrds-runtime/cli\"]
-# The checking proxy (`mrds-mock --proxy URL`, `mrds_runtime::mock::Proxy`): the client's HTTP
+# The checking proxy (`mrds-mock --proxy URL`, `mrds_runtime::proxy::Proxy`): the client's HTTP
 # stack, with rustls (the `ring` provider) for an `https://` service, and the command line.
 proxy = [\"cli\", \"mrds-runtime/proxy\", \"mrds-runtime/client-rustls-ring\"]
 ";
@@ -162,7 +162,7 @@ fn lib_rs(api: &Api) -> TokenStream {
          serving path of any implementation (`--addr`, `--api-key`, `--serve-removed`, a flag \
          per limit, `--log-format`, `--no-prefer`, `--admin`; see `--help`). `--proxy URL` \
          makes it a checking proxy in front of the real service instead \
-         (`mrds_runtime::mock::Proxy`, feature `proxy`).",
+         (`mrds_runtime::proxy::Proxy`, feature `proxy`).",
         api.title
     ));
     quote! {
@@ -178,7 +178,8 @@ fn lib_rs(api: &Api) -> TokenStream {
         mod service;
 
         pub use mrds_model::api::{AUTH_HEADER, BASE_PATH};
-        pub use mrds_runtime::mock::{AnsweredBy, Example, KeySent, Outcome};
+        pub use mrds_runtime::app::Example;
+        pub use mrds_runtime::mock::{AnsweredBy, KeySent, Outcome};
         pub use mrds_runtime::mock::{Expectation, ReceivedRequest, Scenario, ScenarioError};
         pub use mrds_runtime::mock::{MAX_PREFER_DELAY, REDACTED};
         pub use mrds_runtime::mock::{Unmet, UnmetExpectations};
@@ -215,7 +216,7 @@ fn service_rs(api: &Api) -> TokenStream {
         .iter()
         .find_map(|e| Some(example(e, e.samples.as_ref()?)))
         .unwrap_or_else(|| {
-            quote!(mrds_runtime::mock::Example {
+            quote!(mrds_runtime::app::Example {
                 endpoint: "",
                 method: mrds_runtime::Method::Get,
                 request: "",
@@ -230,7 +231,7 @@ fn service_rs(api: &Api) -> TokenStream {
 
         use std::future::Future;
 
-        use mrds_server::{ApiError, KeyStore, RequestContext};
+        use mrds_server::{KeyStore, RequestContext, ServerError};
         #uses
 
         /// The service answering with sample data.
@@ -260,10 +261,10 @@ fn service_rs(api: &Api) -> TokenStream {
         pub const DEMO_KEY: &str = #DEMO_KEY;
 
         /// A request the sample data answers: the first of [`crate::EXAMPLES`].
-        pub const EXAMPLE: mrds_runtime::mock::Example = #example;
+        pub const EXAMPLE: mrds_runtime::app::Example = #example;
 
         /// The command line: what `mrds-mock` serves.
-        pub const APP: mrds_runtime::mock::App = mrds_runtime::mock::App {
+        pub const APP: mrds_runtime::app::App = mrds_runtime::app::App {
             name: "mrds-mock",
             about: #about,
             protocol: mrds_model::api::PROTOCOL,
@@ -274,27 +275,27 @@ fn service_rs(api: &Api) -> TokenStream {
                 mrds_server::router(mock, keys)
             },
             endpoints: mrds_model::api::ENDPOINTS,
-            errors: mrds_runtime::mock::ErrorAnswers::of::<#error_object>(),
+            errors: mrds_runtime::app::ErrorAnswers::of::<#error_object>(),
             requests: request_checks,
         };
 
         /// How the spec judges each endpoint's requests: its parameter type's checks (and its
         /// body's), for the checking proxy (`mrds-mock --proxy`).
-        fn request_checks() -> Vec<mrds_runtime::mock::RequestCheck> {
-            struct Checks(Vec<mrds_runtime::mock::RequestCheck>);
+        fn request_checks() -> Vec<mrds_runtime::judge::RequestCheck> {
+            struct Checks(Vec<mrds_runtime::judge::RequestCheck>);
             impl mrds_model::api::RequestVisitor for Checks {
                 fn visit<P>(&mut self)
                 where
                     P: mrds_runtime::Request + Clone + std::fmt::Debug + Send + Sync + 'static,
                 {
-                    self.0.push(mrds_runtime::mock::RequestCheck::of::<P>());
+                    self.0.push(mrds_runtime::judge::RequestCheck::of::<P>());
                 }
                 fn visit_with_body<P>(&mut self)
                 where
                     P: mrds_runtime::WithBody + Clone + std::fmt::Debug + Send + Sync + 'static,
                     P::Body: Clone + std::fmt::Debug + Send + Sync + 'static,
                 {
-                    self.0.push(mrds_runtime::mock::RequestCheck::with_body::<P>());
+                    self.0.push(mrds_runtime::judge::RequestCheck::with_body::<P>());
                 }
             }
             let mut checks = Checks(Vec::new());
@@ -303,7 +304,7 @@ fn service_rs(api: &Api) -> TokenStream {
         }
 
         impl mrds_runtime::mock::SampleServer for Mock {
-            const APP: mrds_runtime::mock::App = APP;
+            const APP: mrds_runtime::app::App = APP;
         }
 
         #[doc = mrds_runtime::__mock_server_doc!()]
@@ -385,7 +386,7 @@ fn method(api: &Api, e: &Endpoint) -> TokenStream {
                     std::future::ready(if self.serves_removed() {
                         #answer
                     } else {
-                        Err(ApiError::removed(&mrds_model::api::#table))
+                        Err(ServerError::removed(&mrds_model::api::#table))
                     })
                 },
                 None => quote!(std::future::ready(#answer)),
@@ -412,7 +413,7 @@ fn method(api: &Api, e: &Endpoint) -> TokenStream {
             _ctx: RequestContext,
             params: mrds_model::params::#params_ty,
             #body_arg
-        ) -> impl Future<Output = Result<Vec<mrds_model::records::#record>, ApiError>> + Send {
+        ) -> impl Future<Output = Result<Vec<mrds_model::records::#record>, ServerError>> + Send {
             #body
         }
     }
@@ -517,7 +518,7 @@ fn samples_rs(api: &Api) -> TokenStream {
         #uses
 
         /// Of every endpoint with sample data, a request it answers with sample records.
-        pub const EXAMPLES: &[mrds_runtime::mock::Example] = &[#(#examples),*];
+        pub const EXAMPLES: &[mrds_runtime::app::Example] = &[#(#examples),*];
 
         #(#tables)*
     }
@@ -527,7 +528,7 @@ fn samples_rs(api: &Api) -> TokenStream {
 fn example(e: &Endpoint, s: &Samples) -> TokenStream {
     let (id, method, request) = (&e.id, crate::method(e.method), &s.example);
     let body = option(s.example_body.as_ref().map(|b| quote!(#b)));
-    quote!(mrds_runtime::mock::Example {
+    quote!(mrds_runtime::app::Example {
         endpoint: #id,
         method: #method,
         request: #request,

@@ -62,7 +62,7 @@ fn readme_md(api: &Api) -> String {
         "Server stub of the {}: an axum router over one trait, `Api`, with an async method \
          per endpoint. The router checks the API key, parses and validates every parameter \
          with the model crate (`mrds-model`, re-exported) and answers in the common envelope \
-         with a request id, so an implementation only returns records or an `ApiError`. It \
+         with a request id, so an implementation only returns records or a `ServerError`. It \
          also serves the OpenAPI document of the same spec at `{}/openapi.json`.\n\n\
          Implement `Api` and serve the router with `serve`. Every method has a default: write \
          the endpoints you serve, and the others answer 501 `NOT_IMPLEMENTED` in the envelope \
@@ -97,7 +97,6 @@ fn lib_rs(api: &Api) -> TokenStream {
          `mrds_runtime::server`.",
         api.title, api.base_path
     ));
-    let object = error_object(api);
     quote! {
         #![doc = include_str!("../README.md")]
         #docs
@@ -117,15 +116,12 @@ fn lib_rs(api: &Api) -> TokenStream {
         };
         pub use mrds_runtime::server::{RateLimit, ServeConfig, Server, ShutdownHandle, serve};
         pub use router::{OPENAPI_JSON, router};
-        pub use service::{Api, NotImplemented};
-
-        /// A failure an implementation answers with; it becomes the error envelope with the
-        /// HTTP status of its code.
-        pub type ApiError = mrds_runtime::server::ApiError<#object>;
+        pub use service::{Api, NotImplemented, ServerError};
     }
 }
 
 fn service_rs(api: &Api) -> TokenStream {
+    let object = error_object(api);
     let mut methods = Vec::new();
     let mut answers = Vec::new();
     for e in &api.endpoints {
@@ -142,12 +138,12 @@ fn service_rs(api: &Api) -> TokenStream {
             Some(_) => (
                 "Unless overridden, answered by [`Api::fallback`], which by default answers 410 \
                  `ENDPOINT_REMOVED`.",
-                quote!(ApiError::removed(&mrds_model::api::#constant)),
+                quote!(ServerError::removed(&mrds_model::api::#constant)),
             ),
             None => (
                 "Unless overridden, answered by [`Api::fallback`], which by default answers 501 \
                  `NOT_IMPLEMENTED`.",
-                quote!(ApiError::not_implemented(&mrds_model::api::#constant)),
+                quote!(ServerError::not_implemented(&mrds_model::api::#constant)),
             ),
         };
         text.push_str(&format!("\n\n{default}"));
@@ -162,7 +158,7 @@ fn service_rs(api: &Api) -> TokenStream {
                 ctx: RequestContext,
                 params: mrds_model::params::#params,
                 #body
-            ) -> impl Future<Output = Result<Vec<mrds_model::records::#record>, ApiError>> + Send
+            ) -> impl Future<Output = Result<Vec<mrds_model::records::#record>, ServerError>> + Send
         };
         methods.push(quote! {
             #docs
@@ -183,10 +179,14 @@ fn service_rs(api: &Api) -> TokenStream {
 
         use std::future::Future;
 
-        use crate::{ApiError, RequestContext};
+        use crate::RequestContext;
+
+        /// A failure an implementation answers with; it becomes the error envelope with the
+        /// HTTP status of its code.
+        pub type ServerError = mrds_runtime::server::ServerError<#object>;
 
         /// The service: one method per endpoint. Each receives parameters that already passed
-        /// every rule of the spec, and returns the records of `data` or an [`ApiError`].
+        /// every rule of the spec, and returns the records of `data` or a [`ServerError`].
         ///
         /// Every method has a default: an implementation writes the endpoints it serves, and
         /// the others go to [`Api::fallback`], by default [`NotImplemented`], which answers
@@ -209,7 +209,7 @@ fn service_rs(api: &Api) -> TokenStream {
         }
 
         /// The implementation of no endpoint: every method answers 501 `NOT_IMPLEMENTED`
-        /// ([`ApiError::not_implemented`]), the endpoints the change history lists as removed
+        /// ([`ServerError::not_implemented`]), the endpoints the change history lists as removed
         /// 410 `ENDPOINT_REMOVED`. The default [`Api::fallback`].
         #[derive(Clone, Copy, Debug, Default)]
         pub struct NotImplemented;

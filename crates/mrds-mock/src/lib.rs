@@ -7,14 +7,15 @@
 //!
 //! [`Mock`] implements [`mrds_server::Api`] with the records of the spec's `samples:` sections, selected as they declare (matching sets, echoed spellings, ranges, order, offset and limit). Removed endpoints answer 410 unless [`Mock::serving_removed`].
 //!
-//! [`MockServer`] serves it in process for tests, with [`Scenario`]s (any status, a body, a delay, a reset; matched by query parameter, path parameter or body field; with expectations) and a journal of [`ReceivedRequest`]s. `cargo run -p mrds-mock --features cli` serves it on `127.0.0.1:8080` through `mrds_server::serve`, the serving path of any implementation (`--addr`, `--api-key`, `--serve-removed`, a flag per limit, `--log-format`, `--no-prefer`, `--admin`; see `--help`). `--proxy URL` makes it a checking proxy in front of the real service instead (`mrds_runtime::mock::Proxy`, feature `proxy`).
+//! [`MockServer`] serves it in process for tests, with [`Scenario`]s (any status, a body, a delay, a reset; matched by query parameter, path parameter or body field; with expectations) and a journal of [`ReceivedRequest`]s. `cargo run -p mrds-mock --features cli` serves it on `127.0.0.1:8080` through `mrds_server::serve`, the serving path of any implementation (`--addr`, `--api-key`, `--serve-removed`, a flag per limit, `--log-format`, `--no-prefer`, `--admin`; see `--help`). `--proxy URL` makes it a checking proxy in front of the real service instead (`mrds_runtime::proxy::Proxy`, feature `proxy`).
 #![warn(missing_docs)]
 #[rustfmt::skip]
 mod samples;
 #[rustfmt::skip]
 mod service;
 pub use mrds_model::api::{AUTH_HEADER, BASE_PATH};
-pub use mrds_runtime::mock::{AnsweredBy, Example, KeySent, Outcome};
+pub use mrds_runtime::app::Example;
+pub use mrds_runtime::mock::{AnsweredBy, KeySent, Outcome};
 pub use mrds_runtime::mock::{Expectation, ReceivedRequest, Scenario, ScenarioError};
 pub use mrds_runtime::mock::{MAX_PREFER_DELAY, REDACTED};
 pub use mrds_runtime::mock::{Unmet, UnmetExpectations};

@@ -5,98 +5,98 @@
 use std::sync::OnceLock;
 use mrds_runtime::mock::{FieldChoice, Order, Range, Samples, Set};
 /// Of every endpoint with sample data, a request it answers with sample records.
-pub const EXAMPLES: &[mrds_runtime::mock::Example] = &[
-    mrds_runtime::mock::Example {
+pub const EXAMPLES: &[mrds_runtime::app::Example] = &[
+    mrds_runtime::app::Example {
         endpoint: "company_detail",
         method: mrds_runtime::Method::Get,
         request: "/v1/stocks/company/detail?symbol=AAPL",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "equity_offering",
         method: mrds_runtime::Method::Get,
         request: "/v1/stocks/equity-offering?limit=2",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "etf_flow",
         method: mrds_runtime::Method::Get,
         request: "/v1/etf/flow?symbol=SPY&start_time=1793491200&end_time=1795996800",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "forex_historical",
         method: mrds_runtime::Method::Get,
         request: "/v1/macro/forex/historical?symbol=EURUSD&start_time=1793491200&end_time=1795996800",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "index_1min",
         method: mrds_runtime::Method::Get,
         request: "/v1/macro/index/1min?symbol=%5EGSPC&start_time=1784505600&end_time=1784592000",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "leverage_ratio",
         method: mrds_runtime::Method::Get,
         request: "/v1/crypto/metrics/leverage-ratio?symbol=BTC&start_time=1793491200&end_time=1795996800",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "market_kline",
         method: mrds_runtime::Method::Get,
         request: "/v1/market/kline?trading_pair=US_SPOT_AAPL_USD&interval=1d&start_time=2026-11-01T00:00:00Z&end_time=2026-11-30T00:00:00Z",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "nand_flash_spot_price",
         method: mrds_runtime::Method::Get,
         request: "/v1/other/semiconductor/nand-flash-spot-price?item=MLC%2064Gb%208GBx8&start_time=1793491200&end_time=1795996800",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "non_us_kline",
         method: mrds_runtime::Method::Get,
         request: "/v1/stocks/non-us/kline?symbol=0700.HK&start_time=1793491200&end_time=1795996800",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "perp_kline",
         method: mrds_runtime::Method::Get,
         request: "/v1/crypto/hyperliquid/perp/usdc/kline?symbol=BTC&interval=1h&start_time=1795132800&end_time=1795219200",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "person_commentary",
         method: mrds_runtime::Method::Get,
         request: "/v1/persons/6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f/commentary?start_time=1793491200&end_time=1795996800",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "research_units",
         method: mrds_runtime::Method::Get,
         request: "/v1/stocks/research/units?doc_id=a1b2c3d4e5f60718",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "screener_events",
         method: mrds_runtime::Method::Get,
         request: "/v1/stocks/screener/events?event_type=Earnings%20Date&start_time=1782864000&end_time=1798675200",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "ssr",
         method: mrds_runtime::Method::Get,
         request: "/v1/crypto/metrics/ssr?symbol=BTC&start_time=1793491200&end_time=1795996800",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "stock_dividends",
         method: mrds_runtime::Method::Get,
         request: "/v1/stocks/dividends?symbol=AAPL&start_time=1735689600&end_time=1798761600&time_type=PAYMENT_DATE",
         body: None,
     },
-    mrds_runtime::mock::Example {
+    mrds_runtime::app::Example {
         endpoint: "treasury_rates",
         method: mrds_runtime::Method::Get,
         request: "/v1/macro/treasury-rates?start_time=1793491200&end_time=1795996800",

@@ -3,7 +3,7 @@
 //! [`Mock`]: the service answering with the sample data.
 #![allow(deprecated)]
 use std::future::Future;
-use mrds_server::{ApiError, KeyStore, RequestContext};
+use mrds_server::{KeyStore, RequestContext, ServerError};
 use mrds_runtime::ParamValue;
 use mrds_runtime::mock::answer;
 use crate::samples;
@@ -29,14 +29,14 @@ impl Mock {
 /// The key accepted when no other is configured.
 pub const DEMO_KEY: &str = "demo-key";
 /// A request the sample data answers: the first of [`crate::EXAMPLES`].
-pub const EXAMPLE: mrds_runtime::mock::Example = mrds_runtime::mock::Example {
+pub const EXAMPLE: mrds_runtime::app::Example = mrds_runtime::app::Example {
     endpoint: "company_detail",
     method: mrds_runtime::Method::Get,
     request: "/v1/stocks/company/detail?symbol=AAPL",
     body: None,
 };
 /// The command line: what `mrds-mock` serves.
-pub const APP: mrds_runtime::mock::App = mrds_runtime::mock::App {
+pub const APP: mrds_runtime::app::App = mrds_runtime::app::App {
     name: "mrds-mock",
     about: "Serves the Market and Reference Data Service with the sample data of its spec.",
     protocol: mrds_model::api::PROTOCOL,
@@ -47,26 +47,26 @@ pub const APP: mrds_runtime::mock::App = mrds_runtime::mock::App {
         mrds_server::router(mock, keys)
     },
     endpoints: mrds_model::api::ENDPOINTS,
-    errors: mrds_runtime::mock::ErrorAnswers::of::<mrds_model::records::ErrorObject>(),
+    errors: mrds_runtime::app::ErrorAnswers::of::<mrds_model::records::ErrorObject>(),
     requests: request_checks,
 };
 /// How the spec judges each endpoint's requests: its parameter type's checks (and its
 /// body's), for the checking proxy (`mrds-mock --proxy`).
-fn request_checks() -> Vec<mrds_runtime::mock::RequestCheck> {
-    struct Checks(Vec<mrds_runtime::mock::RequestCheck>);
+fn request_checks() -> Vec<mrds_runtime::judge::RequestCheck> {
+    struct Checks(Vec<mrds_runtime::judge::RequestCheck>);
     impl mrds_model::api::RequestVisitor for Checks {
         fn visit<P>(&mut self)
         where
             P: mrds_runtime::Request + Clone + std::fmt::Debug + Send + Sync + 'static,
         {
-            self.0.push(mrds_runtime::mock::RequestCheck::of::<P>());
+            self.0.push(mrds_runtime::judge::RequestCheck::of::<P>());
         }
         fn visit_with_body<P>(&mut self)
         where
             P: mrds_runtime::WithBody + Clone + std::fmt::Debug + Send + Sync + 'static,
             P::Body: Clone + std::fmt::Debug + Send + Sync + 'static,
         {
-            self.0.push(mrds_runtime::mock::RequestCheck::with_body::<P>());
+            self.0.push(mrds_runtime::judge::RequestCheck::with_body::<P>());
         }
     }
     let mut checks = Checks(Vec::new());
@@ -74,7 +74,7 @@ fn request_checks() -> Vec<mrds_runtime::mock::RequestCheck> {
     checks.0
 }
 impl mrds_runtime::mock::SampleServer for Mock {
-    const APP: mrds_runtime::mock::App = APP;
+    const APP: mrds_runtime::app::App = APP;
 }
 #[doc = mrds_runtime::__mock_server_doc!()]
 ///
@@ -97,7 +97,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::CompanyDetailParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::CompanyProfile>, ApiError>,
+        Output = Result<Vec<mrds_model::records::CompanyProfile>, ServerError>,
     > + Send {
         std::future::ready(
             answer(
@@ -114,7 +114,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::EquityOfferingParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::EquityOffering>, ApiError>,
+        Output = Result<Vec<mrds_model::records::EquityOffering>, ServerError>,
     > + Send {
         std::future::ready(
             answer(
@@ -131,7 +131,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::EtfFlowParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::EtfFlow>, ApiError>,
+        Output = Result<Vec<mrds_model::records::EtfFlow>, ServerError>,
     > + Send {
         std::future::ready(
             answer(
@@ -149,7 +149,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::ForexHistoricalParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::ForexBar>, ApiError>,
+        Output = Result<Vec<mrds_model::records::ForexBar>, ServerError>,
     > + Send {
         std::future::ready(
             answer(
@@ -168,7 +168,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::Index1minParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::IndexBar1Min>, ApiError>,
+        Output = Result<Vec<mrds_model::records::IndexBar1Min>, ServerError>,
     > + Send {
         std::future::ready(
             if self.serves_removed() {
@@ -182,7 +182,7 @@ impl mrds_server::Api for Mock {
                     ],
                 )
             } else {
-                Err(ApiError::removed(&mrds_model::api::INDEX_1MIN))
+                Err(ServerError::removed(&mrds_model::api::INDEX_1MIN))
             },
         )
     }
@@ -191,7 +191,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::LeverageRatioParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::LeverageRatio>, ApiError>,
+        Output = Result<Vec<mrds_model::records::LeverageRatio>, ServerError>,
     > + Send {
         std::future::ready(
             answer(
@@ -211,7 +211,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::MarketKlineParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
+        Output = Result<Vec<mrds_model::records::Candle>, ServerError>,
     > + Send {
         std::future::ready(
             answer(
@@ -232,7 +232,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::NandFlashSpotPriceParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::NandSpotPrice>, ApiError>,
+        Output = Result<Vec<mrds_model::records::NandSpotPrice>, ServerError>,
     > + Send {
         std::future::ready(
             answer(
@@ -250,7 +250,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::NonUsKlineParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::NonUsBar>, ApiError>,
+        Output = Result<Vec<mrds_model::records::NonUsBar>, ServerError>,
     > + Send {
         std::future::ready(
             answer(
@@ -270,7 +270,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::PerpKlineParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
+        Output = Result<Vec<mrds_model::records::Candle>, ServerError>,
     > + Send {
         std::future::ready(
             answer(
@@ -290,7 +290,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::PersonCommentaryParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::PersonCommentary>, ApiError>,
+        Output = Result<Vec<mrds_model::records::PersonCommentary>, ServerError>,
     > + Send {
         std::future::ready(
             answer(
@@ -310,7 +310,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::ResearchUnitsParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::ResearchUnit>, ApiError>,
+        Output = Result<Vec<mrds_model::records::ResearchUnit>, ServerError>,
     > + Send {
         std::future::ready(
             answer(
@@ -328,7 +328,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::ScreenerEventsParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::ScreenerEvent>, ApiError>,
+        Output = Result<Vec<mrds_model::records::ScreenerEvent>, ServerError>,
     > + Send {
         std::future::ready(
             answer(
@@ -345,7 +345,9 @@ impl mrds_server::Api for Mock {
         &self,
         _ctx: RequestContext,
         params: mrds_model::params::SsrParams,
-    ) -> impl Future<Output = Result<Vec<mrds_model::records::Ssr>, ApiError>> + Send {
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::Ssr>, ServerError>,
+    > + Send {
         std::future::ready(
             answer(
                 &samples::SSR,
@@ -364,7 +366,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::StockDividendsParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::PitDividend>, ApiError>,
+        Output = Result<Vec<mrds_model::records::PitDividend>, ServerError>,
     > + Send {
         std::future::ready(
             answer(
@@ -384,7 +386,7 @@ impl mrds_server::Api for Mock {
         _ctx: RequestContext,
         params: mrds_model::params::TreasuryRatesParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::TreasuryRate>, ApiError>,
+        Output = Result<Vec<mrds_model::records::TreasuryRate>, ServerError>,
     > + Send {
         std::future::ready(
             answer(

@@ -71,13 +71,13 @@ impl Candle {
     /// `time_open` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 timestamp).
     pub fn time_open_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_timestamp(&self.time_open)
     }
     /// `time_close` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 timestamp).
     pub fn time_close_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_timestamp(&self.time_close)
     }
 }
@@ -209,7 +209,7 @@ impl CompanyProfile {
     /// `ipo_date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
     pub fn ipo_date_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_date(&self.ipo_date)
     }
 }
@@ -289,7 +289,7 @@ impl EtfFlow {
     /// `date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
     pub fn date_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_date(&self.date)
     }
 }
@@ -543,13 +543,13 @@ impl EquityOffering {
     /// `date` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 UTC timestamp with milliseconds and `Z`).
     pub fn date_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_timestamp(&self.date)
     }
     /// `filing_date` as a `jiff::civil::DateTime` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD HH:MM:SS`).
     pub fn filing_date_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::DateTime, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::DateTime, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_date_time(&self.filing_date)
     }
 }
@@ -742,7 +742,7 @@ impl ForexBar {
     /// `date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
     pub fn date_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_date(&self.date)
     }
 }
@@ -882,7 +882,7 @@ impl NandSpotPrice {
     /// `date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
     pub fn date_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_date(&self.date)
     }
 }
@@ -968,13 +968,13 @@ impl NonUsBar {
     /// `time_period_start` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 timestamp).
     pub fn time_period_start_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_timestamp(&self.time_period_start)
     }
     /// `time_period_end` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 timestamp).
     pub fn time_period_end_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_timestamp(&self.time_period_end)
     }
 }
@@ -1059,25 +1059,25 @@ impl PitDividend {
     /// `date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
     pub fn date_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_date(&self.date)
     }
     /// `record_date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
     pub fn record_date_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_date(&self.record_date)
     }
     /// `payment_date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
     pub fn payment_date_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_date(&self.payment_date)
     }
     /// `declaration_date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
     pub fn declaration_date_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_date(&self.declaration_date)
     }
 }
@@ -1188,7 +1188,7 @@ impl PersonCommentary {
     /// `published_at` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (Unix seconds (UTC)).
     pub fn published_at_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::TimeError> {
         mrds_runtime::time::from_unix_seconds(self.published_at)
     }
 }
@@ -1313,7 +1313,7 @@ impl ResearchUnit {
     /// `published_at` as a `jiff::Timestamp` (feature `jiff`); an error when the field does not hold one (ISO 8601 timestamp).
     pub fn published_at_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Timestamp, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_timestamp(&self.published_at)
     }
 }
@@ -1472,7 +1472,7 @@ impl TreasuryRate {
     /// `date` as a `jiff::civil::Date` (feature `jiff`); an error when the field does not hold one (`YYYY-MM-DD`).
     pub fn date_jiff(
         &self,
-    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::Error> {
+    ) -> Result<mrds_runtime::time::Date, mrds_runtime::time::TimeError> {
         mrds_runtime::time::parse_date(&self.date)
     }
 }

@@ -6,7 +6,7 @@
 //! with. [`crate::api::PROTOCOL`] carries it: the client reads every answer against
 //! it to notice what the service sends that the spec does not describe
 //! (`mrds_runtime::drift`).
-use mrds_runtime::drift::{
+use mrds_runtime::shapes::{
     EndpointShape, FieldShape, FieldType, RecordShape, Shapes, ValueSetShape,
 };
 /// The answers of the service as the spec describes them.

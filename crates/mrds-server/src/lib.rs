@@ -18,7 +18,4 @@ pub use mrds_runtime::server::{
 };
 pub use mrds_runtime::server::{RateLimit, ServeConfig, Server, ShutdownHandle, serve};
 pub use router::{OPENAPI_JSON, router};
-pub use service::{Api, NotImplemented};
-/// A failure an implementation answers with; it becomes the error envelope with the
-/// HTTP status of its code.
-pub type ApiError = mrds_runtime::server::ApiError<mrds_model::records::ErrorObject>;
+pub use service::{Api, NotImplemented, ServerError};

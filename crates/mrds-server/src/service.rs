@@ -3,9 +3,14 @@
 //! The trait an implementation of the service fills in.
 #![allow(deprecated)]
 use std::future::Future;
-use crate::{ApiError, RequestContext};
+use crate::RequestContext;
+/// A failure an implementation answers with; it becomes the error envelope with the
+/// HTTP status of its code.
+pub type ServerError = mrds_runtime::server::ServerError<
+    mrds_model::records::ErrorObject,
+>;
 /// The service: one method per endpoint. Each receives parameters that already passed
-/// every rule of the spec, and returns the records of `data` or an [`ApiError`].
+/// every rule of the spec, and returns the records of `data` or a [`ServerError`].
 ///
 /// Every method has a default: an implementation writes the endpoints it serves, and
 /// the others go to [`Api::fallback`], by default [`NotImplemented`], which answers
@@ -39,7 +44,7 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::CompanyDetailParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::CompanyProfile>, ApiError>,
+        Output = Result<Vec<mrds_model::records::CompanyProfile>, ServerError>,
     > + Send {
         self.fallback().company_detail(ctx, params)
     }
@@ -55,7 +60,7 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::EquityOfferingParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::EquityOffering>, ApiError>,
+        Output = Result<Vec<mrds_model::records::EquityOffering>, ServerError>,
     > + Send {
         self.fallback().equity_offering(ctx, params)
     }
@@ -73,7 +78,7 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::EtfFlowParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::EtfFlow>, ApiError>,
+        Output = Result<Vec<mrds_model::records::EtfFlow>, ServerError>,
     > + Send {
         self.fallback().etf_flow(ctx, params)
     }
@@ -93,7 +98,7 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::ForexHistoricalParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::ForexBar>, ApiError>,
+        Output = Result<Vec<mrds_model::records::ForexBar>, ServerError>,
     > + Send {
         self.fallback().forex_historical(ctx, params)
     }
@@ -113,7 +118,7 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::Index1minParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::IndexBar1Min>, ApiError>,
+        Output = Result<Vec<mrds_model::records::IndexBar1Min>, ServerError>,
     > + Send {
         self.fallback().index_1min(ctx, params)
     }
@@ -131,7 +136,7 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::LeverageRatioParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::LeverageRatio>, ApiError>,
+        Output = Result<Vec<mrds_model::records::LeverageRatio>, ServerError>,
     > + Send {
         self.fallback().leverage_ratio(ctx, params)
     }
@@ -154,7 +159,7 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::MarketKlineParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
+        Output = Result<Vec<mrds_model::records::Candle>, ServerError>,
     > + Send {
         self.fallback().market_kline(ctx, params)
     }
@@ -172,7 +177,7 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::NandFlashSpotPriceParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::NandSpotPrice>, ApiError>,
+        Output = Result<Vec<mrds_model::records::NandSpotPrice>, ServerError>,
     > + Send {
         self.fallback().nand_flash_spot_price(ctx, params)
     }
@@ -194,7 +199,7 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::NonUsKlineParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::NonUsBar>, ApiError>,
+        Output = Result<Vec<mrds_model::records::NonUsBar>, ServerError>,
     > + Send {
         self.fallback().non_us_kline(ctx, params)
     }
@@ -214,7 +219,7 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::PerpKlineParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
+        Output = Result<Vec<mrds_model::records::Candle>, ServerError>,
     > + Send {
         self.fallback().perp_kline(ctx, params)
     }
@@ -234,7 +239,7 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::PersonCommentaryParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::PersonCommentary>, ApiError>,
+        Output = Result<Vec<mrds_model::records::PersonCommentary>, ServerError>,
     > + Send {
         self.fallback().person_commentary(ctx, params)
     }
@@ -256,7 +261,7 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::ResearchUnitsParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::ResearchUnit>, ApiError>,
+        Output = Result<Vec<mrds_model::records::ResearchUnit>, ServerError>,
     > + Send {
         self.fallback().research_units(ctx, params)
     }
@@ -277,7 +282,7 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::ScreenerEventsParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::ScreenerEvent>, ApiError>,
+        Output = Result<Vec<mrds_model::records::ScreenerEvent>, ServerError>,
     > + Send {
         self.fallback().screener_events(ctx, params)
     }
@@ -294,7 +299,9 @@ pub trait Api: Send + Sync + 'static {
         &self,
         ctx: RequestContext,
         params: mrds_model::params::SsrParams,
-    ) -> impl Future<Output = Result<Vec<mrds_model::records::Ssr>, ApiError>> + Send {
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::Ssr>, ServerError>,
+    > + Send {
         self.fallback().ssr(ctx, params)
     }
     /// `GET /v1/stocks/dividends`: Point-in-time dividends for one symbol.
@@ -313,7 +320,7 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::StockDividendsParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::PitDividend>, ApiError>,
+        Output = Result<Vec<mrds_model::records::PitDividend>, ServerError>,
     > + Send {
         self.fallback().stock_dividends(ctx, params)
     }
@@ -334,13 +341,13 @@ pub trait Api: Send + Sync + 'static {
         ctx: RequestContext,
         params: mrds_model::params::TreasuryRatesParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::TreasuryRate>, ApiError>,
+        Output = Result<Vec<mrds_model::records::TreasuryRate>, ServerError>,
     > + Send {
         self.fallback().treasury_rates(ctx, params)
     }
 }
 /// The implementation of no endpoint: every method answers 501 `NOT_IMPLEMENTED`
-/// ([`ApiError::not_implemented`]), the endpoints the change history lists as removed
+/// ([`ServerError::not_implemented`]), the endpoints the change history lists as removed
 /// 410 `ENDPOINT_REMOVED`. The default [`Api::fallback`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NotImplemented;
@@ -350,11 +357,11 @@ impl Api for NotImplemented {
         ctx: RequestContext,
         params: mrds_model::params::CompanyDetailParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::CompanyProfile>, ApiError>,
+        Output = Result<Vec<mrds_model::records::CompanyProfile>, ServerError>,
     > + Send {
         let _ = (ctx, params);
         std::future::ready(
-            Err(ApiError::not_implemented(&mrds_model::api::COMPANY_DETAIL)),
+            Err(ServerError::not_implemented(&mrds_model::api::COMPANY_DETAIL)),
         )
     }
     fn equity_offering(
@@ -362,11 +369,11 @@ impl Api for NotImplemented {
         ctx: RequestContext,
         params: mrds_model::params::EquityOfferingParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::EquityOffering>, ApiError>,
+        Output = Result<Vec<mrds_model::records::EquityOffering>, ServerError>,
     > + Send {
         let _ = (ctx, params);
         std::future::ready(
-            Err(ApiError::not_implemented(&mrds_model::api::EQUITY_OFFERING)),
+            Err(ServerError::not_implemented(&mrds_model::api::EQUITY_OFFERING)),
         )
     }
     fn etf_flow(
@@ -374,21 +381,21 @@ impl Api for NotImplemented {
         ctx: RequestContext,
         params: mrds_model::params::EtfFlowParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::EtfFlow>, ApiError>,
+        Output = Result<Vec<mrds_model::records::EtfFlow>, ServerError>,
     > + Send {
         let _ = (ctx, params);
-        std::future::ready(Err(ApiError::not_implemented(&mrds_model::api::ETF_FLOW)))
+        std::future::ready(Err(ServerError::not_implemented(&mrds_model::api::ETF_FLOW)))
     }
     fn forex_historical(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::ForexHistoricalParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::ForexBar>, ApiError>,
+        Output = Result<Vec<mrds_model::records::ForexBar>, ServerError>,
     > + Send {
         let _ = (ctx, params);
         std::future::ready(
-            Err(ApiError::not_implemented(&mrds_model::api::FOREX_HISTORICAL)),
+            Err(ServerError::not_implemented(&mrds_model::api::FOREX_HISTORICAL)),
         )
     }
     fn index_1min(
@@ -396,21 +403,21 @@ impl Api for NotImplemented {
         ctx: RequestContext,
         params: mrds_model::params::Index1minParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::IndexBar1Min>, ApiError>,
+        Output = Result<Vec<mrds_model::records::IndexBar1Min>, ServerError>,
     > + Send {
         let _ = (ctx, params);
-        std::future::ready(Err(ApiError::removed(&mrds_model::api::INDEX_1MIN)))
+        std::future::ready(Err(ServerError::removed(&mrds_model::api::INDEX_1MIN)))
     }
     fn leverage_ratio(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::LeverageRatioParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::LeverageRatio>, ApiError>,
+        Output = Result<Vec<mrds_model::records::LeverageRatio>, ServerError>,
     > + Send {
         let _ = (ctx, params);
         std::future::ready(
-            Err(ApiError::not_implemented(&mrds_model::api::LEVERAGE_RATIO)),
+            Err(ServerError::not_implemented(&mrds_model::api::LEVERAGE_RATIO)),
         )
     }
     fn market_kline(
@@ -418,11 +425,11 @@ impl Api for NotImplemented {
         ctx: RequestContext,
         params: mrds_model::params::MarketKlineParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
+        Output = Result<Vec<mrds_model::records::Candle>, ServerError>,
     > + Send {
         let _ = (ctx, params);
         std::future::ready(
-            Err(ApiError::not_implemented(&mrds_model::api::MARKET_KLINE)),
+            Err(ServerError::not_implemented(&mrds_model::api::MARKET_KLINE)),
         )
     }
     fn nand_flash_spot_price(
@@ -430,11 +437,11 @@ impl Api for NotImplemented {
         ctx: RequestContext,
         params: mrds_model::params::NandFlashSpotPriceParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::NandSpotPrice>, ApiError>,
+        Output = Result<Vec<mrds_model::records::NandSpotPrice>, ServerError>,
     > + Send {
         let _ = (ctx, params);
         std::future::ready(
-            Err(ApiError::not_implemented(&mrds_model::api::NAND_FLASH_SPOT_PRICE)),
+            Err(ServerError::not_implemented(&mrds_model::api::NAND_FLASH_SPOT_PRICE)),
         )
     }
     fn non_us_kline(
@@ -442,11 +449,11 @@ impl Api for NotImplemented {
         ctx: RequestContext,
         params: mrds_model::params::NonUsKlineParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::NonUsBar>, ApiError>,
+        Output = Result<Vec<mrds_model::records::NonUsBar>, ServerError>,
     > + Send {
         let _ = (ctx, params);
         std::future::ready(
-            Err(ApiError::not_implemented(&mrds_model::api::NON_US_KLINE)),
+            Err(ServerError::not_implemented(&mrds_model::api::NON_US_KLINE)),
         )
     }
     fn perp_kline(
@@ -454,21 +461,23 @@ impl Api for NotImplemented {
         ctx: RequestContext,
         params: mrds_model::params::PerpKlineParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::Candle>, ApiError>,
+        Output = Result<Vec<mrds_model::records::Candle>, ServerError>,
     > + Send {
         let _ = (ctx, params);
-        std::future::ready(Err(ApiError::not_implemented(&mrds_model::api::PERP_KLINE)))
+        std::future::ready(
+            Err(ServerError::not_implemented(&mrds_model::api::PERP_KLINE)),
+        )
     }
     fn person_commentary(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::PersonCommentaryParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::PersonCommentary>, ApiError>,
+        Output = Result<Vec<mrds_model::records::PersonCommentary>, ServerError>,
     > + Send {
         let _ = (ctx, params);
         std::future::ready(
-            Err(ApiError::not_implemented(&mrds_model::api::PERSON_COMMENTARY)),
+            Err(ServerError::not_implemented(&mrds_model::api::PERSON_COMMENTARY)),
         )
     }
     fn research_units(
@@ -476,11 +485,11 @@ impl Api for NotImplemented {
         ctx: RequestContext,
         params: mrds_model::params::ResearchUnitsParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::ResearchUnit>, ApiError>,
+        Output = Result<Vec<mrds_model::records::ResearchUnit>, ServerError>,
     > + Send {
         let _ = (ctx, params);
         std::future::ready(
-            Err(ApiError::not_implemented(&mrds_model::api::RESEARCH_UNITS)),
+            Err(ServerError::not_implemented(&mrds_model::api::RESEARCH_UNITS)),
         )
     }
     fn screener_events(
@@ -488,31 +497,33 @@ impl Api for NotImplemented {
         ctx: RequestContext,
         params: mrds_model::params::ScreenerEventsParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::ScreenerEvent>, ApiError>,
+        Output = Result<Vec<mrds_model::records::ScreenerEvent>, ServerError>,
     > + Send {
         let _ = (ctx, params);
         std::future::ready(
-            Err(ApiError::not_implemented(&mrds_model::api::SCREENER_EVENTS)),
+            Err(ServerError::not_implemented(&mrds_model::api::SCREENER_EVENTS)),
         )
     }
     fn ssr(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::SsrParams,
-    ) -> impl Future<Output = Result<Vec<mrds_model::records::Ssr>, ApiError>> + Send {
+    ) -> impl Future<
+        Output = Result<Vec<mrds_model::records::Ssr>, ServerError>,
+    > + Send {
         let _ = (ctx, params);
-        std::future::ready(Err(ApiError::not_implemented(&mrds_model::api::SSR)))
+        std::future::ready(Err(ServerError::not_implemented(&mrds_model::api::SSR)))
     }
     fn stock_dividends(
         &self,
         ctx: RequestContext,
         params: mrds_model::params::StockDividendsParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::PitDividend>, ApiError>,
+        Output = Result<Vec<mrds_model::records::PitDividend>, ServerError>,
     > + Send {
         let _ = (ctx, params);
         std::future::ready(
-            Err(ApiError::not_implemented(&mrds_model::api::STOCK_DIVIDENDS)),
+            Err(ServerError::not_implemented(&mrds_model::api::STOCK_DIVIDENDS)),
         )
     }
     fn treasury_rates(
@@ -520,11 +531,11 @@ impl Api for NotImplemented {
         ctx: RequestContext,
         params: mrds_model::params::TreasuryRatesParams,
     ) -> impl Future<
-        Output = Result<Vec<mrds_model::records::TreasuryRate>, ApiError>,
+        Output = Result<Vec<mrds_model::records::TreasuryRate>, ServerError>,
     > + Send {
         let _ = (ctx, params);
         std::future::ready(
-            Err(ApiError::not_implemented(&mrds_model::api::TREASURY_RATES)),
+            Err(ServerError::not_implemented(&mrds_model::api::TREASURY_RATES)),
         )
     }
 }

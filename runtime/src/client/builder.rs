@@ -9,7 +9,7 @@ use http::header::{HeaderName, HeaderValue};
 
 use super::error::BuildError;
 use super::stack::{self, Http, TLS, TlsConfig};
-use super::transport::{Inner, Transport};
+use super::transport::{Transport, TransportSettings};
 use super::{DEFAULT_DEADLINE_FACTOR, DEFAULT_TIMEOUT, DEFAULT_USER_AGENT, RetryPolicy};
 use crate::Protocol;
 use crate::drift::{Drift, Source};
@@ -25,7 +25,7 @@ pub struct ClientBuilder<C> {
     timeout: Duration,
     deadline: Deadline,
     user_agent: String,
-    proxy: Proxy,
+    proxy: ProxySetting,
     tls: Option<TlsConfig>,
     retry: RetryPolicy,
     retry_timeouts: bool,
@@ -47,7 +47,7 @@ enum Deadline {
 
 /// Where requests go, as configured.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Proxy {
+enum ProxySetting {
     /// Through the proxies of the environment, if any.
     Environment,
     /// Through this proxy.
@@ -119,7 +119,7 @@ impl<C: From<Transport>> ClientBuilder<C> {
             timeout: DEFAULT_TIMEOUT,
             deadline: Deadline::Default,
             user_agent: DEFAULT_USER_AGENT.to_string(),
-            proxy: Proxy::Environment,
+            proxy: ProxySetting::Environment,
             tls: None,
             retry: RetryPolicy::default(),
             retry_timeouts: true,
@@ -196,14 +196,14 @@ impl<C: From<Transport>> ClientBuilder<C> {
     /// connect, its error's source saying why.
     #[must_use]
     pub fn proxy(mut self, url: impl Into<String>) -> Self {
-        self.proxy = Proxy::Fixed(url.into());
+        self.proxy = ProxySetting::Fixed(url.into());
         self
     }
 
     /// Sends requests straight to the service, whatever the environment says.
     #[must_use]
     pub fn no_proxy(mut self) -> Self {
-        self.proxy = Proxy::Off;
+        self.proxy = ProxySetting::Off;
         self
     }
 
@@ -292,8 +292,8 @@ impl<C: From<Transport>> ClientBuilder<C> {
             reason,
         })?;
         let proxies = match &self.proxy {
-            Proxy::Environment => Some(stack::environment_proxies()),
-            Proxy::Fixed(url) => {
+            ProxySetting::Environment => Some(stack::environment_proxies()),
+            ProxySetting::Fixed(url) => {
                 Some(
                     stack::fixed_proxy(url).map_err(|reason| BuildError::InvalidProxy {
                         url: redact_credentials(url),
@@ -301,12 +301,12 @@ impl<C: From<Transport>> ClientBuilder<C> {
                     })?,
                 )
             }
-            Proxy::Off => None,
+            ProxySetting::Off => None,
         };
         let http = Http::new(proxies, self.tls)?;
         let auth_header = HeaderName::from_bytes(self.protocol.auth_header.as_bytes())
             .expect("the generator checked the key header name");
-        Ok(C::from(Transport::new(Inner {
+        Ok(C::from(Transport::new(TransportSettings {
             http,
             base,
             auth_header,
@@ -356,14 +356,14 @@ fn redact_credentials(url: &str) -> String {
 }
 
 /// The proxy setting, shown without credentials.
-struct ProxyDebug<'a>(&'a Proxy);
+struct ProxyDebug<'a>(&'a ProxySetting);
 
 impl fmt::Debug for ProxyDebug<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            Proxy::Environment => f.write_str("environment"),
-            Proxy::Fixed(url) => f.write_str(&redact_credentials(url)),
-            Proxy::Off => f.write_str("none"),
+            ProxySetting::Environment => f.write_str("environment"),
+            ProxySetting::Fixed(url) => f.write_str(&redact_credentials(url)),
+            ProxySetting::Off => f.write_str("none"),
         }
     }
 }

@@ -9,20 +9,22 @@ mod builder;
 mod error;
 mod paging;
 mod raw;
+mod response;
 mod retry;
 pub(crate) mod stack;
 mod transport;
 
 pub use builder::ClientBuilder;
 pub use error::{
-    ApiError, BODY_PREFIX_LIMIT, BuildError, Error, PagingError, Response, StatusError,
-    TransportError, TransportKind, UndecodableError,
+    ApiError, BODY_PREFIX_LIMIT, BuildError, Error, PagingError, StatusError, TransportError,
+    TransportKind, UndecodableError,
 };
 pub use futures_util::Stream;
 /// The `http` crate, whose `Uri` the client's URLs are.
 pub use http;
 pub use paging::{PAGINATION_KEYS, RecordStream};
 pub use raw::RawClient;
+pub use response::Response;
 pub use retry::{RETRY_STATUSES, RetryPolicy};
 pub use transport::{Page, Transport};
 #[doc(hidden)]

@@ -81,7 +81,7 @@ struct Seen {
     fingerprint: Option<u64>,
 }
 
-struct State<P> {
+struct PagingState<P> {
     transport: Transport,
     params: P,
     previous: Option<Seen>,
@@ -94,7 +94,7 @@ impl<T: Send + 'static, E: ErrorBody> RecordStream<T, E> {
     {
         // No fields: its page calls name the endpoint (in their spans and events).
         let span = tracing::info_span!("mrds.stream");
-        let state = State {
+        let state = PagingState {
             transport,
             params,
             previous: None,
@@ -115,8 +115,8 @@ impl<T: Send + 'static, E: ErrorBody> RecordStream<T, E> {
 /// this page was the last).
 #[allow(clippy::type_complexity)]
 async fn next_page<P: Paged, E: ErrorBody>(
-    state: Option<State<P>>,
-) -> Result<Option<(Vec<P::Record>, Option<State<P>>)>, Error<E>> {
+    state: Option<PagingState<P>>,
+) -> Result<Option<(Vec<P::Record>, Option<PagingState<P>>)>, Error<E>> {
     let Some(mut state) = state else {
         return Ok(None);
     };

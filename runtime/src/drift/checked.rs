@@ -11,10 +11,10 @@
 
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use super::FieldShape;
 use super::ctx::Ctx;
 use super::notes::{Owner, What};
 use crate::JsonValue;
+use crate::shapes::FieldShape;
 
 /// What a checked value belongs to.
 #[derive(Clone, Copy)]

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
 use super::notes::{Noticed, Owner};
-use super::{FieldShape, FieldType, RecordShape, Shapes};
+use crate::shapes::{FieldShape, FieldType, RecordShape, Shapes};
 use crate::unknown_values::Listening;
 
 /// The most values of fields with a format one answer checks while it is decoded (see

@@ -15,14 +15,15 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
+use super::check_answer;
 use super::evidence::{Evidence, Extent, add_query_values, merge_values, query_values};
 use super::finding::{Finding, Observed, Source};
 use super::json::{REQUEST_EXAMPLE_LIMIT, cut};
 use super::notes::Drift;
 use super::refusal::Refusal;
 use super::traffic::{Traffic, draft_id, template};
-use super::{Shapes, check_answer};
 use crate::ErrorKind;
+use crate::shapes::Shapes;
 
 /// What the spec says of a request.
 #[derive(Clone, Debug, PartialEq, Eq)]

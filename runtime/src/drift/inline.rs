@@ -29,8 +29,8 @@ use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Seq
 use super::checked::{CheckedSeed, Place};
 use super::ctx::{Ctx, Expect, MapShape};
 use super::notes::{Noticed, What};
-use super::{FieldType, Shapes};
 use crate::JsonValue;
+use crate::shapes::{FieldType, Shapes};
 
 /// Decodes `T`, an envelope of `endpoint`'s answers, from `deserializer`, noticing what the
 /// answer holds that `shapes` does not describe: fields the envelope or a record does not
@@ -506,10 +506,10 @@ struct KeyDeserializer<'a, 'de, D> {
 
 impl<'a, 'de, D> KeyDeserializer<'a, 'de, D> {
     #[inline(always)]
-    fn visitor<V>(self, visitor: V) -> (D, KeyVisitor<'a, 'de, V>) {
+    fn visitor<V>(self, visitor: V) -> (D, InlineKeyVisitor<'a, 'de, V>) {
         (
             self.de,
-            KeyVisitor {
+            InlineKeyVisitor {
                 visitor,
                 key: self.key,
             },
@@ -557,12 +557,12 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDeserializer<'_, 'de, D
     }
 }
 
-struct KeyVisitor<'a, 'de, V> {
+struct InlineKeyVisitor<'a, 'de, V> {
     visitor: V,
     key: &'a mut Option<Cow<'de, str>>,
 }
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, 'de, V> {
+impl<'de, V: Visitor<'de>> Visitor<'de> for InlineKeyVisitor<'_, 'de, V> {
     type Value = V::Value;
 
     forward_scalars!();

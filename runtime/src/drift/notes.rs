@@ -4,10 +4,10 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
-use super::Shapes;
 use super::evidence::Evidence;
 use super::finding::{Finding, Observed, Source};
 use super::json::{EXAMPLE_LIMIT, JsonKind, MAX_EXAMPLES, NAME_LIMIT, cut};
+use crate::shapes::Shapes;
 use crate::{Format, JsonValue};
 
 /// The most occurrences of one observation in one answer whose value is kept as an example
@@ -294,11 +294,11 @@ impl Noticed {
 #[derive(Debug)]
 pub struct Drift {
     source: Source,
-    state: Mutex<State>,
+    state: Mutex<DriftState>,
 }
 
 #[derive(Debug, Default)]
-struct State {
+struct DriftState {
     findings: BTreeMap<(String, Observed), Finding>,
     dropped: u64,
 }
@@ -308,7 +308,7 @@ impl Drift {
     pub fn new(source: Source) -> Self {
         Self {
             source,
-            state: Mutex::new(State::default()),
+            state: Mutex::new(DriftState::default()),
         }
     }
 
@@ -317,7 +317,7 @@ impl Drift {
         self.source
     }
 
-    fn state(&self) -> MutexGuard<'_, State> {
+    fn state(&self) -> MutexGuard<'_, DriftState> {
         // A panic while the lock was held left whole findings behind: keep using them.
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -395,7 +395,7 @@ impl Default for Drift {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::drift::{FieldShape, FieldType, RecordShape, ValueSetShape};
+    use crate::shapes::{FieldShape, FieldType, RecordShape, ValueSetShape};
 
     static SHAPES: Shapes = Shapes {
         envelope: RecordShape::new("envelope", &[]),

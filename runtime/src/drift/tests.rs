@@ -7,6 +7,7 @@
 use serde::Deserialize;
 
 use super::*;
+use crate::shapes::*;
 use crate::{Format, JsonValue, TextFormat};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

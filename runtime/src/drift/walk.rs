@@ -14,8 +14,8 @@ use serde::de::{
 use super::ctx::{Ctx, Expect, MapShape};
 use super::json::JsonKind;
 use super::notes::{Noticed, Owner, What};
-use super::{FieldShape, FieldType, Shapes};
 use crate::JsonValue;
+use crate::shapes::{FieldShape, FieldType, Shapes};
 
 /// What the answer of `endpoint` with HTTP `status` holds that `shapes` does not describe:
 /// fields the envelope or a record does not declare, values outside a field's value set,
@@ -391,8 +391,8 @@ struct KeyText<'de>(Cow<'de, str>);
 
 impl<'de> Deserialize<'de> for KeyText<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl<'de> Visitor<'de> for KeyVisitor {
+        struct KeyTextVisitor;
+        impl<'de> Visitor<'de> for KeyTextVisitor {
             type Value = KeyText<'de>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a key")
@@ -407,6 +407,6 @@ impl<'de> Deserialize<'de> for KeyText<'de> {
                 Ok(KeyText(Cow::Owned(v)))
             }
         }
-        d.deserialize_str(KeyVisitor)
+        d.deserialize_str(KeyTextVisitor)
     }
 }

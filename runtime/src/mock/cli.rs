@@ -11,7 +11,8 @@ use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 use super::control::Control;
 use super::journal::Journal;
-use super::{App, DEFAULT_JOURNAL_CAPACITY, MAX_PREFER_DELAY};
+use super::{DEFAULT_JOURNAL_CAPACITY, MAX_PREFER_DELAY};
+use crate::app::App;
 use crate::server::{RateLimit, ServeConfig, Server, StaticKeys};
 
 /// How log lines are written (to standard error).
@@ -150,7 +151,7 @@ struct Args {
     #[arg(
         long,
         value_name = "BYTES",
-        default_value_t = super::DEFAULT_MAX_ANSWER_BYTES,
+        default_value_t = crate::proxy::DEFAULT_MAX_ANSWER_BYTES,
         requires = "proxy"
     )]
     max_answer_bytes: usize,
@@ -243,7 +244,7 @@ async fn serve(app: &App, args: Args) -> ExitCode {
     #[cfg(feature = "proxy")]
     let proxy = match &args.proxy {
         Some(provider) => {
-            let mut builder = super::Proxy::builder(app, provider.as_str());
+            let mut builder = crate::proxy::Proxy::builder(app, provider.as_str());
             if let Some(har) = &args.har {
                 builder = builder.har_file(har);
             }
@@ -336,7 +337,7 @@ async fn serve(app: &App, args: Args) -> ExitCode {
 #[cfg(feature = "proxy")]
 async fn serve_proxy(
     app: &App,
-    proxy: std::sync::Arc<super::Proxy>,
+    proxy: std::sync::Arc<crate::proxy::Proxy>,
     server: Server,
     addr: SocketAddr,
 ) -> ExitCode {
@@ -448,7 +449,7 @@ mod tests {
         assert_eq!(args.findings, std::path::Path::new("drift.jsonl"));
         assert_eq!(
             args.max_answer_bytes,
-            super::super::DEFAULT_MAX_ANSWER_BYTES
+            crate::proxy::DEFAULT_MAX_ANSWER_BYTES
         );
         // The proxy's flags need it; the sample data's flags do not go with it.
         assert!(Args::try_parse_from(["mock", "--findings", "x.jsonl"]).is_err());

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use crate::ErrorBody;
-use crate::server::ApiError;
+use crate::server::ServerError;
 use crate::text::instant_seconds;
 
 /// The sample data of one endpoint and its selection rules.
@@ -91,12 +91,12 @@ fn value_of<'a>(given: &'a Given<'_>, name: &str) -> Option<&'a str> {
 pub fn answer<T: serde::de::DeserializeOwned, E: ErrorBody>(
     samples: &Samples,
     given: &Given<'_>,
-) -> Result<Vec<T>, ApiError<E>> {
+) -> Result<Vec<T>, ServerError<E>> {
     select(samples, given)?
         .into_iter()
         .map(|record| {
             serde_json::from_value(record)
-                .map_err(|e| ApiError::internal(format!("a sample record does not decode: {e}")))
+                .map_err(|e| ServerError::internal(format!("a sample record does not decode: {e}")))
         })
         .collect()
 }
@@ -105,7 +105,7 @@ pub fn answer<T: serde::de::DeserializeOwned, E: ErrorBody>(
 pub fn select<E: ErrorBody>(
     samples: &Samples,
     given: &Given<'_>,
-) -> Result<Vec<Value>, ApiError<E>> {
+) -> Result<Vec<Value>, ServerError<E>> {
     let parsed = samples.parsed.get_or_init(|| {
         samples
             .sets
@@ -149,7 +149,7 @@ pub fn select<E: ErrorBody>(
             })
             .map(|(p, v)| format!("{p}={}", v.as_deref().unwrap_or_default()))
             .collect();
-        return Err(ApiError::not_found(format!(
+        return Err(ServerError::not_found(format!(
             "nothing matches {}",
             asked.join(", ")
         )));

@@ -84,18 +84,18 @@ impl PlanState {
 /// The scenarios of every endpoint, in the order given.
 #[derive(Debug, Default)]
 pub(crate) struct Plans {
-    inner: Mutex<Inner>,
+    inner: Mutex<PlansState>,
 }
 
 #[derive(Debug, Default)]
-struct Inner {
+struct PlansState {
     planned: Vec<Planned>,
     /// Scenarios given so far (cleared ones too): the `n` of `<endpoint>#<n>`.
     given: u32,
 }
 
 impl Plans {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, PlansState> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 

@@ -4,9 +4,17 @@
 //! `Prefer: delay=250` waits that many milliseconds first. `retry-after=<seconds>` sets the
 //! `Retry-After` of the answer `code=` asks for. Other preferences are ignored, as RFC 7240
 //! asks of a server that does not know them; a preference given twice counts once, the first
-//! time.
+//! time. What a request's header asks is a scenario's reply ([`preferred`]), and the answer
+//! says what it followed in `Preference-Applied`.
 
 use std::time::Duration;
+
+use axum::extract::Request;
+use axum::http::{HeaderName, HeaderValue, header};
+use axum::response::Response;
+
+use super::scenario::Reply;
+use crate::app::ErrorAnswers;
 
 /// The longest wait `Prefer: delay=` may ask for: 10 s, so that no request can hold a
 /// connection of the sample server for long (a longer one is refused with 400). A test of a
@@ -64,6 +72,61 @@ impl PreferError {
             reason: reason.into(),
         }
     }
+
+    /// The answer refusing it: 400 `INVALID_PARAMETER` with the spec's error object, the
+    /// preference at fault in `details` (field `Prefer`), and `hint`.
+    pub(crate) fn refused(self, errors: &ErrorAnswers, hint: String) -> Response {
+        errors.invalid_parameter(
+            "the Prefer header asks for what the sample server cannot do",
+            "Prefer",
+            (self.got, self.reason),
+            hint,
+        )
+    }
+}
+
+/// The `Preference-Applied` response header (RFC 7240): the preferences an answer followed.
+pub(crate) const PREFERENCE_APPLIED: HeaderName = HeaderName::from_static("preference-applied");
+
+/// What the `Prefer` header of a request asks.
+pub(crate) enum Preferred {
+    /// Nothing the sample server knows.
+    Nothing,
+    /// This reply, as these preferences say.
+    Reply(Preference, Reply),
+    /// What cannot be followed: the answer saying why.
+    Refused(Response),
+}
+
+/// What the `Prefer` header of `request` asks: any status a scenario answers (with the
+/// spec's error object where `errors` has a code for it, bare where it has none; `200` the
+/// samples), a delay, a `Retry-After`.
+pub(crate) fn preferred(errors: &ErrorAnswers, request: &Request) -> Preferred {
+    let values = request
+        .headers()
+        .get_all(header::HeaderName::from_static("prefer"));
+    let hint = || {
+        format!(
+            "Prefer: code=<status> (200 to 599: with the error object for {}, bare for the \
+             others; 200 the samples), delay=<ms> (at most {}), retry-after=<s> with a code",
+            errors.statuses().join(", "),
+            MAX_PREFER_DELAY.as_millis()
+        )
+    };
+    let preference = match parse(values.iter().map(HeaderValue::as_bytes)) {
+        Ok(Some(preference)) => preference,
+        Ok(None) => return Preferred::Nothing,
+        Err(error) => return Preferred::Refused(error.refused(errors, hint())),
+    };
+    let reply = Reply {
+        status: preference.code,
+        retry_after: preference.retry_after,
+        delay_ms: preference
+            .delay
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+        ..Reply::default()
+    };
+    Preferred::Reply(preference, reply)
 }
 
 /// Reads the `Prefer` header values of a request: `None` when they ask nothing the sample

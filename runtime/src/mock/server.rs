@@ -10,12 +10,12 @@ use std::sync::Arc;
 
 use tokio::task::JoinHandle;
 
-use super::App;
 use super::control::Control;
 use super::journal::{Journal, ReceivedRequest};
 use super::plans::UnmetExpectations;
 use super::scenario::{Scenario, ScenarioError};
 use crate::Endpoint;
+use crate::app::App;
 use crate::server::{ServeConfig, Server, StaticKeys};
 
 /// A spec's sample server, as [`MockServer`] serves it: the generated sample-data crate

@@ -12,7 +12,7 @@ use axum::extract::Request;
 use axum::http::{HeaderValue, header};
 use axum::response::Response;
 
-use super::ApiError;
+use super::ServerError;
 use super::pipeline::{PathParams, json_document, unrouted};
 use crate::ErrorBody;
 use crate::api::Endpoint;
@@ -68,7 +68,7 @@ where
                 let allow =
                     HeaderValue::from_str(&allow.join(",")).unwrap_or(HeaderValue::from_static(""));
                 ready(unrouted(request, |parts| {
-                    ApiError::<E>::method_not_allowed(parts.method.as_str(), parts.uri.path())
+                    ServerError::<E>::method_not_allowed(parts.method.as_str(), parts.uri.path())
                         .with_header(header::ALLOW, allow)
                 }))
             }
@@ -90,8 +90,8 @@ pub fn unknown_endpoint<E: ErrorBody>(request: Request) -> Response {
     unrouted(request, not_found::<E>)
 }
 
-fn not_found<E: ErrorBody>(parts: &axum::http::request::Parts) -> ApiError<E> {
-    ApiError::not_found(format!(
+fn not_found<E: ErrorBody>(parts: &axum::http::request::Parts) -> ServerError<E> {
+    ServerError::not_found(format!(
         "no endpoint serves {} {}",
         parts.method,
         parts.uri.path()

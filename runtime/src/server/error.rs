@@ -9,9 +9,9 @@ use crate::{Endpoint, ErrorBody, ErrorKind, ValidationError};
 
 /// A failure an implementation answers with; it becomes the error envelope with the HTTP
 /// status of its code. `E` is the spec's error object (the generated server crate names
-/// this type `ApiError` with `E` filled in).
+/// this type `ServerError` with `E` filled in).
 #[derive(Clone, Debug)]
-pub struct ApiError<E> {
+pub struct ServerError<E> {
     object: Box<E>,
     /// The runtime's kind of the error, when it was made from one.
     kind: Option<ErrorKind>,
@@ -21,7 +21,7 @@ pub struct ApiError<E> {
     headers: Vec<(HeaderName, HeaderValue)>,
 }
 
-impl<E: ErrorBody> ApiError<E> {
+impl<E: ErrorBody> ServerError<E> {
     /// An error with `code` and a message for the caller.
     pub fn new(code: E::Code, message: impl Into<String>) -> Self {
         Self::from_object(E::from_code(code, message.into()))
@@ -145,7 +145,7 @@ impl<E: ErrorBody> ApiError<E> {
         self
     }
 
-    /// The runtime's kind of the error, when it was made with one ([`ApiError::of_kind`]
+    /// The runtime's kind of the error, when it was made with one ([`ServerError::of_kind`]
     /// and the constructors naming a kind); `None` for an error object of the
     /// implementation's own.
     pub fn kind(&self) -> Option<ErrorKind> {
@@ -179,15 +179,15 @@ impl<E: ErrorBody> ApiError<E> {
     }
 }
 
-impl<E: ErrorBody> fmt::Display for ApiError<E> {
+impl<E: ErrorBody> fmt::Display for ServerError<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.object.code(), self.object.message())
     }
 }
 
-impl<E: ErrorBody> std::error::Error for ApiError<E> {}
+impl<E: ErrorBody> std::error::Error for ServerError<E> {}
 
-impl<E: ErrorBody> From<ValidationError> for ApiError<E> {
+impl<E: ErrorBody> From<ValidationError> for ServerError<E> {
     fn from(error: ValidationError) -> Self {
         Self::invalid(&error)
     }
@@ -237,7 +237,7 @@ impl ErrorBody for PlainErrorObject {
     }
 
     /// No status of its own: the answers made with it set theirs
-    /// ([`ApiError::with_status`]).
+    /// ([`ServerError::with_status`]).
     fn http_status(&self) -> Option<u16> {
         None
     }

@@ -17,7 +17,7 @@ mod serve;
 pub use crate::DEFAULT_BODY_LIMIT;
 pub use axum;
 pub use dispatch::{Answer, dispatch, unknown_endpoint};
-pub use error::ApiError;
+pub use error::ServerError;
 pub use keys::{KeyStore, StaticKeys};
 pub use pipeline::{
     BodyLimit, PathParams, PeerAddr, REQUEST_ID_HEADER, RequestContext, RequestTimeout, Shared,

@@ -403,7 +403,7 @@ mod tests {
         #[tokio::test]
         async fn the_proxy_judges_a_request_by_the_most_specific_template() {
             let provider = mock().await;
-            let proxy = mrds_runtime::mock::Proxy::builder(&mrds_mock::APP, format!("http://{provider}").as_str())
+            let proxy = mrds_runtime::proxy::Proxy::builder(&mrds_mock::APP, format!("http://{provider}").as_str())
                 .build()
                 .unwrap();
             let at = super::serve(proxy.router()).await;

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use mrds_model::params::TreasuryRatesParams;
 use mrds_model::records::TreasuryRate;
-use mrds_server::{Api, ApiError, RequestContext};
+use mrds_server::{Api, RequestContext, ServerError};
 
 /// The sample data, with `treasury_rates` slowed down and served even when the spec marks it
 /// removed (the other endpoints answer as the sample server does).
@@ -27,7 +27,7 @@ impl Api for Slow {
         &self,
         ctx: RequestContext,
         params: TreasuryRatesParams,
-    ) -> Result<Vec<TreasuryRate>, ApiError> {
+    ) -> Result<Vec<TreasuryRate>, ServerError> {
         let delay = std::env::var("MRDS_TEST_DELAY_MS")
             .ok()
             .and_then(|ms| ms.parse().ok())
@@ -40,7 +40,7 @@ impl Api for Slow {
 }
 
 fn main() -> ExitCode {
-    mrds_runtime::mock::run(&mrds_runtime::mock::App {
+    mrds_runtime::mock::run(&mrds_runtime::app::App {
         name: "mrds-mock-slow",
         router: |_, keys| mrds_server::router(Slow(mrds_mock::Mock::new()), keys),
         ..mrds_mock::APP

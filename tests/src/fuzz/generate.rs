@@ -7,7 +7,7 @@
 use mrds_probes::Removed;
 use mrds_probes::values::{candidates, instant_text};
 use mrds_runtime::RawParams;
-use mrds_runtime::drift::{FieldShape, FieldType, Shapes};
+use mrds_runtime::shapes::{FieldShape, FieldType, Shapes};
 use mrds_spec::model::{Endpoint, IntegerFormat, Param, ParamLocation, ValueType};
 use serde_json::{Map, Value, json};
 

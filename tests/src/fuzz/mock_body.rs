@@ -21,7 +21,8 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use mrds_model::records::ErrorObject;
-use mrds_runtime::mock::{App, MockServer, SampleServer};
+use mrds_runtime::app::App;
+use mrds_runtime::mock::{MockServer, SampleServer};
 pub use mrds_runtime::server::Answer;
 use mrds_runtime::server::{BodyLimit, Shared, StaticKeys, dispatch};
 use mrds_runtime::{
@@ -212,7 +213,7 @@ pub(super) fn handle<P: Request + Clone + Debug + Send + Sync + 'static>(
         .get_or_init(|| Shared::new((), StaticKeys::new([KEY]), mrds_model::api::AUTH_HEADER));
     Box::pin(async move {
         let call = |_, _: Posted<P>, body: Record<P::Record>| async move {
-            Ok::<_, mrds_runtime::server::ApiError<ErrorObject>>(vec![body.json])
+            Ok::<_, mrds_runtime::server::ServerError<ErrorObject>>(vec![body.json])
         };
         shared
             .handle_with_body::<Posted<P>, ErrorObject, _, _>(request, call)

@@ -18,7 +18,7 @@
 
 use mrds_runtime::RawParams;
 use mrds_runtime::drift::{Drift, Source, check_answer, parse_json_lines};
-use mrds_runtime::mock::Judgement;
+use mrds_runtime::judge::Judgement;
 
 use super::client_decode::assert_bounded;
 use super::{Input, endpoints};

@@ -8,7 +8,7 @@
 use mrds_model::Envelope;
 use mrds_model::records::ErrorObject;
 use mrds_runtime::Request;
-use mrds_runtime::drift::{FieldShape, FieldType, Shapes};
+use mrds_runtime::shapes::{FieldShape, FieldType, Shapes};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

@@ -297,7 +297,7 @@ impl mrds_server::Api for Broken {
         &self,
         ctx: mrds_server::RequestContext,
         params: mrds_model::params::ForexHistoricalParams,
-    ) -> Result<Vec<mrds_model::records::ForexBar>, mrds_server::ApiError> {
+    ) -> Result<Vec<mrds_model::records::ForexBar>, mrds_server::ServerError> {
         let mut records = mrds_server::Api::forex_historical(&self.0, ctx, params).await?;
         records.reverse();
         Ok(records)
@@ -308,7 +308,7 @@ impl mrds_server::Api for Broken {
         &self,
         ctx: mrds_server::RequestContext,
         params: mrds_model::params::PersonCommentaryParams,
-    ) -> Result<Vec<mrds_model::records::PersonCommentary>, mrds_server::ApiError> {
+    ) -> Result<Vec<mrds_model::records::PersonCommentary>, mrds_server::ServerError> {
         let params = params.with_limit(500);
         mrds_server::Api::person_commentary(&self.0, ctx, params).await
     }
@@ -550,7 +550,7 @@ impl mrds_server::Api for OnlyTreasury {
         &self,
         ctx: mrds_server::RequestContext,
         params: mrds_model::params::TreasuryRatesParams,
-    ) -> Result<Vec<mrds_model::records::TreasuryRate>, mrds_server::ApiError> {
+    ) -> Result<Vec<mrds_model::records::TreasuryRate>, mrds_server::ServerError> {
         mrds_server::Api::treasury_rates(&self.0, ctx, params).await
     }
 }

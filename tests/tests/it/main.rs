@@ -24,7 +24,8 @@
 //! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]);
 //!   what a test using the sample server in process compiles ([`weight`]).
 //! - the hand-written crates' layout: no source file of the runtime or the generator over 800
-//!   lines, and no module importing one that imports it back ([`module_graph`]).
+//!   lines, and no module importing one that imports it back ([`module_graph`]); no two types
+//!   of the shipped crates sharing a name ([`type_names`]).
 
 // The tests reach endpoints the spec may mark removed (a removal is a change in spec/ alone): they still compile and run.
 #![allow(deprecated)]
@@ -71,5 +72,6 @@ mod spec_diff;
 mod spec_diff_command;
 mod spec_diff_e2e;
 mod spec_schema;
+mod type_names;
 mod typed_time;
 mod weight;

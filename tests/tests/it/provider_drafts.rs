@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 
 use mrds_runtime::drift::Observed;
-use mrds_runtime::mock::Proxy;
+use mrds_runtime::proxy::Proxy;
 use mrds_spec::model::{Api, Endpoint, Field, ParamLocation, Record, TypeRef, ValueType};
 
 use super::contract::serve;

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use mrds_client::model::api::BASE_PATH;
 use mrds_runtime::drift::{Finding, Observed};
-use mrds_runtime::mock::Proxy;
+use mrds_runtime::proxy::Proxy;
 use mrds_runtime::text::instant_seconds;
 use mrds_server::axum::body::{Body, to_bytes};
 use mrds_server::axum::extract::Request;

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use mrds_model::ErrorCode;
 use mrds_model::api::{Auth, ENDPOINTS, RequestVisitor};
 use mrds_model::records::*;
-use mrds_server::{Api, ApiError, RequestContext, StaticKeys};
+use mrds_server::{Api, RequestContext, ServerError, StaticKeys};
 use serde_json::Value;
 
 use crate::http::{self, Answer};
@@ -586,7 +586,7 @@ impl Api for Faulty {
         &self,
         _ctx: RequestContext,
         params: mrds_model::params::StockDividendsParams,
-    ) -> Result<Vec<PitDividend>, ApiError> {
+    ) -> Result<Vec<PitDividend>, ServerError> {
         panic!("database password is hunter2 (symbol {})", params.symbol);
     }
 
@@ -594,8 +594,8 @@ impl Api for Faulty {
         &self,
         _ctx: RequestContext,
         _params: mrds_model::params::EtfFlowParams,
-    ) -> Result<Vec<EtfFlow>, ApiError> {
-        Err(ApiError::internal("connection to db-7 refused"))
+    ) -> Result<Vec<EtfFlow>, ServerError> {
+        Err(ServerError::internal("connection to db-7 refused"))
     }
 }
 
@@ -722,8 +722,8 @@ async fn a_wrapper_changes_one_endpoint_and_falls_back_for_the_others() {
             &self,
             _ctx: RequestContext,
             _params: mrds_model::params::EtfFlowParams,
-        ) -> Result<Vec<EtfFlow>, ApiError> {
-            Err(ApiError::not_found("no flows today"))
+        ) -> Result<Vec<EtfFlow>, ServerError> {
+            Err(ServerError::not_found("no flows today"))
         }
     }
     let addr = serve(mrds_server::router(

@@ -14,7 +14,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mrds_runtime::server::{ApiError, Shared};
+use mrds_runtime::server::{ServerError, Shared};
 use mrds_runtime::{
     Auth, BodyRecord, Endpoint, ErrorBody, Issues, RawParams, Request as Params, ValidationError,
     WithBody,
@@ -134,7 +134,7 @@ fn router() -> Router {
             "/api/v1/payload",
             post(|State(shared): State<Body>, request: Request| async move {
                 let call = |_, _: PayloadParams, body: Payload| async move {
-                    Ok::<_, ApiError<TestError>>(vec![body])
+                    Ok::<_, ServerError<TestError>>(vec![body])
                 };
                 shared.handle_with_body(request, call).await
             }),

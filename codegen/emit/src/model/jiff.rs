@@ -197,7 +197,7 @@ pub(super) fn record_methods(name: &str, generics: &TokenStream, fields: &[Field
             ));
             Some(quote! {
                 #doc
-                pub fn #method(&self) -> Result<#ret, mrds_runtime::time::Error> {
+                pub fn #method(&self) -> Result<#ret, mrds_runtime::time::TimeError> {
                     #body
                 }
             })

@@ -1,4 +1,4 @@
-//! `shapes.rs`: the spec's description of the answers as data (`mrds_runtime::drift::Shapes`):
+//! `shapes.rs`: the spec's description of the answers as data (`mrds_runtime::shapes::Shapes`):
 //! the envelope's and every record's fields with their JSON types, the value sets' wire values
 //! and the record of each endpoint. `PROTOCOL` carries it, so a client (or a proxy) of the spec
 //! notices what the service's answers hold that the spec does not describe; the walking is the
@@ -7,7 +7,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use mrds_runtime::drift::FieldType;
+use mrds_runtime::shapes::FieldType;
 
 use mrds_spec::model::{Api, Field, Format, shapes};
 
@@ -39,7 +39,7 @@ pub(super) fn file(api: &Api) -> TokenStream {
         //! it to notice what the service sends that the spec does not describe
         //! (`mrds_runtime::drift`).
 
-        use mrds_runtime::drift::{EndpointShape, FieldShape, FieldType, RecordShape, Shapes, ValueSetShape};
+        use mrds_runtime::shapes::{EndpointShape, FieldShape, FieldType, RecordShape, Shapes, ValueSetShape};
 
         /// The answers of the service as the spec describes them.
         pub static SHAPES: Shapes = Shapes {

@@ -10,7 +10,7 @@
 //! [`Requirement::probe`]) and how two versions of it relate ([`Requirement::compare`]).
 //! What stays elsewhere is what cannot be data: the spelling and shape in the spec
 //! (`ast/rules.rs`), its lowering with diagnostics (`check/rules.rs`), the check the
-//! generated code makes (`runtime/src/validate.rs`) and the call to it
+//! generated code makes (`runtime/src/validate/`) and the call to it
 //! (`emit/model/checks.rs`).
 
 use mrds_runtime::holds;

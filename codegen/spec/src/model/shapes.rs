@@ -1,11 +1,11 @@
 //! The spec's description of the answers as a value of the runtime's type
-//! ([`mrds_runtime::drift::Shapes`]), what the generated model crate's `SHAPES` holds: the
+//! ([`mrds_runtime::shapes::Shapes`]), what the generated model crate's `SHAPES` holds: the
 //! envelope's and every record's fields with their JSON types, the value sets' wire values
 //! and the record of each endpoint. Built here for tools that read answers against the spec
 //! as it is in the work tree, with no generated crate (`cargo xtask drift` reading recorded
 //! traffic); the emitters write the same value as code with [`field_type`].
 
-use mrds_runtime::drift::{
+use mrds_runtime::shapes::{
     EndpointShape, FieldShape, FieldType, RecordShape, Shapes, ValueSetShape,
 };
 

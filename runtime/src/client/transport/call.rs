@@ -12,17 +12,18 @@ use super::decode::{Notice, decode};
 use super::exchange::{Lost, LostError, Retry};
 use super::{Payload, Transport};
 use crate::client::RETRY_STATUSES;
-use crate::client::error::{Error, Response, TransportKind};
+use crate::client::error::{Error, TransportKind};
+use crate::client::response::Response;
 use crate::drift::{Evidence, Finding, REQUEST_EXAMPLE_LIMIT, Source, cut, looser};
 use crate::{ErrorBody, Request, ValidationError};
 
 /// A failed attempt: the error and whether it may be retried.
-struct Failure<E> {
+struct FailedAttempt<E> {
     error: Error<E>,
     retry: Retry,
 }
 
-impl<E> From<Error<E>> for Failure<E> {
+impl<E> From<Error<E>> for FailedAttempt<E> {
     fn from(error: Error<E>) -> Self {
         Self {
             error,
@@ -31,7 +32,7 @@ impl<E> From<Error<E>> for Failure<E> {
     }
 }
 
-impl<E> From<Lost> for Failure<E> {
+impl<E> From<Lost> for FailedAttempt<E> {
     fn from(lost: Lost) -> Self {
         Self {
             error: match lost.error {
@@ -136,7 +137,7 @@ impl Transport {
                 .instrument(span.clone())
                 .await;
 
-            let Failure { mut error, retry } = match outcome {
+            let FailedAttempt { mut error, retry } = match outcome {
                 Ok((response, status)) => return Ok((response, status, attempt)),
                 Err(failure) => failure,
             };
@@ -182,7 +183,7 @@ impl Transport {
         timeout: (Duration, bool),
         payload: &Payload,
         endpoint: &str,
-    ) -> Result<(Response<T>, u16), Failure<E>>
+    ) -> Result<(Response<T>, u16), FailedAttempt<E>>
     where
         T: serde::de::DeserializeOwned,
         E: ErrorBody,
@@ -221,7 +222,7 @@ impl Transport {
                 } else {
                     Retry::No
                 };
-                Err(Failure { error, retry })
+                Err(FailedAttempt { error, retry })
             }
         }
     }

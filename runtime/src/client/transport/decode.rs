@@ -5,8 +5,10 @@
 use super::exchange::Head;
 use super::partial::{Undecodable, read_page};
 use crate::ErrorBody;
-use crate::client::error::{ApiError, Error, Response, StatusError, UndecodableError};
-use crate::drift::{self, Drift, Finding, Shapes};
+use crate::client::error::{ApiError, Error, StatusError, UndecodableError};
+use crate::client::response::Response;
+use crate::drift::{self, Drift, Finding};
+use crate::shapes::Shapes;
 
 /// The parts of a failure envelope, each optional so that anything known is kept.
 #[derive(serde::Deserialize)]
@@ -26,7 +28,7 @@ fn none<E>() -> Option<E> {
 /// The envelope of a successful answer (the generator checks that the spec's envelope has
 /// these fields).
 #[derive(serde::Deserialize)]
-struct Envelope<T, E> {
+struct SuccessEnvelope<T, E> {
     success: bool,
     request_id: String,
     data: Vec<T>,
@@ -134,13 +136,13 @@ fn trace_finding(finding: &Finding) {
 fn decode_envelope<T: serde::de::DeserializeOwned, E: ErrorBody>(
     body: &[u8],
     notice: Option<Notice<'_>>,
-) -> Result<Envelope<T, E>, serde_json::Error> {
+) -> Result<SuccessEnvelope<T, E>, serde_json::Error> {
     let Some(notice) = notice else {
         return serde_json::from_slice(body);
     };
     let mut de = serde_json::Deserializer::from_slice(body);
     let (result, noticed) =
-        drift::decode_noticing::<Envelope<T, E>, _>(notice.shapes, notice.endpoint, &mut de);
+        drift::decode_noticing::<SuccessEnvelope<T, E>, _>(notice.shapes, notice.endpoint, &mut de);
     let result = result
         .and_then(|envelope| de.end().map(|()| envelope))
         .or_else(|_| serde_json::from_slice(body));
@@ -280,7 +282,8 @@ fn describe_misfit<T: serde::de::DeserializeOwned, E: ErrorBody>(
     first: serde_json::Error,
 ) -> UndecodableError {
     let mut de = serde_json::Deserializer::from_slice(body);
-    let (path, error) = match serde_path_to_error::deserialize::<_, Envelope<T, E>>(&mut de) {
+    let (path, error) = match serde_path_to_error::deserialize::<_, SuccessEnvelope<T, E>>(&mut de)
+    {
         Ok(_) => (String::new(), first),
         Err(e) => {
             let path = render_path(e.path());

@@ -22,9 +22,11 @@ use http::Uri;
 use http::header::{HeaderName, HeaderValue};
 
 use super::RetryPolicy;
-use super::error::{Error, Response};
+use super::error::Error;
+use super::response::Response;
 use super::stack::Http;
-use crate::drift::{Drift, Shapes};
+use crate::drift::Drift;
+use crate::shapes::Shapes;
 use crate::text::percent_encode;
 use crate::{ErrorBody, Request, ValidationError, WithBody};
 
@@ -49,10 +51,10 @@ struct Payload {
 /// API key.
 #[derive(Clone)]
 pub struct Transport {
-    inner: Arc<Inner>,
+    inner: Arc<TransportSettings>,
 }
 
-pub(crate) struct Inner {
+pub(crate) struct TransportSettings {
     pub(crate) http: Http,
     pub(crate) base: Uri,
     pub(crate) auth_header: HeaderName,
@@ -86,7 +88,7 @@ impl fmt::Debug for Transport {
 }
 
 impl Transport {
-    pub(crate) fn new(inner: Inner) -> Self {
+    pub(crate) fn new(inner: TransportSettings) -> Self {
         Self {
             inner: Arc::new(inner),
         }

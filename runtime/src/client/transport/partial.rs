@@ -13,7 +13,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
-use crate::client::error::{Response, UndecodableError};
+use crate::client::error::UndecodableError;
+use crate::client::response::Response;
 
 /// What the client does with a page some of whose records do not decode.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -18,7 +18,7 @@ use super::linger::Linger;
 use super::refusal::{hyper_refusal_at, refusal_answer, refused_error};
 use super::timer::{Expired, arm};
 use super::{ConnState, Limits};
-use crate::server::head::{self, Refusal};
+use crate::server::head::{self, HeadRefusal};
 use crate::server::request_id::new_request_id;
 
 /// At most this much of the bytes kept for a refused head's answer stays allocated while a
@@ -255,7 +255,7 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncRead for Guarded<IO> {
                         // hyper would answer 431; the answer is 414, and hyper never sees
                         // these bytes.
                         buf.set_filled(before);
-                        this.refuse(Refusal::request_line_too_long(this.limits.head()));
+                        this.refuse(HeadRefusal::request_line_too_long(this.limits.head()));
                         return this.poll_read_closing(cx);
                     }
                 }
@@ -275,7 +275,7 @@ impl<IO> Guarded<IO> {
     /// next write, flush, read or shutdown sends before the connection closes.
     #[cold]
     #[inline(never)]
-    fn refuse(&mut self, refusal: Refusal) {
+    fn refuse(&mut self, refusal: HeadRefusal) {
         let request_id = new_request_id();
         tracing::warn!(
             peer = %self.state.peer,

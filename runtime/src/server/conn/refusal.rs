@@ -7,16 +7,16 @@ use axum::body::Bytes;
 use axum::http::StatusCode;
 
 use crate::ErrorKind;
-use crate::server::error::{ApiError, PlainErrorObject};
-use crate::server::head::Refusal;
+use crate::server::error::{PlainErrorObject, ServerError};
+use crate::server::head::HeadRefusal;
 use crate::server::pipeline::{REQUEST_ID_HEADER, error_envelope};
 
 /// The answer to a refused request head: the error envelope (`INVALID_PARAMETER`, the status
 /// of the refusal, its message and hint, `details: []`) with a new request id, in the body
 /// and in `x-request-id`, and `Connection: close`.
-pub(super) fn refusal_answer(refusal: &Refusal, request_id: &str) -> Bytes {
+pub(super) fn refusal_answer(refusal: &HeadRefusal, request_id: &str) -> Bytes {
     let error =
-        ApiError::<PlainErrorObject>::of_kind(ErrorKind::InvalidParameter, &refusal.message)
+        ServerError::<PlainErrorObject>::of_kind(ErrorKind::InvalidParameter, &refusal.message)
             .with_hint(refusal.hint)
             .with_status(refusal.status);
     let body = error_envelope(request_id, &error);

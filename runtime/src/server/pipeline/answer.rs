@@ -10,7 +10,7 @@ use axum::response::Response;
 use super::log::{log, started};
 use super::{REQUEST_ID, request_id};
 use crate::ErrorBody;
-use crate::server::ApiError;
+use crate::server::ServerError;
 #[cfg(feature = "mock")]
 use crate::server::request_id::new_request_id;
 
@@ -18,7 +18,7 @@ use crate::server::request_id::new_request_id;
 /// logged with its path.
 pub(crate) fn unrouted<E: ErrorBody>(
     request: Request,
-    error: impl FnOnce(&Parts) -> ApiError<E>,
+    error: impl FnOnce(&Parts) -> ServerError<E>,
 ) -> Response {
     let started = started(&request);
     let (mut parts, _body) = request.into_parts();
@@ -58,13 +58,13 @@ pub(super) fn success<T: serde::Serialize, E: ErrorBody>(
     let mut bytes = Vec::with_capacity(128 + 256 * records.len());
     match serde_json::to_writer(&mut bytes, &body) {
         Ok(()) => json(StatusCode::OK, request_id, bytes),
-        Err(e) => failure::<E>(request_id, &ApiError::internal(e)),
+        Err(e) => failure::<E>(request_id, &ServerError::internal(e)),
     }
 }
 
 /// The error envelope as an answer: [`error_envelope`] with the status of the error, its
 /// headers, and the request id in `x-request-id`; an internal error's detail is logged.
-pub(crate) fn failure<E: ErrorBody>(request_id: HeaderValue, error: &ApiError<E>) -> Response {
+pub(crate) fn failure<E: ErrorBody>(request_id: HeaderValue, error: &ServerError<E>) -> Response {
     let id = request_id.to_str().unwrap_or_default();
     if let Some(detail) = error.internal_detail() {
         tracing::error!(
@@ -84,7 +84,7 @@ pub(crate) fn failure<E: ErrorBody>(request_id: HeaderValue, error: &ApiError<E>
 /// [`failure`] with a new request id: an answer the sample server's middleware gives itself
 /// (a scenario's status, a refused `Prefer` header).
 #[cfg(feature = "mock")]
-pub(crate) fn answer_error<E: ErrorBody>(error: &ApiError<E>) -> Response {
+pub(crate) fn answer_error<E: ErrorBody>(error: &ServerError<E>) -> Response {
     let id = new_request_id();
     let header = HeaderValue::from_str(&id).unwrap_or(HeaderValue::from_static(""));
     failure(header, error)
@@ -94,16 +94,16 @@ pub(crate) fn answer_error<E: ErrorBody>(error: &ApiError<E>) -> Response {
 /// id, the error object in `error` and as the one element of `data`. Every error answer is
 /// written with it: the router's ([`failure`]) and the connection's own, for a request head
 /// refused before any router (`conn/`).
-pub(crate) fn error_envelope<E: ErrorBody>(request_id: &str, error: &ApiError<E>) -> Vec<u8> {
+pub(crate) fn error_envelope<E: ErrorBody>(request_id: &str, error: &ServerError<E>) -> Vec<u8> {
     #[derive(serde::Serialize)]
-    struct Failure<'a, E> {
+    struct ErrorEnvelope<'a, E> {
         success: bool,
         request_id: &'a str,
         data: [&'a E; 1],
         error: &'a E,
     }
     let object = error.error_object();
-    let body = Failure {
+    let body = ErrorEnvelope {
         success: false,
         request_id,
         data: [object],

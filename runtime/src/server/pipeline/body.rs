@@ -6,7 +6,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
 
 use super::BodyLimit;
-use crate::server::ApiError;
+use crate::server::ServerError;
 use crate::{
     BodyRecord, DEFAULT_BODY_LIMIT, ErrorBody, Issues, ValidationError, ValidationIssue, WithBody,
 };
@@ -60,9 +60,9 @@ where
 pub(super) async fn read_body<P: WithBody, E: ErrorBody>(
     parts: &Parts,
     body: Body,
-) -> Result<P::Body, ApiError<E>> {
+) -> Result<P::Body, ServerError<E>> {
     if !declares_json(&parts.headers) {
-        return Err(ApiError::of_kind(
+        return Err(ServerError::of_kind(
             crate::ErrorKind::UnsupportedMediaType,
             "the request body must be JSON",
         )
@@ -75,14 +75,14 @@ pub(super) async fn read_body<P: WithBody, E: ErrorBody>(
     let bytes = match read_limited(&parts.headers, body, limit).await {
         Ok(bytes) => bytes,
         Err(Unread::TooLarge) => {
-            return Err(ApiError::of_kind(
+            return Err(ServerError::of_kind(
                 crate::ErrorKind::PayloadTooLarge,
                 format!("the request body is larger than {limit} bytes"),
             )
             .with_hint("send a smaller body"));
         }
         Err(Unread::Failed(e)) => {
-            return Err(ApiError::of_kind(
+            return Err(ServerError::of_kind(
                 crate::ErrorKind::InvalidParameter,
                 format!("the request body could not be read: {e}"),
             ));
@@ -100,7 +100,7 @@ pub(super) async fn read_body<P: WithBody, E: ErrorBody>(
             e.column(),
             json_problem(&e)
         );
-        ApiError::invalid(&ValidationError {
+        ServerError::invalid(&ValidationError {
             issues: vec![ValidationIssue::new(
                 P::BODY_RULE,
                 "body",
@@ -122,17 +122,17 @@ fn json_problem(e: &serde_json::Error) -> String {
 pub(super) fn checked<P: WithBody, E: ErrorBody>(
     params: Result<P, ValidationError>,
     body: P::Body,
-) -> Result<(P, P::Body), ApiError<E>> {
+) -> Result<(P, P::Body), ServerError<E>> {
     match params {
         Ok(params) => match params.validate_body(&body) {
             Ok(()) => Ok((params, body)),
-            Err(error) => Err(ApiError::invalid(&error)),
+            Err(error) => Err(ServerError::invalid(&error)),
         },
         Err(mut error) => {
             let mut issues = Issues::new();
             body.check(&mut issues);
             error.issues.extend(issues.as_slice().iter().cloned());
-            Err(ApiError::invalid(&error))
+            Err(ServerError::invalid(&error))
         }
     }
 }

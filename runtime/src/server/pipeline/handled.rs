@@ -16,14 +16,14 @@ use super::answer::{failure, success};
 use super::log::{log, not_implemented_once};
 use super::{RequestContext, RequestTimeout};
 use crate::ErrorBody;
-use crate::server::ApiError;
+use crate::server::ServerError;
 
 pin_project_lite::pin_project! {
     /// One request past its key check and parsing: the implementation's answer (or the
     /// error that refused the request) on its way into the envelope.
     pub(super) struct Handled<Fut, E> {
         #[pin]
-        state: State<Fut, E>,
+        state: HandledState<Fut, E>,
         // The request id as the answer's `x-request-id` header (its text also goes into the
         // envelope).
         request_id: HeaderValue,
@@ -41,13 +41,13 @@ impl<Fut, E> Handled<Fut, E> {
         parts: &Parts,
         endpoint: &'static str,
         (request_id, header, started): (String, HeaderValue, Option<Instant>),
-        admitted: Result<(Option<String>, F), ApiError<E>>,
+        admitted: Result<(Option<String>, F), ServerError<E>>,
     ) -> Self
     where
         F: FnOnce(RequestContext) -> Fut,
     {
         let state = match admitted {
-            Ok((api_key, call)) => State::Running {
+            Ok((api_key, call)) => HandledState::Running {
                 future: call(RequestContext {
                     request_id,
                     api_key,
@@ -58,7 +58,7 @@ impl<Fut, E> Handled<Fut, E> {
                     .map(|timeout| timeout.0),
                 timer: None,
             },
-            Err(error) => State::Refused { error },
+            Err(error) => HandledState::Refused { error },
         };
         Handled {
             state,
@@ -70,9 +70,9 @@ impl<Fut, E> Handled<Fut, E> {
 }
 
 pin_project_lite::pin_project! {
-    #[project = StateProj]
-    #[project_replace = StateOwned]
-    enum State<Fut, E> {
+    #[project = HandledStateProj]
+    #[project_replace = HandledStateOwned]
+    enum HandledState<Fut, E> {
         // The implementation is answering. `limit` is the per-request timeout; its timer is
         // only made when the implementation is not ready at its first poll, so an
         // implementation answering at once (from memory, say) pays for no timer:
@@ -85,7 +85,7 @@ pin_project_lite::pin_project! {
             timer: Option<Pin<Box<tokio::time::Sleep>>>,
         },
         // The key check or the parameters refused the request.
-        Refused { error: ApiError<E> },
+        Refused { error: ServerError<E> },
         // The answer was given.
         Done,
     }
@@ -95,14 +95,14 @@ impl<R, E, Fut> Future for Handled<Fut, E>
 where
     R: serde::Serialize,
     E: ErrorBody,
-    Fut: Future<Output = Result<Vec<R>, ApiError<E>>>,
+    Fut: Future<Output = Result<Vec<R>, ServerError<E>>>,
 {
     type Output = Response;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
         let mut this = self.project();
         let ended = match this.state.as_mut().project() {
-            StateProj::Running {
+            HandledStateProj::Running {
                 future,
                 limit,
                 timer,
@@ -112,10 +112,13 @@ where
             },
             _ => None,
         };
-        let outcome = match (ended, this.state.as_mut().project_replace(State::Done)) {
-            (Some(Guarded::Answered(answer)), _) => answer,
-            (Some(Guarded::Panicked), _) => Err(ApiError::internal("the implementation panicked")),
-            (Some(Guarded::TimedOut(limit)), _) => Err(ApiError::of_kind(
+        let outcome = match (
+            ended,
+            this.state.as_mut().project_replace(HandledState::Done),
+        ) {
+            (Some(Ended::Answered(answer)), _) => answer,
+            (Some(Ended::Panicked), _) => Err(ServerError::internal("the implementation panicked")),
+            (Some(Ended::TimedOut(limit)), _) => Err(ServerError::of_kind(
                 crate::ErrorKind::InternalError,
                 format!(
                     "the request did not finish within {} s",
@@ -123,8 +126,8 @@ where
                 ),
             )
             .with_hint("try again later, or ask for less (a shorter range)")),
-            (None, StateOwned::Refused { error }) => Err(error),
-            (None, _) => Err(ApiError::internal(
+            (None, HandledStateOwned::Refused { error }) => Err(error),
+            (None, _) => Err(ServerError::internal(
                 "the answer was polled after it was given",
             )),
         };
@@ -145,7 +148,7 @@ where
 
 /// How the implementation's future ended.
 #[derive(Debug, PartialEq)]
-pub(super) enum Guarded<T> {
+pub(super) enum Ended<T> {
     /// With its answer.
     Answered(T),
     /// With a panic.
@@ -161,15 +164,15 @@ pub(super) fn guarded<F: Future>(
     limit: Option<Duration>,
     timer: &mut Option<Pin<Box<tokio::time::Sleep>>>,
     cx: &mut Context<'_>,
-) -> Poll<Guarded<F::Output>> {
+) -> Poll<Ended<F::Output>> {
     match std::panic::catch_unwind(AssertUnwindSafe(|| future.poll(cx))) {
-        Ok(Poll::Ready(answer)) => return Poll::Ready(Guarded::Answered(answer)),
+        Ok(Poll::Ready(answer)) => return Poll::Ready(Ended::Answered(answer)),
         Ok(Poll::Pending) => {}
-        Err(_) => return Poll::Ready(Guarded::Panicked),
+        Err(_) => return Poll::Ready(Ended::Panicked),
     }
     let Some(limit) = limit else {
         return Poll::Pending;
     };
     let timer = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
-    timer.as_mut().poll(cx).map(|()| Guarded::TimedOut(limit))
+    timer.as_mut().poll(cx).map(|()| Ended::TimedOut(limit))
 }

@@ -25,7 +25,7 @@ use axum::response::Response;
 
 use super::rate_limit::{Caller, RateLimiter};
 use super::request_id::{RequestId, new_request_id};
-use super::{ApiError, KeyStore};
+use super::{KeyStore, ServerError};
 use crate::{Auth, ErrorBody, RawParams, Request as Params, WithBody};
 
 #[cfg(feature = "mock")]
@@ -110,7 +110,7 @@ impl<S, K: KeyStore> Shared<S, K> {
         P: Params,
         E: ErrorBody,
         F: FnOnce(RequestContext, P) -> Fut,
-        Fut: Future<Output = Result<Vec<P::Record>, ApiError<E>>>,
+        Fut: Future<Output = Result<Vec<P::Record>, ServerError<E>>>,
     {
         let started = log::started(&request);
         let (mut parts, _body) = request.into_parts();
@@ -141,7 +141,7 @@ impl<S, K: KeyStore> Shared<S, K> {
         P: WithBody,
         E: ErrorBody,
         F: FnOnce(RequestContext, P, P::Body) -> Fut,
-        Fut: Future<Output = Result<Vec<P::Record>, ApiError<E>>>,
+        Fut: Future<Output = Result<Vec<P::Record>, ServerError<E>>>,
     {
         let started = log::started(&request);
         let (mut parts, body) = request.into_parts();
@@ -171,7 +171,7 @@ impl<S, K: KeyStore> Shared<S, K> {
         &self,
         parts: &Parts,
         auth: Auth,
-    ) -> Result<Option<String>, ApiError<E>> {
+    ) -> Result<Option<String>, ServerError<E>> {
         let checked = self.check_key(&parts.headers, auth);
         if let Some(limiter) = parts.extensions.get::<Arc<RateLimiter>>() {
             let caller = match &checked {
@@ -184,7 +184,7 @@ impl<S, K: KeyStore> Shared<S, K> {
             if let Some(caller) = caller
                 && let Err(retry_after) = limiter.check(caller)
             {
-                return Err(ApiError::rate_limited_for(retry_after));
+                return Err(ServerError::rate_limited_for(retry_after));
             }
         }
         checked
@@ -194,9 +194,9 @@ impl<S, K: KeyStore> Shared<S, K> {
         &self,
         headers: &HeaderMap,
         auth: Auth,
-    ) -> Result<Option<String>, ApiError<E>> {
+    ) -> Result<Option<String>, ServerError<E>> {
         let unauthorized = |message: String| {
-            ApiError::of_kind(crate::ErrorKind::Unauthorized, message)
+            ServerError::of_kind(crate::ErrorKind::Unauthorized, message)
                 .with_hint(format!(
                     "send one valid key in the {} header",
                     self.auth_header

@@ -9,11 +9,11 @@ use axum::http::request::Parts;
 
 use super::BodyLimit;
 use super::body::{checked, read_body};
-use super::handled::{Guarded, guarded};
+use super::handled::{Ended, guarded};
 use super::log::not_implemented_once;
 use crate::DEFAULT_BODY_LIMIT;
 
-async fn run<F: Future>(limit: Option<Duration>, future: F) -> Guarded<F::Output> {
+async fn run<F: Future>(limit: Option<Duration>, future: F) -> Ended<F::Output> {
     let mut future = std::pin::pin!(future);
     let mut timer = None;
     std::future::poll_fn(|cx| guarded(future.as_mut(), limit, &mut timer, cx)).await
@@ -24,7 +24,7 @@ async fn a_ready_answer_is_given_even_with_no_time_left() {
     // The answer is polled before any timer: a zero limit does not lose a ready answer.
     assert_eq!(
         run(Some(Duration::ZERO), async { 7 }).await,
-        Guarded::Answered(7)
+        Ended::Answered(7)
     );
 }
 
@@ -32,21 +32,21 @@ async fn a_ready_answer_is_given_even_with_no_time_left() {
 async fn an_answer_past_the_limit_is_given_up() {
     let slow = tokio::time::sleep(Duration::from_secs(60));
     let limit = Duration::from_millis(20);
-    assert_eq!(run(Some(limit), slow).await, Guarded::TimedOut(limit));
+    assert_eq!(run(Some(limit), slow).await, Ended::TimedOut(limit));
     let quick = async {
         tokio::time::sleep(Duration::from_millis(5)).await;
         "late but in time"
     };
     assert_eq!(
         run(Some(Duration::from_secs(5)), quick).await,
-        Guarded::Answered("late but in time")
+        Ended::Answered("late but in time")
     );
     // Without a limit, a waiting answer is waited for.
     let waited = async {
         tokio::time::sleep(Duration::from_millis(30)).await;
         1
     };
-    assert_eq!(run(None, waited).await, Guarded::Answered(1));
+    assert_eq!(run(None, waited).await, Ended::Answered(1));
 }
 
 #[test]
@@ -61,14 +61,14 @@ async fn a_panic_is_caught_at_any_poll() {
     async fn boom() -> u8 {
         panic!("inside the implementation")
     }
-    assert_eq!(run(None, boom()).await, Guarded::Panicked);
+    assert_eq!(run(None, boom()).await, Ended::Panicked);
     let later = async {
         tokio::time::sleep(Duration::from_millis(5)).await;
         boom().await
     };
     assert_eq!(
         run(Some(Duration::from_secs(5)), later).await,
-        Guarded::Panicked
+        Ended::Panicked
     );
 }
 

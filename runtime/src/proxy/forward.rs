@@ -14,13 +14,13 @@ use axum::response::Response;
 use http_body_util::Full;
 
 use super::Proxy;
-use super::check::Exchange;
+use super::check::ProxiedRequest;
 use super::har::Recorded;
 use super::wire::{answer_of, bare, forwarded_headers};
 use crate::RawParams;
 use crate::client::TransportError;
 use crate::drift::cut;
-use crate::mock::judge::Judgement;
+use crate::judge::Judgement;
 use crate::server::{REQUEST_ID_HEADER, Unread, declares_json, read_limited};
 
 impl Proxy {
@@ -29,13 +29,13 @@ impl Proxy {
     fn refuse(&self, status: u16, message: String, hint: &str) -> Response {
         self.app
             .errors
-            .answer(status, message, hint.to_string())
+            .answer(status, message, hint.to_string(), None)
             .unwrap_or_else(|| bare(status))
     }
 }
 
 /// How an exchange with the service failed.
-enum Failure {
+enum ForwardFailure {
     /// Connecting, sending, reading (its message names the service's URL, without the query).
     Transport(TransportError),
     /// An answer over the limit.
@@ -78,16 +78,16 @@ pub(super) async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -
         Err(failure) => {
             proxy.failed.fetch_add(1, Ordering::Relaxed);
             let (status, message) = match failure {
-                Failure::Transport(e) => (502, e.to_string()),
-                Failure::TooLarge(limit) => (
+                ForwardFailure::Transport(e) => (502, e.to_string()),
+                ForwardFailure::TooLarge(limit) => (
                     502,
                     format!("the service's answer is larger than {limit} bytes"),
                 ),
-                Failure::Target(why) => (
+                ForwardFailure::Target(why) => (
                     502,
                     format!("the request's target makes no URL of the service: {why}"),
                 ),
-                Failure::TimedOut(limit) => (
+                ForwardFailure::TimedOut(limit) => (
                     504,
                     format!(
                         "the service gave no whole answer within {} s",
@@ -114,7 +114,7 @@ pub(super) async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -
     let below_base = (parts.uri.path().strip_prefix(proxy.app.protocol.base_path))
         .is_some_and(|rest| rest.starts_with('/'));
     let checked = matched.is_some() || below_base;
-    let exchange = Exchange {
+    let exchange = ProxiedRequest {
         matched,
         method: &parts.method,
         path: parts.uri.path(),
@@ -193,14 +193,14 @@ async fn exchange(
     proxy: &Proxy,
     parts: &Parts,
     body: Bytes,
-) -> Result<(axum::http::response::Parts, Bytes), Failure> {
+) -> Result<(axum::http::response::Parts, Bytes), ForwardFailure> {
     let target = parts
         .uri
         .path_and_query()
         .map_or(parts.uri.path(), |p| p.as_str());
     let uri: Uri = match format!("{}{target}", proxy.root).parse() {
         Ok(uri) => uri,
-        Err(e) => return Err(Failure::Target(e.to_string())),
+        Err(e) => return Err(ForwardFailure::Target(e.to_string())),
     };
     let mut request = axum::http::Request::new(Full::new(body));
     *request.method_mut() = parts.method.clone();
@@ -212,21 +212,21 @@ async fn exchange(
             .http
             .send(request)
             .await
-            .map_err(|e| Failure::Transport(TransportError::new(&uri, e)))?;
+            .map_err(|e| ForwardFailure::Transport(TransportError::new(&uri, e)))?;
         let (head, body) = response.into_parts();
         match read_limited(&head.headers, body, limit).await {
             Ok(bytes) => Ok((head, bytes)),
-            Err(Unread::TooLarge) => Err(Failure::TooLarge(limit)),
+            Err(Unread::TooLarge) => Err(ForwardFailure::TooLarge(limit)),
             Err(Unread::Failed(e)) => match e.downcast::<hyper::Error>() {
-                Ok(e) => Err(Failure::Transport(TransportError::of_body(&uri, *e))),
-                Err(_) => Err(Failure::TooLarge(limit)),
+                Ok(e) => Err(ForwardFailure::Transport(TransportError::of_body(&uri, *e))),
+                Err(_) => Err(ForwardFailure::TooLarge(limit)),
             },
         }
     };
     match proxy.timeout {
         Some(limit) => tokio::time::timeout(limit, read)
             .await
-            .unwrap_or(Err(Failure::TimedOut(limit))),
+            .unwrap_or(Err(ForwardFailure::TimedOut(limit))),
         None => read.await,
     }
 }

@@ -17,7 +17,7 @@ use std::time::SystemTime;
 use axum::http::{HeaderMap, Method, header};
 use serde_json::{Value, json};
 
-use crate::mock::journal::REDACTED;
+use crate::redact::REDACTED;
 
 /// What closes the entries and the document.
 const TRAILER: &[u8] = b"\n]}}\n";
@@ -34,11 +34,11 @@ const CREDENTIALS: [&str; 4] = [
 #[derive(Debug)]
 pub(super) struct HarFile {
     path: PathBuf,
-    state: Mutex<State>,
+    state: Mutex<HarState>,
 }
 
 #[derive(Debug)]
-struct State {
+struct HarState {
     file: File,
     entries: u64,
 }
@@ -77,7 +77,7 @@ impl HarFile {
         file.flush()?;
         Ok(Self {
             path: path.to_path_buf(),
-            state: Mutex::new(State { file, entries: 0 }),
+            state: Mutex::new(HarState { file, entries: 0 }),
         })
     }
 

@@ -1,79 +1,8 @@
-//! Text on the wire: percent coding, and the formats parameters and records use.
+//! The checks of the text formats parameters and records use (dates, RFC 3339 and ISO 8601
+//! timestamps, UUIDs, hexadecimal, numeric text, URLs), and instants read from text as Unix
+//! seconds.
 
-/// Percent-encodes text for a query value or a path segment: every byte but the unreserved
-/// characters (`A-Z a-z 0-9 - . _ ~`) becomes `%XX`.
-pub fn percent_encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push('%');
-            out.push(char::from(b"0123456789ABCDEF"[usize::from(b >> 4)]));
-            out.push(char::from(b"0123456789ABCDEF"[usize::from(b & 15)]));
-        }
-    }
-    out
-}
-
-/// Decodes a query name or value: `+` is a space, `%XX` a byte; an invalid escape is kept as
-/// text, and bytes that are not UTF-8 are replaced.
-pub fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                match (hex_value(bytes[i + 1]), hex_value(bytes[i + 2])) {
-                    (Some(h), Some(l)) => {
-                        out.push(h * 16 + l);
-                        i += 2;
-                    }
-                    _ => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
-/// A path segment decoded: `%XX` escapes become bytes (`+` stays `+`: only a query writes a
-/// space so); `None` when the bytes are not UTF-8.
-pub fn decode_segment(segment: &str) -> Option<String> {
-    if !segment.contains('%') {
-        return Some(segment.to_owned());
-    }
-    let bytes = segment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |at: usize| bytes.get(at).and_then(|b| (*b as char).to_digit(16));
-        match (bytes[i], hex(i + 1), hex(i + 2)) {
-            (b'%', Some(high), Some(low)) => {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
-fn hex_value(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
+use super::calendar::{days_from_civil, days_in_month};
 
 /// A UUID in hyphenated form (8-4-4-4-12 hexadecimal digits).
 pub fn is_uuid(text: &str) -> bool {
@@ -119,16 +48,6 @@ fn digits(text: &str, from: usize, to: usize) -> Option<i64> {
         s.parse().ok()
     } else {
         None
-    }
-}
-
-fn days_in_month(year: i64, month: i64) -> i64 {
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    match month {
-        2 if leap => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
     }
 }
 
@@ -179,45 +98,6 @@ pub fn rfc3339_seconds(text: &str) -> Option<i64> {
         }
     };
     Some(days * 86_400 + hour * 3600 + minute * 60 + second - offset)
-}
-
-/// `text` as a part of a name (a probe's, a drafted endpoint's id): ASCII letters and digits
-/// lowercased, anything else `_` (`MLC 128Gb`: `mlc_128gb`).
-pub fn name_part(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date.
-pub fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The proleptic Gregorian date (year, month, day) of a count of days since 1970-01-01: the
-/// inverse of [`days_from_civil`].
-pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
 /// Unix seconds of an instant written as text: an integer, a date (`YYYY-MM-DD`, at
@@ -313,47 +193,9 @@ pub fn is_url(text: &str) -> bool {
     !host.is_empty() && !text.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
-/// `` `a`, `b` or `c` ``: a list of values for a message.
-pub fn one_of(values: &[&str]) -> String {
-    let quoted: Vec<String> = values.iter().map(|v| format!("`{v}`")).collect();
-    match quoted.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        Some((last, _)) => last.clone(),
-        None => String::new(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn name_parts_are_lowercase_letters_digits_and_underscores() {
-        assert_eq!(name_part("MLC 128Gb"), "mlc_128gb");
-        assert_eq!(name_part("equity-offering"), "equity_offering");
-        assert_eq!(name_part("é"), "_");
-    }
-
-    #[test]
-    fn civil_dates_and_day_counts_are_inverses() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_773), (2026, 11, 16));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        for days in (-800_000..800_000).step_by(997) {
-            let (y, m, d) = civil_from_days(days);
-            assert_eq!(days_from_civil(y, m, d), days, "{y}-{m}-{d}");
-        }
-    }
-
-    #[test]
-    fn segments_decode_strictly() {
-        assert_eq!(decode_segment("a%20b+c").as_deref(), Some("a b+c"));
-        assert_eq!(decode_segment("%e2%82%AC").as_deref(), Some("€"));
-        assert_eq!(decode_segment("100%").as_deref(), Some("100%"));
-        assert_eq!(decode_segment("%zz%4").as_deref(), Some("%zz%4"));
-        assert_eq!(decode_segment("%ff"), None);
-    }
 
     #[test]
     fn rfc3339() {
@@ -407,24 +249,5 @@ mod tests {
         assert!(!is_uuid("123e4567e89b12d3a456426614174000"));
         assert!(is_hex16("00ff00ff00ff00ff"));
         assert!(!is_hex16("00ff00ff00ff00fg"));
-    }
-
-    #[test]
-    fn percent_coding() {
-        assert_eq!(percent_encode("a b/ü"), "a%20b%2F%C3%BC");
-        assert_eq!(percent_decode("a+b%2Fc%zz"), "a b/c%zz");
-        assert_eq!(percent_decode("%41%4"), "A%4");
-        assert_eq!(percent_decode("100%"), "100%");
-        assert_eq!(
-            percent_decode(&percent_encode("2026-07-01T00:00:00+02:00")),
-            "2026-07-01T00:00:00+02:00"
-        );
-    }
-
-    #[test]
-    fn lists() {
-        assert_eq!(one_of(&["a", "b", "c"]), "`a`, `b` or `c`");
-        assert_eq!(one_of(&["a"]), "`a`");
-        assert_eq!(one_of(&[]), "");
     }
 }

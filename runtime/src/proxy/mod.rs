@@ -1,5 +1,7 @@
 //! The checking proxy (feature `proxy`): between clients and the real service, it forwards
 //! every request, returns the service's answer as it came, and checks both against the spec.
+//! It is made from what the generated sample-data crate tells of its spec ([`App`]), and the
+//! sample server's command line starts it with `--proxy URL`.
 //!
 //! - the answer, with [`check_answer`]: fields and values the spec does not describe, required
 //!   fields `null` or missing, values of another type (as the generated client notices them);
@@ -10,16 +12,18 @@
 //!   `INVALID_PARAMETER` or 422 is a rule the spec lacks or holds looser (`rule.looser`).
 //!
 //! What it sees goes into a [`Drift`] (one [`Finding`] per endpoint and thing seen, counted,
-//! with examples; at most [`MAX_FINDINGS`](crate::drift::MAX_FINDINGS)), written as JSON lines
-//! to a file, which `cargo xtask drift` reads. The caller's key is passed on unchanged and
-//! never logged or written: the examples of rule findings are the request's method, path and
-//! query (below the base path), without the key's text.
+//! with examples; at most [`MAX_FINDINGS`]), written as JSON lines to a file, which `cargo
+//! xtask drift` reads. The caller's key is passed on unchanged and never logged or written:
+//! the examples of rule findings are the request's method, path and query (below the base
+//! path), without the key's text.
 //!
 //! The proxy, its builder and its findings file are here; forwarding one request in
-//! `forward.rs`, checking one exchange against the spec in `check.rs`, what travels on the
-//! wire in `wire.rs`, and the summary it prints in `summary.rs`.
+//! `forward.rs`, checking one exchange against the spec in `check.rs`, the HAR file in
+//! `har.rs`, what travels on the wire in `wire.rs`, and the summary it prints in `summary.rs`.
 //!
 //! [`check_answer`]: crate::drift::check_answer
+//! [`Drift`]: crate::drift::Drift
+//! [`MAX_FINDINGS`]: crate::drift::MAX_FINDINGS
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -42,11 +46,11 @@ pub use summary::{KindCount, Summary};
 use self::forward::forward;
 use self::har::HarFile;
 use self::wire::provider_root;
-use super::App;
-use super::judge::RequestCheck;
 use crate::DEFAULT_BODY_LIMIT;
+use crate::app::App;
 use crate::client::stack::{self, Http};
 use crate::drift::{Finding, Recorder, Source};
+use crate::judge::RequestCheck;
 use crate::server::Server;
 
 /// The largest answer the proxy reads from the service, unless told otherwise: 8 MiB. The

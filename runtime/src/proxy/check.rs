@@ -11,15 +11,15 @@ use axum::http::{Method, header};
 use super::Proxy;
 use crate::Endpoint;
 use crate::drift::{self, Finding, Judged, Observed};
-use crate::mock::journal::{REDACT_ELSEWHERE_FROM, redact};
-use crate::mock::judge::{Judgement, RequestCheck};
+use crate::judge::{Judgement, RequestCheck};
+use crate::redact::{REDACT_ELSEWHERE_FROM, redact};
 use crate::route::Routed;
 use crate::text::percent_decode;
 
 impl Proxy {
     /// The endpoint a request goes to, by the one router ([`crate::route`]), with its path
     /// parameters (as the path carries them, percent-encoded).
-    pub(super) fn endpoint_of(&self, method: &Method, path: &str) -> Option<Matched> {
+    pub(super) fn endpoint_of(&self, method: &Method, path: &str) -> Option<MatchedEndpoint> {
         let routed = (self.routes).route(self.app.protocol.base_path, method.as_str(), path);
         let Routed::Endpoint(m) = routed else {
             return None;
@@ -28,7 +28,7 @@ impl Proxy {
         let path_params = (m.params.into_iter())
             .map(|(name, segment)| (name, segment.to_owned()))
             .collect();
-        Some(Matched {
+        Some(MatchedEndpoint {
             endpoint,
             check: self
                 .checks
@@ -44,7 +44,7 @@ impl Proxy {
     /// endpoint serves; each new finding is logged, and the file writer told.
     pub(super) fn check(
         &self,
-        exchange: &Exchange<'_>,
+        exchange: &ProxiedRequest<'_>,
         head: &axum::http::response::Parts,
         body: &[u8],
     ) {
@@ -90,16 +90,16 @@ impl Proxy {
 }
 
 /// The endpoint a request is of.
-pub(super) struct Matched {
+pub(super) struct MatchedEndpoint {
     pub(super) endpoint: &'static Endpoint,
     pub(super) check: Option<RequestCheck>,
     pub(super) path_params: Vec<(&'static str, String)>,
 }
 
 /// What the check of one exchange needs of the request.
-pub(super) struct Exchange<'r> {
+pub(super) struct ProxiedRequest<'r> {
     /// The endpoint; `None` for a path no endpoint serves.
-    pub(super) matched: Option<Matched>,
+    pub(super) matched: Option<MatchedEndpoint>,
     pub(super) method: &'r Method,
     pub(super) path: &'r str,
     pub(super) query: &'r str,
@@ -108,7 +108,7 @@ pub(super) struct Exchange<'r> {
     pub(super) keys: Vec<&'r [u8]>,
 }
 
-impl Exchange<'_> {
+impl ProxiedRequest<'_> {
     /// The query without the pairs whose value is the key (the query itself when none is).
     fn query_without_key(&self) -> Cow<'_, str> {
         // Decoding only shortens a value: one shorter than the shortest key is none of them.
@@ -175,8 +175,8 @@ mod tests {
     #[test]
     fn examples_never_hold_the_key() {
         let key = b"secret-key-1234";
-        let exchange = |query: &'static str| Exchange {
-            matched: Some(Matched {
+        let exchange = |query: &'static str| ProxiedRequest {
+            matched: Some(MatchedEndpoint {
                 endpoint: &DUMMY,
                 check: None,
                 path_params: Vec::new(),

@@ -1,7 +1,8 @@
 //! How the spec judges a request, endpoint by endpoint: the generated parameter type's parsing
 //! and validation ([`Request::from_raw`]) and, for an endpoint with a body, the body's checks
-//! ([`WithBody::validate_body`]), exactly as the generated server runs them. The checking
-//! proxy compares this judgement with the service's answer.
+//! ([`WithBody::validate_body`]), exactly as the generated server runs them. The generated
+//! sample-data crate lists one [`RequestCheck`] per endpoint (its `APP.requests`), and the
+//! checking proxy compares their judgement with the service's answer.
 
 use std::fmt;
 
