@@ -259,6 +259,60 @@ impl Format {
         }
     }
 
+    /// Whether its values are points in time (a date, a timestamp, Unix seconds): what
+    /// [`instant`](Self::instant) reads and [`write_instant`](Self::write_instant) writes.
+    pub fn is_time(self) -> bool {
+        match self {
+            Format::UnixSeconds
+            | Format::Timestamp
+            | Format::TimestampMillis
+            | Format::DateTime => true,
+            Format::Text(f) => f.info().time.is_some(),
+            Format::NumericText | Format::Url => false,
+        }
+    }
+
+    /// The Unix seconds a value of a time format names (a date: its midnight UTC; a timestamp
+    /// without an offset: UTC), as the sample server compares instants; `None` for a value not
+    /// in the format or a format of no time.
+    pub fn instant(self, value: &str) -> Option<i64> {
+        let fits = match self {
+            Format::UnixSeconds => value.parse::<i64>().is_ok_and(|n| self.holds_integer(n)),
+            _ => self.is_time() && self.holds_text(value),
+        };
+        if !fits {
+            return None;
+        }
+        match self {
+            Format::Timestamp if text::rfc3339_seconds(value).is_none() => {
+                text::rfc3339_seconds(&format!("{value}Z"))
+            }
+            _ => text::instant_seconds(value),
+        }
+    }
+
+    /// The instant `seconds` written in this format (a date: its day in UTC), as
+    /// [`instant`](Self::instant) reads it back (to the day for a date); `None` for a format of
+    /// no time.
+    pub fn write_instant(self, seconds: i64) -> Option<String> {
+        let days = seconds.div_euclid(86_400);
+        let secs = seconds.rem_euclid(86_400);
+        let (y, m, d) = text::civil_from_days(days);
+        let (hh, mm, ss) = (secs / 3600, secs % 3600 / 60, secs % 60);
+        Some(match self {
+            Format::UnixSeconds => seconds.to_string(),
+            Format::Text(TextFormat::Date) => format!("{y:04}-{m:02}-{d:02}"),
+            Format::Text(TextFormat::Rfc3339) | Format::Timestamp => {
+                format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}Z")
+            }
+            Format::TimestampMillis => format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}.000Z"),
+            Format::DateTime => format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}:{ss:02}"),
+            Format::Text(TextFormat::Uuid | TextFormat::Hex16)
+            | Format::NumericText
+            | Format::Url => return None,
+        })
+    }
+
     /// True when the integer `value` is in this format: Unix seconds from the year 1 to the
     /// end of 9999 (a count of milliseconds is past it); false for a format of texts.
     pub fn holds_integer(self, value: i64) -> bool {
@@ -303,6 +357,32 @@ mod tests {
             assert_eq!(TextFormat::named(info.name), Some(f));
             assert!(info.json_format.is_some() || info.json_pattern.is_some());
         }
+    }
+
+    #[test]
+    fn every_time_format_writes_the_instants_it_reads() {
+        let noon = 1_795_608_000;
+        for f in Format::all() {
+            match f.write_instant(noon) {
+                Some(text) => {
+                    assert!(f.is_time(), "{f}");
+                    let back = f.instant(&text).unwrap_or_else(|| panic!("{f}: {text}"));
+                    let expected = if f == Format::Text(TextFormat::Date) {
+                        noon - noon.rem_euclid(86_400)
+                    } else {
+                        noon
+                    };
+                    assert_eq!(back, expected, "{f}: {text}");
+                }
+                None => assert!(!f.is_time(), "{f}"),
+            }
+        }
+        assert_eq!(
+            Format::Timestamp.instant("2026-11-20T08:00:00"),
+            Format::Timestamp.instant("2026-11-20T08:00:00Z"),
+            "a timestamp without an offset is UTC"
+        );
+        assert_eq!(Format::Text(TextFormat::Date).instant("2026/11/20"), None);
     }
 
     #[test]

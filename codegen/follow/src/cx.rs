@@ -11,14 +11,17 @@ use super::splice::{File, item_with, value};
 /// The model, the files and the options of one report.
 pub(super) struct Cx<'a> {
     pub(super) api: &'a Api,
+    /// The spec's files as the loader names them, with their texts.
+    pub(super) sources: &'a [(String, String)],
     pub(super) files: Vec<File>,
     pub(super) options: &'a Options,
 }
 
 impl<'a> Cx<'a> {
-    pub(super) fn new(api: &'a Api, sources: &[(String, String)], options: &'a Options) -> Self {
+    pub(super) fn new(api: &'a Api, sources: &'a [(String, String)], options: &'a Options) -> Self {
         Self {
             api,
+            sources,
             files: sources.iter().map(|(n, t)| File::new(n, t)).collect(),
             options,
         }

@@ -3,6 +3,7 @@
 //! A field's values in the samples of every endpoint whose records hold it (nested records
 //! included) are converted (a number written as text) or replaced by values the service sent.
 
+use mrds_runtime::Format;
 use mrds_spec::model::{RecordId, TypeRef};
 use mrds_spec::yaml::{Node, NodeKind};
 
@@ -18,6 +19,10 @@ pub(super) enum Convert<'e> {
         keeps: &'e dyn Fn(&Node) -> bool,
         values: &'e [String],
     },
+    /// A point in time written in format `from` becomes the same instant written in `to` (a
+    /// date `2026-11-20` a timestamp `2026-11-20T00:00:00Z`): the samples keep their meaning,
+    /// every range and order over them selecting what it selected.
+    Instant { from: Format, to: Format },
 }
 
 /// The splices bringing the sample values of `field` of `record` along; when they change any,
@@ -74,6 +79,16 @@ fn changed_values(
                 {
                     Some(serde_json::Value::String(text.to_string()).to_string())
                 }
+                _ => None,
+            },
+            Convert::Instant { from, to } => match &node.kind {
+                NodeKind::Scalar { text, .. } if !node.is_null() => (from.instant(text))
+                    .and_then(|seconds| to.write_instant(seconds))
+                    .filter(|written| written != &**text)
+                    .map(|written| match to.of_integers() {
+                        true => written,
+                        false => serde_json::Value::String(written).to_string(),
+                    }),
                 _ => None,
             },
             Convert::Replace { keeps, values } => {

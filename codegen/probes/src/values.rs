@@ -8,20 +8,11 @@ pub const T0: i64 = 1_767_225_600;
 
 /// `seconds` as the parameter carries a time: Unix seconds, or RFC 3339 text in UTC.
 pub fn instant_text(seconds: i64, format: TimeFormat) -> String {
-    match format {
-        TimeFormat::UnixSeconds => seconds.to_string(),
-        TimeFormat::Rfc3339 => {
-            let days = seconds.div_euclid(86_400);
-            let secs = seconds.rem_euclid(86_400);
-            let (y, m, d) = mrds_runtime::text::civil_from_days(days);
-            format!(
-                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-                secs / 3600,
-                secs % 3600 / 60,
-                secs % 60
-            )
-        }
-    }
+    let format = match format {
+        TimeFormat::UnixSeconds => mrds_runtime::Format::UnixSeconds,
+        TimeFormat::Rfc3339 => mrds_runtime::Format::Text(mrds_runtime::TextFormat::Rfc3339),
+    };
+    format.write_instant(seconds).unwrap_or_default()
 }
 
 /// Values of type `ty` its own rules accept, the sample request's (`base`) first: the

@@ -196,6 +196,114 @@ pub fn is_operation_id(id: &str) -> bool {
     is_identifier(id) && id.to_snake_case() == id && !KEYWORDS.contains(&id)
 }
 
+/// Type names the generated model crate defines itself.
+pub(crate) const RESERVED_TYPES: &[&str] = &[
+    // Defined by the generated model crate itself.
+    "Auth",
+    "Change",
+    "ChangeAction",
+    "Endpoint",
+    "Envelope",
+    "ErrorCode",
+    "HistoryEntry",
+    "ParamRules",
+    "ParamValue",
+    "RawParams",
+    "Removal",
+    "Request",
+    "UnknownValue",
+    "ValidationError",
+    "ValidationIssue",
+];
+
+/// The standard prelude (Rust 2024): the generated code uses these names unqualified, and a type
+/// of the spec by that name would shadow them in the module that defines it.
+pub(crate) const PRELUDE: &[&str] = &[
+    "AsMut",
+    "AsRef",
+    "AsyncFn",
+    "AsyncFnMut",
+    "AsyncFnOnce",
+    "Box",
+    "Clone",
+    "Copy",
+    "Default",
+    "DoubleEndedIterator",
+    "Drop",
+    "Eq",
+    "Err",
+    "ExactSizeIterator",
+    "Extend",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "FromIterator",
+    "Future",
+    "Into",
+    "IntoFuture",
+    "IntoIterator",
+    "Iterator",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Send",
+    "Sized",
+    "Some",
+    "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "TryFrom",
+    "TryInto",
+    "Unpin",
+    "Vec",
+];
+
+/// Methods the generated client defines besides one per endpoint.
+pub(crate) const CLIENT_METHODS: &[&str] = &[
+    "base_url",
+    "builder",
+    "clone",
+    "drift",
+    "retry_policy",
+    "send",
+    "send_with_body",
+    "stream_all",
+    "url_for",
+];
+
+/// Methods the generated server trait defines besides one per endpoint.
+pub(crate) const SERVER_METHODS: &[&str] = &["fallback"];
+
+/// Constants the generated crates define beside the endpoints' (the model's `api` module, the
+/// sample server's `samples` module).
+pub(crate) const CONSTANTS: &[&str] = &[
+    "API_VERSION",
+    "AUTH_HEADER",
+    "BASE_PATH",
+    "ENDPOINTS",
+    "EXAMPLES",
+    "HISTORY",
+    "PROTOCOL",
+];
+
+/// Whether the Rust type name `name` is the generator's own or the prelude's: a spec name
+/// becoming it is refused (a tool choosing names avoids it).
+pub fn reserved_type(name: &str) -> bool {
+    RESERVED_TYPES.contains(&name) || PRELUDE.contains(&name)
+}
+
+/// Whether the Rust method name `name` is one the generated client or server defines besides
+/// one per endpoint: an endpoint id becoming it is refused.
+pub fn reserved_method(name: &str) -> bool {
+    CLIENT_METHODS.contains(&name) || SERVER_METHODS.contains(&name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

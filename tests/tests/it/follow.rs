@@ -202,7 +202,7 @@ pub(crate) fn run(dir: &Path, program: &str, args: &[&str]) -> Result<String, St
 }
 
 /// [`run`] with `envs` set.
-fn run_with(
+pub(crate) fn run_with(
     dir: &Path,
     program: &str,
     args: &[&str],
@@ -231,7 +231,7 @@ fn run_with(
 }
 
 /// Runs a step, printing how long it took.
-fn step<T>(what: &str, f: impl FnOnce() -> Result<T, String>) -> T {
+pub(crate) fn step<T>(what: &str, f: impl FnOnce() -> Result<T, String>) -> T {
     let started = Instant::now();
     let out = f().unwrap_or_else(|e| panic!("{what}: {e}"));
     println!("follow: {what}: {:.1} s", started.elapsed().as_secs_f64());
@@ -240,7 +240,7 @@ fn step<T>(what: &str, f: impl FnOnce() -> Result<T, String>) -> T {
 
 /// The sample-data server of the scratch workspace on a free loopback port, stopped when
 /// dropped.
-struct Mock(std::process::Child);
+pub(crate) struct Mock(std::process::Child);
 
 impl Drop for Mock {
     fn drop(&mut self) {
@@ -249,12 +249,12 @@ impl Drop for Mock {
     }
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.local_addr().unwrap().port()
 }
 
-fn start_mock(ws: &Path, port: u16, key: &str) -> Mock {
+pub(crate) fn start_mock(ws: &Path, port: u16, key: &str) -> Mock {
     let binary = workspace_root().join("target/debug/mrds-mock");
     let child = Command::new(binary)
         .args(["--addr", &format!("127.0.0.1:{port}"), "--api-key", key])

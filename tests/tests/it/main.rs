@@ -64,6 +64,7 @@ mod provider_drafts;
 mod provider_drift;
 mod provider_loop;
 mod provider_proxy;
+mod random_releases;
 mod server_e2e;
 mod server_refusals;
 mod server_runtime;

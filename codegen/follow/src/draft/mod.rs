@@ -208,7 +208,7 @@ impl Taken {
     fn id(&mut self, base: &str) -> String {
         let mut id = base.to_string();
         let mut n = 2;
-        while self.ids.contains(&id) {
+        while self.ids.contains(&id) || naming::reserved_method(&id) {
             id = format!("{base}_{n}");
             n += 1;
         }
@@ -222,7 +222,10 @@ impl Taken {
         let mut name = base.to_string();
         let mut n = 2;
         let rust = |name: &str| naming::type_name(name).unwrap_or_else(|_| name.to_string());
-        while self.types.contains(&name) || self.types.contains(&rust(&name)) {
+        while self.types.contains(&name)
+            || self.types.contains(&rust(&name))
+            || naming::reserved_type(&rust(&name))
+        {
             name = format!("{base}{n}");
             n += 1;
         }

@@ -292,16 +292,30 @@ pub(crate) fn wrong_format(
             let mut splices = vec![file.replace(node, other.name())];
             let keeps = |node: &Node| node.as_scalar().is_some_and(|t| other.holds_text(t));
             let observed: Vec<String> = group.examples.clone();
-            let convert = Convert::Replace {
-                keeps: &keeps,
-                values: &observed,
+            // Instants stay the instants they were, in the new format; other values are
+            // replaced by values the service sent.
+            let (convert, how) = match now.is_time() && other.is_time() {
+                true => (
+                    Convert::Instant {
+                        from: now,
+                        to: other,
+                    },
+                    "written in the new format, the same instants",
+                ),
+                false => (
+                    Convert::Replace {
+                        keeps: &keeps,
+                        values: &observed,
+                    },
+                    "replaced by values the service sent, in the new format",
+                ),
             };
             splices.extend(samples::field_values(
                 cx,
                 record,
                 field,
                 &convert,
-                "replaced by values the service sent, in the new format",
+                how,
                 &mut brings,
             ));
             (splices, vec![format!("format: {}", other.name())])
