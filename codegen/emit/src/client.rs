@@ -32,9 +32,7 @@ rustls-aws-lc-rs = [\"mrds-runtime/client-rustls-aws-lc-rs\"]
 native-tls = [\"mrds-runtime/client-native-tls\"]
 ";
 
-/// The hand-written example that tests a client against the in-process sample server
-/// (`examples/<name>.rs`), which the README points to.
-const MOCK_EXAMPLE: &str = "mock_retries";
+use super::client_examples::MOCK_EXAMPLE;
 
 /// Adds the client crate's files to `out`.
 pub fn emit(api: &Api, out: &mut Emitted) {
@@ -48,8 +46,8 @@ pub fn emit(api: &Api, out: &mut Emitted) {
         TLS_FEATURES,
     );
     toml.push_str(&format!(
-        "\n# For the hand-written examples in `examples/` (`{MOCK_EXAMPLE}.rs` tests the client\n\
-         # against the sample server in process).\n[dev-dependencies]\n{}\n\
+        "\n# For the examples in `examples/` (`{MOCK_EXAMPLE}.rs` tests the client against the\n\
+         # sample server in process).\n[dev-dependencies]\n{}\n\
          tokio = {{ version = \"1\", features = [\"macros\", \"rt\"] }}\n",
         sibling_dependency("mrds-mock")
     ));
@@ -61,6 +59,7 @@ pub fn emit(api: &Api, out: &mut Emitted) {
         ("endpoints.rs", endpoints_rs(api)),
     ];
     out.crate_sources(DIR, files);
+    super::client_examples::emit(api, DIR, out);
 }
 
 /// The README: what the client does, and a call of one endpoint of the spec's samples.
@@ -107,7 +106,7 @@ fn readme_md(api: &Api) -> String {
          answers requests with any status, a body, a delay or a lost connection when the test \
          says so (matched by query parameter, path parameter or body field, with expectations \
          checked when it drops), and keeps a journal of what it received and how it answered. \
-         `examples/{MOCK_EXAMPLE}.rs` shows a call that meets two 429 `RATE_LIMITED` answers, \
+         `examples/{MOCK_EXAMPLE}.rs` shows a call that meets two 429 answers, \
          retries as their `Retry-After` says and succeeds (`cargo run -p mrds-client --example \
          {MOCK_EXAMPLE}`).",
         prose(&api.title)

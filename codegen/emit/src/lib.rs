@@ -24,6 +24,7 @@ use crate::files::{MARKDOWN_HEADER, RUST_HEADER, TOML_HEADER};
 use mrds_spec::model::{Api, Provenance};
 
 pub mod client;
+pub mod client_examples;
 pub mod endpoint_doc;
 pub mod files;
 pub mod mock;

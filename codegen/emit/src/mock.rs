@@ -407,11 +407,16 @@ fn method(api: &Api, e: &Endpoint) -> TokenStream {
         };
         quote!(#body: mrds_model::records::#record,)
     });
+    // An endpoint without parameters gives the samples none to select by.
+    let params_arg = match e.params.is_empty() && e.samples.is_some() {
+        true => quote!(_params),
+        false => quote!(params),
+    };
     quote! {
         fn #name(
             &self,
             _ctx: RequestContext,
-            params: mrds_model::params::#params_ty,
+            #params_arg: mrds_model::params::#params_ty,
             #body_arg
         ) -> impl Future<Output = Result<Vec<mrds_model::records::#record>, ServerError>> + Send {
             #body

@@ -6,9 +6,10 @@
 
 use std::time::{Duration, Instant};
 
-// `main` is the example's entry point when it runs on its own.
+// `main` is the example's entry point when it runs on its own (generated: `examples/mock_retries/`).
 #[allow(dead_code)]
-#[path = "../../../crates/mrds-client/examples/mock_retries.rs"]
+#[rustfmt::skip]
+#[path = "../../../crates/mrds-client/examples/mock_retries/calls.rs"]
 mod mock_retries;
 
 #[tokio::test]

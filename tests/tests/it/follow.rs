@@ -134,7 +134,31 @@ const OWN_PROFILE: &[&str] = &[
 /// share artifacts too (their paths relative to their workspaces are the same), and a copy's
 /// files, copied with their times, would look older than the other copy's artifacts.
 pub(crate) fn own_profile(scratch: &Path, codegen_units: u32) {
-    let config: String = OWN_PROFILE
+    let owned: Vec<String> = OWN_PROFILE.iter().map(|p| p.to_string()).collect();
+    write_profiles(scratch, codegen_units, &owned);
+}
+
+/// [`own_profile`] for every member of the workspace: a scratch copy whose generator differs
+/// from the main workspace's while one is being changed (a random release's, run while the
+/// generator is edited) shares none of its artifacts, so neither builds from the other's
+/// sources.
+pub(crate) fn own_profile_for_all(scratch: &Path, codegen_units: u32) {
+    let metadata = Command::new(env!("CARGO"))
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .current_dir(workspace_root())
+        .output()
+        .expect("cargo metadata runs");
+    let json: serde_json::Value =
+        serde_json::from_slice(&metadata.stdout).expect("cargo metadata is JSON");
+    let members: Vec<String> = (json["packages"].as_array().into_iter().flatten())
+        .filter_map(|p| p["name"].as_str().map(str::to_string))
+        .collect();
+    assert!(members.iter().any(|m| m == "mrds-spec"), "{members:?}");
+    write_profiles(scratch, codegen_units, &members);
+}
+
+fn write_profiles(scratch: &Path, codegen_units: u32, packages: &[String]) {
+    let config: String = packages
         .iter()
         .map(|p| {
             format!("[profile.dev.package.{p}]\ncodegen-units = {codegen_units}\ndebug = 0\n\n")

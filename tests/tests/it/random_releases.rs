@@ -223,7 +223,7 @@ fn seeds() -> Vec<u64> {
 #[test]
 #[ignore = "exhaustive: builds and tests a scratch copy of the workspace; .ci/exhaustive runs it"]
 fn a_random_release_keeps_the_workspace_green() {
-    use super::follow::{copy_workspace, free_port, own_profile, run, start_mock, step};
+    use super::follow::{copy_workspace, free_port, own_profile_for_all, run, start_mock, step};
     let scratch = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("random-release");
     let ws = scratch.join("ws");
     if ws.exists() {
@@ -233,7 +233,7 @@ fn a_random_release_keeps_the_workspace_green() {
         copy_workspace(&ws);
         Ok(())
     });
-    own_profile(&scratch, 253);
+    own_profile_for_all(&scratch, 253);
     let git = |args: &[&str]| {
         let mut all = vec![
             "-c",

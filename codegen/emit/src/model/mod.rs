@@ -20,7 +20,7 @@ mod value_sets;
 
 /// The most parameters a generated function takes. A record or parameter type with more
 /// required values is made from an init struct that names them (`records::init_struct`).
-const MAX_ARGS: usize = 6;
+pub(crate) const MAX_ARGS: usize = 6;
 
 /// Crate directory, relative to the workspace root.
 pub const DIR: &str = "crates/mrds-model";
