@@ -158,14 +158,17 @@ fn quickstart(api: &Api) -> (String, TokenStream) {
     let steps = calls.iter().enumerate().map(|(n, c)| {
         let method = ident(&c.endpoint.names.method);
         let id = &c.endpoint.id;
-        let summary = format!("{}. {}", n + 1, c.endpoint.summary.trim());
+        // Format strings: the spec's text with its braces doubled.
+        let literal = |text: String| text.replace('{', "{{").replace('}', "}}");
+        let summary = literal(format!("{}. {}", n + 1, c.endpoint.summary.trim()));
+        let line = format!("{}: {{}} record(s), request {{}}", literal(id.to_string()));
         let params = &c.params;
         quote! {
             println!(#summary);
             let params = #params;
             match client.#method(&params).await {
                 Ok(page) => {
-                    println!("{}: {} record(s), request {}", #id, page.data.len(), page.request_id);
+                    println!(#line, page.data.len(), page.request_id);
                     for record in page.data.iter().take(3) {
                         println!("  {record:?}");
                     }

@@ -18,7 +18,7 @@ pub async fn main() -> Result<(), Box<dyn std::error::Error>> {
     match client.company_detail(&params).await {
         Ok(page) => {
             println!(
-                "{}: {} record(s), request {}", "company_detail", page.data.len(), page
+                "company_detail: {} record(s), request {}", page.data.len(), page
                 .request_id
             );
             for record in page.data.iter().take(3) {
@@ -32,7 +32,7 @@ pub async fn main() -> Result<(), Box<dyn std::error::Error>> {
     match client.equity_offering(&params).await {
         Ok(page) => {
             println!(
-                "{}: {} record(s), request {}", "equity_offering", page.data.len(), page
+                "equity_offering: {} record(s), request {}", page.data.len(), page
                 .request_id
             );
             for record in page.data.iter().take(3) {
@@ -50,8 +50,7 @@ pub async fn main() -> Result<(), Box<dyn std::error::Error>> {
     match client.etf_flow(&params).await {
         Ok(page) => {
             println!(
-                "{}: {} record(s), request {}", "etf_flow", page.data.len(), page
-                .request_id
+                "etf_flow: {} record(s), request {}", page.data.len(), page.request_id
             );
             for record in page.data.iter().take(3) {
                 println!("  {record:?}");
