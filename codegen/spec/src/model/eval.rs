@@ -305,14 +305,20 @@ mod tests {
     /// The broken-spec corpus's valid base (a service, `bars` with every kind of check, and
     /// `item_notes`).
     fn bars() -> Endpoint {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/broken/_valid_base");
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/broken/_valid_base"
+        );
         let api = crate::load_spec(std::path::Path::new(dir)).unwrap_or_else(|d| panic!("{d}"));
         api.endpoint_named("bars").expect("bars").clone()
     }
 
     /// The base's `bars` with one more rule, `bars.short_symbol`, reading `symbol`.
     fn bars_with_a_rule_on_symbol() -> Endpoint {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/broken/_valid_base");
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/broken/_valid_base"
+        );
         let mut sources = crate::load::read_dir(std::path::Path::new(dir)).expect("the base");
         let api = sources
             .iter_mut()
