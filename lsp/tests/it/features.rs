@@ -1,0 +1,1 @@
+//! Snapshots of what an editor gets.
