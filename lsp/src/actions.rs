@@ -98,8 +98,14 @@ fn acknowledge(server: &Server<'_>, d: &Diagnostic) -> Vec<CodeActionOrCommand> 
     let Some(data) = &d.data else {
         return Vec::new();
     };
-    let check = data.get("check").and_then(Value::as_str).unwrap_or_default();
-    let subject = data.get("subject").and_then(Value::as_str).unwrap_or_default();
+    let check = data
+        .get("check")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let subject = data
+        .get("subject")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     let Some((finding, _)) = server.analysis.findings.iter().find(|(f, s)| {
         f.kind.id() == check && f.subject == subject && *s == Status::Unacknowledged
     }) else {
@@ -108,7 +114,10 @@ fn acknowledge(server: &Server<'_>, d: &Diagnostic) -> Vec<CodeActionOrCommand> 
     let rows = mrds_diff::policy::endpoint_rows(finding, base, api);
     let mut acks: Vec<(String, Row)> = Vec::new();
     if rows.is_empty() {
-        acks.push((format!("Acknowledge `{check}` in the history"), Row::Breaking(check.to_owned())));
+        acks.push((
+            format!("Acknowledge `{check}` in the history"),
+            Row::Breaking(check.to_owned()),
+        ));
         acks.push((
             format!("Acknowledge `{subject}` in the history"),
             Row::Breaking(subject.to_owned()),
@@ -126,7 +135,10 @@ fn acknowledge(server: &Server<'_>, d: &Diagnostic) -> Vec<CodeActionOrCommand> 
             })
             .collect();
         acks.push((
-            format!("Add the history row{} for `{subject}`", if lines.len() == 1 { "" } else { "s" }),
+            format!(
+                "Add the history row{} for `{subject}`",
+                if lines.len() == 1 { "" } else { "s" }
+            ),
             Row::Changes(lines),
         ));
     }
@@ -206,7 +218,13 @@ fn history_edit(
         Row::Breaking(_) => "breaking:",
         Row::Changes(_) => "changes:",
     };
-    let found = (start..end).find(|&i| lines.line(i).trim_start().trim_start_matches("- ").starts_with(key));
+    let found = (start..end).find(|&i| {
+        lines
+            .line(i)
+            .trim_start()
+            .trim_start_matches("- ")
+            .starts_with(key)
+    });
     let insert = |line: usize, text: String| {
         let at = Position::new(line as u32, 0);
         Some((uri.clone(), TextEdit::new(Range::new(at, at), text)))
@@ -216,8 +234,13 @@ fn history_edit(
             let l = lines.line(i);
             let close = l.rfind(']')?;
             let empty = l[..close].trim_end().ends_with('[');
-            let at = text::Lines::new(text).position(i as u32 + 1, l[..close].chars().count() as u32 + 1);
-            let new_text = if empty { name.clone() } else { format!(", {name}") };
+            let at = text::Lines::new(text)
+                .position(i as u32 + 1, l[..close].chars().count() as u32 + 1);
+            let new_text = if empty {
+                name.clone()
+            } else {
+                format!(", {name}")
+            };
             Some((uri, TextEdit::new(Range::new(at, at), new_text)))
         }
         (_, Some(i)) => {
@@ -266,7 +289,11 @@ fn today() -> String {
 fn next_version(v: Option<&str>) -> String {
     let parts: Option<Vec<u64>> = v
         .and_then(|v| v.strip_prefix('v'))
-        .map(|v| v.split('.').map(|p| p.parse().ok()).collect::<Option<Vec<u64>>>())
+        .map(|v| {
+            v.split('.')
+                .map(|p| p.parse().ok())
+                .collect::<Option<Vec<u64>>>()
+        })
         .unwrap_or(None);
     match parts.as_deref() {
         Some([a, b, c]) => format!("v{a}.{b}.{}", c + 1),
@@ -275,7 +302,10 @@ fn next_version(v: Option<&str>) -> String {
 }
 
 /// A lens at the top of every spec file: the generated code's preview.
-pub fn code_lenses(server: &Server<'_>, p: CodeLensParams) -> Result<Option<Vec<CodeLens>>, String> {
+pub fn code_lenses(
+    server: &Server<'_>,
+    p: CodeLensParams,
+) -> Result<Option<Vec<CodeLens>>, String> {
     if server.ws.name_of(&p.text_document.uri).is_none() {
         return Ok(None);
     }
@@ -331,13 +361,20 @@ fn preview(server: &Server<'_>) -> Result<Value, String> {
             Ok(out) => {
                 let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
                 let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-                let summary = stdout.lines().last().unwrap_or("codegen --preview ended").to_owned();
+                let summary = stdout
+                    .lines()
+                    .last()
+                    .unwrap_or("codegen --preview ended")
+                    .to_owned();
                 (format!("{stdout}{stderr}"), summary)
             }
             Err(e) => (String::new(), format!("cannot run cargo xtask: {e}")),
         };
         let _ = std::fs::write(&out_path, &text);
-        let _ = tasks.send(Task::Message(MessageType::INFO, format!("mrds-lsp: {summary}")));
+        let _ = tasks.send(Task::Message(
+            MessageType::INFO,
+            format!("mrds-lsp: {summary}"),
+        ));
         if let Some(uri) = text::uri_of(&out_path) {
             let params = ShowDocumentParams {
                 uri,
@@ -347,7 +384,8 @@ fn preview(server: &Server<'_>) -> Result<Value, String> {
             };
             let request = lsp_server::Request::new(
                 0.into(),
-                <lsp_types::request::ShowDocument as lsp_types::request::Request>::METHOD.to_owned(),
+                <lsp_types::request::ShowDocument as lsp_types::request::Request>::METHOD
+                    .to_owned(),
                 params,
             );
             let _ = tasks.send(Task::Request(request));

@@ -6,8 +6,8 @@
 //! definitions; the types of parameters and fields come from the last model that checked.
 
 use lsp_types::{
-    CompletionItem, CompletionItemKind, CompletionParams, CompletionResponse, Hover,
-    HoverContents, HoverParams, MarkupContent, MarkupKind,
+    CompletionItem, CompletionItemKind, CompletionParams, CompletionResponse, Hover, HoverContents,
+    HoverParams, MarkupContent, MarkupKind,
 };
 use mrds_spec::Api;
 use mrds_spec::index::{Role, Symbol};
@@ -191,9 +191,9 @@ pub fn completion(
                 values(&mut out, &ty);
             }
         }
-        "param" | "needs" | "before" | "after" | "from" | "to" | "limit" | "offset"
-        | "lookup" | "direction" | "at_least_one" | "first_of" | "contains"
-        | "latest_without" | "by" | "when"
+        "param" | "needs" | "before" | "after" | "from" | "to" | "limit" | "offset" | "lookup"
+        | "direction" | "at_least_one" | "first_of" | "contains" | "latest_without" | "by"
+        | "when"
             if in_endpoints || in_samples =>
         {
             params(&mut out, &cx.entry);
@@ -244,13 +244,29 @@ pub fn hover(server: &Server<'_>, p: HoverParams) -> Result<Option<Hover>, Strin
                 .find(|d| d.role == Role::Definition);
             let line = def.and_then(|d| {
                 let (_, text) = server.analysis.file(*file)?;
-                Some(Lines::new(text).line(d.span.line as usize - 1).trim().to_owned())
+                Some(
+                    Lines::new(text)
+                        .line(d.span.line as usize - 1)
+                        .trim()
+                        .to_owned(),
+                )
             });
-            format!("YAML anchor `&{name}`\n\n```yaml\n{}\n```", line.unwrap_or_default())
+            format!(
+                "YAML anchor `&{name}`\n\n```yaml\n{}\n```",
+                line.unwrap_or_default()
+            )
         }
-        (None, s) => format!("{} `{}` (the spec does not check yet: no resolved facts)", s.kind_word(), s.qualified()),
+        (None, s) => format!(
+            "{} `{}` (the spec does not check yet: no resolved facts)",
+            s.kind_word(),
+            s.qualified()
+        ),
         (Some(api), s) => describe(api, s).unwrap_or_else(|| {
-            format!("{} `{}`: not in the last spec that checked", s.kind_word(), s.qualified())
+            format!(
+                "{} `{}`: not in the last spec that checked",
+                s.kind_word(),
+                s.qualified()
+            )
         }),
     };
     let range = crate::nav::Places::new(server).range(o);
@@ -330,7 +346,12 @@ fn describe(api: &Api, s: &Symbol) -> Option<String> {
     Some(match s {
         Symbol::Record(name) => {
             let r = api.records.iter().find(|r| &r.spec_name == name)?;
-            let mut t = format!("**record `{name}`** (Rust `mrds_model::records::{}`)\n\n{}\n\n{}\n\n", r.name, r.doc, provenance(&r.provenance));
+            let mut t = format!(
+                "**record `{name}`** (Rust `mrds_model::records::{}`)\n\n{}\n\n{}\n\n",
+                r.name,
+                r.doc,
+                provenance(&r.provenance)
+            );
             for f in &r.fields {
                 t.push_str(&format!(
                     "- `{}`: {}{}{}\n",
@@ -361,7 +382,11 @@ fn describe(api: &Api, s: &Symbol) -> Option<String> {
             format!(
                 "**value set `{name}`** (Rust `{}`, {})\n\n{}\n\nvalues: {}\n\n{}",
                 v.name,
-                if v.tolerant { "tolerant: an unknown value decodes into `Unknown`" } else { "strict" },
+                if v.tolerant {
+                    "tolerant: an unknown value decodes into `Unknown`"
+                } else {
+                    "strict"
+                },
                 v.doc,
                 values.join(", "),
                 provenance(&v.provenance)
@@ -382,7 +407,7 @@ fn describe(api: &Api, s: &Symbol) -> Option<String> {
             let e = api.endpoints.iter().find(|e| &e.id == id)?;
             let r = api.returns(e);
             let mut t = format!(
-                "**endpoint `{id}`**: `{:?} {}{}`\n\n{}\n\n{}\n\nGenerated Rust:\n```rust\n// mrds-client\nasync fn {}(&self, params: &mrds_model::params::{}) -> Result<Response<mrds_model::records::{}>, Error>\n// mrds-server: the `Api` trait's `{}`; endpoint table `{}`\n```\n",
+                "**endpoint `{id}`**: `{} {}{}`\n\n{}\n\n{}\n\nGenerated Rust:\n```rust\n// mrds-client\nasync fn {}(&self, params: &mrds_model::params::{}) -> Result<Response<mrds_model::records::{}>, Error>\n// mrds-server: the `Api` trait's `{}`; endpoint table `{}`\n```\n",
                 e.method,
                 api.base_path,
                 e.path,
@@ -398,7 +423,10 @@ fn describe(api: &Api, s: &Symbol) -> Option<String> {
                 t.push_str(&format!("\npaging stream: `{}`\n", e.names.stream));
             }
             if let Some(removed) = &e.removed {
-                t.push_str(&format!("\nremoved on {} ({})\n", removed.date, removed.version));
+                t.push_str(&format!(
+                    "\nremoved on {} ({})\n",
+                    removed.date, removed.version
+                ));
             }
             t
         }
@@ -406,19 +434,31 @@ fn describe(api: &Api, s: &Symbol) -> Option<String> {
             let e = api.endpoints.iter().find(|e| &e.id == endpoint)?;
             let p = e.params.iter().find(|p| &p.wire == param)?;
             let mut t = format!(
-                "**parameter `{endpoint}.{param}`** ({:?}{}): {}{}\n\n",
-                p.location,
+                "**parameter `{endpoint}.{param}`** ({}{}): {}{}\n\n",
+                match p.location {
+                    mrds_spec::ast::ParamLocation::Query => "query",
+                    mrds_spec::ast::ParamLocation::Path => "path",
+                },
                 if p.required { ", required" } else { "" },
                 value_type(&p.ty),
                 match &p.list {
-                    Some(l) => format!(", a list ({:?}, items {:?} to {:?})", l.style, l.min_items, l.max_items),
+                    Some(l) => format!(
+                        ", a list ({:?}, items {:?} to {:?})",
+                        l.style, l.min_items, l.max_items
+                    ),
                     None => String::new(),
                 }
             );
             if let Some(d) = &p.default {
                 t.push_str(&format!("default: `{}`\n\n", d.wire()));
             }
-            t.push_str(&format!("{}\n\n{}\n\nRust: `{}.{}`\n", p.doc, provenance(&p.provenance), e.names.params_type, p.ident));
+            t.push_str(&format!(
+                "{}\n\n{}\n\nRust: `{}.{}`\n",
+                p.doc,
+                provenance(&p.provenance),
+                e.names.params_type,
+                p.ident
+            ));
             let rules: Vec<String> = e
                 .rules
                 .iter()
@@ -445,9 +485,15 @@ mod tests {
     fn the_context_is_the_key_the_section_and_the_entry() {
         let text = "endpoints:\n  bars:\n    params:\n      - { name: x, type: Si";
         let cx = context(text, 3, 40);
-        assert_eq!((cx.section.as_str(), cx.entry.as_str(), cx.key.as_str()), ("endpoints", "bars", "type"));
+        assert_eq!(
+            (cx.section.as_str(), cx.entry.as_str(), cx.key.as_str()),
+            ("endpoints", "bars", "type")
+        );
         let text = "samples:\n  bars:\n    first_of:\n      - ";
         let cx = context(text, 3, 8);
-        assert_eq!((cx.section.as_str(), cx.entry.as_str(), cx.key.as_str()), ("samples", "bars", "first_of"));
+        assert_eq!(
+            (cx.section.as_str(), cx.entry.as_str(), cx.key.as_str()),
+            ("samples", "bars", "first_of")
+        );
     }
 }

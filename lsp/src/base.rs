@@ -23,7 +23,10 @@ pub fn load(spec_dir: &Path, rev: Option<&str>) -> Result<(Api, String), String>
         return Ok((api, spec.display().to_string()));
     }
     let commit = match rev {
-        Some(rev) => git(spec_dir, &["rev-parse", "--verify", &format!("{rev}^{{commit}}")])?,
+        Some(rev) => git(
+            spec_dir,
+            &["rev-parse", "--verify", &format!("{rev}^{{commit}}")],
+        )?,
         None => default_base(spec_dir)?,
     };
     let prefix = spec_dir
@@ -32,7 +35,9 @@ pub fn load(spec_dir: &Path, rev: Option<&str>) -> Result<(Api, String), String>
     let listing = git(spec_dir, &["ls-tree", "-r", "--name-only", &commit])?;
     let mut sources = Vec::new();
     for path in listing.lines() {
-        let hidden = path.split('/').any(|p| p.starts_with('.') || p == "generated");
+        let hidden = path
+            .split('/')
+            .any(|p| p.starts_with('.') || p == "generated");
         if hidden || !(path.ends_with(".yaml") || path.ends_with(".yml")) {
             continue;
         }
@@ -60,7 +65,15 @@ fn short(commit: &str) -> &str {
 fn default_base(dir: &Path) -> Result<String, String> {
     let head = git(dir, &["rev-parse", "--verify", "HEAD^{commit}"])?;
     for main in ["main", "origin/main"] {
-        if let Ok(main) = git(dir, &["rev-parse", "--verify", "--quiet", &format!("{main}^{{commit}}")]) {
+        if let Ok(main) = git(
+            dir,
+            &[
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                &format!("{main}^{{commit}}"),
+            ],
+        ) {
             return git(dir, &["merge-base", &head, &main]);
         }
     }

@@ -31,6 +31,7 @@ pub mod actions;
 pub mod analysis;
 pub mod assist;
 pub mod base;
+pub mod fuzz;
 pub mod nav;
 pub mod server;
 pub mod text;

@@ -8,8 +8,7 @@ use lsp_types::{
     DocumentSymbolResponse, GotoDefinitionParams, GotoDefinitionResponse, Location, OneOf,
     OptionalVersionedTextDocumentIdentifier, Position, PrepareRenameResponse, Range,
     ReferenceParams, RenameParams, SymbolKind, TextDocumentEdit, TextDocumentPositionParams,
-    TextEdit, Uri, WorkspaceEdit, WorkspaceSymbol, WorkspaceSymbolParams,
-    WorkspaceSymbolResponse,
+    TextEdit, Uri, WorkspaceEdit, WorkspaceSymbol, WorkspaceSymbolParams, WorkspaceSymbolResponse,
 };
 use mrds_spec::index::{Occurrence, Role, Symbol};
 
@@ -93,7 +92,10 @@ pub fn definition(
 }
 
 /// Every place of the name at the position.
-pub fn references(server: &Server<'_>, p: ReferenceParams) -> Result<Option<Vec<Location>>, String> {
+pub fn references(
+    server: &Server<'_>,
+    p: ReferenceParams,
+) -> Result<Option<Vec<Location>>, String> {
     let Some(o) = occurrence_at(server, &p.text_document_position) else {
         return Ok(None);
     };
@@ -188,7 +190,9 @@ pub fn rename(server: &Server<'_>, p: RenameParams) -> Result<Option<WorkspaceEd
             } else {
                 let words: Vec<String> = findings
                     .iter()
-                    .map(|(f, s)| format!("{} `{}`: {}", f.kind.id(), f.subject, verdict_words(f, s)))
+                    .map(|(f, s)| {
+                        format!("{} `{}`: {}", f.kind.id(), f.subject, verdict_words(f, s))
+                    })
                     .collect();
                 words.join("; ")
             }
@@ -199,7 +203,9 @@ pub fn rename(server: &Server<'_>, p: RenameParams) -> Result<Option<WorkspaceEd
     let label = format!("rename {what} to `{new_name}`");
     let mut changes = Vec::new();
     for (file, edits) in by_file {
-        let Some((name, _)) = a.file(file) else { continue };
+        let Some((name, _)) = a.file(file) else {
+            continue;
+        };
         let Some(uri) = server.ws.uri_of(name) else {
             continue;
         };
@@ -285,7 +291,9 @@ pub fn document_symbols(
     let mut top: Vec<(Symbol, DocumentSymbol)> = Vec::new();
     let mut children: BTreeMap<Symbol, Vec<DocumentSymbol>> = BTreeMap::new();
     for o in defs {
-        let Some(range) = places.range(o) else { continue };
+        let Some(range) = places.range(o) else {
+            continue;
+        };
         #[allow(deprecated)]
         let symbol = DocumentSymbol {
             name: o.symbol.name().to_owned(),

@@ -88,7 +88,12 @@ pub fn run(conn: &Connection, options: Options) -> Result<(), String> {
     let spec_dir = options
         .spec_dir
         .clone()
-        .or_else(|| init_options.get("spec").and_then(Value::as_str).map(PathBuf::from))
+        .or_else(|| {
+            init_options
+                .get("spec")
+                .and_then(Value::as_str)
+                .map(PathBuf::from)
+        })
         .or_else(|| folder.as_ref().map(|f| f.join("spec")))
         .unwrap_or_else(|| PathBuf::from("spec"));
     let spec_dir = std::fs::canonicalize(&spec_dir).unwrap_or(spec_dir);
@@ -99,14 +104,17 @@ pub fn run(conn: &Connection, options: Options) -> Result<(), String> {
         "capabilities": capabilities(),
         "serverInfo": { "name": "mrds-lsp", "version": env!("CARGO_PKG_VERSION") },
     });
-    conn.initialize_finish(id, result).map_err(|e| e.to_string())?;
+    conn.initialize_finish(id, result)
+        .map_err(|e| e.to_string())?;
 
     let ws = Workspace::new(&spec_dir);
     let mut server = Server::new(conn, ws, root);
-    let base_rev = options
-        .base
-        .clone()
-        .or_else(|| init_options.get("base").and_then(Value::as_str).map(str::to_owned));
+    let base_rev = options.base.clone().or_else(|| {
+        init_options
+            .get("base")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    });
     if !options.no_base && base_rev.as_deref() != Some("none") {
         match base::load(&spec_dir, base_rev.as_deref()) {
             Ok(base) => server.base = Some(base),
@@ -307,14 +315,19 @@ impl<'c> Server<'c> {
     fn notification(&mut self, n: Notification) {
         match n.method.as_str() {
             note::DidOpenTextDocument::METHOD => {
-                if let Ok(p) = n.extract::<lsp_types::DidOpenTextDocumentParams>(note::DidOpenTextDocument::METHOD) {
+                if let Ok(p) = n.extract::<lsp_types::DidOpenTextDocumentParams>(
+                    note::DidOpenTextDocument::METHOD,
+                ) {
                     if let Some(name) = self.ws.name_of(&p.text_document.uri) {
-                        self.ws.set_buffer(name, p.text_document.version, p.text_document.text);
+                        self.ws
+                            .set_buffer(name, p.text_document.version, p.text_document.text);
                     }
                 }
             }
             note::DidChangeTextDocument::METHOD => {
-                if let Ok(p) = n.extract::<lsp_types::DidChangeTextDocumentParams>(note::DidChangeTextDocument::METHOD) {
+                if let Ok(p) = n.extract::<lsp_types::DidChangeTextDocumentParams>(
+                    note::DidChangeTextDocument::METHOD,
+                ) {
                     if let Some(name) = self.ws.name_of(&p.text_document.uri) {
                         let mut text = self.ws.text(&name).unwrap_or_default().to_owned();
                         for change in p.content_changes {
@@ -322,7 +335,8 @@ impl<'c> Server<'c> {
                                 None => text = change.text,
                                 Some(range) => {
                                     let lines = text::Lines::new(&text);
-                                    let (a, b) = (lines.offset(range.start), lines.offset(range.end));
+                                    let (a, b) =
+                                        (lines.offset(range.start), lines.offset(range.end));
                                     let (a, b) = (a.min(b), b.max(a));
                                     text.replace_range(a..b, &change.text);
                                 }
@@ -333,7 +347,9 @@ impl<'c> Server<'c> {
                 }
             }
             note::DidCloseTextDocument::METHOD => {
-                if let Ok(p) = n.extract::<lsp_types::DidCloseTextDocumentParams>(note::DidCloseTextDocument::METHOD) {
+                if let Ok(p) = n.extract::<lsp_types::DidCloseTextDocumentParams>(
+                    note::DidCloseTextDocument::METHOD,
+                ) {
                     if let Some(name) = self.ws.name_of(&p.text_document.uri) {
                         self.ws.close(&name);
                     }

@@ -84,7 +84,9 @@ impl Workspace {
         let rel = path.strip_prefix(&self.dir).ok()?;
         let rel = rel.to_string_lossy().replace('\\', "/");
         let yaml = rel.ends_with(".yaml") || rel.ends_with(".yml");
-        let hidden = rel.split('/').any(|p| p.starts_with('.') || p == "generated");
+        let hidden = rel
+            .split('/')
+            .any(|p| p.starts_with('.') || p == "generated");
         (yaml && !hidden).then(|| format!("{}/{rel}", self.prefix))
     }
 

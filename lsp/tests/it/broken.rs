@@ -36,17 +36,25 @@ fn cases() -> Vec<(String, BTreeMap<String, String>)> {
     names.sort();
     let mut out = Vec::new();
     for path in names {
-        let name = path.file_stem().expect("a name").to_string_lossy().into_owned();
+        let name = path
+            .file_stem()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
         let overlay = std::fs::read_to_string(&path).expect("readable");
-        let steps: Vec<Step> = mrds_spec::yaml::from_str(&overlay)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let steps: Vec<Step> =
+            mrds_spec::yaml::from_str(&overlay).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut files = valid_base();
         for s in steps {
             match (s.edit, s.add, s.rewrite, s.remove) {
                 (Some(f), None, None, None) => {
                     let (find, replace) = (s.find.expect("find"), s.replace.expect("replace"));
                     let text = files.get_mut(&f).expect("a file of the base");
-                    assert_eq!(text.matches(&find).count(), 1, "{name}: `{find}` once in {f}");
+                    assert_eq!(
+                        text.matches(&find).count(),
+                        1,
+                        "{name}: `{find}` once in {f}"
+                    );
                     *text = text.replacen(&find, &replace, 1);
                 }
                 (None, Some(f), None, None) | (None, None, Some(f), None) => {
@@ -73,21 +81,24 @@ fn checker_lines(files: &BTreeMap<String, String>) -> Vec<String> {
     let Err(d) = mrds_spec::load_sources(&sources) else {
         return Vec::new();
     };
-    let mut out: Vec<String> = d
-        .0
-        .iter()
-        .map(|d| {
-            let (file, line, column) = match &d.location {
-                Some(l) => (l.file.trim_start_matches("spec/").to_owned(), l.line, l.column),
-                None => (sources[0].0.trim_start_matches("spec/").to_owned(), 1, 1),
-            };
-            let message = match &d.hint {
-                Some(h) => format!("{}\nhint: {h}", d.message),
-                None => d.message.clone(),
-            };
-            format!("{file}:{line}:{column}: {}", message.replace('\n', " | "))
-        })
-        .collect();
+    let mut out: Vec<String> =
+        d.0.iter()
+            .map(|d| {
+                let (file, line, column) = match &d.location {
+                    Some(l) => (
+                        l.file.trim_start_matches("spec/").to_owned(),
+                        l.line,
+                        l.column,
+                    ),
+                    None => (sources[0].0.trim_start_matches("spec/").to_owned(), 1, 1),
+                };
+                let message = match &d.hint {
+                    Some(h) => format!("{}\nhint: {h}", d.message),
+                    None => d.message.clone(),
+                };
+                format!("{file}:{line}:{column}: {}", message.replace('\n', " | "))
+            })
+            .collect();
     out.sort();
     out
 }
@@ -117,10 +128,17 @@ fn run_share(i: usize, of: usize) {
             continue;
         }
         let expected = checker_lines(&files);
-        assert!(!expected.is_empty(), "{name}: the checker refuses every case");
+        assert!(
+            !expected.is_empty(),
+            "{name}: the checker refuses every case"
+        );
         // The case as files on disk.
         let mut c = Client::start(&files, None);
-        assert_eq!(server_lines(&c), expected, "{name}: as the files on disk are");
+        assert_eq!(
+            server_lines(&c),
+            expected,
+            "{name}: as the files on disk are"
+        );
         // The case as a buffer over the valid base on disk: published as typed, cleared
         // when the base's text is typed back.
         drop(c);
@@ -135,7 +153,8 @@ fn run_share(i: usize, of: usize) {
         }
         c.settle();
         // A file the case removes stays on disk here: compare only the cases that edit.
-        if files.keys().all(|f| base.contains_key(f)) && base.keys().all(|f| files.contains_key(f)) {
+        if files.keys().all(|f| base.contains_key(f)) && base.keys().all(|f| files.contains_key(f))
+        {
             assert_eq!(server_lines(&c), expected, "{name}: as typed in buffers");
         }
         for (v, f) in changed.iter().enumerate() {
@@ -144,7 +163,11 @@ fn run_share(i: usize, of: usize) {
             c.change(f, 2 + v as i32, text);
         }
         c.settle();
-        assert_eq!(server_lines(&c), Vec::<String>::new(), "{name}: cleared when fixed");
+        assert_eq!(
+            server_lines(&c),
+            Vec::<String>::new(),
+            "{name}: cleared when fixed"
+        );
     }
 }
 

@@ -53,7 +53,11 @@ pub fn valid_base() -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     for entry in std::fs::read_dir(dir).expect("the base") {
         let path = entry.expect("an entry").path();
-        let name = path.file_name().expect("a name").to_string_lossy().into_owned();
+        let name = path
+            .file_name()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
         out.insert(name, std::fs::read_to_string(&path).expect("readable"));
     }
     out
@@ -76,7 +80,10 @@ pub struct Client {
 impl Client {
     /// Starts a server on `files` (a spec directory's files by relative name), with `base` as
     /// the inline verdict's base (a spec's files, or none), and reads the first diagnostics.
-    pub fn start(files: &BTreeMap<String, String>, base: Option<&BTreeMap<String, String>>) -> Client {
+    pub fn start(
+        files: &BTreeMap<String, String>,
+        base: Option<&BTreeMap<String, String>>,
+    ) -> Client {
         let scratch = Scratch::new("ws");
         let spec = scratch.0.join("spec");
         let mut all = BTreeMap::new();
@@ -107,7 +114,10 @@ impl Client {
             _scratch: scratch,
         };
         let root = mrds_lsp::text::uri_of(c.spec.parent().expect("a parent")).expect("a URI");
-        c.request("initialize", json!({ "capabilities": {}, "rootUri": root.as_str() }));
+        let _ = c.request(
+            "initialize",
+            json!({ "capabilities": {}, "rootUri": root.as_str() }),
+        );
         c.notify("initialized", json!({}));
         c.settle();
         c
@@ -121,7 +131,10 @@ impl Client {
     /// Sends a notification.
     pub fn notify(&mut self, method: &str, params: Value) {
         let n = Notification::new(method.to_owned(), params);
-        self.conn.sender.send(Message::Notification(n)).expect("the server listens");
+        self.conn
+            .sender
+            .send(Message::Notification(n))
+            .expect("the server listens");
     }
 
     /// Sends a request and waits for its answer (reading what is published meanwhile).
@@ -129,7 +142,10 @@ impl Client {
         self.next += 1;
         let id = RequestId::from(self.next);
         let r = Request::new(id.clone(), method.to_owned(), params);
-        self.conn.sender.send(Message::Request(r)).expect("the server listens");
+        self.conn
+            .sender
+            .send(Message::Request(r))
+            .expect("the server listens");
         loop {
             match self.receive() {
                 Message::Response(r) if r.id == id => {
@@ -162,7 +178,11 @@ impl Client {
                     self.diagnostics.insert(name, p.diagnostics);
                 }
                 "window/showMessage" => {
-                    let text = n.params.get("message").and_then(Value::as_str).unwrap_or("");
+                    let text = n
+                        .params
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .unwrap_or("");
                     self.messages.push(text.to_owned());
                 }
                 _ => {}
