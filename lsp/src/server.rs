@@ -31,6 +31,11 @@ use crate::analysis::{self, Analysis};
 use crate::workspace::Workspace;
 use crate::{actions, assist, base, nav, text};
 
+/// How long the loop waits for a newer edit before it checks: the protocol's reader hands
+/// over one message at a time, so an edit typed right after another may still be on its way
+/// when the loop finds nothing waiting.
+const DEBOUNCE: std::time::Duration = std::time::Duration::from_millis(8);
+
 /// How the server is set up (the command line's options; the editor's
 /// `initializationOptions` may set `base` and `spec` too).
 #[derive(Clone, Debug, Default)]
@@ -62,8 +67,8 @@ pub struct Server<'c> {
     /// The model of the newest generation that checked: what completion and hover read while
     /// the spec has an error.
     pub(crate) last_api: Option<Api>,
-    /// The diagnostics last published, by file.
-    published: BTreeMap<String, Vec<Diagnostic>>,
+    /// The diagnostics last published, by file, and the buffer's version they were of.
+    published: BTreeMap<String, (Vec<Diagnostic>, Option<i32>)>,
     /// The workspace root (where `cargo xtask` runs).
     pub(crate) root: PathBuf,
     pub(crate) tasks: (Sender<Task>, Receiver<Task>),
@@ -195,7 +200,7 @@ impl<'c> Server<'c> {
                 select! {
                     recv(self.conn.receiver) -> m => Some(m.map_err(|_| ())),
                     recv(self.tasks.1) -> t => { if let Ok(t) = t { self.task(t) } continue }
-                    default => None,
+                    default(DEBOUNCE) => None,
                 }
             } else {
                 select! {
@@ -267,8 +272,17 @@ impl<'c> Server<'c> {
         for name in self.published.keys() {
             next.entry(name.clone()).or_default();
         }
+        let mut sent = BTreeMap::new();
         for (name, diagnostics) in &next {
-            if self.published.get(name) == Some(diagnostics) {
+            let version = self.ws.version(name);
+            // Published when they changed, or when the buffer did (an editor sees which
+            // version its diagnostics are of).
+            let same = self
+                .published
+                .get(name)
+                .is_some_and(|(d, v)| d == diagnostics && *v == version);
+            sent.insert(name.clone(), (diagnostics.clone(), version));
+            if same {
                 continue;
             }
             let Some(uri) = self.ws.uri_of(name) else {
@@ -277,7 +291,7 @@ impl<'c> Server<'c> {
             let params = PublishDiagnosticsParams {
                 uri,
                 diagnostics: diagnostics.clone(),
-                version: self.ws.version(name),
+                version,
             };
             self.send(Message::Notification(Notification::new(
                 note::PublishDiagnostics::METHOD.to_owned(),
@@ -285,8 +299,9 @@ impl<'c> Server<'c> {
             )));
         }
         next.retain(|name, _| self.analysis.file_id(name).is_some());
-        self.analysis.diagnostics = next.clone();
-        self.published = next;
+        sent.retain(|name, _| self.analysis.file_id(name).is_some());
+        self.analysis.diagnostics = next;
+        self.published = sent;
     }
 
     fn send(&self, m: Message) {
