@@ -72,3 +72,18 @@ fn a_five_megabyte_buffer() {
     );
     edit_texts(&[(0, big)]);
 }
+
+/// The fuzz target's committed corpus (`lsp/tests/fuzz-corpus/`), replayed on stable.
+#[test]
+fn the_fuzz_corpus_replays() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-corpus");
+    let mut inputs: Vec<_> = std::fs::read_dir(dir)
+        .expect("the corpus")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    inputs.sort();
+    assert!(!inputs.is_empty(), "the corpus has seeds");
+    for input in inputs {
+        edit_sequence(&std::fs::read(&input).expect("readable"));
+    }
+}
