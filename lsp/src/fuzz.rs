@@ -138,10 +138,10 @@ pub fn edit_texts(edits: &[(usize, String)]) {
             params,
         )));
     };
-    for file in 0..VALID.len() {
+    for (file, (_, text)) in VALID.iter().enumerate() {
         notify(
             "textDocument/didOpen",
-            json!({ "textDocument": { "uri": uri(file), "languageId": "yaml", "version": 1, "text": VALID[file].1 } }),
+            json!({ "textDocument": { "uri": uri(file), "languageId": "yaml", "version": 1, "text": text } }),
         );
     }
     let mut version = 1;
@@ -186,11 +186,11 @@ pub fn edit_texts(edits: &[(usize, String)]) {
         }
     }
     settle("$/mrds/stats", json!({}));
-    for file in 0..VALID.len() {
+    for (file, (_, text)) in VALID.iter().enumerate() {
         version += 1;
         notify(
             "textDocument/didChange",
-            json!({ "textDocument": { "uri": uri(file), "version": version }, "contentChanges": [{ "text": VALID[file].1 }] }),
+            json!({ "textDocument": { "uri": uri(file), "version": version }, "contentChanges": [{ "text": text }] }),
         );
     }
     let published = settle("$/mrds/stats", json!({}));

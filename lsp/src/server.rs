@@ -328,46 +328,42 @@ impl<'c> Server<'c> {
     }
 
     fn notification(&mut self, n: Notification) {
+        use lsp_types::{
+            DidChangeTextDocumentParams as Change, DidCloseTextDocumentParams as Close,
+            DidOpenTextDocumentParams as Open,
+        };
         match n.method.as_str() {
             note::DidOpenTextDocument::METHOD => {
-                if let Ok(p) = n.extract::<lsp_types::DidOpenTextDocumentParams>(
-                    note::DidOpenTextDocument::METHOD,
-                ) {
-                    if let Some(name) = self.ws.name_of(&p.text_document.uri) {
-                        self.ws
-                            .set_buffer(name, p.text_document.version, p.text_document.text);
-                    }
+                if let Ok(p) = n.extract::<Open>(note::DidOpenTextDocument::METHOD)
+                    && let Some(name) = self.ws.name_of(&p.text_document.uri)
+                {
+                    let d = p.text_document;
+                    self.ws.set_buffer(name, d.version, d.text);
                 }
             }
             note::DidChangeTextDocument::METHOD => {
-                if let Ok(p) = n.extract::<lsp_types::DidChangeTextDocumentParams>(
-                    note::DidChangeTextDocument::METHOD,
-                ) {
-                    if let Some(name) = self.ws.name_of(&p.text_document.uri) {
-                        let mut text = self.ws.text(&name).unwrap_or_default().to_owned();
-                        for change in p.content_changes {
-                            match change.range {
-                                None => text = change.text,
-                                Some(range) => {
-                                    let lines = text::Lines::new(&text);
-                                    let (a, b) =
-                                        (lines.offset(range.start), lines.offset(range.end));
-                                    let (a, b) = (a.min(b), b.max(a));
-                                    text.replace_range(a..b, &change.text);
-                                }
+                if let Ok(p) = n.extract::<Change>(note::DidChangeTextDocument::METHOD)
+                    && let Some(name) = self.ws.name_of(&p.text_document.uri)
+                {
+                    let mut text = self.ws.text(&name).unwrap_or_default().to_owned();
+                    for change in p.content_changes {
+                        match change.range {
+                            None => text = change.text,
+                            Some(range) => {
+                                let lines = text::Lines::new(&text);
+                                let (a, b) = (lines.offset(range.start), lines.offset(range.end));
+                                text.replace_range(a.min(b)..b.max(a), &change.text);
                             }
                         }
-                        self.ws.set_buffer(name, p.text_document.version, text);
                     }
+                    self.ws.set_buffer(name, p.text_document.version, text);
                 }
             }
             note::DidCloseTextDocument::METHOD => {
-                if let Ok(p) = n.extract::<lsp_types::DidCloseTextDocumentParams>(
-                    note::DidCloseTextDocument::METHOD,
-                ) {
-                    if let Some(name) = self.ws.name_of(&p.text_document.uri) {
-                        self.ws.close(&name);
-                    }
+                if let Ok(p) = n.extract::<Close>(note::DidCloseTextDocument::METHOD)
+                    && let Some(name) = self.ws.name_of(&p.text_document.uri)
+                {
+                    self.ws.close(&name);
                 }
             }
             note::DidChangeWatchedFiles::METHOD => self.ws.reload(),

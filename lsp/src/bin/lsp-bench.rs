@@ -143,10 +143,10 @@ fn main() {
             if std::io::Read::read_exact(&mut r, &mut body).is_err() {
                 return;
             }
-            if let Ok(v) = serde_json::from_slice::<Value>(&body) {
-                if tx.send(v).is_err() {
-                    return;
-                }
+            if let Ok(v) = serde_json::from_slice::<Value>(&body)
+                && tx.send(v).is_err()
+            {
+                return;
             }
         }
     });

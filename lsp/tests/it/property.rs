@@ -35,7 +35,7 @@ fn random_edit_sequences_never_bring_the_server_down() {
             .map(|_| {
                 let b = rng.next() as u8;
                 // Separators often enough for a few edits per sequence.
-                if b % 23 == 0 { 0xFF } else { b }
+                if b.is_multiple_of(23) { 0xFF } else { b }
             })
             .collect();
         let outcome = std::panic::catch_unwind(|| edit_sequence(&data));

@@ -250,15 +250,13 @@ impl Walker<'_> {
         // `{name}` segments of the path.
         let mut offset = 0u32;
         for (i, part) in e.path.split('{').enumerate() {
-            if i > 0 {
-                if let Some(end) = part.find('}') {
-                    let name = &part[..end];
-                    let symbol = Symbol::Param {
-                        endpoint: id.to_owned(),
-                        param: name.to_owned(),
-                    };
-                    self.push(e.path.at(), offset, chars(name), symbol, Role::Reference);
-                }
+            if let Some(end) = part.find('}').filter(|_| i > 0) {
+                let name = &part[..end];
+                let symbol = Symbol::Param {
+                    endpoint: id.to_owned(),
+                    param: name.to_owned(),
+                };
+                self.push(e.path.at(), offset, chars(name), symbol, Role::Reference);
             }
             offset += chars(part) + 1;
         }
@@ -283,11 +281,13 @@ impl Walker<'_> {
     }
 
     fn rule(&mut self, endpoint: &str, rule: &ast::Rule) {
-        if let Some(rest) = rule.id.strip_prefix(endpoint) {
-            if rest.starts_with('.') {
-                let symbol = Symbol::Endpoint(endpoint.to_owned());
-                self.name(rule.id.at(), endpoint, symbol, Role::Reference);
-            }
+        if rule
+            .id
+            .strip_prefix(endpoint)
+            .is_some_and(|rest| rest.starts_with('.'))
+        {
+            let symbol = Symbol::Endpoint(endpoint.to_owned());
+            self.name(rule.id.at(), endpoint, symbol, Role::Reference);
         }
         if let Some(when) = &rule.when {
             self.operand(endpoint, when.param.at(), &when.param);
