@@ -389,6 +389,28 @@ impl Walker<'_> {
         self.name(s.key_at(), endpoint, symbol, Role::Reference);
         let returns = self.d.returns(endpoint).map(str::to_owned);
         let returns = returns.as_deref();
+        // The names of the example's query (`?symbol=AAPL&limit=2`).
+        if let Some(example) = &s.example
+            && let Some((path, query)) = example.split_once('?')
+        {
+            let mut offset = chars(path) + 1;
+            for pair in query.split('&') {
+                let name = pair.split_once('=').map_or(pair, |(n, _)| n);
+                let declared = self
+                    .d
+                    .endpoints
+                    .get(endpoint)
+                    .is_some_and(|e| e.params.iter().any(|p| p.name.item == name));
+                if declared {
+                    let symbol = Symbol::Param {
+                        endpoint: endpoint.to_owned(),
+                        param: name.to_owned(),
+                    };
+                    self.push(example.at(), offset, chars(name), symbol, Role::Reference);
+                }
+                offset += chars(pair) + 1;
+            }
+        }
         for p in s
             .first_of
             .iter()
