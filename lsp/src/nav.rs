@@ -153,7 +153,7 @@ pub fn rename(server: &Server<'_>, p: RenameParams) -> Result<Option<WorkspaceEd
     let mut places = Places::new(server);
     // Edits by file, and the renamed texts to check.
     let mut by_file: BTreeMap<u32, Vec<(Range, &Occurrence)>> = BTreeMap::new();
-    for r in a.index.places(&symbol).filter(|r| r.role != Role::Mention) {
+    for r in a.index.rename_places(&symbol) {
         if let Some(range) = places.range(r) {
             by_file.entry(r.span.file).or_default().push((range, r));
         }

@@ -6,3 +6,4 @@ mod broken;
 mod client;
 mod features;
 mod property;
+mod rename_all;

@@ -203,6 +203,39 @@ impl Index {
         defs.chain(refs)
     }
 
+    /// The symbols a rename of `symbol` renames with it: those defined at the same place (a
+    /// parameter list or a field shared through a YAML alias defines a parameter of every
+    /// endpoint that repeats it), `symbol` first.
+    pub fn rename_group(&self, symbol: &Symbol) -> Vec<Symbol> {
+        let places: Vec<Span> = self
+            .places(symbol)
+            .filter(|o| o.role == Role::Definition)
+            .map(|o| o.span)
+            .collect();
+        let mut group = vec![symbol.clone()];
+        for o in &self.occurrences {
+            if o.role == Role::Definition && places.contains(&o.span) && !group.contains(&o.symbol)
+            {
+                group.push(o.symbol.clone());
+            }
+        }
+        group
+    }
+
+    /// Every place a rename of `symbol` changes: the names (not the mentions) of it and of
+    /// the symbols defined at its place ([`Index::rename_group`]), each place once.
+    pub fn rename_places(&self, symbol: &Symbol) -> Vec<&Occurrence> {
+        let group = self.rename_group(symbol);
+        let mut out: Vec<&Occurrence> = self
+            .occurrences
+            .iter()
+            .filter(|o| o.role != Role::Mention && group.contains(&o.symbol))
+            .collect();
+        out.sort_by_key(|o| (o.span, o.len));
+        out.dedup_by_key(|o| (o.span, o.len));
+        out
+    }
+
     /// Every symbol defined, of the kind `keep` selects, in order of name.
     pub fn defined(&self, keep: impl Fn(&Symbol) -> bool) -> Vec<&Symbol> {
         self.definitions.keys().filter(|s| keep(s)).collect()

@@ -396,6 +396,20 @@ impl Walker<'_> {
             let mut offset = chars(path) + 1;
             for pair in query.split('&') {
                 let name = pair.split_once('=').map_or(pair, |(n, _)| n);
+                // The values of a parameter of a value set (a list's separated by commas).
+                if let Some((_, value)) = pair.split_once('=')
+                    && let Some(set) = self.d.param_set(endpoint, name)
+                {
+                    let mut at = offset + chars(name) + 1;
+                    for v in value.split(',') {
+                        let symbol = Symbol::Value {
+                            set: set.clone(),
+                            value: v.to_owned(),
+                        };
+                        self.push(example.at(), at, chars(v), symbol, Role::Reference);
+                        at += chars(v) + 1;
+                    }
+                }
                 let declared = self
                     .d
                     .endpoints
