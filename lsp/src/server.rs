@@ -129,6 +129,9 @@ pub fn run(conn: &Connection, options: Options) -> Result<(), String> {
             ),
         }
     }
+    // The files on disk checked before any buffer: completion and hover have a model from
+    // the start, even when the first buffer opened does not check.
+    server.refresh();
     server.serve()
 }
 
