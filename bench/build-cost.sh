@@ -17,6 +17,8 @@
 #   mock             mrds-mock, default features: the sample server a downstream test serves
 #   mock-proxy       mrds-mock with `proxy`: the checking proxy (the client's stack, rustls)
 #   generator        mrds-spec and mrds-emit: what `cargo xtask codegen` needs to generate
+#   lsp              the spec's language server (`mrds-lsp`), dev profile
+#   lsp-release      the same, release profile (what `cargo xtask lsp` builds)
 #   progenitor       the client cargo-progenitor generates for the same API (OpenAPI 3.0.3;
 #                    its reqwest has no TLS feature: plain http only)
 #   progenitor-ring  the same with the TLS of mrds-client's default added to its manifest
@@ -84,6 +86,8 @@ command_of() {
     case "$1" in
         codegen) echo "run --quiet -p xtask -- codegen --check" ;;
         generator) echo "build --quiet -p mrds-spec -p mrds-emit" ;;
+        lsp) echo "build --quiet -p mrds-lsp --bin mrds-lsp" ;;
+        lsp-release) echo "build --quiet --release -p mrds-lsp --bin mrds-lsp" ;;
         progenitor | progenitor-ring) echo "build --quiet --manifest-path $scratch/$1/Cargo.toml" ;;
         *)
             [ -n "$(dependency_of "$1")" ] || { echo "unknown case $1" >&2; exit 2; }

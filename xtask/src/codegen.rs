@@ -78,7 +78,21 @@ fn checks_page(root: &Path) -> Result<Option<String>, CodegenError> {
 /// ([`mrds_emit::schema`]), its reference page ([`mrds_emit::reference`]) and the
 /// maintainers' page with its generated region ([`CHECKS_PAGE`]).
 pub fn run(root: &Path, mode: Mode) -> Result<(FileSet, Plan), CodegenError> {
-    let api = mrds_spec::load_spec(&root.join("spec")).map_err(CodegenError::Spec)?;
+    run_spec(root, &root.join("spec"), mode)
+}
+
+/// What the spec in `spec` (a scratch copy of the workspace's `spec/`, such as the language
+/// server's buffers) would change of the generated tree at `root`; nothing is written.
+pub fn preview(root: &Path, spec: &Path) -> Result<Plan, CodegenError> {
+    match run_spec(root, spec, Mode::Check) {
+        Ok((_, plan)) | Err(CodegenError::Drift(plan)) => Ok(plan),
+        Err(e) => Err(e),
+    }
+}
+
+/// [`run`] with the spec read from `spec`.
+fn run_spec(root: &Path, spec: &Path, mode: Mode) -> Result<(FileSet, Plan), CodegenError> {
+    let api = mrds_spec::load_spec(spec).map_err(CodegenError::Spec)?;
     let mut files = mrds_emit::all(&api).map_err(CodegenError::Emit)?;
     files.insert(mrds_emit::schema::PATH, mrds_emit::schema::text());
     if root.join("docs").is_dir() {

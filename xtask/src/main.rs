@@ -32,6 +32,18 @@ enum Command {
         /// Change nothing; exit non-zero with a diff when the tree is out of date.
         #[arg(long)]
         check: bool,
+        /// Change nothing; print the diff of what the spec in DIR (a scratch copy of spec/,
+        /// such as the language server's buffers) would generate against the tree.
+        #[arg(long, value_name = "DIR", conflicts_with = "check")]
+        preview: Option<PathBuf>,
+    },
+    /// Run the language server of spec/ over stdio (`mrds-lsp`, for editors; `cargo xtask lsp
+    /// --help` lists its options); builds and runs the `mrds-lsp` package.
+    #[command(disable_help_flag = true)]
+    Lsp {
+        /// The server's arguments (`--base REV`, `--no-base`, `--spec DIR`).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
     },
     /// Run the contract suite derived from spec/ against a server of the API (`cargo xtask
     /// contract --help` lists its options); builds and runs the `mrds-contract` package.
@@ -98,7 +110,12 @@ fn main() -> ExitCode {
         }
     };
     match command {
-        Command::Codegen { check } => codegen(&root, check),
+        Command::Codegen {
+            preview: Some(spec),
+            ..
+        } => preview(&root, &spec),
+        Command::Codegen { check, .. } => codegen(&root, check),
+        Command::Lsp { args } => lsp(&root, &args),
         Command::Synth { scale, out } => synth(&root, usize::from(scale), &out),
         Command::Contract { args } => contract(&root, &args),
         Command::SpecDiff(args) => {
@@ -140,6 +157,59 @@ fn contract(root: &Path, args: &[String]) -> ExitCode {
         },
         Err(e) => {
             eprintln!("xtask: cannot run cargo for the contract suite: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the language server's binary through cargo (release: the check runs on every
+/// keystroke), its standard input and output the editor's; exits as it does.
+fn lsp(root: &Path, args: &[String]) -> ExitCode {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = std::process::Command::new(cargo);
+    command
+        .arg("run")
+        .arg("--quiet")
+        .arg("--release")
+        .arg("--manifest-path")
+        .arg(root.join("Cargo.toml"))
+        .args(["--package", "mrds-lsp", "--bin", "mrds-lsp", "--"]);
+    if !args
+        .iter()
+        .any(|a| a == "--spec" || a.starts_with("--spec="))
+    {
+        command.arg("--spec").arg(root.join("spec"));
+    }
+    match command.args(args).status() {
+        Ok(status) => match status.code() {
+            Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+            None => ExitCode::FAILURE,
+        },
+        Err(e) => {
+            eprintln!("xtask: cannot run cargo for the language server: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `codegen --preview DIR`: the diff of what DIR's spec generates against the tree.
+fn preview(root: &Path, spec: &Path) -> ExitCode {
+    match xtask::codegen::preview(root, spec) {
+        Ok(plan) if plan.is_empty() => {
+            println!("codegen --preview: the generated code does not change");
+            ExitCode::SUCCESS
+        }
+        Ok(plan) => {
+            print!("{plan}");
+            println!(
+                "codegen --preview: {} generated files would change, {} would be removed (nothing written)",
+                plan.changed.len(),
+                plan.stale.len()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(failure) => {
+            eprintln!("{failure}");
             ExitCode::FAILURE
         }
     }

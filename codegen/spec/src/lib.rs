@@ -20,6 +20,7 @@
 pub mod ast;
 pub mod check;
 pub mod diag;
+pub mod index;
 pub mod load;
 pub mod model;
 pub mod naming;

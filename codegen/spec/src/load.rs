@@ -158,7 +158,7 @@ pub fn parse_all(sources: &[(String, String)]) -> Result<Vec<LoadedFile>, Diagno
     }
 }
 
-fn parse_one(id: u32, name: &str, text: &str) -> Result<LoadedFile, Vec<Diagnostic>> {
+pub(crate) fn parse_one(id: u32, name: &str, text: &str) -> Result<LoadedFile, Vec<Diagnostic>> {
     let loc = |span: Span| Location {
         file: name.to_owned(),
         line: span.line as usize,

@@ -22,6 +22,7 @@ mod history;
 mod names;
 mod params;
 mod rules;
+mod sample_rows;
 mod samples;
 mod service;
 mod types;

@@ -582,7 +582,9 @@ impl<'a> Cx<'a> {
                 return;
             }
         };
-        if !ok {
+        if ok {
+            self.sample_format(value, field);
+        } else {
             let d = self.err(
                 value.at(),
                 format!(
