@@ -102,6 +102,57 @@ pub fn example_query(id: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// `wanted`, or `wanted_2`, `wanted_3`...: the first that `taken` refuses not.
+fn absent(wanted: &str, taken: impl Fn(&str) -> bool) -> String {
+    let mut name = wanted.to_string();
+    let mut n = 2;
+    while taken(&name) {
+        name = format!("{wanted}_{n}");
+        n += 1;
+    }
+    name
+}
+
+/// An error code the real spec does not have, `wanted` when it has not (`QUOTA_EXCEEDED`): for
+/// a test of an unknown code, which a release adding that code must not make known.
+pub fn unknown_code(wanted: &str) -> String {
+    absent(wanted, |c| {
+        real_spec().error_codes.iter().any(|e| e.code == c)
+    })
+}
+
+/// A value the real spec's value set `set` (its Rust name, `SourceKind`, or its spec name) does
+/// not have, `wanted` when it has not.
+///
+/// # Panics
+///
+/// When the spec has no such value set.
+pub fn unknown_value(set: &str, wanted: &str) -> String {
+    let api = real_spec();
+    let values: Vec<&str> = if set == "ErrorCode" {
+        api.error_codes.iter().map(|c| c.code.as_str()).collect()
+    } else {
+        let vs = (api.value_sets.iter())
+            .find(|v| v.name == set || v.spec_name == set)
+            .unwrap_or_else(|| panic!("no value set `{set}`"));
+        vs.values.iter().map(|v| v.wire.as_str()).collect()
+    };
+    absent(wanted, |v| values.contains(&v))
+}
+
+/// A field the real spec's record `record` (its Rust name or its spec name) does not have,
+/// `wanted` when it has not (`currency`): for a test of a field the client does not know.
+///
+/// # Panics
+///
+/// When the spec has no such record.
+pub fn unknown_field(record: &str, wanted: &str) -> String {
+    let r = (real_spec().records.iter())
+        .find(|r| r.name == record || r.spec_name == record)
+        .unwrap_or_else(|| panic!("no record `{record}`"));
+    absent(wanted, |f| r.field_named(f).is_some())
+}
+
 /// The endpoint `mrds-mock-slow` (`src/bin/`) answers late, serving it even when the spec marks
 /// it removed.
 pub const SLOW_ENDPOINT: &str = "treasury_rates";
@@ -460,6 +511,7 @@ fn scratch_version(dir: &Path) -> String {
 }
 
 pub mod capped;
+pub mod conform;
 pub mod fuzz;
 pub mod overlay;
 pub mod releases;

@@ -68,6 +68,8 @@ pub fn series(files: &BTreeMap<String, String>) -> Result<Vec<Release>, String> 
         let raw: Vec<RawStep> =
             mrds_spec::yaml::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
         let steps = overlay::parse_steps(raw).map_err(|e| format!("{name}: {e}"))?;
+        let api = load(&files).map_err(|e| format!("before {name}: {e}"))?;
+        let steps = merged(&api, steps);
         overlay::apply(&mut files, &steps).map_err(|e| format!("{name}: {e}"))?;
         out.push(Release {
             name: name.to_owned(),
@@ -96,6 +98,40 @@ pub fn series(files: &BTreeMap<String, String>) -> Result<Vec<Release>, String> 
         });
     }
     Ok(out)
+}
+
+/// `steps` with what they add at the service's level merged with what `api` holds: an error
+/// code the spec has already (the catalog's `POST` brings the codes a body needs, so a spec may
+/// hold them before the series does) is left out of the files the steps add, so the series
+/// applies to a spec that already has them, and never claims the provider's names twice.
+fn merged(api: &Api, steps: Vec<Step>) -> Vec<Step> {
+    let has = |line: &str| {
+        let code = line
+            .trim_start()
+            .strip_prefix("- { code: ")
+            .and_then(|rest| rest.split([',', ' ']).next());
+        code.is_some_and(|c| api.error_codes.iter().any(|e| e.code == c))
+    };
+    steps
+        .into_iter()
+        .map(|step| match step {
+            Step::Add { file, text } => {
+                let mut lines: Vec<&str> = text.lines().filter(|l| !has(l)).collect();
+                // A section left without items goes too.
+                if let Some(i) = lines.iter().position(|l| l.trim() == "error_codes:")
+                    && !lines
+                        .get(i + 1)
+                        .is_some_and(|l| l.trim_start().starts_with("- "))
+                {
+                    lines.remove(i);
+                }
+                let mut text = lines.join("\n");
+                text.push('\n');
+                Step::Add { file, text }
+            }
+            other => other,
+        })
+        .collect()
 }
 
 /// `files` (relative to `spec/`) loaded as a spec directory's files.

@@ -177,7 +177,13 @@ pub(crate) fn build(cx: &Cx<'_>, findings: &[Finding], extra: Vec<Item>) -> Repo
             says.join(" and ")
         );
         splices.push(row);
-        predicted.insert(ChangeKind::HistoryEntryAdded.info().id);
+        // The rows of one date are one entry: a row of a date the history has changes it.
+        let dated = cx.api.history.iter().any(|h| h.date == cx.today());
+        let kind = match dated {
+            true => ChangeKind::HistoryEntryChanged,
+            false => ChangeKind::HistoryEntryAdded,
+        };
+        predicted.insert(kind.info().id);
     }
     let source_names: Vec<&str> = sources_seen.iter().map(|s| source_name(*s)).collect();
     let mut text = format!(

@@ -102,6 +102,30 @@ fn each_release_loads_and_is_acknowledged() {
     }
 }
 
+/// The series merges what it adds at the service's level with what the spec holds: on a spec
+/// that already has the error codes a body needs (as it has once the catalog's `POST` is in
+/// `spec/`), every release still loads (the codes are not listed twice).
+#[test]
+fn the_series_applies_to_a_spec_that_has_the_codes_of_a_body() {
+    if followed() {
+        return;
+    }
+    let mut files = spec_files();
+    files.insert(
+        "endpoints/body-codes.yaml".into(),
+        "error_codes:\n  \
+         - { code: PAYLOAD_TOO_LARGE, status: 413, doc: The body is too large. }\n  \
+         - { code: UNSUPPORTED_MEDIA_TYPE, status: 415, doc: The body is not JSON. }\n"
+            .into(),
+    );
+    releases::load(&files).unwrap_or_else(|e| panic!("the spec with the codes: {e}"));
+    let series = releases::series(&files).unwrap_or_else(|e| panic!("the series: {e}"));
+    for release in &series {
+        overlay::apply(&mut files, &release.steps).unwrap();
+        releases::load(&files).unwrap_or_else(|e| panic!("{}: {e}", release.name));
+    }
+}
+
 fn labels(release: &str) -> mrds_diff::render::Labels {
     mrds_diff::render::Labels {
         base: "spec/ before".into(),

@@ -50,6 +50,7 @@ mod fuzz_regressions;
 mod generated;
 mod generated_specs;
 mod http;
+mod layering;
 mod mock_admin;
 mod mock_scenarios;
 mod mock_server;

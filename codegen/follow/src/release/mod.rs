@@ -220,6 +220,25 @@ impl Draw {
             .collect()
     }
 
+    /// `base`, or `base` with letters after it (`bjfb`, `bjfc`...): the first that `taken`
+    /// refuses not and no change of this release took; taken.
+    pub(crate) fn fresh(&mut self, base: &str, taken: impl Fn(&str) -> bool) -> String {
+        let mut name = base.to_string();
+        let mut n = 0u32;
+        while taken(&name) || self.taken.contains(&name) {
+            n += 1;
+            let mut suffix = String::new();
+            let mut k = n;
+            while k > 0 {
+                suffix.insert(0, char::from(b'a' + ((k - 1) % 26) as u8));
+                k = (k - 1) / 26;
+            }
+            name = format!("{base}{suffix}");
+        }
+        self.taken.insert(name.clone());
+        name
+    }
+
     /// Takes `what` (a target or a name); false when a change of this release took it.
     pub(crate) fn take(&mut self, what: impl Into<String>) -> bool {
         self.taken.insert(what.into())

@@ -116,12 +116,17 @@ fn body_codes(api: &Api) -> Vec<String> {
 }
 
 fn endpoint_with_body(cx: &Cx<'_>, draw: &mut Draw) -> Option<(String, Item)> {
-    let tag = draw.tag;
-    let id = format!("rel{tag}_watchlist_add");
-    if cx.api.endpoint_named(&id).is_some() || !draw.take(id.clone()) {
-        return None;
-    }
-    let path = format!("/v1/watchlists-{}/{{venue}}/entries", draw.word());
+    let api = cx.api;
+    let word = draw.word();
+    let segment = draw.fresh(&format!("watchlists-{word}"), |s| {
+        (api.endpoints.iter()).any(|e| e.path.to_string().starts_with(&format!("/v1/{s}/")))
+    });
+    let tag = segment.trim_start_matches("watchlists-").to_string();
+    let id = draw.fresh(&format!("{tag}_watchlist_add"), |id| {
+        api.endpoint_named(id).is_some()
+    });
+    let tag = heck::ToUpperCamelCase::to_upper_camel_case(tag.as_str());
+    let path = format!("/v1/{segment}/{{venue}}/entries");
     let example = path.replace("{venue}", "web");
     let codes = body_codes(cx.api);
     let mut text = format!(
@@ -153,7 +158,7 @@ fn endpoint_with_body(cx: &Cx<'_>, draw: &mut Draw) -> Option<(String, Item)> {
          example_body: {{ symbol: AAPL, weight: 10 }}\n    echo: {{ symbol: body.symbol, venue: venue }}\n    \
          sets:\n      - records:\n          - {{ symbol: AAPL, weight: 10, venue: web }}\n"
     ));
-    let file = new_file(cx, &format!("rel{tag}-watchlists"));
+    let file = new_file(cx, &segment);
     let mut check = vec![
         ChangeKind::EndpointAdded,
         ChangeKind::RecordAdded,
@@ -187,7 +192,7 @@ fn endpoint_with_body(cx: &Cx<'_>, draw: &mut Draw) -> Option<(String, Item)> {
 
 fn endpoint_overlapping(cx: &Cx<'_>, draw: &mut Draw) -> Option<(String, Item)> {
     let api = cx.api;
-    let tag = draw.tag;
+    let word = draw.word();
     // A template of the spec with a placeholder: the same with a literal there is more
     // specific; else a literal template with a placeholder in its last segment.
     let with_param: Vec<&Endpoint> = served(api, Method::Get)
@@ -199,7 +204,9 @@ fn endpoint_overlapping(cx: &Cx<'_>, draw: &mut Draw) -> Option<(String, Item)> 
                 .any(|s| matches!(s, Segment::Param { .. }))
         })
         .collect();
-    let literal = format!("latest-{}", draw.word());
+    let literal = draw.fresh(&format!("latest-{word}"), |l| {
+        (api.endpoints.iter()).any(|e| e.path.to_string().contains(&format!("/{l}")))
+    });
     let path = match draw.pick(with_param) {
         Some(e) => {
             let mut replaced = false;
@@ -224,17 +231,17 @@ fn endpoint_overlapping(cx: &Cx<'_>, draw: &mut Draw) -> Option<(String, Item)> 
                 })
                 .collect();
             segments.pop();
-            segments.push(format!("{{rel{tag}_key}}"));
+            segments.push(format!("{{{word}_key}}"));
             format!("/{}", segments.join("/"))
         }
     };
-    let id = format!("rel{tag}_overlap");
-    if api.endpoint_named(&id).is_some()
-        || api.endpoints.iter().any(|e| e.path.to_string() == path)
-        || !draw.take(id.clone())
-    {
+    if api.endpoints.iter().any(|e| e.path.to_string() == path) {
         return None;
     }
+    let id = draw.fresh(&format!("{word}_overlap"), |id| {
+        api.endpoint_named(id).is_some()
+    });
+    let tag = heck::ToUpperCamelCase::to_upper_camel_case(id.as_str());
     let params: Vec<String> = (path.split('/'))
         .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
         .map(|name| {
@@ -264,7 +271,7 @@ fn endpoint_overlapping(cx: &Cx<'_>, draw: &mut Draw) -> Option<(String, Item)> 
          samples:\n  {id}:\n    example: \"{example}\"\n    sets:\n      \
          - records:\n          - {{ label: latest, value: 1.5 }}\n"
     );
-    let file = new_file(cx, &format!("rel{tag}-overlap"));
+    let file = new_file(cx, &id.replace('_', "-"));
     let edit = Edit {
         files: vec![(file.clone(), text)],
         history: vec![format!(

@@ -609,10 +609,11 @@ fn example_of(example: &str, name: &str) -> Option<i64> {
 }
 
 fn endpoint_with_path(api: &Api, draw: &mut Draw, traffic: &mut Traffic) -> Option<String> {
-    let base = format!("/v1/holdings-{}", draw.word());
-    if !draw.take(base.clone()) {
-        return None;
-    }
+    let word = draw.word();
+    let served = |base: &str| {
+        (api.endpoints.iter()).any(|e| e.path.to_string().starts_with(&format!("/v1/{base}")))
+    };
+    let base = format!("/v1/{}", draw.fresh(&format!("holdings-{word}"), served));
     let entries: Vec<Value> = (0..3)
         .map(|i| {
             let id = 700_100 + i * 17;

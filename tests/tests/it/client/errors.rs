@@ -120,10 +120,11 @@ async fn success_false_with_200_is_an_api_error() {
     assert_eq!(e.request_id.as_deref(), Some("req-err-1"));
 
     // An unknown code is kept as received.
-    let body = failure("QUOTA_EXCEEDED", "over quota", json!([]));
+    let code = mrds_tests::unknown_code("QUOTA_EXCEEDED");
+    let body = failure(&code, "over quota", json!([]));
     let server = serve(move |_, _| http(403, &[], &body)).await;
     let e = api_error(server.client().stock_dividends(&dividends()).await);
-    assert_eq!(e.error.code, ErrorCode::Unknown("QUOTA_EXCEEDED".into()));
+    assert_eq!(e.error.code, ErrorCode::Unknown(code));
 }
 
 // ---------------------------------------------------------------------------------------------
