@@ -1,4 +1,4 @@
-//! How a kind of change is declared in `checks.rs`: the macros that turn each declaration,
+//! How a kind of change is declared in `checks/kinds.rs`: the macros that turn each declaration,
 //!
 //! ```text
 //! /// The doc of the variant.
@@ -13,7 +13,7 @@
 //! as written: `param.added_required`) and its handle in `checks::kind`. A
 //! direction is an impact the kind fixes (`Breaking`, `Compatible`, `Documentation`, with the
 //! reason the README's table gives, if any) or `ByFinding "the rule"`, when each finding
-//! decides. The expansions name the types of `checks.rs`; this file defines no item of its own.
+//! decides. The expansions name the types of `checks/`; this file defines no item of its own.
 
 /// One direction of a kind, as its declaration writes it: `Breaking`, `Compatible "why"`,
 /// `ByFinding "the rule"`.

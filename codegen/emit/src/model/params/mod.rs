@@ -6,6 +6,10 @@
 //! another parameter nor with the few fixed locals (`raw`, `issues`, `query`); patterns are
 //! statics scoped to the expression that uses them (`mrds_runtime::pattern!`, holding the
 //! automaton the checker compiled, [`mrds_spec::model::Pattern`]).
+//!
+//! This module makes the file and each type; [`validate`] the checks `validate` and
+//! `from_raw` make, [`wire`] the reading and writing of parameters on the wire, [`facts`] the
+//! docs of a type and its fields, [`body`] the checks with a body.
 
 use std::collections::BTreeSet;
 
@@ -14,19 +18,20 @@ use quote::{format_ident, quote};
 
 use super::MAX_ARGS;
 use super::checks::{
-    Var, base_type, body_local, int, literal_pattern, param_local, rule_check, set_of,
-    value_checks, value_type, var, vars,
+    base_type, literal_pattern, param_local, rule_check, set_of, value_type, vars,
 };
-use super::init::{init_docs, init_name};
-use crate::endpoint_doc::{EndpointDoc, Style};
+use super::init::init_name;
 use crate::{deprecation, docs, ident, prose, with_provenance};
-use mrds_spec::model::{
-    Api, Body, Endpoint, Format, Inputs, IntegerFormat, ListForm, ListStyle, Literal, Operand,
-    Param, ParamId, ParamLocation, Reads, Rule, ValueCheck, ValueType,
-};
+use mrds_spec::model::{Api, Endpoint, Literal, Operand, Param, ParamId, Reads, Rule, ValueType};
 
+mod body;
+mod facts;
+mod validate;
 mod wire;
 
+use body::body_impl;
+use facts::{field_facts, struct_doc};
+use validate::{CheckValues, from_self, param_checks};
 use wire::{from_raw_body, path_body, to_query_body};
 
 pub(super) fn file(api: &Api) -> TokenStream {
@@ -71,120 +76,6 @@ fn local(p: &Param) -> proc_macro2::Ident {
     param_local(p.bare_ident())
 }
 
-/// How the check function sees a parameter: `Option<&str>`, `Option<i64>`, ...
-fn check_type(p: &Param) -> TokenStream {
-    check_type_for(p, &quote!())
-}
-
-/// [`check_type`] with the references' `lifetime` (`'a`, or nothing where it is elided).
-fn check_type_for(p: &Param, lifetime: &TokenStream) -> TokenStream {
-    if p.list.is_some() {
-        // Its items; `None` when they could not be read.
-        let t = base_type(p);
-        return quote!(Option<&#lifetime [#t]>);
-    }
-    match &p.ty {
-        ValueType::String(_) => quote!(Option<&#lifetime str>),
-        ValueType::Integer(_) => quote!(Option<i64>),
-        ValueType::Boolean => quote!(Option<bool>),
-        ValueType::Enum(_) => {
-            let t = base_type(p);
-            quote!(Option<&#lifetime #t>)
-        }
-    }
-}
-
-/// How the values a parameter type checks reach its `check` function: one argument each
-/// after `issues` while that makes at most [`MAX_ARGS`], otherwise one private struct,
-/// `<Type>Checks` (a name the checker reserves), naming each.
-struct CheckValues {
-    /// The struct, or nothing.
-    definition: TokenStream,
-    /// The check function's parameters after `issues`.
-    params: TokenStream,
-    /// The struct's name, when there is one.
-    view: Option<proc_macro2::Ident>,
-}
-
-impl CheckValues {
-    fn new(e: &Endpoint, checked: &[&Param]) -> CheckValues {
-        let locals: Vec<_> = checked.iter().map(|p| local(p)).collect();
-        if checked.len() < MAX_ARGS {
-            let types = checked.iter().map(|p| check_type(p));
-            return CheckValues {
-                definition: TokenStream::new(),
-                params: quote!(#(#locals: #types),*),
-                view: None,
-            };
-        }
-        let view = format_ident!("{}", mrds_spec::naming::checks_type(&e.names.params_type));
-        let types = checked.iter().map(|p| check_type_for(p, &quote!('a)));
-        let doc = docs(&format!(
-            "The values [`{}`] checks, by name (more than a function takes one by one).",
-            e.names.params_type
-        ));
-        CheckValues {
-            definition: quote! {
-                #doc
-                struct #view<'a> {
-                    #(#locals: #types,)*
-                }
-            },
-            params: quote!(#view { #(#locals),* }: #view<'_>),
-            view: Some(view),
-        }
-    }
-
-    /// The arguments after `issues` of a call, each parameter's value made by `value`.
-    fn args(&self, checked: &[&Param], value: impl Fn(&Param) -> TokenStream) -> TokenStream {
-        let values = checked.iter().map(|p| value(p));
-        match &self.view {
-            None => quote!(#(#values),*),
-            Some(view) => {
-                let fields = checked.iter().zip(values).map(|(p, value)| {
-                    let x = local(p);
-                    // The local itself: the shorthand, as clippy wants it.
-                    if x == value.to_string() {
-                        quote!(#x)
-                    } else {
-                        quote!(#x: #value)
-                    }
-                });
-                quote!(#view { #(#fields),* })
-            }
-        }
-    }
-}
-
-/// `self.x` as the check function sees it.
-fn from_self(p: &Param) -> TokenStream {
-    let x = ident(&p.ident);
-    if p.list.is_some() {
-        return quote!(Some(self.#x.as_slice()));
-    }
-    match (&p.ty, p.always()) {
-        (ValueType::String(_), true) => quote!(Some(self.#x.as_str())),
-        (ValueType::String(_), false) => quote!(self.#x.as_deref()),
-        (ValueType::Integer(_) | ValueType::Boolean, true) => quote!(Some(self.#x)),
-        (ValueType::Integer(_) | ValueType::Boolean, false) => quote!(self.#x),
-        (ValueType::Enum(_), true) => quote!(Some(&self.#x)),
-        (ValueType::Enum(_), false) => quote!(self.#x.as_ref()),
-    }
-}
-
-/// The parsed local `Option<T>` as the check function sees it.
-fn from_local(p: &Param) -> TokenStream {
-    let x = local(p);
-    if p.list.is_some() {
-        return quote!(#x.as_deref());
-    }
-    match &p.ty {
-        ValueType::String(_) => quote!(#x.as_deref()),
-        ValueType::Integer(_) | ValueType::Boolean => quote!(#x),
-        ValueType::Enum(_) => quote!(#x.as_ref()),
-    }
-}
-
 /// A literal as a value of its parameter's type (its value set imported): its pattern, but
 /// text owned.
 fn literal(l: &Literal) -> TokenStream {
@@ -192,163 +83,6 @@ fn literal(l: &Literal) -> TokenStream {
         Literal::String(s) => quote!(#s.to_string()),
         other => literal_pattern(other),
     }
-}
-
-/// The checks of one parameter's own rules, one statement each.
-fn param_checks(e: &Endpoint, p: &Param) -> Vec<TokenStream> {
-    let inputs = Inputs {
-        params: &e.params,
-        body: None,
-    };
-    let Some(v) = inputs.get(Operand::Param(p.id)).as_ref().map(var) else {
-        return Vec::new();
-    };
-    match &p.list {
-        None => value_checks(e, &v),
-        Some(form) => list_checks(e, p, form, &v),
-    }
-}
-
-/// The checks of a list parameter: the number of its items (none when it is required, then
-/// its bounds), and each item's own checks, the issues naming the item by its index; when the
-/// items could not be read, none.
-fn list_checks(e: &Endpoint, p: &Param, form: &ListForm, v: &Var<'_>) -> Vec<TokenStream> {
-    let (x, wire) = (&v.local, &v.wire);
-    let mut per_item = value_checks(e, v);
-    // An empty item of a comma list (or one holding a comma) is no item: one problem, and its
-    // own checks are not run on it (the server's reading and the generator's judgement agree).
-    if let (ListStyle::Comma, ValueType::String(_)) = (form.style, &p.ty) {
-        let rule = e.value_rule(wire, ValueCheck::Type);
-        per_item = vec![quote! {
-            if issues.comma_item(#rule, #wire, #x) {
-                #(#per_item)*
-            }
-        }];
-    }
-    let counted = p.required || form.min_items.is_some() || form.max_items.is_some();
-    if !counted && per_item.is_empty() {
-        return Vec::new();
-    }
-    let count = counted.then(|| {
-        let required = match p.required {
-            true => {
-                let rule = e.value_rule(wire, ValueCheck::Required);
-                quote!(Some(#rule))
-            }
-            false => quote!(None),
-        };
-        let rule = e.value_rule(wire, ValueCheck::Items);
-        let (min, max) = (option_int(form.min_items), option_int(form.max_items));
-        quote!(issues.items((#required, #rule), #wire, items.len(), #min, #max);)
-    });
-    let each = (!per_item.is_empty()).then(|| {
-        let item = match &p.ty {
-            ValueType::String(_) => quote!(Some(item.as_str())),
-            ValueType::Integer(_) | ValueType::Boolean => quote!(Some(*item)),
-            ValueType::Enum(_) => quote!(Some(item)),
-        };
-        quote! {
-            issues.each(#wire, items, |issues, item| {
-                let #x = #item;
-                #(#per_item)*
-            });
-        }
-    });
-    vec![quote! {
-        if let Some(items) = #x {
-            #count
-            #each
-        }
-    }]
-}
-
-/// `Some(n)` or `None`, as the runtime's checks take a bound.
-fn option_int(v: Option<i64>) -> TokenStream {
-    match v.map(int) {
-        Some(n) => quote!(Some(#n)),
-        None => quote!(None),
-    }
-}
-
-/// The facts a field's doc lists: where it travels, required, default, bounds, format.
-fn field_facts(p: &Param) -> String {
-    let mut facts = vec![format!(
-        "`{}` in the {}",
-        p.wire,
-        match p.location {
-            ParamLocation::Path => "path",
-            ParamLocation::Query => "query",
-        }
-    )];
-    if p.required {
-        facts.push("required".into());
-    }
-    if let Some(d) = &p.default {
-        facts.push(format!("default `{}`", d.wire()));
-    }
-    let mut values = Vec::new();
-    match &p.ty {
-        ValueType::Integer(t) => {
-            if t.min.is_some() || t.max.is_some() {
-                values.push(mrds_runtime::range_reason(t.min, t.max).replace("must be ", ""));
-            }
-            if t.format == Some(IntegerFormat::UnixSeconds) {
-                values.push(format!("format: {}", Format::UnixSeconds.description()));
-            }
-        }
-        ValueType::String(t) => {
-            if let Some(f) = t.format {
-                values.push(format!("format: {}", f.info().description));
-            }
-            if let Some(pattern) = &t.pattern {
-                values.push(format!("pattern `{pattern}`"));
-            }
-        }
-        ValueType::Boolean | ValueType::Enum(_) => {}
-    }
-    match &p.list {
-        None => facts.extend(values),
-        Some(form) => {
-            facts.push(match form.style {
-                ListStyle::Comma => format!("a list, comma-separated (`{}=a,b`)", p.wire),
-                ListStyle::Repeated => {
-                    format!(
-                        "a list, the parameter once per item (`{0}=a&{0}=b`)",
-                        p.wire
-                    )
-                }
-            });
-            let items = mrds_runtime::items_reason(form.min_items, form.max_items);
-            if !items.is_empty() {
-                facts.push(items.replace("must have ", ""));
-            }
-            facts.push("no item is the parameter not given".into());
-            if !values.is_empty() {
-                facts.push(format!("each item: {}", values.join(", ")));
-            }
-        }
-    }
-    format!("{}.", facts.join("; "))
-}
-
-fn struct_doc(api: &Api, e: &Endpoint) -> String {
-    let described = EndpointDoc::new(e, Style::Rustdoc);
-    let mut doc = format!(
-        "Parameters of {}\n\nAnswers `data` as an array of [`crate::records::{}`].{}",
-        described.head(),
-        api.returns(e).name,
-        described.body()
-    );
-    let made = if e.params.iter().filter(|p| p.required).count() > MAX_ARGS {
-        init_docs(&e.names.params_type, "parameters")
-    } else {
-        "Made with `new` (the required parameters) and the `with_` setters".into()
-    };
-    doc.push_str(&format!(
-        "\n\nNon-exhaustive. {made}, so a parameter added later is not a breaking change; every \
-         field stays public to read and assign."
-    ));
-    with_provenance(doc, &e.provenance)
 }
 
 fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
@@ -635,54 +369,5 @@ fn params_type(api: &Api, e: &Endpoint) -> TokenStream {
 
         #paged
         #with_body
-    }
-}
-
-/// `validate_body` and the runtime's `WithBody` for an endpoint with a body: the body's own
-/// checks, then the rules that read a parameter and a field of the body.
-fn body_impl(api: &Api, e: &Endpoint, body: &Body) -> TokenStream {
-    let name = ident(&e.names.params_type);
-    let record = api.record(body.record);
-    let body_ty = ident(&record.name);
-    let mixed: Vec<&Rule> = (e.rules.iter())
-        .filter(|r| r.reads() == Reads::Both)
-        .collect();
-    let inputs = api.inputs(e);
-    let var = vars(inputs);
-    let checks: Vec<TokenStream> = mixed.iter().filter_map(|r| rule_check(r, &var)).collect();
-    let read: BTreeSet<Operand> = mixed.iter().flat_map(|r| r.operands()).collect();
-    let locals = read.iter().filter_map(|op| match *op {
-        Operand::Param(id) => {
-            let p = e.param(id);
-            let (x, value) = (local(p), from_self(p));
-            Some(quote!(let #x = #value;))
-        }
-        Operand::Field(_) => body_local(&inputs.get(*op)?, &quote!(body)),
-    });
-    let (_, allow) = deprecation(e.removed.as_ref());
-    let body_rule = e.body_rule();
-    quote! {
-        #allow
-        impl #name {
-            /// Checks `body` with these parameters: every check of the body's fields and every
-            /// rule across them, and the rules that read a parameter and a field of the body;
-            /// every problem at once.
-            pub fn validate_body(&self, body: &crate::records::#body_ty) -> Result<(), ValidationError> {
-                let mut issues = mrds_runtime::Issues::new();
-                mrds_runtime::BodyRecord::check(body, &mut issues);
-                #(#locals)*
-                #(#checks)*
-                issues.finish()
-            }
-        }
-
-        #allow
-        impl mrds_runtime::WithBody for #name {
-            type Body = crate::records::#body_ty;
-            const BODY_RULE: &'static str = #body_rule;
-            fn validate_body(&self, body: &Self::Body) -> Result<(), ValidationError> {
-                #name::validate_body(self, body)
-            }
-        }
     }
 }

@@ -4,7 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{CheckValues, from_local, literal, local};
+use super::validate::{CheckValues, from_local};
+use super::{literal, local};
 use crate::ident;
 use crate::model::checks::base_type;
 use mrds_spec::model::{Endpoint, ListStyle, Operand, Param, ParamLocation, Reads, Segment};

@@ -1,17 +1,27 @@
 //! Endpoints: their paths, parameter lists, removal, paging, and what must be unique across
 //! them (routes, rule ids).
+//!
+//! This module checks an endpoint's path, parameters, removal and rules, and what must be
+//! unique across endpoints; [`body`] its body, [`listing`] its paging and ordering, and
+//! [`path`] the reading of a path template.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use mrds_runtime::text::is_date;
 
-use super::{Cx, Def, Types};
 use crate::ast::{self, ParamLocation, Spanned};
+use crate::check::{Cx, Def, Types};
 use crate::model::{
-    Body, ChangeAction, Endpoint, FieldId, HistoryEntry, Inputs, Location, Order, Paging, Param,
-    ParamId, PathTemplate, Provenance, Record, Removal, Rule, Segment, ValueType,
+    Body, ChangeAction, Endpoint, HistoryEntry, Inputs, ParamId, PathTemplate, Provenance, Removal,
+    Rule, Segment,
 };
 use crate::naming;
+
+use path::{normalize_route, parse_path};
+
+mod body;
+mod listing;
+mod path;
 
 impl<'a> Cx<'a> {
     /// Every endpoint that checks cleanly, by id; a method and path, and a rule id, may be
@@ -330,198 +340,6 @@ impl<'a> Cx<'a> {
             samples: None,
         })
     }
-
-    /// The body of endpoint `id`: a POST, PUT or PATCH names one, a GET or DELETE none; a record is the body of one
-    /// endpoint (its checks' rule ids name it). Returns where it is named and the record.
-    fn body<'t>(
-        &mut self,
-        id: &str,
-        ep: &ast::Endpoint,
-        types: &Types<'t>,
-    ) -> Option<(Location, &'t Record)> {
-        let method = *ep.method;
-        let Some(name) = &ep.body else {
-            if method.takes_body() {
-                let d = self.err(
-                    ep.method.at(),
-                    format!("endpoint `{id}` is a {method} without a body"),
-                );
-                Self::hint(d, "name the record it sends with `body: <record>`");
-            }
-            return None;
-        };
-        if !method.takes_body() {
-            let d = self.err(
-                name.at(),
-                format!("endpoint `{id}` is a {method}, which sends no body"),
-            );
-            Self::hint(
-                d,
-                "a request with a body is a `method: POST`, `PUT` or `PATCH`",
-            );
-            return None;
-        }
-        let Some(record) = types.names.records.get(name.as_str()) else {
-            let d = self.err(
-                name.at(),
-                format!("the body of endpoint `{id}` is unknown record `{name}`"),
-            );
-            Self::suggest(d, name, types.names.records.keys().copied());
-            return None;
-        };
-        let senders = &types.names.bodies[name.as_str()];
-        if senders.len() > 1 && senders[0] != id {
-            let d = self.err(
-                name.at(),
-                format!(
-                    "record `{name}` is the body of endpoint `{}` already",
-                    senders[0]
-                ),
-            );
-            Self::hint(
-                d,
-                "a record is the body of one endpoint (its checks' rule ids name it); give this endpoint a record of its own",
-            );
-        }
-        Some((self.loc(name.at()), &types.records[record.index()]))
-    }
-
-    /// The documented ordering: a field of the returned record, and a direction parameter of a
-    /// value set `asc`/`desc`.
-    fn order(
-        &mut self,
-        scope: &Scope<'_>,
-        order: &Spanned<ast::EndpointOrder>,
-        record: Option<(&Record, Def<'_, ast::Record>)>,
-    ) -> Option<Order> {
-        let before = self.errors.len();
-        let id = scope.id;
-        let field = record.and_then(|(record, def)| {
-            let found = record.fields.iter().position(|f| f.wire == *order.field);
-            // A declared field that did not check is reported already.
-            if found.is_none() && !def.fields.iter().any(|f| f.name == order.field) {
-                let d = self.err(
-                    order.field.at(),
-                    format!("`order.field` names `{}`, which the record endpoint `{id}` returns does not have", order.field),
-                );
-                Self::suggest(d, &order.field, record.fields.iter().map(|f| f.wire.as_str()));
-            }
-            found.map(FieldId::new)
-        });
-        let direction = order.direction.as_ref().and_then(|direction| {
-            match scope.inputs.params.iter().find(|p| p.wire == **direction) {
-                Some(Param {
-                    ty: ValueType::Enum(e),
-                    id,
-                    list: None,
-                    ..
-                }) if e.values.len() == 2 && e.values.iter().all(|v| v == "asc" || v == "desc") => {
-                    Some(*id)
-                }
-                Some(_) => {
-                    let d = self.err(direction.at(), format!("`order.direction` names `{direction}`, which is not of a value set of `asc` and `desc`"));
-                    Self::hint(d, "the direction parameter takes `asc` or `desc`");
-                    None
-                }
-                None => {
-                    if !scope.declared.iter().any(|p| p.name == *direction) {
-                        self.err(direction.at(), format!("`order.direction` names `{direction}`, which endpoint `{id}` does not have"));
-                    }
-                    None
-                }
-            }
-        });
-        if self.errors.len() != before {
-            return None;
-        }
-        Some(Order {
-            at: self.loc(order.at()),
-            field: field?,
-            descending: order.descending,
-            direction,
-        })
-    }
-
-    /// The paging parameters: integer query parameters that always have a value, the page
-    /// size at least 1 and the offset at least 0.
-    fn paging(&mut self, scope: &Scope<'_>, paging: &Spanned<ast::Paging>) -> Option<Paging> {
-        let before = self.errors.len();
-        let Scope {
-            id,
-            declared,
-            inputs,
-            ..
-        } = *scope;
-        let params = inputs.params;
-        let check = |cx: &mut Self, key: &str, name: &Spanned<String>, least: i64| {
-            let at = name.at();
-            let Some(p) = params.iter().find(|p| p.wire == **name) else {
-                if !declared.iter().any(|p| p.name == *name) {
-                    let d = cx.err(
-                        at,
-                        format!(
-                            "`paging.{key}` names `{name}`, which endpoint `{id}` does not have"
-                        ),
-                    );
-                    Self::suggest(d, name, declared.iter().map(|p| p.name.as_str()));
-                }
-                return;
-            };
-            let min = match &p.ty {
-                ValueType::Integer(t) if p.location == ParamLocation::Query && p.list.is_none() => {
-                    t.min
-                }
-                _ => {
-                    cx.err(
-                        at,
-                        format!(
-                            "`paging.{key}` names `{name}`, which is not an integer query parameter"
-                        ),
-                    );
-                    return;
-                }
-            };
-            if min.is_none_or(|m| m < least) {
-                let d = cx.err(
-                    at,
-                    format!("`paging.{key}` names `{name}`, whose values may be below {least}"),
-                );
-                Self::hint(d, format!("give `{name}` `min: {least}` or more"));
-            }
-            if key == "offset" && !p.always() {
-                let d = cx.err(
-                    at,
-                    format!("`paging.offset` names `{name}`, which has no value when absent"),
-                );
-                Self::hint(d, format!("give `{name}` a default, such as `default: 0`"));
-            }
-        };
-        check(self, "limit", &paging.limit, 1);
-        if let Some(offset) = &paging.offset {
-            if *offset == paging.limit {
-                self.err(offset.at(), "`paging` names the same parameter twice");
-            }
-            check(self, "offset", offset, 0);
-            if let Some(limit) = params.iter().find(|p| p.wire == *paging.limit)
-                && !limit.always()
-            {
-                let d = self.err(paging.limit.at(), format!("`paging.limit` names `{}`, which has no value when absent, so the pages have no size", paging.limit));
-                Self::hint(d, format!("give `{}` a default", paging.limit));
-            }
-        }
-        if self.errors.len() != before {
-            return None;
-        }
-        let id_of = |name: &Spanned<String>| params.iter().find(|p| p.wire == **name).map(|p| p.id);
-        Some(Paging {
-            at: self.loc(paging.at()),
-            limit: id_of(&paging.limit)?,
-            offset: match &paging.offset {
-                Some(offset) => Some(id_of(offset)?),
-                None => None,
-            },
-        })
-    }
 }
 
 /// What a check of one endpoint's declarations sees: its id, its parameters as declared, its
@@ -533,75 +351,4 @@ pub(super) struct Scope<'s> {
     pub declared: &'s [Spanned<ast::Param>],
     pub inputs: Inputs<'s>,
     pub body_fields: &'s [Spanned<ast::Field>],
-}
-
-/// The segments of a path (`Ok` a literal, `Err` a placeholder's name), or why the path is
-/// malformed: it starts with `/v1/`, every literal segment is made of unreserved characters
-/// (letters, digits, `-`, `.`, `_`, `~`), and every placeholder `{name}` fills a whole segment
-/// and names a parameter once.
-fn parse_path(path: &str) -> Result<Vec<RawSegment<'_>>, String> {
-    if !path.starts_with("/v1/") {
-        return Err("must start with `/v1/`".into());
-    }
-    if path.ends_with('/') || path.contains("//") {
-        return Err("must not end with `/` or hold an empty segment".into());
-    }
-    let mut segments = Vec::new();
-    for seg in path.split('/').skip(1) {
-        if seg.starts_with('{') || seg.ends_with('}') {
-            let name = seg
-                .strip_prefix('{')
-                .and_then(|s| s.strip_suffix('}'))
-                .filter(|n| naming::is_identifier(n))
-                .ok_or_else(|| format!("has a malformed placeholder segment `{seg}`"))?;
-            if segments.contains(&Err(name)) {
-                return Err(format!("names placeholder `{{{name}}}` twice"));
-            }
-            segments.push(Err(name));
-        } else if let Some(c) = seg
-            .chars()
-            .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~')))
-        {
-            return Err(format!(
-                "has the character `{c}` in segment `{seg}`; literal segments hold letters, digits, `-`, `.`, `_` and `~` only"
-            ));
-        } else {
-            segments.push(Ok(seg));
-        }
-    }
-    Ok(segments)
-}
-
-/// A segment of a path as written: `Ok` a literal, `Err` the name of a placeholder.
-type RawSegment<'p> = Result<&'p str, &'p str>;
-
-/// A path with its placeholder names erased, so `/a/{x}` and `/a/{y}` count as one route.
-fn normalize_route(path: &str) -> String {
-    path.split('/')
-        .map(|s| if s.starts_with('{') { "{}" } else { s })
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths() {
-        let t = parse_path("/v1/persons/{person_id}/commentary").unwrap();
-        assert_eq!(
-            t,
-            vec![Ok("v1"), Ok("persons"), Err("person_id"), Ok("commentary")]
-        );
-        assert!(parse_path("/v1/a/{x").is_err());
-        assert!(parse_path("/v1/a/{x}/{x}").is_err());
-        assert!(parse_path("v1/a").is_err());
-        assert!(parse_path("/v1/a/:id").is_err());
-        assert!(parse_path("/v1/a/*rest").is_err());
-        assert!(parse_path("/v1/a b").is_err());
-        assert!(parse_path("/v1/a?b").is_err());
-        assert!(parse_path("/v1/semi-conductor/nand.v2_x~").is_ok());
-        assert_eq!(normalize_route("/v1/a/{x}/b"), "/v1/a/{}/b");
-    }
 }
