@@ -73,6 +73,20 @@ pub fn run_with(root: &Path, args: &Args, options: &Options) -> Outcome {
     let (findings, mut stderr) = read(&api, &texts);
     let report = mrds_follow::report(&api, &sources, &findings, options);
     let mut stdout = report.text.clone();
+    let mut all = sources.clone();
+    for (name, text) in &report.files {
+        match all.iter_mut().find(|(n, _)| n == name) {
+            Some(entry) => entry.1 = text.clone(),
+            None => all.push((name.clone(), text.clone())),
+        }
+    }
+    let edited = (!report.files.is_empty() && report.problems.is_none())
+        .then(|| mrds_spec::load_sources(&all).map_err(|d| d.to_string()));
+    // What the edits change that hand-written code uses: named before the build finds it.
+    if let Some(Ok(new)) = &edited {
+        let changes = mrds_diff::compare(&api, new);
+        stdout.push_str(&crate::spec_diff::touched_text(root, &changes, &api, new));
+    }
     if !args.apply {
         if !report.diff.is_empty() {
             stdout.push('\n');
@@ -94,17 +108,10 @@ pub fn run_with(root: &Path, args: &Args, options: &Options) -> Outcome {
             stderr,
         };
     }
-    if !report.files.is_empty() {
-        let mut all = sources.clone();
-        for (name, text) in &report.files {
-            match all.iter_mut().find(|(n, _)| n == name) {
-                Some(entry) => entry.1 = text.clone(),
-                None => all.push((name.clone(), text.clone())),
-            }
-        }
-        let generated = mrds_spec::load_sources(&all)
-            .map_err(|d| d.to_string())
-            .and_then(|api| mrds_emit::all(&api).map_err(|e| e.to_string()));
+    if let Some(edited) = &edited {
+        let generated = (edited.as_ref())
+            .map_err(Clone::clone)
+            .and_then(|api| mrds_emit::all(api).map(drop).map_err(|e| e.to_string()));
         if let Err(e) = generated {
             stderr.push_str(&format!(
                 "drift: nothing written: the edited spec would not generate:\n{e}\n"

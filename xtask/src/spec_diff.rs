@@ -152,10 +152,13 @@ pub fn run(root: &Path, args: &Args) -> Outcome {
     let (stdout, passed) = if args.changelog {
         mrds_diff::changelog::changelog(&changes, &assessment, &new, &labels)
     } else {
-        let text = match args.format {
+        let mut text = match args.format {
             Format::Text => mrds_diff::render::text(&changes, &assessment, &labels),
             Format::Json => mrds_diff::render::json(&changes, &assessment, &labels),
         };
+        if args.format == Format::Text {
+            text.push_str(&touched_text(root, &changes, &old, &new));
+        }
         (text, assessment.passed())
     };
     Outcome {
@@ -163,6 +166,34 @@ pub fn run(root: &Path, args: &Args) -> Outcome {
         stdout,
         stderr: notes,
     }
+}
+
+/// The lines of the workspace's hand-written code the breaking changes touch (tests, examples,
+/// the docs' snippets), each with its file and line: what to mend before the build finds it;
+/// nothing when none is touched.
+pub fn touched_text(
+    root: &Path,
+    changes: &mrds_diff::Changes,
+    old: &mrds_spec::Api,
+    new: &mrds_spec::Api,
+) -> String {
+    let touched = mrds_diff::touched::touched(root, changes, old, new);
+    if touched.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "\n{} line{} of hand-written code use{} what the breaking changes change (mend them, or they fail to build or pass):\n",
+        touched.len(),
+        if touched.len() == 1 { "" } else { "s" },
+        if touched.len() == 1 { "s" } else { "" }
+    );
+    for t in &touched {
+        out.push_str(&format!(
+            "  {}:{}: {} ({})\n",
+            t.file, t.line, t.text, t.change
+        ));
+    }
+    out
 }
 
 /// The base's workspace version: from its revision's root `Cargo.toml`, or the manifest beside

@@ -36,6 +36,7 @@ pub mod render;
 mod rules;
 pub mod semver;
 mod service;
+pub mod touched;
 mod types;
 
 pub mod changelog;

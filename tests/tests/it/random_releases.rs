@@ -23,9 +23,27 @@ pub(crate) fn sources() -> Vec<(String, String)> {
     mrds_spec::load::read_dir(&workspace_root().join("spec")).expect("the real spec is readable")
 }
 
+/// The release's date: the day after the newest row of the spec's history (a spec that holds
+/// a release already takes the next on a day of its own).
 fn options() -> Options {
+    let newest = (mrds_tests::real_spec().history.iter())
+        .map(|h| h.date.as_str())
+        .max()
+        .unwrap_or("2026-01-01");
+    let day = |i: usize| {
+        newest
+            .get(i..i + 2)
+            .and_then(|t| t.parse::<i64>().ok())
+            .unwrap_or(1)
+    };
+    let year = newest
+        .get(..4)
+        .and_then(|t| t.parse::<i64>().ok())
+        .unwrap_or(2026);
+    let days = mrds_runtime::text::days_from_civil(year, day(5), day(8)) + 1;
+    let (y, m, d) = mrds_runtime::text::civil_from_days(days);
     Options {
-        today: "2090-06-01".into(),
+        today: format!("{y:04}-{m:02}-{d:02}"),
     }
 }
 

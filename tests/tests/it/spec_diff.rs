@@ -414,3 +414,66 @@ fn the_json_report_is_stable() {
     assert_eq!(value["summary"]["passed"], serde_json::Value::Bool(false));
     insta::assert_snapshot!("json_report", json);
 }
+
+/// A breaking change names the lines of hand-written code that use what it changes, with file
+/// and line, before the build finds them: a required field made optional, in a workspace whose
+/// tests read it (and one that reads a field of that name of another record, which is not
+/// touched).
+#[test]
+fn a_breaking_change_names_the_hand_written_lines_it_touches() {
+    let sources = mrds_spec::load::read_dir(&mrds_tests::workspace_root().join("spec")).unwrap();
+    let old = load_sources_to_compare(&sources).unwrap();
+    let (record, field) = (old.records.iter())
+        .filter(|r| r.id != old.errors.object && r.id != old.errors.detail)
+        .find_map(|r| {
+            let f = r
+                .fields
+                .iter()
+                .find(|f| !f.optional && !f.ident.starts_with("r#"))?;
+            Some((r, f))
+        })
+        .expect("a record with a required field");
+    let mut edited = sources.clone();
+    let (file, line) = (&field.at.file, field.at.line);
+    let text = &mut edited.iter_mut().find(|(n, _)| n == file).unwrap().1;
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let at = &mut lines[line - 1];
+    assert!(at.contains(&format!("name: {}", field.wire)), "{at}");
+    *at = at.replacen(
+        &format!("name: {},", field.wire),
+        &format!("name: {}, optional: true,", field.wire),
+        1,
+    );
+    *text = lines.join("\n") + "\n";
+    let new = load_sources_to_compare(&edited).unwrap_or_else(|d| panic!("{d}"));
+    let changes = mrds_diff::compare(&old, &new);
+
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("touched");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("tests")).unwrap();
+    let (name, ident) = (&record.name, &field.ident);
+    std::fs::write(
+        root.join("tests/reads.rs"),
+        format!("use mrds_model::{name};\n\nfn f(r: &{name}) {{\n    println!(\"{{}}\", r.{ident});\n}}\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("tests/other.rs"),
+        format!("fn g(x: &Unrelated) {{\n    let _ = x.{ident};\n}}\n"),
+    )
+    .unwrap();
+    let touched = mrds_diff::touched::touched(&root, &changes, &old, &new);
+    assert_eq!(
+        touched
+            .iter()
+            .map(|t| (t.file.as_str(), t.line))
+            .collect::<Vec<_>>(),
+        [("tests/reads.rs", 4)],
+        "{touched:#?}"
+    );
+    assert!(
+        touched[0]
+            .change
+            .contains(&format!("{}.{}", record.spec_name, field.wire))
+    );
+}
