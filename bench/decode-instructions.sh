@@ -13,7 +13,7 @@ source bench/lib.sh
 
 n="${N:-5}"
 need valgrind
-cargo build --quiet --release -p mrds-bench --example decodes
+cargo build --quiet --release -p mrds-bench --features bench --example decodes
 bin="$(target_dir)/release/examples/decodes"
 echo "| case | instructions per decode |"
 echo "|---|---|"

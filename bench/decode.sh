@@ -15,11 +15,11 @@ rounds="${ROUNDS:-7}"
 cases=(decode_10k_candles/client decode_10k_candles/client_noticing decode_10k_candles/model
     decode_10k_candles/plain_struct decode_10k_drifted/client decode_10k_drifted/client_noticing
     decode_2k_commentary/client decode_2k_commentary/client_noticing)
-cargo bench -q -p mrds-bench --bench decode --no-run 2>/dev/null
+cargo bench -q -p mrds-bench --features bench --bench decode --no-run 2>/dev/null
 
 # The criterion estimate (the middle of `time: [low estimate high]`) in milliseconds.
 estimate() {
-    cargo bench -q -p mrds-bench --bench decode -- "$1\$" \
+    cargo bench -q -p mrds-bench --features bench --bench decode -- "$1\$" \
         --warm-up-time 1 --measurement-time 3 --noplot 2>/dev/null |
         awk '/time:/ {
             v = $4; u = $5

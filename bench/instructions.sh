@@ -15,7 +15,7 @@ source bench/lib.sh
 
 n="${N:-1000}"
 need valgrind
-cargo build --quiet --release -p mrds-bench --example requests
+cargo build --quiet --release -p mrds-bench --features bench --example requests
 target_dir="$(target_dir)"
 bin="$target_dir/release/examples/requests"
 declare -A per

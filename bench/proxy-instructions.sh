@@ -17,7 +17,7 @@ source bench/lib.sh
 
 n="${N:-500}"
 need valgrind
-cargo build --quiet --release -p mrds-bench --example proxied
+cargo build --quiet --release -p mrds-bench --features bench --example proxied
 bin="$(target_dir)/release/examples/proxied"
 declare -A per
 for mode in direct proxied; do

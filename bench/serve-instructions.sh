@@ -21,7 +21,7 @@ n="${N:-2000}"
 mode="${MODE:-generated}"
 need valgrind
 need python3
-cargo build --quiet --release -p mrds-bench --bin bench-server
+cargo build --quiet --release -p mrds-bench --features bench --bin bench-server
 bin="$(target_dir)/release/bench-server"
 out="${OUT:-$(mktemp -d)}"
 mkdir -p "$out"

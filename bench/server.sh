@@ -31,7 +31,7 @@ case "$allocator" in
     mimalloc) features=(--features mimalloc) ;;
     *) echo "ALLOCATOR is system or mimalloc" >&2; exit 2 ;;
 esac
-cargo build --quiet --release -p mrds-bench --bin bench-server "${features[@]}"
+cargo build --quiet --release -p mrds-bench --features bench --bin bench-server "${features[@]}"
 target_dir="$(target_dir)"
 server="$target_dir/release/bench-server"
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }

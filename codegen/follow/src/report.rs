@@ -150,6 +150,11 @@ pub(crate) fn build(cx: &Cx<'_>, findings: &[Finding], extra: Vec<Item>) -> Repo
             }
         }
     }
+    // What the edits break as spec-diff will say it, by subject: an edit of a definition shared
+    // through a YAML alias changes every endpoint or record that reads it.
+    if !breaking.is_empty() {
+        breaking.extend(broken_subjects(cx, &splices, &new_files));
+    }
     // One history row for the release the edits describe: the endpoints they add or remove
     // (`changes:`) and what they break (`breaking:`).
     if (!breaking.is_empty() || !listed.is_empty())
@@ -248,6 +253,26 @@ pub(crate) fn build(cx: &Cx<'_>, findings: &[Finding], extra: Vec<Item>) -> Repo
         problems,
         by_hand,
     }
+}
+
+/// The subjects of the breaking changes spec-diff finds between the spec and the spec the
+/// `splices` and `new_files` make (nothing when that spec does not load), but for the endpoints
+/// added, which their history row's `changes` acknowledge.
+fn broken_subjects(
+    cx: &Cx<'_>,
+    splices: &[Splice],
+    new_files: &[(String, String)],
+) -> BTreeSet<String> {
+    let mut all = splice::apply(cx.sources, splices);
+    all.extend(new_files.iter().cloned());
+    let Ok(new) = mrds_spec::load_sources_to_compare(&all) else {
+        return BTreeSet::new();
+    };
+    let changes = mrds_diff::compare(cx.api, &new);
+    (changes.contract.iter())
+        .filter(|f| f.is_breaking() && f.kind != ChangeKind::EndpointAdded)
+        .map(|f| f.subject.clone())
+        .collect()
 }
 
 /// Whether a change of `kind` may break old clients or old servers.
