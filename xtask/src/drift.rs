@@ -84,18 +84,40 @@ pub fn run_with(root: &Path, args: &Args, options: &Options) -> Outcome {
             stderr,
         };
     }
+    let written = write(root, &sources, &report);
+    stdout.push_str(&written.stdout);
+    stderr.push_str(&written.stderr);
+    if written.code == 0 && !report.files.is_empty() {
+        stdout.push_str("Now `cargo xtask codegen`, then `cargo xtask spec-diff`.\n");
+    }
+    Outcome {
+        code: if written.code == 0 {
+            u8::from(report.by_hand > 0)
+        } else {
+            written.code
+        },
+        stdout,
+        stderr,
+    }
+}
+
+/// Writes the edits of `report` (made against `sources`, the spec's files of the workspace at
+/// `root`) into the workspace, when the edited spec loads and generates: a line `wrote FILE`
+/// each, code 0; nothing written and code 2 when it would not load or generate, or a file
+/// cannot be written (those written before it stay).
+pub fn write(root: &Path, sources: &[(String, String)], report: &mrds_follow::Report) -> Outcome {
+    let mut stdout = String::new();
     if let Some(problems) = &report.problems {
-        stderr.push_str(&format!(
-            "drift: nothing written: the edited spec would not load:\n{problems}\n"
-        ));
         return Outcome {
             code: 2,
             stdout,
-            stderr,
+            stderr: format!(
+                "drift: nothing written: the edited spec would not load:\n{problems}\n"
+            ),
         };
     }
     if !report.files.is_empty() {
-        let mut all = sources.clone();
+        let mut all = sources.to_vec();
         for (name, text) in &report.files {
             match all.iter_mut().find(|(n, _)| n == name) {
                 Some(entry) => entry.1 = text.clone(),
@@ -106,13 +128,12 @@ pub fn run_with(root: &Path, args: &Args, options: &Options) -> Outcome {
             .map_err(|d| d.to_string())
             .and_then(|api| mrds_emit::all(&api).map_err(|e| e.to_string()));
         if let Err(e) = generated {
-            stderr.push_str(&format!(
-                "drift: nothing written: the edited spec would not generate:\n{e}\n"
-            ));
             return Outcome {
                 code: 2,
                 stdout,
-                stderr,
+                stderr: format!(
+                    "drift: nothing written: the edited spec would not generate:\n{e}\n"
+                ),
             };
         }
     }
@@ -123,22 +144,18 @@ pub fn run_with(root: &Path, args: &Args, options: &Options) -> Outcome {
             .map_or(Ok(()), std::fs::create_dir_all)
             .and_then(|()| std::fs::write(&path, text));
         if let Err(e) = written {
-            stderr.push_str(&format!("drift: cannot write {}: {e}\n", path.display()));
             return Outcome {
                 code: 2,
                 stdout,
-                stderr,
+                stderr: format!("drift: cannot write {}: {e}\n", path.display()),
             };
         }
         stdout.push_str(&format!("wrote {name}\n"));
     }
-    if !report.files.is_empty() {
-        stdout.push_str("Now `cargo xtask codegen`, then `cargo xtask spec-diff`.\n");
-    }
     Outcome {
-        code: u8::from(report.by_hand > 0),
+        code: 0,
         stdout,
-        stderr,
+        stderr: String::new(),
     }
 }
 
