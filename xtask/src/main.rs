@@ -69,7 +69,7 @@ enum Command {
     /// 0 when the spec describes everything seen, 1 when the findings ask for spec edits, 2
     /// when the service could not be watched. With --apply, write the edits, run codegen and
     /// print spec-diff's verdict. Builds and runs the `mrds-watch` package.
-    Watch(xtask::watch::Args),
+    Watch(Box<xtask::watch::Args>),
 }
 
 /// The workspace this command runs in: the nearest directory at or above the current one

@@ -1,6 +1,6 @@
 //! The rooms of the hand-written library crates ([`LIBRARIES`]: the runtime, the generator's
-//! crates, the contract runner, the watch): no source file is over [`MAX_LINES`] lines, and no module
-//! imports a module that imports it back: among a crate's top-level modules (`api`,
+//! crates, the contract runner, the watch): no source file is over [`MAX_LINES`] lines, and
+//! no module imports a module that imports it back: among a crate's top-level modules (`api`,
 //! `validate`, `server`, ...), and in the runtime also among the submodules of any one module
 //! (`server`'s `conn`, `pipeline`, ...).
 //!
