@@ -64,9 +64,18 @@ pub fn summary(run: &Run, options: &Options) -> String {
     let held = run
         .rate_held()
         .map_or(String::new(), |r| format!(", {r:.1} a second held"));
+    let tries = run
+        .sent
+        .len()
+        .saturating_sub(sum(|e| e.sent.min(e.planned)));
+    let again = match tries {
+        0 => String::new(),
+        1 => ", 1 tried again".to_string(),
+        n => format!(", {n} tried again"),
+    };
     let _ = writeln!(
         out,
-        "{} of {} planned requests sent to {} endpoints in {}{held} (at most {} a second, budget {} requests)",
+        "{} requests sent ({} planned{again}) to {} endpoints in {}{held} (at most {} a second, budget {} requests)",
         run.sent.len(),
         run.planned,
         run.endpoints.len(),
@@ -94,10 +103,12 @@ pub fn summary(run: &Run, options: &Options) -> String {
     out
 }
 
-/// `0.25 s`, `12.3 s`.
+/// `4 ms`, `0.25 s`, `12.3 s`.
 fn seconds(d: Duration) -> String {
     let s = d.as_secs_f64();
-    if s < 10.0 {
+    if s < 0.1 {
+        format!("{} ms", d.as_millis())
+    } else if s < 10.0 {
         format!("{s:.2} s")
     } else {
         format!("{s:.1} s")
@@ -134,7 +145,7 @@ mod tests {
             ],
             findings: Vec::new(),
             planned: 7,
-            sent: vec![Duration::ZERO, Duration::from_millis(500)],
+            sent: [0, 500, 1000, 1500].map(Duration::from_millis).to_vec(),
             elapsed: Duration::from_secs(12),
             stop: Some(Stop::Budget),
             har_error: None,
@@ -150,12 +161,9 @@ mod tests {
             lines[1],
             "alpha                3     2     1     0          0         2    0.12 s"
         );
+        assert!(lines[2].ends_with("0 ms  no answer: 3 not sent"), "{text}");
         assert!(
-            lines[2].ends_with("0.00 s  no answer: 3 not sent"),
-            "{text}"
-        );
-        assert!(
-            lines[4].starts_with("2 of 7 planned requests sent to 2 endpoints in 12.0 s, 2.0 a second held (at most 2 a second, budget 300"),
+            lines[4].starts_with("4 requests sent (7 planned) to 2 endpoints in 12.0 s, 2.0 a second held (at most 2 a second, budget 300"),
             "{text}"
         );
         assert_eq!(lines[5], "stopped at the budget of requests (--budget)");
