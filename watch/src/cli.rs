@@ -69,9 +69,10 @@ pub struct Cli {
 
 fn positive(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(rate) if rate.is_finite() && rate > 0.0 => Ok(rate),
+        Ok(rate) if rate.is_finite() && rate >= crate::polite::MIN_RATE => Ok(rate),
         _ => Err(format!(
-            "`{text}` is not a positive number of requests a second"
+            "`{text}` is not a number of requests a second of at least {}",
+            crate::polite::MIN_RATE
         )),
     }
 }

@@ -9,11 +9,12 @@
 //! The order spreads a budget over the endpoints: every endpoint's example first (by endpoint
 //! id), then the rest one endpoint at a time in turn, so a budget smaller than the plan still
 //! looks at every endpoint before it looks twice at any. A request two derivations give alike
-//! is sent once.
+//! (the same query, however its values are percent-encoded) is sent once.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use mrds_probes::{Expect, Key, Removed, SentBody};
+use mrds_runtime::text::percent_decode;
 use mrds_spec::model::{Api, Method};
 
 /// One request of the plan.
@@ -86,7 +87,7 @@ pub fn plan(api: &Api, selection: &Selection) -> Result<Vec<Planned>, String> {
         .filter(|e| e.removed.is_none() && wanted(&e.id) && safe(&e.id, e.method))
         .collect();
     endpoints.sort_by(|a, b| a.id.cmp(&b.id));
-    let mut seen: BTreeSet<(Method, String, Option<String>)> = BTreeSet::new();
+    let mut seen: BTreeSet<RequestKey> = BTreeSet::new();
     let mut first: Vec<Planned> = Vec::new();
     let mut rest: BTreeMap<&str, VecDeque<Planned>> = BTreeMap::new();
     for e in &endpoints {
@@ -140,11 +141,21 @@ pub fn plan(api: &Api, selection: &Selection) -> Result<Vec<Planned>, String> {
     Ok(out)
 }
 
-/// What makes two requests one.
-fn key(p: &Planned) -> (Method, String, Option<String>) {
+/// What makes two requests one: the method, the path, the query's pairs decoded (the
+/// samples' example may spell `:` where a derived request spells `%3A`), the body.
+type RequestKey = (Method, String, Vec<(String, String)>, Option<String>);
+
+fn key(p: &Planned) -> RequestKey {
+    let pairs = (p.query().split('&').filter(|pair| !pair.is_empty()))
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (percent_decode(name), percent_decode(value))
+        })
+        .collect();
     (
         p.method,
-        p.target.clone(),
+        p.path().to_string(),
+        pairs,
         p.body.as_ref().map(|b| b.text.clone()),
     )
 }
@@ -168,5 +179,14 @@ mod tests {
             ..p
         };
         assert_eq!((bare.path(), bare.query()), ("/v1/a", ""));
+        let encoded = Planned {
+            target: "/v1/a?at=00%3A00".into(),
+            ..bare.clone()
+        };
+        let plain = Planned {
+            target: "/v1/a?at=00:00".into(),
+            ..bare
+        };
+        assert_eq!(key(&encoded), key(&plain));
     }
 }

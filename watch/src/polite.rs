@@ -12,6 +12,12 @@ use tokio::time::Instant;
 /// each later one doubles.
 pub const FIRST_BACKOFF: Duration = Duration::from_secs(1);
 
+/// Longer than any run.
+const YEAR: Duration = Duration::from_secs(365 * 86_400);
+
+/// The slowest rate a run takes: one request every 1000 s.
+pub const MIN_RATE: f64 = 0.001;
+
 /// The starts of requests, at most one per interval.
 #[derive(Debug)]
 pub struct Pace {
@@ -21,8 +27,10 @@ pub struct Pace {
 }
 
 impl Pace {
-    /// At most `rate` requests a second (`rate` > 0).
+    /// At most `rate` requests a second (a rate below [`MIN_RATE`], or not a number, is
+    /// taken as [`MIN_RATE`]).
     pub fn new(rate: f64) -> Self {
+        let rate = if rate >= MIN_RATE { rate } else { MIN_RATE };
         Self {
             interval: Duration::from_secs_f64(1.0 / rate),
             next: None,
@@ -40,17 +48,20 @@ impl Pace {
     }
 
     /// Waits until the next request may start, and takes its turn: the one after starts an
-    /// interval later at the earliest.
-    pub async fn turn(&mut self) {
+    /// interval later at the earliest. Returns the start of this one.
+    pub async fn turn(&mut self) -> Instant {
         let at = self.next_start();
         tokio::time::sleep_until(at).await;
-        self.next = Some(Instant::now().max(at) + self.interval);
+        let start = Instant::now().max(at);
+        self.next = Some(start + self.interval);
+        start
     }
 
     /// Holds back the next request until `wait` from now at the earliest (a `Retry-After`, a
-    /// backoff).
+    /// backoff; one past what the clock can tell holds it back a year).
     pub fn hold_off(&mut self, wait: Duration) {
-        let until = Instant::now() + wait;
+        let now = Instant::now();
+        let until = (now.checked_add(wait)).unwrap_or_else(|| now + YEAR);
         self.next = Some(self.next_start().max(until));
     }
 }
@@ -137,5 +148,10 @@ mod tests {
         pace.hold_off(Duration::ZERO);
         pace.turn().await;
         assert_eq!(start.elapsed(), Duration::from_millis(2750));
+        // Nothing overflows.
+        pace.hold_off(Duration::MAX);
+        assert!(pace.next_start() > Instant::now() + Duration::from_secs(86_400));
+        assert_eq!(Pace::new(0.0).interval(), Duration::from_secs(1000));
+        assert_eq!(Pace::new(f64::NAN).interval(), Duration::from_secs(1000));
     }
 }

@@ -13,7 +13,7 @@ use mrds_spec::model::Api;
 use tokio::time::Instant;
 
 use crate::plan::{Planned, plan};
-use crate::polite::{Pace, wait_after};
+use crate::polite::{MIN_RATE, Pace, wait_after};
 use crate::{EndpointStats, Options, Run, Stop};
 
 /// Endpoints in a row whose requests got no answer, none having answered before, after which
@@ -26,6 +26,12 @@ const USER_AGENT: &str = concat!("mrds-watch/", env!("CARGO_PKG_VERSION"));
 /// Runs the watch of `api`'s service as `options` say; `Err` when it cannot start (a base URL
 /// that is not one, a HAR file that cannot be written, an endpoint id the spec lacks).
 pub async fn run(api: &Api, options: &Options) -> Result<Run, String> {
+    if options.rate.is_nan() || options.rate < MIN_RATE {
+        return Err(format!(
+            "--rate {} is not a rate: give requests a second, at least {MIN_RATE}",
+            options.rate
+        ));
+    }
     let root = root(&options.base_url, &api.base_path)?;
     let planned = plan(api, &options.selection)?;
     let client = RawClient::new().map_err(|e| format!("cannot build the HTTP client: {e}"))?;
@@ -159,14 +165,13 @@ impl Watch<'_> {
                 self.stop = Some(Stop::Budget);
                 return;
             }
-            let deadline = self.started + self.options.max_time;
-            if self.pace.next_start() > deadline {
+            let deadline = self.started.checked_add(self.options.max_time);
+            if deadline.is_some_and(|deadline| self.pace.next_start() > deadline) {
                 self.stop = Some(Stop::TimeBudget);
                 return;
             }
-            self.pace.turn().await;
-            let at = self.started.elapsed();
-            self.sent.push(at);
+            let start = self.pace.turn().await;
+            self.sent.push(start - self.started);
             let sent_at = SystemTime::now();
             let request = self.request(p);
             let began = Instant::now();
