@@ -230,7 +230,7 @@ pub struct Outcome {
 
 /// The outcome of `run` against `api` (loaded from `sources`): the table, the report of the
 /// findings (`mrds_follow::report`: the spec edits they ask for, the notes), and the exit
-/// status; `key` is scrubbed from everything, whatever put it there.
+/// status. The key (`options.api_key`) is scrubbed from all of it, whatever put it there.
 pub fn outcome(
     api: &Api,
     sources: &[(String, String)],
