@@ -73,20 +73,7 @@ pub fn run_with(root: &Path, args: &Args, options: &Options) -> Outcome {
     let (findings, mut stderr) = read(&api, &texts);
     let report = mrds_follow::report(&api, &sources, &findings, options);
     let mut stdout = report.text.clone();
-    let mut all = sources.clone();
-    for (name, text) in &report.files {
-        match all.iter_mut().find(|(n, _)| n == name) {
-            Some(entry) => entry.1 = text.clone(),
-            None => all.push((name.clone(), text.clone())),
-        }
-    }
-    let edited = (!report.files.is_empty() && report.problems.is_none())
-        .then(|| mrds_spec::load_sources(&all).map_err(|d| d.to_string()));
-    // What the edits change that hand-written code uses: named before the build finds it.
-    if let Some(Ok(new)) = &edited {
-        let changes = mrds_diff::compare(&api, new);
-        stdout.push_str(&crate::spec_diff::touched_text(root, &changes, &api, new));
-    }
+    stdout.push_str(&touched(root, &api, &sources, &report));
     if !args.apply {
         if !report.diff.is_empty() {
             stdout.push('\n');
@@ -98,28 +85,84 @@ pub fn run_with(root: &Path, args: &Args, options: &Options) -> Outcome {
             stderr,
         };
     }
+    let written = write(root, &sources, &report);
+    stdout.push_str(&written.stdout);
+    stderr.push_str(&written.stderr);
+    if written.code == 0 && !report.files.is_empty() {
+        stdout.push_str("Now `cargo xtask codegen`, then `cargo xtask spec-diff`.\n");
+    }
+    Outcome {
+        code: if written.code == 0 {
+            u8::from(report.by_hand > 0)
+        } else {
+            written.code
+        },
+        stdout,
+        stderr,
+    }
+}
+
+/// The lines of the workspace's hand-written code that what `report`'s edits break uses (see
+/// [`crate::spec_diff::touched_text`]): named before the build finds them; nothing when the
+/// edited spec does not load or nothing is touched.
+pub fn touched(
+    root: &Path,
+    api: &Api,
+    sources: &[(String, String)],
+    report: &mrds_follow::Report,
+) -> String {
+    if report.files.is_empty() || report.problems.is_some() {
+        return String::new();
+    }
+    let mut all = sources.to_vec();
+    for (name, text) in &report.files {
+        match all.iter_mut().find(|(n, _)| n == name) {
+            Some(entry) => entry.1 = text.clone(),
+            None => all.push((name.clone(), text.clone())),
+        }
+    }
+    match mrds_spec::load_sources(&all) {
+        Ok(new) => {
+            let changes = mrds_diff::compare(api, &new);
+            crate::spec_diff::touched_text(root, &changes, api, &new)
+        }
+        Err(_) => String::new(),
+    }
+}
+
+/// Writes the edits of `report` (made against `sources`, the spec's files of the workspace at
+/// `root`) into the workspace, when the edited spec loads and generates: a line `wrote FILE`
+/// each, code 0; nothing written and code 2 when it would not load or generate, or a file
+/// cannot be written (those written before it stay).
+pub fn write(root: &Path, sources: &[(String, String)], report: &mrds_follow::Report) -> Outcome {
+    let mut stdout = String::new();
     if let Some(problems) = &report.problems {
-        stderr.push_str(&format!(
-            "drift: nothing written: the edited spec would not load:\n{problems}\n"
-        ));
         return Outcome {
             code: 2,
             stdout,
-            stderr,
+            stderr: format!(
+                "drift: nothing written: the edited spec would not load:\n{problems}\n"
+            ),
         };
     }
-    if let Some(edited) = &edited {
-        let generated = (edited.as_ref())
-            .map_err(Clone::clone)
-            .and_then(|api| mrds_emit::all(api).map(drop).map_err(|e| e.to_string()));
+    if !report.files.is_empty() {
+        let mut all = sources.to_vec();
+        for (name, text) in &report.files {
+            match all.iter_mut().find(|(n, _)| n == name) {
+                Some(entry) => entry.1 = text.clone(),
+                None => all.push((name.clone(), text.clone())),
+            }
+        }
+        let generated = mrds_spec::load_sources(&all)
+            .map_err(|d| d.to_string())
+            .and_then(|api| mrds_emit::all(&api).map_err(|e| e.to_string()));
         if let Err(e) = generated {
-            stderr.push_str(&format!(
-                "drift: nothing written: the edited spec would not generate:\n{e}\n"
-            ));
             return Outcome {
                 code: 2,
                 stdout,
-                stderr,
+                stderr: format!(
+                    "drift: nothing written: the edited spec would not generate:\n{e}\n"
+                ),
             };
         }
     }
@@ -130,22 +173,18 @@ pub fn run_with(root: &Path, args: &Args, options: &Options) -> Outcome {
             .map_or(Ok(()), std::fs::create_dir_all)
             .and_then(|()| std::fs::write(&path, text));
         if let Err(e) = written {
-            stderr.push_str(&format!("drift: cannot write {}: {e}\n", path.display()));
             return Outcome {
                 code: 2,
                 stdout,
-                stderr,
+                stderr: format!("drift: cannot write {}: {e}\n", path.display()),
             };
         }
         stdout.push_str(&format!("wrote {name}\n"));
     }
-    if !report.files.is_empty() {
-        stdout.push_str("Now `cargo xtask codegen`, then `cargo xtask spec-diff`.\n");
-    }
     Outcome {
-        code: u8::from(report.by_hand > 0),
+        code: 0,
         stdout,
-        stderr,
+        stderr: String::new(),
     }
 }
 

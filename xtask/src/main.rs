@@ -8,7 +8,10 @@
 //! base revision or directory and reports every change, breaking or not (see
 //! `xtask::spec_diff`). `cargo xtask drift FILE...` reads what a client or a proxy saw of the
 //! service that the spec does not describe, and prints the spec edits that would describe it
-//! (see `xtask::drift`).
+//! (see `xtask::drift`). `cargo xtask watch --base-url URL --api-key-env NAME [--apply]`
+//! sends the live service the spec's safe requests, politely, through the `mrds-watch`
+//! package (its HTTP stack is not part of this package's build either), and with `--apply`
+//! writes the spec edits its findings ask for (see `xtask::watch`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -72,6 +75,13 @@ enum Command {
     /// edits that would describe them, as a unified diff; exits 1 when an edit is suggested.
     /// With --apply, write them into spec/.
     Drift(xtask::drift::Args),
+    /// Watch the live service: send it each endpoint's example and the contract suite's valid
+    /// requests (GET only unless --allow-writes), politely (--rate, --budget, Retry-After),
+    /// check the answers as the checking proxy does, write the findings and a HAR file; exits
+    /// 0 when the spec describes everything seen, 1 when the findings ask for spec edits, 2
+    /// when the service could not be watched. With --apply, write the edits, run codegen and
+    /// print spec-diff's verdict. Builds and runs the `mrds-watch` package.
+    Watch(Box<xtask::watch::Args>),
 }
 
 /// The workspace this command runs in: the nearest directory at or above the current one
@@ -120,6 +130,12 @@ fn main() -> ExitCode {
         Command::Contract { args } => contract(&root, &args),
         Command::SpecDiff(args) => {
             let outcome = xtask::spec_diff::run(&root, &args);
+            print!("{}", outcome.stdout);
+            eprint!("{}", outcome.stderr);
+            ExitCode::from(outcome.code)
+        }
+        Command::Watch(args) => {
+            let outcome = xtask::watch::run(&root, &args);
             print!("{}", outcome.stdout);
             eprint!("{}", outcome.stderr);
             ExitCode::from(outcome.code)

@@ -139,8 +139,13 @@ fn below_base(url: &str, base: &str) -> Option<(String, String)> {
     Some((path[at + base.len()..].to_string(), query.to_string()))
 }
 
-/// The spec's judgement of a request of `e`: the rules its problems name.
-fn judge(api: &Api, e: &Endpoint, path: &str, query: &str, body: Option<&str>) -> Judged {
+/// The spec's judgement of a request of `e` (its `path` below the base path, percent-encoded
+/// as sent; its `query` as sent, without the key's pairs; its body's text), as the generated
+/// server judges it ([`Endpoint::problems`], a parameter given twice, a body not of the
+/// record's shape): accepted, refused naming the rules its problems name, or not judged (a
+/// path segment or a body that does not read). What the recorder needs beside the answer; the
+/// HAR reader and `cargo xtask watch` judge with it.
+pub fn judge(api: &Api, e: &Endpoint, path: &str, query: &str, body: Option<&str>) -> Judged {
     let mut params: Vec<(ParamId, String)> = Vec::new();
     let segments: Vec<&str> = path.split('/').skip(1).collect();
     for (s, given) in e.path.segments.iter().zip(&segments) {

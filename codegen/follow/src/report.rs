@@ -398,6 +398,7 @@ fn source_name(source: Source) -> &'static str {
         Source::Client => "the client",
         Source::Proxy => "the proxy",
         Source::Recorded => "recorded traffic",
+        Source::Watch => "the watch",
         _ => "another source",
     }
 }

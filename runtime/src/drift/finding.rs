@@ -21,6 +21,9 @@ pub enum Source {
     /// Traffic another tool recorded (a HAR file of a browser's developer tools or a
     /// proxy), read by `cargo xtask drift`.
     Recorded,
+    /// `cargo xtask watch`: the contract suite's valid requests and the examples, sent to the
+    /// service and checked as the proxy checks what it forwards.
+    Watch,
     /// A source this version does not know.
     #[serde(other)]
     Other,

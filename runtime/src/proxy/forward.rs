@@ -15,7 +15,7 @@ use http_body_util::Full;
 
 use super::Proxy;
 use super::check::ProxiedRequest;
-use super::har::Recorded;
+use super::har::HarEntry;
 use super::wire::{answer_of, bare, forwarded_headers};
 use crate::RawParams;
 use crate::client::TransportError;
@@ -132,7 +132,7 @@ pub(super) async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -
     }
     if let Some(har) = &proxy.har {
         let target = parts.uri.path_and_query().map_or("", |p| p.as_str());
-        let recorded = Recorded {
+        let recorded = HarEntry {
             started: started_at,
             millis: started.elapsed().as_secs_f64() * 1000.0,
             method: &parts.method,

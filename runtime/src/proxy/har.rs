@@ -7,6 +7,10 @@
 //!
 //! The file is valid HAR after every entry: each is written before the closing `]}}`, which is
 //! written again after it, so a proxy stopped at any moment leaves a file that reads.
+//!
+//! Public, as [`HarFile`] and [`HarEntry`], for the other tool that talks to the service
+//! and records what it saw: `cargo xtask watch` (the `mrds-watch` package) writes its HAR
+//! file with this writer, so both redact alike.
 
 use std::fs::File;
 use std::io::{self, Seek, SeekFrom, Write};
@@ -30,9 +34,10 @@ const CREDENTIALS: [&str; 4] = [
     "set-cookie",
 ];
 
-/// A HAR file being written.
+/// A HAR 1.2 file being written, an entry per exchange, credentials redacted (see the
+/// module).
 #[derive(Debug)]
-pub(super) struct HarFile {
+pub struct HarFile {
     path: PathBuf,
     state: Mutex<HarState>,
 }
@@ -43,26 +48,37 @@ struct HarState {
     entries: u64,
 }
 
-/// One exchange, as the HAR entry records it.
-pub(super) struct Recorded<'a> {
-    pub(super) started: SystemTime,
-    pub(super) millis: f64,
-    pub(super) method: &'a Method,
+/// One exchange, as its HAR entry records it ([`HarFile::record`]).
+#[derive(Clone, Copy, Debug)]
+pub struct HarEntry<'a> {
+    /// When the request was sent.
+    pub started: SystemTime,
+    /// How long the answer took, in milliseconds.
+    pub millis: f64,
+    /// The request's method.
+    pub method: &'a Method,
     /// The service's URL of the request (its root, path and query).
-    pub(super) url: &'a str,
-    pub(super) query: &'a str,
-    pub(super) request_headers: &'a HeaderMap,
-    pub(super) request_body: &'a [u8],
-    pub(super) status: u16,
-    pub(super) response_headers: &'a HeaderMap,
-    pub(super) response_body: &'a [u8],
+    pub url: &'a str,
+    /// The request's query, as sent (percent-encoded).
+    pub query: &'a str,
+    /// The request's headers (the key header, credentials: redacted when written).
+    pub request_headers: &'a HeaderMap,
+    /// The request's body (empty: none).
+    pub request_body: &'a [u8],
+    /// The answer's status.
+    pub status: u16,
+    /// The answer's headers.
+    pub response_headers: &'a HeaderMap,
+    /// The answer's body, as it came.
+    pub response_body: &'a [u8],
     /// The name of the key header.
-    pub(super) key_header: &'a str,
+    pub key_header: &'a str,
 }
 
 impl HarFile {
-    /// Creates (or truncates) the file at `path` with no entry.
-    pub(super) fn create(path: &Path, creator: &str) -> io::Result<Self> {
+    /// Creates (or truncates) the file at `path` with no entry; `creator` names the tool in
+    /// the document's `log.creator`.
+    pub fn create(path: &Path, creator: &str) -> io::Result<Self> {
         let mut file = File::create(path)?;
         let head = json!({
             "version": "1.2",
@@ -82,16 +98,13 @@ impl HarFile {
     }
 
     /// The file.
-    pub(super) fn path(&self) -> &Path {
+    pub fn path(&self) -> &Path {
         &self.path
     }
 
-    /// Adds the entry of one exchange; `scrub` replaces the key's text in a text.
-    pub(super) fn record(
-        &self,
-        r: &Recorded<'_>,
-        scrub: &dyn Fn(&str) -> String,
-    ) -> io::Result<()> {
+    /// Adds the entry of one exchange; `scrub` replaces the key's text in a text (the URL,
+    /// header values, bodies; a query value it changes is redacted whole).
+    pub fn record(&self, r: &HarEntry<'_>, scrub: &dyn Fn(&str) -> String) -> io::Result<()> {
         let entry = entry(r, scrub);
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let separator = if state.entries == 0 { "\n" } else { ",\n" };
@@ -107,7 +120,7 @@ impl HarFile {
 }
 
 /// The HAR entry of an exchange.
-fn entry(r: &Recorded<'_>, scrub: &dyn Fn(&str) -> String) -> Value {
+fn entry(r: &HarEntry<'_>, scrub: &dyn Fn(&str) -> String) -> Value {
     let headers = |map: &HeaderMap| -> Vec<Value> {
         map.iter()
             .map(|(name, value)| {
@@ -225,7 +238,7 @@ mod tests {
         let scrub = |t: &str| t.replace("secret-key-1234", REDACTED);
         for i in 0..2 {
             let body = format!(r#"{{"success":true,"data":[{{"n":{i}}}]}}"#);
-            let recorded = Recorded {
+            let recorded = HarEntry {
                 started: SystemTime::UNIX_EPOCH
                     + std::time::Duration::from_millis(1_795_996_800_250),
                 millis: 1.5,

@@ -41,10 +41,10 @@ mod har;
 mod summary;
 mod wire;
 
+pub use har::{HarEntry, HarFile};
 pub use summary::{KindCount, Summary};
 
 use self::forward::forward;
-use self::har::HarFile;
 use self::wire::provider_root;
 use crate::DEFAULT_BODY_LIMIT;
 use crate::app::App;

@@ -20,7 +20,8 @@
 //!   scenarios, `Prefer` header and journal ([`mock_server`]);
 //! - following the provider: what the client notices of a service's answers that the spec
 //!   does not describe, and `cargo xtask drift`'s spec edits ([`provider_drift`]); the checking
-//!   proxy in front of a drifted provider ([`provider_proxy`]);
+//!   proxy in front of a drifted provider ([`provider_proxy`]); the watch of a live provider
+//!   and its scheduled workflow ([`provider_watch`]);
 //! - packaging: the shipped crates' manifests, READMEs and license files ([`packaging`]);
 //!   what a test using the sample server in process compiles ([`weight`]).
 //! - the hand-written crates' layout: no source file of the runtime or the generator over 800
@@ -65,6 +66,7 @@ mod provider_drafts;
 mod provider_drift;
 mod provider_loop;
 mod provider_proxy;
+mod provider_watch;
 mod random_releases;
 mod server_e2e;
 mod server_refusals;

@@ -47,7 +47,7 @@ const SPAN_REASON: &str = "the range may span at most 14 days";
 
 /// A change the fake provider makes to the records of one endpoint, naming the field.
 #[derive(Clone, Debug)]
-enum Edit {
+pub(super) enum Edit {
     /// A field the record does not declare (`sentiment`), in every record.
     Extra(String),
     /// A value outside the field's value set (the second), in the first record.
@@ -64,21 +64,21 @@ enum Edit {
 
 /// What the fake provider does differently from the spec, and what the proxy must find.
 #[derive(Clone, Debug, Default)]
-struct Plan {
+pub(super) struct Plan {
     /// Edits of the records, by the path of the endpoint (below the base path).
-    edits: Vec<(String, Vec<Edit>)>,
+    pub(super) edits: Vec<(String, Vec<Edit>)>,
     /// The endpoint whose paging limit past the maximum is taken as the maximum: its path,
     /// the parameter and the maximum.
-    clamp: (String, String, i64),
+    pub(super) clamp: (String, String, i64),
     /// The endpoint refusing ranges longer than [`SPAN`]: its path and the two parameters.
-    span: (String, String, String),
+    pub(super) span: (String, String, String),
     /// The endpoint whose refusals of a request without a key name an error code the spec
     /// does not have, with a status none of its codes has (its path, the code, the status).
-    code: (String, String, u16),
+    pub(super) code: (String, String, u16),
     /// A field the envelope does not declare, in every answer.
-    envelope: String,
+    pub(super) envelope: String,
     /// The findings expected: endpoint and observation.
-    expected: Vec<(String, Observed)>,
+    pub(super) expected: Vec<(String, Observed)>,
 }
 
 /// The Rust of the workspace that is written by hand and reads the generated records: the
@@ -118,7 +118,7 @@ fn by_hand() -> String {
 }
 
 /// Chooses the drifts from the resolved model and the sample server's answers.
-async fn plan(sample: &str) -> Plan {
+pub(super) async fn plan(sample: &str) -> Plan {
     let api = mrds_tests::real_spec();
     let by_hand = by_hand();
     let mut plan = Plan::default();
@@ -350,7 +350,7 @@ async fn fake_provider(plan: Arc<Plan>) -> std::net::SocketAddr {
     .await
 }
 
-async fn drift(plan: &Plan, mut request: Request, next: Next) -> Response {
+pub(super) async fn drift(plan: &Plan, mut request: Request, next: Next) -> Response {
     let path = request.uri().path().to_string();
     let below = path.strip_prefix(BASE_PATH).unwrap_or(&path).to_string();
     let query = request.uri().query().unwrap_or_default().to_string();
