@@ -64,6 +64,7 @@ mod pipeline;
 mod provider_drafts;
 mod provider_drift;
 mod provider_loop;
+mod provider_meaning;
 mod provider_proxy;
 mod random_releases;
 mod server_e2e;
