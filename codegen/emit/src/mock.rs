@@ -1,6 +1,7 @@
 //! The sample-data server crate: the server trait implemented over the spec's `samples:`.
-//! The selection engine and the command line are `mrds_runtime::mock`; the tables of sample
-//! data and the trait implementation are generated here.
+//! The selection engine is `mrds_runtime::samples` and the server and command line
+//! `mrds_runtime::mock`; the tables of sample data (as `mrds_spec::model::SampleTables` maps
+//! the spec's samples) and the trait implementation are generated here.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
