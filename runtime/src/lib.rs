@@ -15,7 +15,9 @@
 //! - feature `server`: the request pipeline of the generated axum router ([`server`]);
 //!   feature `compression`: gzip of large answers (tower-http, flate2);
 //! - feature `client`: the HTTP side of the generated client ([`client`]);
-//! - feature `mock`: the sample-data engine, and the sample server in process for tests,
+//! - feature `samples` (on with `mock`): the sample data's selection engine, without a
+//!   server ([`samples`]);
+//! - feature `mock`: the sample server in process for tests,
 //!   with scenarios, the `Prefer` header, a journal and the admin API ([`mock`]); feature
 //!   `cli`: its command line (`mock::run`: clap, the log output, compression), which only the
 //!   binary needs; what the generated sample-data crate tells both of its spec ([`app`]) and
@@ -49,6 +51,8 @@ mod raw;
 #[cfg(feature = "mock")]
 mod redact;
 pub mod route;
+#[cfg(feature = "samples")]
+pub mod samples;
 pub mod shapes;
 #[cfg(test)]
 mod test_object;

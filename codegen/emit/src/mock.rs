@@ -1,6 +1,7 @@
 //! The sample-data server crate: the server trait implemented over the spec's `samples:`.
-//! The selection engine and the command line are `mrds_runtime::mock`; the tables of sample
-//! data and the trait implementation are generated here.
+//! The selection engine is `mrds_runtime::samples` and the server and command line
+//! `mrds_runtime::mock`; the tables of sample data (as `mrds_spec::model::SampleTables` maps
+//! the spec's samples) and the trait implementation are generated here.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -9,9 +10,8 @@ use super::{
     Emitted, cargo_toml_with_features, ident, inner_docs, prose, readme, runtime_dependency,
     sibling_dependency,
 };
-use mrds_spec::model::{
-    Api, Endpoint, FieldId, Input, Inputs, Operand, ParamId, Record, SampleField, Samples,
-};
+use mrds_spec::model::samples;
+use mrds_spec::model::{Api, Endpoint, SampleTables, Samples, TableField};
 
 /// Crate directory, relative to the workspace root.
 pub const DIR: &str = "crates/mrds-mock";
@@ -337,25 +337,8 @@ fn method(api: &Api, e: &Endpoint) -> TokenStream {
     let params_ty = ident(&e.names.params_type);
     let record = ident(&api.returns(e).name);
     let table = format_ident!("{}", e.names.constant);
-    let inputs = api.inputs(e);
     // The body's fields the samples select by or echo, as they are given.
-    let read: Vec<Input<'_>> = e
-        .samples
-        .iter()
-        .flat_map(|s| {
-            let when = s
-                .sets
-                .iter()
-                .flat_map(|set| set.when.iter().map(|(op, _)| *op));
-            let echo = s.echo.iter().map(|(_, op)| *op);
-            let filter = s.filter.iter().map(|(op, _)| *op);
-            when.chain(echo).chain(filter).collect::<Vec<_>>()
-        })
-        .filter(|op| matches!(op, Operand::Field(_)))
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .filter_map(|op| inputs.get(op))
-        .collect();
+    let read = samples::body_inputs(api, e);
     let body = match &e.samples {
         Some(_) => {
             let params = e.params.iter().map(|p| {
@@ -425,47 +408,32 @@ fn method(api: &Api, e: &Endpoint) -> TokenStream {
 }
 
 fn samples_rs(api: &Api) -> TokenStream {
+    // The tables as `mrds_spec::model::samples` maps the spec's samples to the engine's (the
+    // same value it builds at run time): inputs named as their issues do, fields as they travel.
     let tables = api.endpoints.iter().filter_map(|e| {
-        let s = e.samples.as_ref()?;
-        let record = api.returns(e);
-        // The tables name inputs as their issues do and fields as they travel.
-        let names = Names {
-            e,
-            inputs: api.inputs(e),
-            record,
-        };
+        let t = SampleTables::of(api, e)?;
         let name = format_ident!("{}", e.names.constant);
         let doc = super::docs(&format!("Sample data of `{}`.", e.id));
-        let not_found = s.not_found_when_missing;
-        let first_of = s.first_of.iter().map(|p| names.param(*p));
-        let contains = s.contains.iter().map(|p| names.param(*p));
-        let echo = s.echo.iter().map(|(f, op)| {
-            let (f, op) = (names.field(*f), names.operand(*op));
-            quote!((#f, #op))
-        });
-        let filter = s.filter.iter().map(|(op, f)| {
-            let (op, f) = (names.operand(*op), names.field(*f));
-            quote!((#op, #f))
-        });
-        let range = option(s.range.as_ref().map(|r| {
-            let (from, to) = (names.option_param(r.from), names.option_param(r.to));
-            let field = names.choice(&r.field);
+        let not_found = t.not_found_when_missing;
+        let (first_of, contains) = (&t.first_of, &t.contains);
+        let echo = t.echo.iter().map(|(f, op)| quote!((#f, #op)));
+        let filter = t.filter.iter().map(|(op, f)| quote!((#op, #f)));
+        let range = option(t.range.as_ref().map(|(from, to, field)| {
+            let (from, to, field) = (option_str(*from), option_str(*to), choice(field));
             quote!(Range { from: #from, to: #to, field: #field })
         }));
-        let order = option(s.order.as_ref().map(|o| {
-            let (field, descending) = (names.choice(&o.field), o.descending);
-            let by = names.option_param(o.by);
+        let order = option(t.order.as_ref().map(|(field, descending, by)| {
+            let (field, by) = (choice(field), option_str(*by));
             quote!(Order { field: #field, descending: #descending, by: #by })
         }));
-        let latest = s.latest_without.iter().map(|p| names.param(*p));
-        let limit = names.option_param(e.paging.as_ref().map(|p| p.limit));
-        let offset = names.option_param(e.paging.as_ref().and_then(|p| p.offset));
-        let sets = s.sets.iter().map(|set| {
+        let latest = &t.latest_without;
+        let (limit, offset) = (option_str(t.limit), option_str(t.offset));
+        let sets = t.sets.iter().map(|set| {
+            let records = set.records;
             let when = set.when.iter().map(|(op, spellings)| {
-                let op = names.operand(*op);
+                let spellings = spellings.iter();
                 quote!((#op, &[#(#spellings),*]))
             });
-            let records = &set.records_json;
             quote!(Set { when: &[#(#when),*], records: #records })
         });
         Some(quote! {
@@ -548,48 +516,17 @@ fn option(tokens: Option<TokenStream>) -> TokenStream {
     }
 }
 
-/// The names of an endpoint's inputs (a parameter's wire name, `body.<field>`) and of its
-/// record's fields, for the tables.
-struct Names<'a> {
-    e: &'a Endpoint,
-    inputs: Inputs<'a>,
-    record: &'a Record,
+fn option_str(name: Option<&str>) -> TokenStream {
+    option(name.map(|s| quote!(#s)))
 }
 
-impl Names<'_> {
-    fn param(&self, id: ParamId) -> &str {
-        &self.e.param(id).wire
-    }
-
-    fn operand(&self, op: Operand) -> String {
-        self.inputs.get(op).map(|i| i.name()).unwrap_or_default()
-    }
-
-    fn field(&self, id: FieldId) -> &str {
-        &self.record.field(id).wire
-    }
-
-    fn option_param(&self, id: Option<ParamId>) -> TokenStream {
-        match id.map(|id| self.param(id)) {
-            Some(s) => quote!(Some(#s)),
-            None => quote!(None),
-        }
-    }
-
-    fn choice(&self, f: &SampleField) -> TokenStream {
-        match f {
-            SampleField::Fixed(id) => {
-                let name = self.field(*id);
-                quote!(FieldChoice::Fixed(#name))
-            }
-            SampleField::By(param, fields) => {
-                let param = self.param(*param);
-                let pairs = fields.iter().map(|(v, f)| {
-                    let f = self.field(*f);
-                    quote!((#v, #f))
-                });
-                quote!(FieldChoice::By(#param, &[#(#pairs),*]))
-            }
+/// A field of the tables, as the runtime's `FieldChoice`.
+fn choice(f: &TableField<'_>) -> TokenStream {
+    match f {
+        TableField::Fixed(name) => quote!(FieldChoice::Fixed(#name)),
+        TableField::By(param, fields) => {
+            let pairs = fields.iter().map(|(v, f)| quote!((#v, #f)));
+            quote!(FieldChoice::By(#param, &[#(#pairs),*]))
         }
     }
 }

@@ -5,6 +5,9 @@
 //! the YAML, and the edits themselves: splices of the spec's files at the places of the one
 //! parse ([`splice`]), which keep comments, key order and layout, bringing along the samples
 //! and example requests an edit would break, and a history row naming the breaking changes.
+//! Edits keep the samples' meaning: every served example request that answered sample records
+//! still answers some (its range rewritten when the engine reads the brought-along values as
+//! other instants), or the report says which is to be rewritten by hand.
 //! Undocumented endpoints get a draft file each. The report says whether the edited spec
 //! loads; `cargo xtask drift --apply` writes it, and prints the same as a unified diff without.
 //!
@@ -24,6 +27,7 @@ use mrds_spec::model::Api;
 mod bounds;
 mod cx;
 mod draft;
+mod examples;
 mod fields;
 mod formats;
 pub mod har;
@@ -77,7 +81,9 @@ pub struct Report {
     pub predicted: Vec<&'static str>,
     /// Why the edited spec does not load, when it does not.
     pub problems: Option<String>,
-    /// Edits left to be written by hand (a name Rust cannot take, a fact the findings lack).
+    /// Edits left to be written by hand (a name Rust cannot take, a fact the findings lack), and
+    /// example requests the edits leave answering no sample records that the report cannot
+    /// rewrite (a `when` spelling or a filter they no longer match).
     pub by_hand: usize,
 }
 

@@ -12,7 +12,7 @@ use mrds_diff::{ChangeKind, Impact};
 
 use super::cx::Cx;
 use super::splice::{self, Splice};
-use super::{Edit, Group, Item, Report, draft, fields, plural, rename, rules, scalar};
+use super::{Edit, Group, Item, Report, draft, examples, fields, plural, rename, rules, scalar};
 
 /// The spec edits that would describe `findings`, read against `api` (loaded from `sources`,
 /// the spec's files as the loader names them).
@@ -91,6 +91,8 @@ pub(crate) fn build(cx: &Cx<'_>, findings: &[Finding], extra: Vec<Item>) -> Repo
     let mut predicted: BTreeSet<&'static str> = BTreeSet::new();
     let mut breaking: BTreeSet<String> = BTreeSet::new();
     let mut listed: Vec<String> = Vec::new();
+    // The edits made, by their number, with their splices.
+    let mut applied: Vec<(usize, Vec<Splice>)> = Vec::new();
     for (group, item) in &items {
         let seen = group.map(seen).unwrap_or_default();
         match item {
@@ -128,6 +130,7 @@ pub(crate) fn build(cx: &Cx<'_>, findings: &[Finding], extra: Vec<Item>) -> Repo
                     continue;
                 }
                 splices.extend(edit.splices.iter().cloned());
+                applied.push((edits, edit.splices.clone()));
                 new_files.extend(edit.files.iter().cloned());
                 listed.extend(edit.history.iter().cloned());
                 for kind in &edit.check {
@@ -209,23 +212,47 @@ pub(crate) fn build(cx: &Cx<'_>, findings: &[Finding], extra: Vec<Item>) -> Repo
     );
     text.push_str(&body);
 
-    // The spec the edits make, and whether it loads.
-    let edited = splice::apply(sources, &splices);
-    let mut files: Vec<(String, String)> = edited
-        .iter()
-        .zip(sources)
-        .filter(|((_, new), (_, old))| new != old)
-        .map(|(f, _)| f.clone())
-        .collect();
-    files.extend(new_files.iter().cloned());
-    files.sort();
-    let mut all = edited.clone();
+    // The spec the edits make, whether it loads, and the example requests it keeps answering.
+    let mut all = splice::apply(sources, &splices);
     all.extend(new_files);
-    let problems = if files.is_empty() {
-        None
-    } else {
-        mrds_spec::load_sources(&all).err().map(|d| d.to_string())
+    let changed = |all: &[(String, String)]| -> Vec<(String, String)> {
+        let mut files: Vec<(String, String)> = (all.iter())
+            .filter(|(name, text)| !sources.iter().any(|(n, t)| n == name && t == text))
+            .cloned()
+            .collect();
+        files.sort();
+        files
     };
+    let mut problems = None;
+    let mut lost = Vec::new();
+    if !changed(&all).is_empty() {
+        match mrds_spec::load_sources(&all) {
+            Err(d) => problems = Some(d.to_string()),
+            Ok(after) => {
+                lost = examples::keep(cx, &after, &all, &applied);
+                let rewritten: Vec<Splice> = lost.iter().filter_map(|l| l.splice.clone()).collect();
+                if !rewritten.is_empty() {
+                    all = splice::apply(&all, &rewritten);
+                    problems = mrds_spec::load_sources(&all).err().map(|d| d.to_string());
+                    predicted.insert(ChangeKind::SamplesChanged.info().id);
+                }
+            }
+        }
+    }
+    if !lost.is_empty() {
+        let _ = writeln!(
+            text,
+            "\nThe edits change what {} example request{} of the samples answer{}:",
+            lost.len(),
+            plural(lost.len()),
+            if lost.len() == 1 { "s" } else { "" }
+        );
+        for l in &lost {
+            let _ = writeln!(text, "- {}", l.text);
+        }
+    }
+    let examples_by_hand = lost.iter().filter(|l| l.splice.is_none()).count();
+    let files = changed(&all);
     let diff = unified(sources, &files);
     if edits > 0 {
         match &problems {
@@ -240,6 +267,13 @@ pub(crate) fn build(cx: &Cx<'_>, findings: &[Finding], extra: Vec<Item>) -> Repo
         if by_hand > 0 {
             let _ = writeln!(text, "{by_hand} of the edits are to be written by hand.");
         }
+        if examples_by_hand > 0 {
+            let _ = writeln!(
+                text,
+                "{examples_by_hand} example request{} to be rewritten by hand (above).",
+                plural(examples_by_hand)
+            );
+        }
     } else if findings.is_empty() {
         text.push_str("Nothing was observed that the spec does not describe.\n");
     }
@@ -251,7 +285,7 @@ pub(crate) fn build(cx: &Cx<'_>, findings: &[Finding], extra: Vec<Item>) -> Repo
         diff,
         predicted: predicted.into_iter().collect(),
         problems,
-        by_hand,
+        by_hand: by_hand + examples_by_hand,
     }
 }
 

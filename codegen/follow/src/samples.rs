@@ -8,6 +8,7 @@ use mrds_spec::model::{RecordId, TypeRef};
 use mrds_spec::yaml::{Node, NodeKind};
 
 use super::cx::Cx;
+use super::formats::IntegerTime;
 use super::splice::{File, Splice, entries, items, value};
 
 /// How a sample value of a changed field is brought along.
@@ -23,6 +24,14 @@ pub(super) enum Convert<'e> {
     /// date `2026-11-20` a timestamp `2026-11-20T00:00:00Z`): the samples keep their meaning,
     /// every range and order over them selecting what it selected.
     Instant { from: Format, to: Format },
+    /// A point in time written in format `from` becomes the same point as an integer in the
+    /// service's spelling `to` (a date `2026-11-20` the day `20261120`): the samples keep
+    /// their order and their days. A value not in `from` is replaced by one the service sent.
+    Integer {
+        from: Format,
+        to: IntegerTime,
+        values: &'e [String],
+    },
 }
 
 /// The splices bringing the sample values of `field` of `record` along; when they change any,
@@ -89,6 +98,20 @@ fn changed_values(
                         true => written,
                         false => serde_json::Value::String(written).to_string(),
                     }),
+                _ => None,
+            },
+            Convert::Integer { from, to, values } => match &node.kind {
+                NodeKind::Scalar { text, plain } if !node.is_null() => {
+                    match from.instant(text).map(|seconds| to.write(seconds)) {
+                        Some(n) => Some(n.to_string()),
+                        None if *plain && text.parse::<i64>().is_ok() => None,
+                        None => (!values.is_empty()).then(|| {
+                            let v = values[next % values.len()].clone();
+                            next += 1;
+                            v
+                        }),
+                    }
+                }
                 _ => None,
             },
             Convert::Replace { keeps, values } => {

@@ -1,5 +1,6 @@
-//! The sample-data server (feature `mock`): how a request selects from an endpoint's sample
-//! records, and the server in process for tests ([`MockServer`]): scenarios set from Rust
+//! The sample-data server (feature `mock`): its answers from an endpoint's sample records
+//! (selected by [`crate::samples`], whose tables are re-exported here), and the server in
+//! process for tests ([`MockServer`]): scenarios set from Rust
 //! ([`Scenario`]: any status, a body, a delay, a reset; matched by query parameter, path
 //! parameter or body field; with expectations checked when the server is dropped), the
 //! `Prefer` request header and the admin API (`/__admin/...`, for clients in any language and
@@ -10,10 +11,10 @@
 //! What the generated sample-data crate tells it of its spec is an [`App`](crate::app::App).
 
 mod admin;
+mod answer;
 #[cfg(feature = "cli")]
 mod cli;
 mod control;
-mod engine;
 mod expectation;
 mod journal;
 mod plans;
@@ -22,9 +23,10 @@ mod scenario;
 mod server;
 
 pub use crate::redact::REDACTED;
+pub use crate::samples::{FieldChoice, Given, Order, Range, Samples, Set};
+pub use answer::{answer, select};
 #[cfg(feature = "cli")]
 pub use cli::{LogFormat, run};
-pub use engine::{FieldChoice, Given, Order, Range, Samples, Set, answer, select};
 pub use expectation::Expectation;
 pub use journal::{AnsweredBy, JOURNAL_BODY_BYTES, KeySent, Outcome, ReceivedRequest};
 pub use plans::{Unmet, UnmetExpectations};

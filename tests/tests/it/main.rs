@@ -65,6 +65,7 @@ mod pipeline;
 mod provider_drafts;
 mod provider_drift;
 mod provider_loop;
+mod provider_meaning;
 mod provider_proxy;
 mod provider_watch;
 mod random_releases;

@@ -10,7 +10,7 @@ use mrds_spec::yaml::{Node, NodeKind};
 
 use super::{infer, model_fields, of};
 use crate::cx::Cx;
-use crate::formats::fitting_format;
+use crate::formats::{IntegerTime, fitting_format};
 use crate::samples::{self, Convert};
 use crate::splice::value;
 use crate::{Edit, Group, Item};
@@ -123,9 +123,53 @@ pub(crate) fn wrong_type(
             "field `{field}` of `{record}` arrives as {got}: not found in the spec's files"
         ));
     };
+    // Integers spelling the points in time a time format held (`20261120` for `2026-11-20`):
+    // each sample value becomes the same point in the service's spelling, so the samples keep
+    // their days, their order, and what selects them.
+    let numbers: Vec<i64> = (group.examples.iter())
+        .map(|e| e.parse::<i64>().ok())
+        .collect::<Option<_>>()
+        .unwrap_or_default();
+    let spelt = (f.format.filter(|ft| ft.is_time()))
+        .filter(|_| got == JsonKind::Integer && !f.array)
+        .zip(IntegerTime::of(&numbers));
     let mut splices = Vec::new();
     let mut brings = Vec::new();
-    let change = if numeric_texts {
+    let change = if let Some((from, to)) = spelt {
+        splices.push(file.set_entry(item, &["name"], "type", "integer"));
+        let seconds = to == IntegerTime::Seconds;
+        match (value(item, "format"), seconds) {
+            (Some(node), true) => splices.push(file.replace(node, Format::UnixSeconds.name())),
+            (Some(_), false) => splices.extend(file.remove_entry(item, "format")),
+            (None, _) => {}
+        }
+        let observed: Vec<String> = numbers.iter().map(i64::to_string).collect();
+        let convert = Convert::Integer {
+            from,
+            to,
+            values: &observed,
+        };
+        let how = format!(
+            "as the service writes them ({}), the same points in time",
+            to.describe()
+        );
+        splices.extend(samples::field_values(
+            cx,
+            record,
+            field,
+            &convert,
+            &how,
+            &mut brings,
+        ));
+        vec![match seconds {
+            true => "type: integer, format: unix_seconds".to_string(),
+            false => format!(
+                "type: integer, remove `format: {}` (the service sends {})",
+                from.name(),
+                to.describe()
+            ),
+        }]
+    } else if numeric_texts {
         splices.push(file.set_entry(item, &["name"], "type", "string"));
         splices.push(file.set_entry(item, &["array", "type"], "format", "numeric_text"));
         splices.extend(samples::field_values(

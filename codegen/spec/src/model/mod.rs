@@ -29,7 +29,9 @@ pub use pattern::{Inclusion, Pattern, PatternError};
 pub use rule::{
     Condition, Fact, Operand, Probing, Reading, Reads, Relation, Requirement, Rule, Side,
 };
-pub use samples::{SampleField, SampleOrder, SampleRange, SampleSet, Samples};
+pub use samples::{
+    SampleField, SampleOrder, SampleRange, SampleSet, SampleTables, Samples, TableField, TableSet,
+};
 pub use types::{Field, Record, TypeRef, ValueSet, Variant};
 pub use values::{
     EnumType, IntegerFormat, IntegerType, ListForm, Literal, StringType, TimeFormat, ValueCheck,
@@ -40,7 +42,7 @@ mod endpoint;
 mod eval;
 mod pattern;
 mod rule;
-mod samples;
+pub mod samples;
 pub mod shapes;
 mod types;
 mod values;

@@ -1,14 +1,17 @@
-//! How a request selects from an endpoint's sample data: the sets it matches, then echo,
-//! filters, range, order, "latest only", offset and limit, as the spec's `samples:` and the
-//! endpoint's `paging:` declare.
+//! The sample data's selection engine (feature `samples`): how a request selects from an
+//! endpoint's sample records: the sets it matches, then echo, filters, range, order, "latest
+//! only", offset and limit, as the spec's `samples:` and the endpoint's `paging:` declare.
+//!
+//! Pure: tables in, records out, no server. The sample server (`mock`, feature `mock`) answers
+//! with it; a tool with no generated crate builds the same tables from a spec's model and asks
+//! it what an example request answers.
 
 use std::cmp::Ordering;
+use std::fmt;
 use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use crate::ErrorBody;
-use crate::server::ServerError;
 use crate::text::instant_seconds;
 
 /// The sample data of one endpoint and its selection rules.
@@ -78,7 +81,23 @@ pub struct Order {
 
 /// The inputs of a request by name (a parameter's wire name, `body.<field>` for a field of the
 /// body), `None` when not given.
-pub type Given<'a> = [(&'static str, Option<String>)];
+pub type Given<'a> = [(&'a str, Option<String>)];
+
+/// No sample set matches a request of an endpoint that answers 404 then (rather than no
+/// records): what the sample server answers with `RESOURCE_NOT_FOUND`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoSampleSet {
+    /// What was asked that nothing matches (`symbol=ZZZZ`).
+    pub message: String,
+}
+
+impl fmt::Display for NoSampleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for NoSampleSet {}
 
 fn value_of<'a>(given: &'a Given<'_>, name: &str) -> Option<&'a str> {
     given
@@ -87,25 +106,9 @@ fn value_of<'a>(given: &'a Given<'_>, name: &str) -> Option<&'a str> {
         .and_then(|(_, v)| v.as_deref())
 }
 
-/// The records answering `given`, decoded into `T`.
-pub fn answer<T: serde::de::DeserializeOwned, E: ErrorBody>(
-    samples: &Samples,
-    given: &Given<'_>,
-) -> Result<Vec<T>, ServerError<E>> {
-    select(samples, given)?
-        .into_iter()
-        .map(|record| {
-            serde_json::from_value(record)
-                .map_err(|e| ServerError::internal(format!("a sample record does not decode: {e}")))
-        })
-        .collect()
-}
-
-/// The records answering `given`, as JSON values.
-pub fn select<E: ErrorBody>(
-    samples: &Samples,
-    given: &Given<'_>,
-) -> Result<Vec<Value>, ServerError<E>> {
+/// The records answering `given`, as JSON values; [`NoSampleSet`] when no set matches and the
+/// endpoint answers 404 then.
+pub fn select(samples: &Samples, given: &Given<'_>) -> Result<Vec<Value>, NoSampleSet> {
     let parsed = samples.parsed.get_or_init(|| {
         samples
             .sets
@@ -149,10 +152,9 @@ pub fn select<E: ErrorBody>(
             })
             .map(|(p, v)| format!("{p}={}", v.as_deref().unwrap_or_default()))
             .collect();
-        return Err(ServerError::not_found(format!(
-            "nothing matches {}",
-            asked.join(", ")
-        )));
+        return Err(NoSampleSet {
+            message: format!("nothing matches {}", asked.join(", ")),
+        });
     }
 
     for (field, input) in samples.echo {
@@ -260,9 +262,10 @@ fn text(value: &Value) -> String {
     }
 }
 
-/// Unix seconds of a record value: a number, or text that is one, a date, a date and time,
-/// or an RFC 3339 timestamp.
-fn instant(value: &Value) -> Option<i64> {
+/// Unix seconds of a record value, as the range filter and the order read it: a number, or
+/// text that is one, a date, a date and time, or an RFC 3339 timestamp; `None` for another
+/// value.
+pub fn instant(value: &Value) -> Option<i64> {
     match value {
         Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f.floor() as i64)),
         Value::String(s) => instant_seconds(s),
@@ -280,7 +283,6 @@ fn compare(a: Option<&Value>, b: Option<&Value>) -> Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_object::Object;
 
     /// Records chosen by a body field and echoing body fields, as the samples of a `POST`
     /// declare them: `when: { body.symbol: [...] }`, `echo: { handle: body.handle, ... }`.
@@ -312,6 +314,81 @@ mod tests {
         parsed: OnceLock::new(),
     };
 
+    /// Daily records under a range, newest first, only the latest without a range, paged.
+    static DAILY: Samples = Samples {
+        not_found_when_missing: true,
+        first_of: &[],
+        contains: &[],
+        echo: &[],
+        filter: &[],
+        range: Some(Range {
+            from: Some("start_time"),
+            to: Some("end_time"),
+            field: FieldChoice::Fixed("date"),
+        }),
+        order: Some(Order {
+            field: FieldChoice::Fixed("date"),
+            descending: true,
+            by: None,
+        }),
+        latest_without: &["start_time", "end_time"],
+        limit: Some("limit"),
+        offset: Some("offset"),
+        sets: &[
+            Set {
+                when: &[("symbol", &["SPY"])],
+                records: r#"[{"date":"2026-11-16"},{"date":"2026-11-18"},{"date":"2026-11-17"}]"#,
+            },
+            Set {
+                when: &[("symbol", &["QQQ"])],
+                records: r#"[{"date":20261116},{"date":20261117}]"#,
+            },
+        ],
+        parsed: OnceLock::new(),
+    };
+
+    #[test]
+    fn a_range_compares_instants_and_the_order_and_paging_follow() {
+        let given = |symbol: &str, range: Option<(&str, &str)>, page: Option<(&str, &str)>| {
+            vec![
+                ("symbol", Some(symbol.to_owned())),
+                ("start_time", range.map(|r| r.0.to_owned())),
+                ("end_time", range.map(|r| r.1.to_owned())),
+                ("limit", page.map(|p| p.0.to_owned())),
+                ("offset", page.map(|p| p.1.to_owned())),
+            ]
+        };
+        let dates = |records: Vec<Value>| -> Vec<Value> {
+            records.into_iter().map(|r| r["date"].clone()).collect()
+        };
+        // 2026-11-17 and 2026-11-18 (Unix seconds, and RFC 3339 text), newest first.
+        let range = Some(("1794873600", "2026-11-18T00:00:00Z"));
+        let got = dates(select(&DAILY, &given("SPY", range, None)).unwrap());
+        assert_eq!(got, ["2026-11-18", "2026-11-17"]);
+        let got = dates(select(&DAILY, &given("SPY", range, Some(("1", "1")))).unwrap());
+        assert_eq!(got, ["2026-11-17"]);
+        // Without a range, only the latest.
+        let got = dates(select(&DAILY, &given("SPY", None, None)).unwrap());
+        assert_eq!(got, ["2026-11-18"]);
+        // An integer is Unix seconds: 20261116 is in August 1970, outside a range of 2026, and
+        // inside one around it.
+        assert_eq!(instant(&serde_json::json!(20261116)), Some(20_261_116));
+        assert!(
+            select(&DAILY, &given("QQQ", range, None))
+                .unwrap()
+                .is_empty()
+        );
+        let got =
+            dates(select(&DAILY, &given("QQQ", Some(("20261116", "20261117")), None)).unwrap());
+        assert_eq!(
+            got,
+            [serde_json::json!(20261117), serde_json::json!(20261116)]
+        );
+        // No set matching: a 404's message.
+        let err = select(&DAILY, &given("ZZZ", range, None)).unwrap_err();
+        assert_eq!(err.to_string(), "nothing matches symbol=ZZZ");
+    }
+
     #[test]
     fn a_body_selects_sets_and_its_fields_are_echoed_as_the_fields_hold_them() {
         let given = |symbol: &str, label: Option<&str>| -> Vec<(&'static str, Option<String>)> {
@@ -322,7 +399,7 @@ mod tests {
                 ("body.shares", Some("250".to_owned())),
             ]
         };
-        let records = select::<Object>(&BY_BODY, &given("MSFT", Some("CEO"))).unwrap();
+        let records = select(&BY_BODY, &given("MSFT", Some("CEO"))).unwrap();
         assert_eq!(
             records,
             [serde_json::json!({
@@ -330,7 +407,7 @@ mod tests {
             })]
         );
         // A field the body leaves out is not echoed; another body selects another set.
-        let records = select::<Object>(&BY_BODY, &given("AAPL", None)).unwrap();
+        let records = select(&BY_BODY, &given("AAPL", None)).unwrap();
         assert_eq!(
             records,
             [serde_json::json!({ "symbol": "AAPL", "handle": "someone", "shares": 250 })]
