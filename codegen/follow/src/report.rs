@@ -156,7 +156,8 @@ pub(crate) fn build(cx: &Cx<'_>, findings: &[Finding], extra: Vec<Item>) -> Repo
     // What the edits break as spec-diff will say it, by subject: an edit of a definition shared
     // through a YAML alias changes every endpoint or record that reads it.
     if !breaking.is_empty() {
-        breaking.extend(broken_subjects(cx, &splices, &new_files));
+        let found = broken_subjects(cx, &splices, &new_files, &listed, &breaking);
+        breaking.extend(found);
     }
     // One history row for the release the edits describe: the endpoints they add or remove
     // (`changes:`) and what they break (`breaking:`).
@@ -290,14 +291,20 @@ pub(crate) fn build(cx: &Cx<'_>, findings: &[Finding], extra: Vec<Item>) -> Repo
 }
 
 /// The subjects of the breaking changes spec-diff finds between the spec and the spec the
-/// `splices` and `new_files` make (nothing when that spec does not load), but for the endpoints
-/// added, which their history row's `changes` acknowledge.
+/// `splices` and `new_files` make, with the history row of what is known so far (`listed`,
+/// `breaking`: an endpoint marked removed needs its row to load), but for the endpoints
+/// added, which their history row's `changes` acknowledge. Nothing when that spec does not
+/// load.
 fn broken_subjects(
     cx: &Cx<'_>,
     splices: &[Splice],
     new_files: &[(String, String)],
+    listed: &[String],
+    breaking: &BTreeSet<String>,
 ) -> BTreeSet<String> {
-    let mut all = splice::apply(cx.sources, splices);
+    let mut splices = splices.to_vec();
+    splices.extend(acknowledgment(cx, listed, breaking));
+    let mut all = splice::apply(cx.sources, &splices);
     all.extend(new_files.iter().cloned());
     let Ok(new) = mrds_spec::load_sources_to_compare(&all) else {
         return BTreeSet::new();

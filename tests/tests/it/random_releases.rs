@@ -26,7 +26,12 @@ pub(crate) fn sources() -> Vec<(String, String)> {
 /// The release's date: the day after the newest row of the spec's history (a spec that holds
 /// a release already takes the next on a day of its own).
 fn options() -> Options {
-    let newest = (mrds_tests::real_spec().history.iter())
+    options_after(mrds_tests::real_spec())
+}
+
+/// The release's date on `api`: the day after the newest row of its history.
+fn options_after(api: &Api) -> Options {
+    let newest = (api.history.iter())
         .map(|h| h.date.as_str())
         .max()
         .unwrap_or("2026-01-01");
@@ -157,7 +162,8 @@ fn each(kind: Kind) {
 }
 
 /// Every kind at once, as a provider's release mixes them: one answer of an endpoint shows every
-/// change of its records, and one history row acknowledges them all.
+/// change of its records, and one history row acknowledges them all; then the next release on
+/// the spec the first one left.
 #[test]
 fn every_kind_at_once_applies_in_process() {
     let sources = sources();
@@ -170,6 +176,20 @@ fn every_kind_at_once_applies_in_process() {
         release.changes,
         found.join("\n"),
         release.report.text
+    );
+    // The next release, on the spec this one left: it removes or renames what the first added,
+    // and its own edits land beside the first one's history row.
+    let sources = applied(&sources, &release);
+    let api = mrds_spec::load_sources(&sources).unwrap_or_else(|d| panic!("{d}"));
+    let next = mrds_follow::release::release(&api, &sources, &Kind::ALL, 1, &options_after(&api))
+        .unwrap();
+    let found = problems(&api, &sources, &next);
+    assert!(
+        found.is_empty(),
+        "seed 1 on seed 1: {:?}\n{}\n\n{}",
+        next.changes,
+        found.join("\n"),
+        next.report.text
     );
 }
 
