@@ -181,8 +181,8 @@ fn every_kind_at_once_applies_in_process() {
     // and its own edits land beside the first one's history row.
     let sources = applied(&sources, &release);
     let api = mrds_spec::load_sources(&sources).unwrap_or_else(|d| panic!("{d}"));
-    let next = mrds_follow::release::release(&api, &sources, &Kind::ALL, 1, &options_after(&api))
-        .unwrap();
+    let next =
+        mrds_follow::release::release(&api, &sources, &Kind::ALL, 1, &options_after(&api)).unwrap();
     let found = problems(&api, &sources, &next);
     assert!(
         found.is_empty(),

@@ -67,6 +67,12 @@ fn with_query(target: &str, name: &str, value: &str) -> String {
     format!("{path}?{}", pairs.join("&"))
 }
 
+/// Where `p` is defined: one definition that endpoints share through a YAML alias is one
+/// target, so one release never both narrows and widens it.
+fn definition(p: &mrds_spec::model::Param) -> String {
+    format!("definition at {}", p.at)
+}
+
 pub(super) fn bound(
     api: &Api,
     draw: &mut Draw,
@@ -80,6 +86,7 @@ pub(super) fn bound(
             p.location == ParamLocation::Query
                 && p.list.is_none()
                 && !draw.taken.contains(&format!("{}.{}", s.e.id, p.wire))
+                && !draw.taken.contains(&definition(p))
         })
         .filter_map(|(i, _, p)| match &p.ty {
             ValueType::Integer(t) if t.format.is_none() => Some((i, p, t.min?, t.max?)),
@@ -101,6 +108,7 @@ pub(super) fn bound(
     let (i, p, min, max) = draw.pick(candidates)?;
     let s = &served[i];
     draw.take(format!("{}.{}", s.e.id, p.wire));
+    draw.take(definition(p));
     let at = |v: i64| with_query(s.example, &p.wire, &v.to_string());
     let id = s.e.id.as_str();
     if kind == Kind::BoundNarrowed {
