@@ -618,3 +618,51 @@ const MUTATIONS: usize = 60;
 fn mutilated_real_spec_never_panics_exhaustive() {
     mutilate(None);
 }
+
+/// One rule judges the constraints of a parameter and of a field of a request body: the same
+/// keys, wrong alike, are refused with the same words (but for the owner's name) on both.
+#[test]
+fn a_body_field_and_a_parameter_break_a_constraint_alike() {
+    let fixtures = mrds_tests::workspace_root().join("tests/fixtures");
+    let read = |name: &str| {
+        let text = std::fs::read_to_string(fixtures.join(name)).unwrap();
+        (name.to_string(), text)
+    };
+    let (base, body) = (read("base.yaml"), read("body.yaml"));
+    let field_at = "      - { name: contact,";
+    let param_at = "      - { name: dry_run,";
+    assert!(body.1.contains(field_at) && body.1.contains(param_at));
+    let messages = |line_at: &str, line: String| {
+        let edited = body.1.replacen(line_at, &format!("{line}\n{line_at}"), 1);
+        let sources = vec![base.clone(), (body.0.clone(), edited)];
+        match mrds_spec::load_sources(&sources) {
+            Ok(_) => Vec::new(),
+            Err(d) => (d.0.iter())
+                .map(|d| {
+                    (d.message.replace("field `probe`", "`probe`"))
+                        .replace("parameter `probe`", "`probe`")
+                })
+                .collect::<Vec<_>>(),
+        }
+    };
+    let cases = [
+        ("string", "min: 1"),
+        ("boolean", "max: 3"),
+        ("integer", "min: 5, max: 1"),
+        ("integer", "pattern: '^[0-9]$'"),
+        ("string", "pattern: '[a-z]'"),
+        ("string", "pattern_doc: a letter"),
+    ];
+    for (ty, keys) in cases {
+        let field = messages(
+            field_at,
+            format!("      - {{ name: probe, type: {ty}, optional: true, {keys}, doc: Probe. }}"),
+        );
+        let param = messages(
+            param_at,
+            format!("      - {{ name: probe, in: query, type: {ty}, {keys}, doc: Probe. }}"),
+        );
+        assert!(!field.is_empty(), "{ty} with {keys} is refused");
+        assert_eq!(field, param, "{ty} with {keys}");
+    }
+}

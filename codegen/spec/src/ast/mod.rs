@@ -17,12 +17,15 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer};
 
 pub use crate::yaml::{Spanned, Value, ValueKind};
+pub use constraints::Constraints;
+use constraints::constrained;
 pub use mrds_runtime::{ChangeAction, Equal, Format, ListStyle, Method, TextFormat};
 pub use rules::{
     AllowedValues, Condition, Matches, MaxSpan, Ordered, Requirement, Requires, Rule, RuleKind,
 };
 pub use samples::{Missing, SampleOrder, SampleRange, SampleSet, Samples};
 
+mod constraints;
 mod rules;
 mod samples;
 pub mod schema;
@@ -263,47 +266,31 @@ pub struct Record {
     pub fields: Spanned<Vec<Spanned<Field>>>,
 }
 
-/// A field of a record or of the envelope.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Field {
-    /// Wire name.
-    pub name: Spanned<String>,
-    /// `string`, `integer`, `number`, `boolean`, `any` (any JSON value), a record, a value
-    /// set, `ErrorCode`, or (envelope only) `records`.
-    #[serde(rename = "type")]
-    pub ty: Spanned<String>,
-    /// A JSON array of `type`.
-    #[serde(default)]
-    pub array: bool,
-    /// The field may be absent (or null).
-    #[serde(default)]
-    pub optional: bool,
-    /// Format of a text or integer value; checked in a field of a request body.
-    #[serde(default)]
-    #[schemars(with = "Option<FormatSpelling>")]
-    pub format: Option<Spanned<Format>>,
-    /// Smallest allowed integer: a field of a request body only, checked like a parameter's
-    /// (elsewhere a constraint is an error: answers are read as they come).
-    #[serde(default)]
-    pub min: Option<Spanned<i64>>,
-    /// Largest allowed integer: a field of a request body only, checked like a parameter's.
-    #[serde(default)]
-    pub max: Option<Spanned<i64>>,
-    /// Regular expression the text must match, anchored (`^...$`) to match the whole text: a
-    /// field of a request body only, checked like a parameter's.
-    #[serde(default)]
-    pub pattern: Option<Spanned<String>>,
-    /// What the pattern means, for error messages.
-    #[serde(default)]
-    pub pattern_doc: Option<Spanned<String>>,
-    /// What the field holds, for the generated docs.
-    pub doc: String,
-    /// Set when the interface description does not state the fact: why the spec assumes it.
-    /// The generated docs and the OpenAPI document show the reason, so it is not blank.
-    #[serde(default, deserialize_with = "reason")]
-    #[schemars(with = "NonBlank")]
-    pub assumed: Option<String>,
+constrained! {
+    /// A field of a record or of the envelope.
+    #[derive(Debug, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct Field {
+        /// Wire name.
+        pub name: Spanned<String>,
+        /// `string`, `integer`, `number`, `boolean`, `any` (any JSON value), a record, a value
+        /// set, `ErrorCode`, or (envelope only) `records`.
+        #[serde(rename = "type")]
+        pub ty: Spanned<String>,
+        /// A JSON array of `type`.
+        #[serde(default)]
+        pub array: bool,
+        /// The field may be absent (or null).
+        #[serde(default)]
+        pub optional: bool,
+        /// What the field holds, for the generated docs.
+        pub doc: String,
+        /// Set when the interface description does not state the fact: why the spec assumes
+        /// it. The generated docs and the OpenAPI document show the reason, so it is not blank.
+        #[serde(default, deserialize_with = "reason")]
+        #[schemars(with = "NonBlank")]
+        pub assumed: Option<String>,
+    }
 }
 
 /// The spellings of `format:` ([`Format::all`]), each with its description: the schema of a
@@ -491,73 +478,55 @@ pub enum ParamLocation {
     Path,
 }
 
-/// One request parameter.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Param {
-    /// Wire name.
-    pub name: Spanned<String>,
-    /// Where it travels: `query`, or `path` (a `{name}` segment of the path).
-    #[serde(rename = "in")]
-    pub location: Spanned<ParamLocation>,
-    /// `string`, `integer`, `boolean`, or a value set (of each item, for a list).
-    #[serde(rename = "type")]
-    pub ty: Spanned<String>,
-    /// A list of values of `type` (a query parameter): `Vec` in the generated code, each item
-    /// checked against the parameter's `format`, `min`, `max`, `pattern` and value set. It
-    /// says how it travels with `style`. A list of no items is not sent: the parameter absent,
-    /// or (a comma list) given with an empty value (`fields=`), is a list of no items, which
-    /// `required` and `min_items` judge.
-    #[serde(default)]
-    pub array: Option<Spanned<bool>>,
-    /// How a list (`array: true`) travels: `comma` (`fields=a,b`: one parameter, the items
-    /// separated by commas; an item is not empty and holds no comma, so `fields=a,,b` and
-    /// `fields=a,` are refused at the empty item, named by its index, and only for that) or
-    /// `repeated` (`fields=a&fields=b`: the parameter once per item, each value an item, an
-    /// empty one too).
-    #[serde(default)]
-    #[schemars(with = "Option<schema::Spellings<ListStyle>>")]
-    pub style: Option<Spanned<ListStyle>>,
-    /// Fewest items of a list that is given (a list with no item is not given: `required`
-    /// says whether it must be).
-    #[serde(default)]
-    pub min_items: Option<Spanned<i64>>,
-    /// Most items of a list.
-    #[serde(default)]
-    pub max_items: Option<Spanned<i64>>,
-    /// Format, checked by the generated code: `unix_seconds` on integers, a text format on
-    /// strings.
-    #[serde(default)]
-    #[schemars(with = "Option<FormatSpelling>")]
-    pub format: Option<Spanned<Format>>,
-    /// Required on every request (a list: with at least one item).
-    #[serde(default)]
-    pub required: bool,
-    /// Value used when absent.
-    #[serde(default)]
-    pub default: Option<Value>,
-    /// Smallest allowed integer (an integer parameter).
-    #[serde(default)]
-    pub min: Option<Spanned<i64>>,
-    /// Largest allowed integer (an integer parameter).
-    #[serde(default)]
-    pub max: Option<Spanned<i64>>,
-    /// Regular expression the value must match (a string parameter), anchored (`^...$`) to
-    /// match the whole value. It is compiled to an automaton when the crates are generated:
-    /// one that has none within 64 KiB (a Unicode word boundary `\b`; a large counted
-    /// repetition, especially of a Unicode class such as `\w{1,50}`) is an error at its line.
-    #[serde(default)]
-    pub pattern: Option<Spanned<String>>,
-    /// What the pattern means, for error messages (`a six-letter currency pair`).
-    #[serde(default)]
-    pub pattern_doc: Option<Spanned<String>>,
-    /// What the parameter is, for the generated docs.
-    pub doc: String,
-    /// Set when the interface description does not state the fact: why the spec assumes it.
-    /// The generated docs and the OpenAPI document show the reason, so it is not blank.
-    #[serde(default, deserialize_with = "reason")]
-    #[schemars(with = "NonBlank")]
-    pub assumed: Option<String>,
+constrained! {
+    /// One request parameter.
+    #[derive(Debug, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct Param {
+        /// Wire name.
+        pub name: Spanned<String>,
+        /// Where it travels: `query`, or `path` (a `{name}` segment of the path).
+        #[serde(rename = "in")]
+        pub location: Spanned<ParamLocation>,
+        /// `string`, `integer`, `boolean`, or a value set (of each item, for a list).
+        #[serde(rename = "type")]
+        pub ty: Spanned<String>,
+        /// A list of values of `type` (a query parameter): `Vec` in the generated code, each
+        /// item checked against the parameter's `format`, `min`, `max`, `pattern` and value
+        /// set. It says how it travels with `style`. A list of no items is not sent: the
+        /// parameter absent, or (a comma list) given with an empty value (`fields=`), is a list
+        /// of no items, which `required` and `min_items` judge.
+        #[serde(default)]
+        pub array: Option<Spanned<bool>>,
+        /// How a list (`array: true`) travels: `comma` (`fields=a,b`: one parameter, the items
+        /// separated by commas; an item is not empty and holds no comma, so `fields=a,,b` and
+        /// `fields=a,` are refused at the empty item, named by its index, and only for that)
+        /// or `repeated` (`fields=a&fields=b`: the parameter once per item, each value an item,
+        /// an empty one too).
+        #[serde(default)]
+        #[schemars(with = "Option<schema::Spellings<ListStyle>>")]
+        pub style: Option<Spanned<ListStyle>>,
+        /// Fewest items of a list that is given (a list with no item is not given: `required`
+        /// says whether it must be).
+        #[serde(default)]
+        pub min_items: Option<Spanned<i64>>,
+        /// Most items of a list.
+        #[serde(default)]
+        pub max_items: Option<Spanned<i64>>,
+        /// Required on every request (a list: with at least one item).
+        #[serde(default)]
+        pub required: bool,
+        /// Value used when absent.
+        #[serde(default)]
+        pub default: Option<Value>,
+        /// What the parameter is, for the generated docs.
+        pub doc: String,
+        /// Set when the interface description does not state the fact: why the spec assumes
+        /// it. The generated docs and the OpenAPI document show the reason, so it is not blank.
+        #[serde(default, deserialize_with = "reason")]
+        #[schemars(with = "NonBlank")]
+        pub assumed: Option<String>,
+    }
 }
 
 /// One row of the change history. Two rows of one date stay two rows; an endpoint is listed at

@@ -16,6 +16,7 @@ use crate::model::{
 };
 use crate::naming;
 
+mod constraints;
 mod endpoints;
 mod examples;
 mod history;

@@ -5,8 +5,8 @@ use super::Cx;
 use crate::ast::{self, Format, ParamLocation, Spanned, ValueKind};
 use crate::diag::Span;
 use crate::model::{
-    EnumType, IntegerFormat, IntegerType, ListForm, ListStyle, Literal, Param, ParamId, Pattern,
-    PatternError, Provenance, StringType, TextFormat, ValueRef, ValueSet, ValueType, VariantId,
+    EnumType, IntegerFormat, IntegerType, ListForm, ListStyle, Literal, Param, ParamId, Provenance,
+    StringType, TextFormat, ValueRef, ValueSet, ValueType, VariantId,
 };
 
 /// Primitive parameter types.
@@ -23,14 +23,9 @@ impl Cx<'_> {
         let before = self.errors.len();
         let name = p.name.as_str();
         let type_text = p.ty.as_str();
-        let (min, max) = (p.min.as_deref().copied(), p.max.as_deref().copied());
         let mut ty = match type_text {
             "string" => ValueType::String(StringType::default()),
-            "integer" => ValueType::Integer(IntegerType {
-                min,
-                max,
-                format: None,
-            }),
+            "integer" => ValueType::Integer(IntegerType::default()),
             "boolean" => ValueType::Boolean,
             other => match value_sets.iter().find(|v| v.spec_name == other) {
                 Some(vs) => ValueType::Enum(EnumType {
@@ -87,30 +82,11 @@ impl Cx<'_> {
                 format!("path parameter `{name}` cannot be a boolean"),
             );
         }
-        if let Some(bound) = p.min.as_ref().or(p.max.as_ref())
-            && !matches!(ty, ValueType::Integer(_))
-        {
-            self.err(bound.at(), format!("parameter `{name}` has a range but is of type `{type_text}`; ranges apply to integers"));
-        }
-        if let (Some(low), Some(min), Some(max)) = (&p.min, min, max)
-            && min > max
-        {
-            let d = self.err(
-                low.at(),
-                format!("parameter `{name}` has min {min} above its max {max}"),
-            );
-            Self::hint(d, "swap them, or correct one");
-        }
-        let text = match &mut ty {
-            ValueType::String(t) => Ok(t),
-            _ => Err(format!(
-                "is of type `{type_text}`; patterns apply to strings"
-            )),
-        };
-        self.pattern(
+        self.constraints(
             &format!("parameter `{name}`"),
-            (p.pattern.as_ref(), p.pattern_doc.as_ref()),
-            text,
+            p.constraints(),
+            Some(&mut ty),
+            &format!("is of type `{type_text}`"),
         );
         let list = self.list_form(p, &ty);
         if let Some(default) = &p.default
@@ -362,81 +338,6 @@ impl Cx<'_> {
                     }
                 }
             }
-        }
-    }
-
-    /// The compiled pattern `re` (at `at`), anchored at both ends.
-    pub(super) fn regex(&mut self, at: Span, re: &str) -> Option<Pattern> {
-        let compiled = Pattern::compile(re);
-        if let Err(PatternError::Syntax(problem)) = &compiled {
-            self.err(at, format!("invalid regular expression `{re}`: {problem}"));
-            return None;
-        }
-        if !re.starts_with('^') || !re.ends_with('$') {
-            let d = self.err(at, format!("pattern `{re}` is not anchored"));
-            Self::hint(
-                d,
-                "start it with `^` and end it with `$`, so it describes the whole value everywhere (Rust and OpenAPI alike)",
-            );
-            return None;
-        }
-        self.compiled(at, re, compiled)
-    }
-
-    /// The pattern `compiled` from `re` (at `at`), or the reason it has no automaton the
-    /// generated code can run, reported at its spec line rather than when the crates are
-    /// generated.
-    pub(super) fn compiled(
-        &mut self,
-        at: Span,
-        re: &str,
-        compiled: Result<Pattern, PatternError>,
-    ) -> Option<Pattern> {
-        match compiled {
-            Ok(p) => Some(p),
-            Err(PatternError::Syntax(problem)) => {
-                self.err(at, format!("invalid regular expression `{re}`: {problem}"));
-                None
-            }
-            Err(PatternError::Unmatchable { reason, hint }) => {
-                let d = self.err(
-                    at,
-                    format!("pattern `{re}` cannot be compiled to an automaton: {reason}"),
-                );
-                Self::hint(d, hint);
-                None
-            }
-        }
-    }
-
-    /// The `pattern` and `pattern_doc` of `owner` (``parameter `x` ``, ``field `x` ``), put into
-    /// the text type they constrain; `Err` says why the owner is not text.
-    pub(super) fn pattern(
-        &mut self,
-        owner: &str,
-        (re, doc): (Option<&Spanned<String>>, Option<&Spanned<String>>),
-        text: Result<&mut StringType, String>,
-    ) {
-        if let Some(re) = re {
-            match text {
-                Ok(t) => {
-                    if let Some(pattern) = self.regex(re.at(), re) {
-                        t.pattern = Some(pattern);
-                        t.pattern_doc = doc.map(|d| d.to_string());
-                    }
-                }
-                Err(why) => {
-                    self.err(re.at(), format!("{owner} has a pattern but {why}"));
-                }
-            }
-        }
-        if let Some(doc) = doc
-            && re.is_none()
-        {
-            self.err(
-                doc.at(),
-                format!("{owner} explains a pattern it does not have"),
-            );
         }
     }
 }

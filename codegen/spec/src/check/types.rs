@@ -199,15 +199,7 @@ impl<'a> Cx<'a> {
         types: &TypeNames<'_>,
     ) -> Option<ValueType> {
         let name = f.name.as_str();
-        let constraint = [
-            f.min.as_ref().map(Spanned::at),
-            f.max.as_ref().map(Spanned::at),
-            f.pattern.as_ref().map(Spanned::at),
-            f.pattern_doc.as_ref().map(Spanned::at),
-        ]
-        .into_iter()
-        .flatten()
-        .next();
+        let constraint = f.constraints().first_checked();
         let Owner::Record { name: record, body } = owner else {
             if let Some(at) = constraint {
                 self.err(at, format!("field `{name}` of the envelope has a constraint; constraints apply to fields of a request body"));
@@ -225,13 +217,12 @@ impl<'a> Cx<'a> {
             return None;
         }
         let before = self.errors.len();
-        let (min, max) = (f.min.as_deref().copied(), f.max.as_deref().copied());
         let format = f.format.as_ref().map(|f| **f);
         let mut checks = match (ty, f.array) {
             (_, true) => None,
             (TypeRef::Integer, _) => Some(ValueType::Integer(IntegerType {
-                min,
-                max,
+                min: None,
+                max: None,
                 format: (format == Some(Format::UnixSeconds)).then_some(IntegerFormat::UnixSeconds),
             })),
             (TypeRef::String, _) => {
@@ -265,29 +256,16 @@ impl<'a> Cx<'a> {
             })),
             _ => None,
         };
-        let is_integer = matches!(checks, Some(ValueType::Integer(_)));
-        if let Some(bound) = f.min.as_ref().or(f.max.as_ref())
-            && !is_integer
-        {
-            self.err(bound.at(), format!("field `{name}` has a range but is not a single integer; ranges apply to integers"));
-        }
-        if let (Some(low), Some(min), Some(max)) = (&f.min, min, max)
-            && min > max
-        {
-            let d = self.err(
-                low.at(),
-                format!("field `{name}` has min {min} above its max {max}"),
-            );
-            Self::hint(d, "swap them, or correct one");
-        }
-        let text = match &mut checks {
-            Some(ValueType::String(t)) => Ok(t),
-            _ => Err("is not a single string; patterns apply to text".to_string()),
+        let kind = if f.array {
+            "is a list".to_string()
+        } else {
+            format!("is of type `{}`", f.ty.as_str())
         };
-        self.pattern(
+        self.constraints(
             &format!("field `{name}`"),
-            (f.pattern.as_ref(), f.pattern_doc.as_ref()),
-            text,
+            f.constraints(),
+            checks.as_mut(),
+            &kind,
         );
         (self.errors.len() == before).then_some(checks).flatten()
     }
