@@ -211,7 +211,10 @@ pub fn cargo_toml_with_features(
          description = \"{description}\"\n\
          edition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\npublish.workspace = true\n\
          readme = \"README.md\"\nkeywords = {}\ncategories = {}\n\n\
-         [package.metadata.docs.rs]\nall-features = true\n\n",
+         [package.metadata.docs.rs]\nall-features = true\n\n\
+         # Generated code has no unit tests (the workspace's tests/ test it): `cargo test`\n\
+         # builds the library once, and runs the README's examples as doctests.\n\
+         [lib]\ntest = false\n\n",
         list(keywords),
         list(categories),
     );

@@ -32,12 +32,13 @@ cli = [\"mrds-runtime/cli\"]
 proxy = [\"cli\", \"mrds-runtime/proxy\", \"mrds-runtime/client-rustls-ring\"]
 ";
 
-/// The binary, built only with the command line.
+/// The binary, built only with the command line (and not as a test: it has none).
 const BINARY: &str = "
 [[bin]]
 name = \"mrds-mock\"
 path = \"src/main.rs\"
 required-features = [\"cli\"]
+test = false
 ";
 
 /// Adds the sample-data server's files to `out`.
