@@ -9,6 +9,8 @@
 # do not apply, as they do not to progenitor's client in its own workspace. Cases:
 #
 #   codegen          `cargo xtask codegen` on a fresh clone: the generator and xtask
+#   test             `cargo test --workspace` on a fresh clone, the README's test command:
+#                    every build it makes and every test it runs (a newcomer's first run)
 #   model            mrds-model alone
 #   client           mrds-client, default features (rustls with ring)
 #   client-aws-lc-rs mrds-client, rustls with aws-lc-rs
@@ -85,6 +87,7 @@ dependency_of() {
 command_of() {
     case "$1" in
         codegen) echo "run --quiet -p xtask -- codegen --check" ;;
+        test) echo "test --quiet --workspace" ;;
         generator) echo "build --quiet -p mrds-spec -p mrds-emit" ;;
         lsp) echo "build --quiet -p mrds-lsp --bin mrds-lsp" ;;
         lsp-release) echo "build --quiet --release -p mrds-lsp --bin mrds-lsp" ;;
