@@ -7,6 +7,9 @@
 //! - the OpenAPI 3.1 document ([`openapi`]);
 //! - the spec format's JSON Schema for editors ([`schema`]) and its reference page
 //!   ([`reference`]);
+//! - the generated regions of hand-written pages ([`regions`]);
+//! - the spec's sample requests as Rust, which every example and snippet calls
+//!   ([`sample_request`]);
 //! - the generated tree as a whole: written only where it changed, stale files removed, never
 //!   half-written, or compared for the drift check ([`files`]).
 //!
@@ -31,6 +34,7 @@ pub mod mock;
 pub mod model;
 pub mod openapi;
 pub mod reference;
+pub mod regions;
 pub mod sample_request;
 pub mod schema;
 pub mod server;
