@@ -1,7 +1,7 @@
 //! `cargo xtask codegen`: the spec loaded and checked (`mrds-spec`), every generated file
 //! emitted (`mrds-emit`: the crates, the OpenAPI document, the spec format's JSON Schema and
 //! reference), the generated regions of the hand-written pages (the maintainers' page's table
-//! of spec-diff's checks from `mrds-diff`, and what else a page holds),
+//! of spec-diff's checks from `mrds-diff`, the snippets of the generated API from the model),
 //! then written whole or compared.
 
 use std::path::Path;
@@ -60,13 +60,15 @@ pub const CHECKS_PAGE: &str = "docs/maintainers.md";
 /// checks ([`mrds_diff::checks::readme_table`]).
 pub const CHECKS_REGION: &str = "checks";
 
-/// The generated regions a page may hold: the table of `spec-diff`'s checks.
-pub fn regions(_api: &mrds_spec::Api) -> Vec<Region> {
-    let regions = vec![Region {
+/// The generated regions a page may hold: the table of `spec-diff`'s checks and every snippet
+/// of the generated API ([`mrds_emit::doc_snippets`]), generated from `api`.
+pub fn regions(api: &mrds_spec::Api) -> Vec<Region> {
+    let mut regions = vec![Region {
         name: CHECKS_REGION.to_string(),
         from: "codegen/diff/src/checks.rs".to_string(),
         body: mrds_diff::checks::readme_table(),
     }];
+    regions.extend(mrds_emit::doc_snippets::regions(api));
     regions
 }
 
@@ -127,7 +129,7 @@ fn filled_pages(root: &Path, regions: &[Region]) -> Result<Vec<(String, String)>
 /// Besides the generated crates, the set holds the JSON Schema of the spec format
 /// ([`mrds_emit::schema`]), its reference page ([`mrds_emit::reference`]) and the
 /// hand-written pages holding generated regions ([`pages`], [`regions`]): the maintainers' page's
-/// table of checks.
+/// table of checks and the snippets of the generated API.
 pub fn run(root: &Path, mode: Mode) -> Result<(FileSet, Plan), CodegenError> {
     run_spec(root, &root.join("spec"), mode)
 }

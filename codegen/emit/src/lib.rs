@@ -7,7 +7,8 @@
 //! - the OpenAPI 3.1 document ([`openapi`]);
 //! - the spec format's JSON Schema for editors ([`schema`]) and its reference page
 //!   ([`reference`]);
-//! - the generated regions of hand-written pages ([`regions`]);
+//! - the Rust snippets of the hand-written docs ([`doc_snippets`]), each filling a generated
+//!   region of its page ([`regions`]);
 //! - the spec's sample requests as Rust, which every example and snippet calls
 //!   ([`sample_request`]);
 //! - the generated tree as a whole: written only where it changed, stale files removed, never
@@ -28,6 +29,7 @@ use mrds_spec::model::{Api, Provenance};
 
 pub mod client;
 pub mod client_examples;
+pub mod doc_snippets;
 pub mod endpoint_doc;
 pub mod files;
 pub mod mock;

@@ -11,7 +11,7 @@ mod api;
 mod checks;
 mod envelope;
 mod init;
-mod jiff;
+pub(crate) mod jiff;
 mod params;
 mod records;
 mod shapes;
