@@ -22,6 +22,18 @@ fn query_check(x: &SampleRequest<'_>, at: usize) -> Option<String> {
     ))
 }
 
+/// The `use` lines of a test calling `x` against the sample server: the client, the
+/// endpoint's constant, the request's types, and `mock`, the items of `mrds_mock`.
+fn test_uses(x: &SampleRequest<'_>, mock: &str) -> String {
+    let mut uses = vec![
+        "use mrds_client::Client;".to_string(),
+        format!("use {MODEL}::api::{};", x.endpoint.names.constant),
+        format!("use mrds_mock::{mock};"),
+    ];
+    uses.extend(x.uses(MODEL));
+    imports(uses)
+}
+
 /// `README.md`: two 429s expected, a 503 for another value of a parameter, the call retried,
 /// the journal.
 pub(super) fn mock_test(api: &Api) -> String {
@@ -30,12 +42,7 @@ pub(super) fn mock_test(api: &Api) -> String {
     };
     let e = x.endpoint;
     let constant = &e.names.constant;
-    let mut uses = vec![
-        "use mrds_client::Client;".to_string(),
-        format!("use {MODEL}::api::{constant};"),
-    ];
-    uses.extend(x.uses(MODEL));
-    uses.push("use mrds_mock::{MockServer, Scenario};".to_string());
+    let uses = test_uses(&x, "{MockServer, Scenario}");
     let gateway = filter(&x)
         .map(|(p, other)| {
             format!(
@@ -67,7 +74,6 @@ pub(super) fn mock_test(api: &Api) -> String {
          {journal}\
          \x20   Ok(()) // the server checks its expectations as it drops\n\
          }}\n",
-        uses = imports(uses),
         params = x.text(None, true),
         journal = query_check(&x, 0).unwrap_or_default(),
     );
@@ -83,12 +89,7 @@ pub(super) fn mock_journal(api: &Api) -> String {
     };
     let e = x.endpoint;
     let constant = &e.names.constant;
-    let mut uses = vec![
-        "use mrds_client::Client;".to_string(),
-        format!("use {MODEL}::api::{constant};"),
-    ];
-    uses.extend(x.uses(MODEL));
-    uses.push("use mrds_mock::{KeySent, MockServer, Outcome, Scenario};".to_string());
+    let uses = test_uses(&x, "{KeySent, MockServer, Outcome, Scenario}");
     let check = match answers_records(api, &x) {
         true => "    assert!(!page.data.is_empty());\n",
         false => "    println!(\"{} records\", page.data.len());\n",
@@ -118,7 +119,6 @@ pub(super) fn mock_journal(api: &Api) -> String {
          \x20   assert_eq!(received[2].outcome, Outcome::Answered {{ status: 200 }});\n\
          \x20   Ok(())\n\
          }}\n",
-        uses = imports(uses),
         base = api.base_path,
         params = x.text(None, true),
         call = e.names.method,
