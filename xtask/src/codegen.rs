@@ -115,11 +115,11 @@ fn filled_pages(root: &Path, regions: &[Region]) -> Result<Vec<(String, String)>
                 ),
             }));
         }
-        if names.is_empty() {
-            continue;
-        }
+        // Every page is read for its markers: an end line without its region is an error too.
         let filled = mrds_emit::regions::fill(&page, &text, regions).map_err(CodegenError::Docs)?;
-        out.push((page, filled));
+        if !names.is_empty() {
+            out.push((page, filled));
+        }
     }
     Ok(out)
 }

@@ -282,6 +282,22 @@ fn the_docs_snippets_are_generated_regions() {
         std::fs::read_to_string(dir.join("README.md")).unwrap(),
         unknown
     );
+
+    // An end line on a page that holds no region is an error too.
+    std::fs::write(dir.join("README.md"), &readme).unwrap();
+    std::fs::create_dir_all(dir.join("docs")).unwrap();
+    std::fs::write(
+        dir.join("docs/extra.md"),
+        "# Extra\n\n<!-- snippet mock_test:end -->\n",
+    )
+    .unwrap();
+    match run(&dir, Mode::Check) {
+        Err(Failure::Docs(e)) => assert_eq!(
+            e.to_string(),
+            "docs/extra.md:3: `<!-- snippet mock_test:end -->` closes no region"
+        ),
+        other => panic!("expected the region's error, got {other:?}"),
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
