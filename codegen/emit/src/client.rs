@@ -65,9 +65,9 @@ pub fn emit(api: &Api, out: &mut Emitted) {
 /// The README: what the client does, and a call of one endpoint of the spec's samples.
 fn readme_md(api: &Api) -> String {
     let mut code = String::from("```rust,no_run\nuse mrds_client::{Client, Error};\n");
-    let call = example_request(api, "mrds_client::model");
+    let call = example_request(api);
     if let Some(x) = &call {
-        code.push_str(&x.uses.join("\n"));
+        code.push_str(&x.uses("mrds_client::model").join("\n"));
         code.push('\n');
     }
     code.push_str(
@@ -84,7 +84,8 @@ fn readme_md(api: &Api) -> String {
              \x20   Err(e @ Error::Status(_)) => println!(\"a proxy or gateway answered: {{e}}\"),\n\
              \x20   Err(e) => return Err(e.into()),\n\
              }}\n",
-            x.params, x.endpoint.names.method
+            x.text(None, false),
+            x.endpoint.names.method
         ));
     } else {
         code.push_str("println!(\"{}\", client.base_url());\n");

@@ -5,12 +5,12 @@
 //! endpoint it serves, retries and succeeds, and checks the server's journal. Both read the
 //! endpoints, their parameters and the values from the model, as the READMEs' examples do.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use mrds_spec::model::{Api, AuthMode, Endpoint, Method, ValueType};
+use mrds_spec::model::{Api, AuthMode, Method};
 
-use super::{Emitted, ident, inner_docs};
+use super::{Emitted, SampleRequest, ident, inner_docs};
 
 /// The name of the example that tests a client against the in-process sample server.
 pub const MOCK_EXAMPLE: &str = "mock_retries";
@@ -60,100 +60,19 @@ fn root(doc: &str, name: &str, run: bool) -> TokenStream {
     }
 }
 
-/// A call of an endpoint with its sample request's values: the parameter type and the
-/// expression making it.
-struct Call<'a> {
-    endpoint: &'a Endpoint,
-    params: TokenStream,
-    /// The sample request's query parameters (wire name, value), for the journal's check.
-    query: Vec<(String, String)>,
+/// The endpoints the examples may call, in the spec's order: each `GET` with a sample request
+/// ([`SampleRequest::of`]).
+fn calls(api: &Api) -> impl Iterator<Item = SampleRequest<'_>> {
+    crate::sample_request::all(api).filter(|c| c.endpoint.method == Method::Get)
 }
 
-/// The endpoints the examples may call, in the spec's order: served, a `GET` without a body or
-/// a list parameter, with a sample request giving every required parameter.
-fn calls(api: &Api) -> Vec<Call<'_>> {
-    api.endpoints.iter().filter_map(|e| call(api, e)).collect()
-}
-
-fn call<'a>(api: &'a Api, e: &'a Endpoint) -> Option<Call<'a>> {
-    if e.removed.is_some()
-        || e.method != Method::Get
-        || e.body.is_some()
-        || e.params.iter().any(|p| p.list.is_some())
-    {
-        return None;
-    }
-    let samples = e.samples.as_ref()?;
-    let given = |id| {
-        (samples.example_values.iter())
-            .find(|(p, _)| *p == id)
-            .map(|(_, v)| v.as_str())
-    };
-    let value = |p: &mrds_spec::model::Param, text: &str| -> Option<TokenStream> {
-        Some(match &p.ty {
-            ValueType::String(_) => quote!(#text),
-            ValueType::Integer(_) => {
-                let n = Literal::i64_unsuffixed(text.parse().ok()?);
-                quote!(#n)
-            }
-            ValueType::Boolean => {
-                let b = format_ident!("{}", text.parse::<bool>().ok()?.to_string());
-                quote!(#b)
-            }
-            ValueType::Enum(set) => {
-                let vs = api.value_set(set.set);
-                let variant = ident(&vs.values.iter().find(|v| v.wire == text)?.ident);
-                let vs = ident(&vs.name);
-                quote!(mrds_client::model::value_sets::#vs::#variant)
-            }
-        })
-    };
-    let mut values: Vec<(TokenStream, TokenStream)> = Vec::new();
-    for p in e.params.iter().filter(|p| p.required) {
-        let x = ident(&p.ident);
-        values.push((quote!(#x), value(p, given(p.id)?)?));
-    }
-    // The optional parameters the sample request gives, by their setters.
-    let mut setters = Vec::new();
-    for p in e.params.iter().filter(|p| !p.required) {
-        if let Some(text) = given(p.id) {
-            let setter = format_ident!("with_{}", p.bare_ident());
-            let v = value(p, text)?;
-            setters.push(quote!(.#setter(#v)));
-        }
-    }
-    let ty = ident(&e.names.params_type);
-    let params = if values.len() > super::model::MAX_ARGS {
-        let init = format_ident!("{}", mrds_spec::naming::init_type(&e.names.params_type));
-        let members = values
-            .iter()
-            .map(|(x, v)| match v.to_string().starts_with('"') {
-                true => quote!(#x: #v.into()),
-                false => quote!(#x: #v),
-            });
-        quote!(mrds_client::model::params::#ty::from(
-            mrds_client::model::params::#init { #(#members),* }
-        ) #(#setters)*)
-    } else {
-        let args = values.iter().map(|(_, v)| v);
-        quote!(mrds_client::model::params::#ty::new(#(#args),*) #(#setters)*)
-    };
-    let query = (samples.example_values.iter())
-        .filter_map(|(id, v)| {
-            let p = e.param(*id);
-            (p.location == mrds_spec::model::ParamLocation::Query)
-                .then(|| (p.wire.clone(), v.clone()))
-        })
-        .collect();
-    Some(Call {
-        endpoint: e,
-        params,
-        query,
-    })
+/// The model crate's path in the examples.
+fn model() -> TokenStream {
+    quote!(mrds_client::model)
 }
 
 fn quickstart(api: &Api) -> (String, TokenStream) {
-    let calls: Vec<Call<'_>> = calls(api).into_iter().take(QUICKSTART_CALLS).collect();
+    let calls: Vec<SampleRequest<'_>> = calls(api).take(QUICKSTART_CALLS).collect();
     let count = calls.len();
     let steps = calls.iter().enumerate().map(|(n, c)| {
         let method = ident(&c.endpoint.names.method);
@@ -162,7 +81,7 @@ fn quickstart(api: &Api) -> (String, TokenStream) {
         let literal = |text: String| text.replace('{', "{{").replace('}', "}}");
         let summary = literal(format!("{}. {}", n + 1, c.endpoint.summary.trim()));
         let line = format!("{}: {{}} record(s), request {{}}", literal(id.to_string()));
-        let params = &c.params;
+        let params = c.tokens(&model());
         quote! {
             println!(#summary);
             let params = #params;
@@ -230,11 +149,14 @@ fn quickstart(api: &Api) -> (String, TokenStream) {
     (doc, calls)
 }
 
+/// The call the examples of the sample server in process make: the first `GET` the spec serves
+/// with the key required, so its requests carry the key the journal redacts.
+pub fn mock_call(api: &Api) -> Option<SampleRequest<'_>> {
+    calls(api).find(|c| c.endpoint.auth == AuthMode::Required)
+}
+
 fn mock_retries(api: &Api) -> (String, TokenStream) {
-    // The first endpoint called with the key: its requests carry the key the journal redacts.
-    let call = calls(api)
-        .into_iter()
-        .find(|c| c.endpoint.auth == AuthMode::Required);
+    let call = mock_call(api);
     let doc: String = "Testing code that uses the client against the sample server in process \
          (`mrds_mock::MockServer`, a dev-dependency): the endpoint's next two answers are 429 \
          (the spec's error object, `Retry-After: 0`), so the call retries at once, twice, and \
@@ -264,7 +186,7 @@ fn mock_retries(api: &Api) -> (String, TokenStream) {
     };
     let method = ident(&c.endpoint.names.method);
     let constant = format_ident!("{}", c.endpoint.names.constant);
-    let params = &c.params;
+    let params = c.tokens(&model());
     let checks = c
         .query
         .iter()

@@ -7,6 +7,10 @@
 //! - the OpenAPI 3.1 document ([`openapi`]);
 //! - the spec format's JSON Schema for editors ([`schema`]) and its reference page
 //!   ([`reference`]);
+//! - the Rust snippets of the hand-written docs ([`doc_snippets`]), each filling a generated
+//!   region of its page ([`regions`]);
+//! - the spec's sample requests as Rust, which every example and snippet calls
+//!   ([`sample_request`]);
 //! - the generated tree as a whole: written only where it changed, stale files removed, never
 //!   half-written, or compared for the drift check ([`files`]).
 //!
@@ -25,16 +29,20 @@ use mrds_spec::model::{Api, Provenance};
 
 pub mod client;
 pub mod client_examples;
+pub mod doc_snippets;
 pub mod endpoint_doc;
 pub mod files;
 pub mod mock;
 pub mod model;
 pub mod openapi;
 pub mod reference;
+pub mod regions;
+pub mod sample_request;
 pub mod schema;
 pub mod server;
 
 pub use files::{FileSet, Plan};
+pub use sample_request::SampleRequest;
 
 /// The generator produced tokens that do not parse as a Rust file: a bug in an emitter.
 #[derive(Debug)]
@@ -316,76 +324,11 @@ pub fn readme(name: &str, body: &str, features: &str) -> String {
     )
 }
 
-/// A request of the spec written as Rust, for the README examples.
-pub struct ExampleRequest<'a> {
-    /// The endpoint it calls.
-    pub endpoint: &'a mrds_spec::model::Endpoint,
-    /// `use` lines, below `prefix` (the model crate's path in the example).
-    pub uses: Vec<String>,
-    /// The expression making the parameters (`StockDividendsParams::new(...)`).
-    pub params: String,
-}
-
-/// Of the endpoints (not removed, without a body: an example of a few lines) whose sample
-/// request gives every required parameter a value of its type, the first with the most
-/// required parameters (the most telling example), as Rust below the model crate's path
-/// `prefix` (`mrds_model`, `mrds_client::model`); `None` when no endpoint has one.
-pub fn example_request<'a>(api: &'a Api, prefix: &str) -> Option<ExampleRequest<'a>> {
-    let mut best: Option<(usize, ExampleRequest<'a>)> = None;
-    for e in &api.endpoints {
-        let required = e.params.iter().filter(|p| p.required).count();
-        if best.as_ref().is_some_and(|(n, _)| *n >= required) {
-            continue;
-        }
-        if let Some(x) = endpoint_example(api, e, prefix) {
-            best = Some((required, x));
-        }
-    }
-    best.map(|(_, x)| x)
-}
-
-/// [`example_request`] of one endpoint.
-fn endpoint_example<'a>(
-    api: &'a Api,
-    e: &'a mrds_spec::model::Endpoint,
-    prefix: &str,
-) -> Option<ExampleRequest<'a>> {
-    use mrds_spec::model::ValueType;
-    if e.removed.is_some() || e.body.is_some() || e.params.iter().any(|p| p.list.is_some()) {
-        return None;
-    }
-    let samples = e.samples.as_ref()?;
-    let mut uses = vec![format!("use {prefix}::params::{};", e.names.params_type)];
-    let mut args = Vec::new();
-    for p in e.params.iter().filter(|p| p.required) {
-        let value = samples
-            .example_values
-            .iter()
-            .find(|(id, _)| *id == p.id)
-            .map(|(_, v)| v.as_str())?;
-        args.push(match &p.ty {
-            ValueType::String(_) => format!("{value:?}"),
-            ValueType::Integer(_) => value.parse::<i64>().ok()?.to_string(),
-            ValueType::Boolean => value.parse::<bool>().ok()?.to_string(),
-            ValueType::Enum(set) => {
-                let variant = api
-                    .value_set(set.set)
-                    .values
-                    .iter()
-                    .find(|v| v.wire == value)?;
-                let line = format!("use {prefix}::value_sets::{};", set.name);
-                if !uses.contains(&line) {
-                    uses.push(line);
-                }
-                format!("{}::{}", set.name, variant.ident)
-            }
-        });
-    }
-    Some(ExampleRequest {
-        endpoint: e,
-        uses,
-        params: format!("{}::new({})", e.names.params_type, args.join(", ")),
-    })
+/// Of the endpoints with a sample request ([`SampleRequest::of`]), the first with the most
+/// required parameters (the most telling example), for the READMEs' examples; `None` when no
+/// endpoint has one.
+pub fn example_request(api: &Api) -> Option<SampleRequest<'_>> {
+    sample_request::best(api, |_| true)
 }
 
 /// The expression the generated code checks a text with: `mrds_runtime::pattern!(SOURCE,

@@ -118,7 +118,7 @@ fn readme_md(api: &Api) -> String {
 /// example (else the first endpoint not removed, whose constant is not deprecated), and the
 /// journal.
 fn mock_server_example(api: &Api) -> String {
-    let endpoint = super::example_request(api, "mrds_model")
+    let endpoint = super::example_request(api)
         .map(|x| x.endpoint)
         .or_else(|| api.endpoints.iter().find(|e| e.removed.is_none()));
     let mut code = String::from(

@@ -3,7 +3,8 @@
 //! - the generator: the broken-spec corpus ([`broken_specs`]), the fixture snapshots
 //!   ([`generated`]) and their compilation ([`fixtures_compile`]), specs from a grammar
 //!   ([`generated_specs`]), the pipeline and the drift
-//!   check ([`pipeline`], [`drift`]), the spec against the interface description
+//!   check ([`pipeline`], [`drift`]), the docs' snippets of the generated API on other specs
+//!   ([`doc_snippets`]), the spec against the interface description
 //!   ([`spec_coverage`]), the JSON Schema of the spec format for editors ([`spec_schema`]), the OpenAPI document ([`openapi`]) and the breaking-change check
 //!   between spec revisions ([`spec_diff`]), with its classifications shown against generated
 //!   old and new crates talking to each other ([`spec_diff_e2e`]);
@@ -43,6 +44,7 @@ mod client_tracing;
 mod constructors;
 mod contract;
 mod contract_agreement;
+mod doc_snippets;
 mod docs;
 mod drift;
 mod fixtures_compile;

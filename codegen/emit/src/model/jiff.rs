@@ -13,9 +13,9 @@ use mrds_spec::model::{
     ValueType,
 };
 
-/// The `jiff` type a time parameter takes with the `jiff` feature, and the runtime function
-/// turning it into the parameter's plain value.
-fn time_writer(p: &Param) -> Option<(TokenStream, TokenStream)> {
+/// The `jiff` type a time parameter takes with the `jiff` feature, the runtime function
+/// turning it into the parameter's plain value, and the type's path (`jiff::Timestamp`).
+fn time_writer(p: &Param) -> Option<(TokenStream, TokenStream, &'static str)> {
     let text_time = |t: &StringType| t.format?.info().time;
     if p.list.is_some() {
         // A list of times keeps its plain values.
@@ -28,19 +28,41 @@ fn time_writer(p: &Param) -> Option<(TokenStream, TokenStream)> {
         }) => Some((
             quote!(mrds_runtime::time::Timestamp),
             quote!(mrds_runtime::time::unix_seconds),
+            "jiff::Timestamp",
         )),
         ValueType::String(t) => match text_time(t)? {
             TimeKind::Instant => Some((
                 quote!(mrds_runtime::time::Timestamp),
                 quote!(mrds_runtime::time::rfc3339),
+                "jiff::Timestamp",
             )),
             TimeKind::Date => Some((
                 quote!(mrds_runtime::time::Date),
                 quote!(mrds_runtime::time::date_text),
+                "jiff::civil::Date",
             )),
         },
         _ => None,
     }
+}
+
+/// The `jiff` type a time parameter takes in `new_jiff` and its `with_<param>_jiff` setter
+/// (`jiff::Timestamp`, `jiff::civil::Date`); `None` for a parameter that is not a time.
+pub(crate) fn param_jiff_type(p: &Param) -> Option<&'static str> {
+    time_writer(p).map(|(_, _, path)| path)
+}
+
+/// True when the parameter type of `e` has `new_jiff`: a required parameter is a time, and the
+/// type has `new` (not an init struct, whose time fields are plain values).
+pub(crate) fn has_new_jiff(e: &Endpoint) -> bool {
+    let required: Vec<&Param> = e.params.iter().filter(|p| p.required).collect();
+    required.len() <= MAX_ARGS && required.iter().any(|p| time_writer(p).is_some())
+}
+
+/// The `jiff` type `<field>_jiff()` reads one value of a field as (`jiff::civil::Date`);
+/// `None` for a field that has no such accessor.
+pub(crate) fn field_jiff_type(f: &Field) -> Option<&'static str> {
+    time_reader(f.format?).map(|(_, _, what)| what.trim_matches('`'))
 }
 
 /// With the `jiff` feature: `new_jiff` (as `new`, the required time parameters typed) when a
@@ -51,13 +73,11 @@ fn time_writer(p: &Param) -> Option<(TokenStream, TokenStream)> {
 pub(super) fn param_methods(e: &Endpoint) -> TokenStream {
     let (_, allow) = deprecation(e.removed.as_ref());
     let required: Vec<&Param> = e.params.iter().filter(|p| p.required).collect();
-    // With an init struct there is no `new` to type: its time fields are plain values.
-    let typed_new = required.len() <= MAX_ARGS && required.iter().any(|p| time_writer(p).is_some());
-    let new_jiff = typed_new.then(|| {
+    let new_jiff = has_new_jiff(e).then(|| {
         let args = required.iter().map(|p| {
             let x = ident(&p.ident);
             match (time_writer(p), &p.ty) {
-                (Some((ty, _)), _) => quote!(#x: #ty),
+                (Some((ty, _, _)), _) => quote!(#x: #ty),
                 (None, ValueType::String(_)) if p.list.is_none() => {
                     quote!(#x: impl Into<String>)
                 }
@@ -70,7 +90,7 @@ pub(super) fn param_methods(e: &Endpoint) -> TokenStream {
         let values = required.iter().map(|p| {
             let x = ident(&p.ident);
             match time_writer(p) {
-                Some((_, write)) => quote!(#write(#x)),
+                Some((_, write, _)) => quote!(#write(#x)),
                 None => quote!(#x),
             }
         });
@@ -95,7 +115,7 @@ pub(super) fn param_methods(e: &Endpoint) -> TokenStream {
         .iter()
         .filter(|p| !p.required)
         .filter_map(|p| {
-            let (ty, write) = time_writer(p)?;
+            let (ty, write, _) = time_writer(p)?;
             let setter = format_ident!("with_{}", p.bare_ident());
             let typed = format_ident!("with_{}_jiff", p.bare_ident());
             let doc = docs(&format!(

@@ -11,7 +11,7 @@ mod api;
 mod checks;
 mod envelope;
 mod init;
-mod jiff;
+pub(crate) mod jiff;
 mod params;
 mod records;
 mod shapes;
@@ -68,7 +68,7 @@ fn cargo(api: &Api) -> String {
 /// The README: what the crate holds, an example (a request of the spec's samples, built and
 /// validated, and an answer decoded), and the `jiff` feature.
 fn readme_md(api: &Api) -> String {
-    let example = example_request(api, "mrds_model");
+    let example = example_request(api);
     let record = example
         .as_ref()
         .map(|x| api.returns(x.endpoint).name.as_str())
@@ -84,8 +84,8 @@ fn readme_md(api: &Api) -> String {
              \x20   Ok(()) => println!(\"{} {{}}?{{:?}}\", params.path(), params.to_query()),\n\
              \x20   Err(e) => println!(\"invalid: {{e}}\"),\n\
              }}\n\n",
-            x.uses.join("\n"),
-            x.params,
+            x.uses("mrds_model").join("\n"),
+            x.text(None, false),
             x.endpoint.method.as_str()
         ));
     }
