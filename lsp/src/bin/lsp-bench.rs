@@ -3,7 +3,7 @@
 //! binary built beside this one.
 //!
 //! ```sh
-//! cargo build --release -p mrds-lsp
+//! cargo build --release -p mrds-lsp --features bench
 //! target/release/lsp-bench                              # the real spec, against the merge base with main
 //! cargo xtask synth --scale 7 --out /tmp/synth7
 //! target/release/lsp-bench --spec /tmp/synth7 --base /tmp/synth7

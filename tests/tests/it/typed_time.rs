@@ -1,16 +1,14 @@
-//! Typed time, the model crate's `jiff` feature (this test crate turns it on): time parameters
-//! take `jiff` values and write the wire's plain forms, the date and timestamp fields of every
-//! sample record read back as `jiff` values, and the server takes the ISO 8601 basic offset
-//! (`+0000`) that generated clients send as well as RFC 3339's `+00:00`.
+//! Typed time, the model crate's `jiff` feature (this test crate turns it on), read from the
+//! model rather than restating the spec: the conversions the generated `_jiff` constructors and
+//! setters call write the wire's plain forms, the date and time fields of every sample record
+//! read with the functions the generated accessors call, and the server takes the ISO 8601
+//! basic offset (`+0000`) that generated clients send as well as RFC 3339's `+00:00`, on an
+//! endpoint of the spec with an RFC 3339 parameter. Which accessor and which conversion each
+//! format gets is the emitter's, pinned by the fixture snapshots (`time_kinds`); the generated
+//! docs' `typed_time` snippet compiles them against the real spec.
 
-use std::path::Path;
-
-use mrds_model::params::{MarketKlineParams, PersonCommentaryParams, StockDividendsParams};
-use mrds_model::records::{Candle, EquityOffering, PersonCommentary, PitDividend, ResearchUnit};
 use mrds_model::runtime::time::{self, Timestamp};
-use mrds_model::value_sets::{Interval, TimeType};
-use mrds_spec::model::{Api, Format, TextFormat, TypeRef};
-use serde::de::DeserializeOwned;
+use mrds_spec::model::{Api, Format, Method, ParamLocation, TextFormat, TimeFormat, TypeRef};
 use serde_json::Value;
 use tower::ServiceExt;
 
@@ -18,106 +16,45 @@ fn at(text: &str) -> Timestamp {
     text.parse().unwrap()
 }
 
-fn api() -> Api {
-    mrds_spec::load_spec(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec"))
-        .unwrap_or_else(|d| panic!("{d}"))
+fn api() -> &'static Api {
+    mrds_tests::real_spec()
 }
 
-/// The records of the first sample set of endpoint `id`.
-fn samples<T: DeserializeOwned>(api: &Api, id: &str) -> Vec<T> {
-    let set = &api
-        .endpoint_named(id)
-        .unwrap()
-        .samples
-        .as_ref()
-        .unwrap()
-        .sets[0];
-    serde_json::from_str(&set.records_json).unwrap()
-}
-
+/// What a `_jiff` constructor or setter writes: Unix seconds, or RFC 3339 text in UTC.
 #[test]
-fn time_parameters_take_jiff_values_and_write_the_wire_forms() {
-    // Unix seconds.
-    let typed = StockDividendsParams::new_jiff(
-        "BRK.B",
-        at("2025-01-01T00:00:00Z"),
-        at("2027-01-01T00:00:00Z"),
-        TimeType::PaymentDate,
-    );
-    let plain =
-        StockDividendsParams::new("BRK.B", 1_735_689_600, 1_798_761_600, TimeType::PaymentDate);
-    assert_eq!(typed, plain);
-    let person = "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f";
+fn time_values_are_written_in_the_wire_forms() {
     assert_eq!(
-        PersonCommentaryParams::new_jiff(
-            person,
-            at("1970-01-01T00:00:01Z"),
-            at("2026-01-01T00:00:00+01:00")
-        ),
-        PersonCommentaryParams::new(person, 1, 1_767_222_000)
+        time::unix_seconds(at("2025-01-01T00:00:00Z")),
+        1_735_689_600
     );
-
-    // RFC 3339 text: optional parameters, so setters.
-    let kline = MarketKlineParams::new("US_SPOT_AAPL_USD", Interval::OneDay)
-        .with_start_time_jiff(at("2026-11-17T00:00:00Z"))
-        .with_end_time_jiff(at("2026-11-18T12:00:00.5+02:00"));
-    assert_eq!(kline.start_time.as_deref(), Some("2026-11-17T00:00:00Z"));
-    assert_eq!(kline.end_time.as_deref(), Some("2026-11-18T10:00:00.5Z"));
-    kline.validate().unwrap();
+    assert_eq!(time::unix_seconds(at("1970-01-01T00:00:01Z")), 1);
     assert_eq!(
-        kline,
-        MarketKlineParams::new("US_SPOT_AAPL_USD", Interval::OneDay)
-            .with_start_time("2026-11-17T00:00:00Z")
-            .with_end_time("2026-11-18T10:00:00.5Z")
+        time::unix_seconds(at("2026-01-01T00:00:00+01:00")),
+        1_767_222_000
     );
-    // The rules see the same instants: an end before the start is still broken.
-    let backwards = MarketKlineParams::new("US_SPOT_AAPL_USD", Interval::OneDay)
-        .with_start_time_jiff(at("2026-11-18T00:00:00Z"))
-        .with_end_time_jiff(at("2026-11-17T00:00:00Z"));
-    assert!(backwards.validate().is_err());
-}
-
-#[test]
-fn date_and_timestamp_fields_read_as_jiff_values() {
-    let api = api();
-    let dividend = &samples::<PitDividend>(&api, "stock_dividends")[0];
-    let date = dividend.date_jiff().unwrap();
-    assert_eq!(date.to_string(), dividend.date);
-    assert!(dividend.payment_date_jiff().unwrap() >= date);
-
-    let offering = &samples::<EquityOffering>(&api, "equity_offering")[0];
-    // `timestamp_millis` is an instant; `date_time` a civil date and time without a zone.
     assert_eq!(
-        offering.date_jiff().unwrap(),
-        time::parse_timestamp(&offering.date).unwrap()
+        time::rfc3339(at("2026-11-17T00:00:00Z")),
+        "2026-11-17T00:00:00Z"
     );
-    let filed = offering.filing_date_jiff().unwrap();
     assert_eq!(
-        filed.strftime("%Y-%m-%d %H:%M:%S").to_string(),
-        offering.filing_date
+        time::rfc3339(at("2026-11-18T12:00:00.5+02:00")),
+        "2026-11-18T10:00:00.5Z"
     );
-
-    let commentary = &samples::<PersonCommentary>(&api, "person_commentary")[0];
+    // Read back, the same instants: a rule comparing them sees what the caller meant.
+    let text = time::rfc3339(at("2026-11-18T12:00:00.5+02:00"));
     assert_eq!(
-        commentary.published_at_jiff().unwrap().as_second(),
-        commentary.published_at
+        time::parse_timestamp(&text).unwrap(),
+        at("2026-11-18T10:00:00.5Z")
     );
-    let unit = &samples::<ResearchUnit>(&api, "research_units")[0];
     assert_eq!(
-        unit.published_at_jiff().unwrap(),
-        at("2026-08-20T09:30:00Z")
+        time::from_unix_seconds(1_735_689_600).unwrap(),
+        at("2025-01-01T00:00:00Z")
     );
-    let candle = &samples::<Candle>(&api, "market_kline")[0];
-    assert!(candle.time_open_jiff().unwrap() < candle.time_close_jiff().unwrap());
-
-    // A field that does not hold its format is an error, not a panic.
-    let mut broken = dividend.clone();
-    broken.payment_date = "soon".into();
-    assert!(broken.payment_date_jiff().is_err());
 }
 
 /// Every date and time field of every sample record of the spec reads as its `jiff` type, so
-/// the typed accessors work on what the sample server answers.
+/// the typed accessors work on what the sample server answers; a value not of its format is an
+/// error, not a panic.
 #[test]
 fn every_time_field_of_every_sample_record_parses() {
     let api = api();
@@ -162,14 +99,18 @@ fn every_time_field_of_every_sample_record_parses() {
             }
         }
     }
-    assert!(checked > 50, "only {checked} time values in the samples");
+    assert!(checked > 0, "no time values in the samples");
+    for bad in ["soon", "2026-13-01", ""] {
+        assert!(time::parse_date(bad).is_err(), "{bad}");
+        assert!(time::parse_timestamp(bad).is_err(), "{bad}");
+    }
 }
 
 /// What the sample server answers `target` (below the base path) with: status and body.
 async fn answer(target: &str) -> (u16, Value) {
     let app = mrds_mock::router(mrds_server::StaticKeys::new(["k"]));
     let request = mrds_server::axum::http::Request::get(format!("/api{target}"))
-        .header("X-API-Key", "k")
+        .header(mrds_mock::AUTH_HEADER, "k")
         .body(mrds_server::axum::body::Body::empty())
         .unwrap();
     let response = app.oneshot(request).await.unwrap();
@@ -180,36 +121,75 @@ async fn answer(target: &str) -> (u16, Value) {
     (status, serde_json::from_slice(&bytes).unwrap())
 }
 
+/// The example request of the first served `GET` endpoint of the spec whose example gives an
+/// RFC 3339 query parameter a value, and the names of those parameters.
+fn rfc3339_example() -> Option<(String, String, Vec<String>)> {
+    let api = api();
+    (api.endpoints.iter().filter(|e| e.method == Method::Get)).find_map(|e| {
+        let example = mrds_tests::example_while_served(&e.id)?;
+        let query = mrds_tests::example_query(&e.id);
+        let names: Vec<String> = (e.params.iter())
+            .filter(|p| {
+                p.location == ParamLocation::Query
+                    && p.time_format() == Some(TimeFormat::Rfc3339)
+                    && query.iter().any(|(n, _)| *n == p.wire)
+            })
+            .map(|p| p.wire.clone())
+            .collect();
+        let path = example
+            .request
+            .split_once('?')
+            .map_or(example.request, |(p, _)| p);
+        (!names.is_empty()).then(|| (e.id.clone(), path.to_string(), names))
+    })
+}
+
+/// `path` with `query`, each value percent-encoded.
+fn target(path: &str, query: &[(String, String)]) -> String {
+    let pairs: Vec<String> = (query.iter())
+        .map(|(n, v)| format!("{n}={}", mrds_runtime::text::percent_encode(v)))
+        .collect();
+    format!("{path}?{}", pairs.join("&"))
+}
+
 #[tokio::test]
 async fn the_server_takes_rfc3339_and_iso_8601_basic_offsets() {
-    let kline = |start: &str, end: &str| {
-        format!(
-            "/v1/market/kline?trading_pair=US_SPOT_AAPL_USD&interval=1d&start_time={start}&end_time={end}"
-        )
+    let Some((id, path, names)) = rfc3339_example() else {
+        eprintln!("the spec has no served example with an RFC 3339 query parameter");
+        return;
     };
-    // `+00:00` (RFC 3339) and `+0000` (what OpenAPI Generator's Python client sends, with
-    // microseconds) name the same instants and select the same candles.
-    let (status, rfc) = answer(&kline(
-        "2026-11-17T00:00:00%2B00:00",
-        "2026-11-18T12:00:00%2B02:00",
-    ))
-    .await;
-    assert_eq!(status, 200, "{rfc}");
-    let (status, basic) = answer(&kline(
-        "2026-11-17T00:00:00.000000%2B0000",
-        "2026-11-18T12:00:00.000000%2B0200",
-    ))
-    .await;
-    assert_eq!(status, 200, "{basic}");
-    assert_eq!(rfc["data"], basic["data"]);
-    assert_eq!(rfc["data"].as_array().unwrap().len(), 2);
-    // An offset with neither form, or no offset, is still invalid.
-    for bad in ["2026-11-17T00:00:00%2B00", "2026-11-17T00:00:00"] {
-        let (status, body) = answer(&kline(bad, "2026-11-18T00:00:00Z")).await;
-        assert_eq!(status, 400, "{bad}: {body}");
+    let query = mrds_tests::example_query(&id);
+    // The example's instants in three spellings: as the example has them, with `+00:00` (RFC
+    // 3339), and with `+0000` and microseconds (what OpenAPI Generator's Python client sends).
+    let spelled = |spell: &dyn Fn(Timestamp) -> String| -> Vec<(String, String)> {
+        (query.iter())
+            .map(|(n, v)| match names.contains(n) {
+                true => (n.clone(), spell(time::parse_timestamp(v).unwrap())),
+                false => (n.clone(), v.clone()),
+            })
+            .collect()
+    };
+    let (status, example) = answer(&target(&path, &query)).await;
+    assert_eq!(status, 200, "{id}: {example}");
+    for spell in [
+        &(|t: Timestamp| t.strftime("%Y-%m-%dT%H:%M:%S+00:00").to_string())
+            as &dyn Fn(Timestamp) -> String,
+        &|t: Timestamp| t.strftime("%Y-%m-%dT%H:%M:%S.%6f+0000").to_string(),
+    ] {
+        let spelled = spelled(spell);
+        let (status, body) = answer(&target(&path, &spelled)).await;
+        assert_eq!(status, 200, "{id} {spelled:?}: {body}");
+        assert_eq!(body["data"], example["data"], "{id} {spelled:?}");
     }
-    // The model and so the client check the same way.
-    let p = MarketKlineParams::new("US_SPOT_AAPL_USD", Interval::OneDay)
-        .with_start_time("2026-11-17T00:00:00.000000+0000");
-    p.validate().unwrap();
+    // An offset with neither form, or no offset, is invalid.
+    for bad in ["2026-11-17T00:00:00+00", "2026-11-17T00:00:00"] {
+        let broken: Vec<(String, String)> = (query.iter())
+            .map(|(n, v)| match *n == names[0] {
+                true => (n.clone(), bad.to_string()),
+                false => (n.clone(), v.clone()),
+            })
+            .collect();
+        let (status, body) = answer(&target(&path, &broken)).await;
+        assert_eq!(status, 400, "{id} {bad}: {body}");
+    }
 }
