@@ -22,49 +22,78 @@ pub const KLINE: &str = "/v1/market/kline?trading_pair=US_SPOT_AAPL_USD&interval
 pub const INVALID: &str =
     "/v1/stocks/dividends?symbol=AAPL&start_time=9&end_time=5&time_type=NOPE&limit=0";
 
-/// The records every dividends request is answered with.
+/// The records every dividends request is answered with: five of the endpoint's record type.
 pub fn dividends() -> Vec<PitDividend> {
-    (0..5)
-        .map(|i| {
-            PitDividend::from(PitDividendInit {
-                symbol: "AAPL".into(),
-                date: format!("2026-0{}-11", i + 1),
-                record_date: format!("2026-0{}-11", i + 1),
-                payment_date: format!("2026-0{}-14", i + 1),
-                declaration_date: format!("2026-0{}-01", i + 1),
-                adj_dividend: 0.26,
-                dividend: 0.26,
-                r#yield: 0.41,
-                frequency: "Quarterly".into(),
-            })
-        })
-        .collect()
+    (0..5).map(|i| shaped("stock_dividends", i)).collect()
 }
 
-/// `n` one-minute candles.
+/// `n` candles of the unified kline endpoint's record type.
 pub fn candles(n: usize) -> Vec<Candle> {
-    (0..n)
-        .map(|i| {
-            let p = 91_000.0 + i as f64 * 0.5;
-            let minute = |s: u32| {
-                format!(
-                    "2026-11-{:02}T{:02}:{:02}:{s:02}Z",
-                    1 + i / 1440 % 28,
-                    i / 60 % 24,
-                    i % 60
-                )
-            };
-            Candle::from(CandleInit {
-                price_open: p,
-                price_high: p + 12.25,
-                price_low: p - 9.75,
-                price_close: p + 0.5,
-                volume: 150.5 + i as f64,
-                time_open: minute(0),
-                time_close: minute(59),
-            })
-        })
-        .collect()
+    (0..n).map(|i| shaped("market_kline", i)).collect()
+}
+
+/// The `i`th record answering `endpoint`, every field given a value of its type from the
+/// model's shapes (`mrds_model::shapes`), not written out here: a change of the record's fields
+/// in `spec/` leaves the benchmarks building. Numbers and texts vary with `i`; optional fields
+/// are given too; a list holds one item.
+fn shaped<T: serde::de::DeserializeOwned>(endpoint: &str, i: usize) -> T {
+    let shapes = &mrds_model::shapes::SHAPES;
+    let record = shapes
+        .returns(endpoint)
+        .unwrap_or_else(|| panic!("the spec has no endpoint `{endpoint}`"));
+    serde_json::from_value(shaped_value(record, i, 0))
+        .unwrap_or_else(|e| panic!("a record of `{endpoint}` from its shape: {e}"))
+}
+
+/// The value of the record at `record` of the shapes, for [`shaped`]; `depth` stops a record
+/// holding itself.
+fn shaped_value(record: usize, i: usize, depth: usize) -> serde_json::Value {
+    use mrds_model::runtime::shapes::FieldType;
+    use serde_json::{Value, json};
+    let shapes = &mrds_model::shapes::SHAPES;
+    let shape = shapes.record(record).expect("a record of the shapes");
+    let mut fields = serde_json::Map::new();
+    for f in shape.fields {
+        let instant = 1_793_491_200 + 60 * i as i64;
+        let one = match (f.ty, f.format) {
+            (FieldType::String, Some(format)) => json!(shaped_text(format, instant)),
+            (FieldType::String, None) => json!(format!("{} {i}", f.name)),
+            (FieldType::Integer, Some(format)) if format.holds_integer(instant) => json!(instant),
+            (FieldType::Integer, _) => json!(i),
+            (FieldType::Number, _) => json!(91_000.0 + i as f64 * 0.5),
+            (FieldType::Boolean, _) => json!(i.is_multiple_of(2)),
+            (FieldType::Any | FieldType::Records, _) => Value::Null,
+            (FieldType::ValueSet(set), _) => {
+                let values = shapes.value_set(set).map_or(&[][..], |s| s.values);
+                values
+                    .get(i % values.len().max(1))
+                    .map_or(Value::Null, |v| json!(v))
+            }
+            (FieldType::Record(_), _) if depth > 2 => continue,
+            (FieldType::Record(inner), _) => shaped_value(inner, i, depth + 1),
+        };
+        fields.insert(f.name.to_string(), if f.array { json!([one]) } else { one });
+    }
+    Value::Object(fields)
+}
+
+/// A text holding `format`: the point in time `instant` (Unix seconds) for a time format, else
+/// the first of a few texts of the other formats that holds it.
+fn shaped_text(format: mrds_model::runtime::Format, instant: i64) -> String {
+    if let Some(text) = format.write_instant(instant) {
+        return text;
+    }
+    let candidates = [
+        "123e4567-e89b-12d3-a456-426614174000",
+        "0123456789abcdef",
+        "12.5",
+        "https://example.org/a",
+        "2026-11-01",
+    ];
+    (candidates.into_iter())
+        .find(|c| format.holds_text(c))
+        .unwrap_or("text")
+        .to_string()
 }
 
 /// The generated router over an implementation answering fixed dividends (and 10,000
@@ -140,17 +169,11 @@ pub fn candles_body(n: usize) -> Vec<u8> {
     candles_body_with(n, |_, _| {})
 }
 
-/// The JSON answer of `n` candles, `edit` changing each.
+/// The JSON answer of `n` candles ([`candles`]), `edit` changing each.
 pub fn candles_body_with(n: usize, edit: impl Fn(usize, &mut serde_json::Value)) -> Vec<u8> {
-    let candles: Vec<serde_json::Value> = (0..n)
-        .map(|i| {
-            let p = 91_000.0 + i as f64 * 0.5;
-            let mut candle = serde_json::json!({
-                "price_open": p, "price_high": p + 12.25, "price_low": p - 9.75, "price_close": p + 0.5,
-                "volume": 150.5 + i as f64,
-                "time_open": format!("2026-11-{:02}T{:02}:{:02}:00Z", 1 + i / 1440 % 28, i / 60 % 24, i % 60),
-                "time_close": format!("2026-11-{:02}T{:02}:{:02}:59Z", 1 + i / 1440 % 28, i / 60 % 24, i % 60),
-            });
+    let candles: Vec<serde_json::Value> = (candles(n).iter().enumerate())
+        .map(|(i, candle)| {
+            let mut candle = serde_json::to_value(candle).expect("a candle serializes");
             edit(i, &mut candle);
             candle
         })
