@@ -226,11 +226,13 @@ pub(crate) fn failure(code: &str, message: &str, details: Value) -> String {
 }
 
 pub(crate) fn dividend() -> Value {
-    json!({
+    let mut row = json!({
         "symbol": "BRK.B", "date": "2026-03-02", "record_date": "2026-03-03",
         "payment_date": "2026-03-20", "declaration_date": "2026-02-10",
         "adj_dividend": 0.5, "dividend": 0.5, "yield": 1.25, "frequency": "Quarterly",
-    })
+    });
+    mrds_tests::conform::record_only("PitDividend", &mut row);
+    row
 }
 
 pub(crate) fn dividends() -> StockDividendsParams {
@@ -240,12 +242,14 @@ pub(crate) fn dividends() -> StockDividendsParams {
 pub(crate) const PERSON: &str = "123e4567-e89b-12d3-a456-426614174000";
 
 pub(crate) fn commentary_row(i: i64) -> Value {
-    json!({
+    let mut row = json!({
         "person_id": PERSON, "quote": format!("Remark {i}."), "url": "https://example.org/a",
         "page_title": "A page", "venue": "A venue", "author": "", "lang": "en",
         "said_on": "2026-07-01", "published_at": 1_780_000_000 + i,
         "published_at_source": "page", "source_kind": "interview", "cluster_id": format!("c{i}"),
-    })
+    });
+    mrds_tests::conform::record_only("PersonCommentary", &mut row);
+    row
 }
 
 #[track_caller]
