@@ -609,7 +609,7 @@ fn mutilated_real_spec_never_panics() {
 }
 
 /// Mutations the default run tries.
-const MUTATIONS: usize = 60;
+const MUTATIONS: usize = 20;
 
 /// Every mutation (their number grows with the spec, and each loads the whole spec): an
 /// explicit run, made by CI (`.ci/exhaustive`).

@@ -65,6 +65,7 @@ pub(crate) fn added_files() -> Vec<(String, String)> {
 /// In the scratch copy of [`a_release_series_in_spec_alone`] (which sets `MRDS_FOLLOWED`), the
 /// spec already holds the series: there the test checks that it does.
 #[test]
+#[ignore = "slow: every release of the series loaded, generated and compared; .ci/exhaustive runs it"]
 fn each_release_loads_and_is_acknowledged() {
     if followed() {
         let api = mrds_tests::real_spec();
@@ -106,6 +107,7 @@ fn each_release_loads_and_is_acknowledged() {
 /// that already has the error codes a body needs (as it has once the catalog's `POST` is in
 /// `spec/`), every release still loads (the codes are not listed twice).
 #[test]
+#[ignore = "slow: the series applied again to a spec with a body; .ci/exhaustive runs it"]
 fn the_series_applies_to_a_spec_that_has_the_codes_of_a_body() {
     if followed() {
         return;

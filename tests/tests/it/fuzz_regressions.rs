@@ -2,7 +2,8 @@
 //! replayed on every input kept: the crash inputs the fuzzers found, each a regression test
 //! (`tests/fuzz/regressions/<target>/<name>`), and the committed corpora
 //! (`fuzz/corpus/<target>/`: the seeds `fuzz/seed.sh` makes, and inputs kept from runs). One
-//! test per target; a failure names the input.
+//! test per target, replaying every regression and an even spread of the corpus (all of it in
+//! the explicit run, [`every_corpus_input_is_replayed`]); a failure names the input.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -36,34 +37,59 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
 /// two a test of the default run may take.
 const MAX_INPUTS: usize = 300;
 
-/// Replays every input of `target`; fails naming each input whose property fails.
-fn replay(target: &str) {
+/// The corpus inputs the default run replays of one target, spread evenly over its sorted
+/// files; the crash inputs kept as regressions are all replayed, and the explicit run
+/// ([`every_corpus_input_is_replayed`]) replays every corpus input.
+const DEFAULT_CORPUS: usize = 40;
+
+/// Replays every regression input of `target` and its corpus (`corpus` inputs of it, spread
+/// evenly, or all); fails naming each input whose property fails.
+fn replay_some(target: &str, corpus: Option<usize>) {
     let (_, property) = TARGETS
         .iter()
         .find(|(name, _)| *name == target)
         .expect("a target of mrds_tests::fuzz");
+    let [regressions, kept] = dirs(target);
+    let kept = inputs(&kept);
+    assert!(
+        kept.len() <= MAX_INPUTS,
+        "{target}: {} inputs; keep the corpus small (cargo fuzz cmin, then a modest set)",
+        kept.len()
+    );
+    let step = corpus.map_or(1, |n| kept.len().div_ceil(n.max(1)).max(1));
+    let chosen = inputs(&regressions)
+        .into_iter()
+        .chain(kept.into_iter().step_by(step));
     let mut failed = Vec::new();
     let mut count = 0;
-    for dir in dirs(target) {
-        for file in inputs(&dir) {
-            let bytes = std::fs::read(&file).expect("a readable input");
-            count += 1;
-            if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| property(&bytes))) {
-                let message = payload
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                failed.push(format!("{}: {message}", file.display()));
-            }
+    for file in chosen {
+        let bytes = std::fs::read(&file).expect("a readable input");
+        count += 1;
+        if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| property(&bytes))) {
+            let message = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            failed.push(format!("{}: {message}", file.display()));
         }
     }
     assert!(count > 0, "{target}: no input to replay");
     assert!(failed.is_empty(), "{target}:\n{}", failed.join("\n"));
-    assert!(
-        count <= MAX_INPUTS,
-        "{target}: {count} inputs; keep the corpus small (cargo fuzz cmin, then a modest set)"
-    );
+}
+
+/// [`replay_some`] as the default run replays.
+fn replay(target: &str) {
+    replay_some(target, Some(DEFAULT_CORPUS));
+}
+
+/// Every input of every target's corpus.
+#[test]
+#[ignore = "slow: replays every corpus input; .ci/exhaustive runs it"]
+fn every_corpus_input_is_replayed() {
+    for (target, _) in TARGETS {
+        replay_some(target, None);
+    }
 }
 
 #[test]

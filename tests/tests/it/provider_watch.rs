@@ -167,6 +167,7 @@ fn visible(plan: &Plan) -> Vec<(String, Observed)> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow: a whole watch of the spec, its edits applied and read again; .ci/exhaustive runs it"]
 async fn a_drifting_provider_is_watched_politely_and_the_applied_edits_ask_for_nothing() {
     let api = mrds_tests::real_spec();
     let sources = sources();

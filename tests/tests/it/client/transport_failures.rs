@@ -31,6 +31,7 @@ async fn connection_refused_is_a_transport_error() {
 }
 
 #[tokio::test]
+#[ignore = "slow: waits out attempt timeouts on real sockets; .ci/exhaustive runs it"]
 async fn timeouts_are_retried() {
     // The first attempt hangs and times out; the retry is answered.
     let server = serve(|n, _| match n {
@@ -117,6 +118,7 @@ async fn connection_resets_are_retried() {
 }
 
 #[tokio::test]
+#[ignore = "slow: waits out a call deadline on real sockets; .ci/exhaustive runs it"]
 async fn the_deadline_bounds_the_whole_call() {
     // Attempts of 300 ms within a deadline of 500 ms: the second attempt gets the 200 ms
     // left and the call ends at the deadline, not after eleven attempts.
@@ -185,6 +187,7 @@ async fn the_deadline_bounds_the_whole_call() {
 /// deadline: every call ends after one attempt, `Timeout`. With room for the longest wait,
 /// every call retries. Twenty calls each, at once.
 #[tokio::test]
+#[ignore = "slow: forty calls waiting out their timeouts; .ci/exhaustive runs it"]
 async fn whether_a_timed_out_attempt_is_retried_does_not_depend_on_the_jitter() {
     let server = serve(|_, _| Reply::Hang).await;
     let client = Client::builder(&server.root)

@@ -27,6 +27,7 @@ async fn closed_after(stream: &mut TcpStream, since: Instant, limit: Duration) -
 }
 
 #[tokio::test]
+#[ignore = "slow: waits out header timeouts on real sockets; .ci/exhaustive runs it"]
 async fn idle_and_slow_header_connections_are_closed_after_the_header_read_timeout() {
     let target = target();
     let timeout = Duration::from_millis(400);
@@ -58,6 +59,7 @@ async fn idle_and_slow_header_connections_are_closed_after_the_header_read_timeo
 }
 
 #[tokio::test]
+#[ignore = "slow: waits out a keep-alive timeout on a real socket; .ci/exhaustive runs it"]
 async fn keep_alive_connections_rest_longer_than_the_header_timeout_but_not_forever() {
     let target = target();
     let header = Duration::from_millis(300);
@@ -89,6 +91,7 @@ async fn keep_alive_connections_rest_longer_than_the_header_timeout_but_not_fore
 }
 
 #[tokio::test]
+#[ignore = "slow: waits out header timeouts of connections at the cap; .ci/exhaustive runs it"]
 async fn connections_beyond_the_cap_do_not_stop_a_valid_request() {
     let target = target();
     let header = Duration::from_millis(500);
@@ -141,6 +144,7 @@ async fn at_the_cap_resting_keep_alive_connections_give_their_slot_up() {
 }
 
 #[tokio::test]
+#[ignore = "slow: waits out a write timeout on a real socket; .ci/exhaustive runs it"]
 async fn a_client_that_stops_reading_is_closed_after_the_write_timeout() {
     let target = target();
     let addr = serve(

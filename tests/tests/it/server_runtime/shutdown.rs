@@ -162,6 +162,7 @@ async fn a_graceful_shutdown_lets_a_pipelining_client_read_every_answer_sent() {
 }
 
 #[tokio::test]
+#[ignore = "slow: signals a child process and waits for its request; .ci/exhaustive runs it"]
 async fn sigterm_completes_the_request_in_flight_and_exits_0() {
     let target = slow_target();
     let process = Process::start(800, &["--api-key", KEY, "--shutdown-timeout", "5s"]);
@@ -182,6 +183,7 @@ async fn sigterm_completes_the_request_in_flight_and_exits_0() {
 }
 
 #[tokio::test]
+#[ignore = "slow: signals a child process and waits out its deadline; .ci/exhaustive runs it"]
 async fn the_shutdown_deadline_and_a_second_signal_end_the_process() {
     let target = slow_target();
     // A request that would take 20 s, a deadline of 0.5 s.
