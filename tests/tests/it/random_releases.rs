@@ -69,6 +69,18 @@ pub(crate) fn applied(sources: &[(String, String)], release: &Release) -> Vec<(S
 /// loads and generates, spec-diff passes and reports the predicted checks, and the traffic read
 /// again against the edited spec asks for nothing.
 pub(crate) fn problems(api: &Api, sources: &[(String, String)], release: &Release) -> Vec<String> {
+    problems_of(api, sources, release, true)
+}
+
+/// [`problems`], the edited spec generated only when `generate` says so: the tests of one kind
+/// leave generating to the test of every kind at once, where the same emitters meet every
+/// change (it is a third of a test's time).
+fn problems_of(
+    api: &Api,
+    sources: &[(String, String)],
+    release: &Release,
+    generate: bool,
+) -> Vec<String> {
     let mut out = Vec::new();
     let report = &release.report;
     if let Some(p) = &report.problems {
@@ -86,7 +98,7 @@ pub(crate) fn problems(api: &Api, sources: &[(String, String)], release: &Releas
         Ok(api) => api,
         Err(d) => return vec![format!("the edited spec does not load: {d}")],
     };
-    if let Err(e) = mrds_emit::all(&new) {
+    if let Err(e) = generate.then(|| mrds_emit::all(&new)).transpose() {
         out.push(format!("the edited spec does not generate: {e}"));
     }
     let changes = mrds_diff::compare(api, &new);
@@ -147,7 +159,7 @@ fn each(kind: Kind) {
             release.changes,
             release.report.text
         );
-        let found = problems(&api, &sources, &release);
+        let found = problems_of(&api, &sources, &release, false);
         assert!(
             found.is_empty(),
             "{} (seed {seed}: {:?}):\n{}\n\nthe report:\n{}",
