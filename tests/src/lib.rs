@@ -69,15 +69,21 @@ pub fn served_example() -> &'static mrds_mock::Example {
 
 /// The endpoints of the real spec that [`served_example`] could stand for, in the order of the
 /// generated `ENDPOINTS`: served (not marked removed), `GET`, needing the key, with a sample
-/// example. Tests of the sample server's machinery (scenarios, the journal, the admin API)
-/// take the first two, so a removal in `spec/` moves them to the next ones.
+/// example that gives a query parameter (what a scenario matches on). Tests of the sample
+/// server's machinery (scenarios, the journal, the admin API) take the first two, so a removal
+/// in `spec/` moves them to the next ones.
 pub fn served_endpoints() -> Vec<&'static mrds_runtime::Endpoint> {
     (mrds_model::api::ENDPOINTS.iter())
         .filter(|e| {
             e.removed.is_none()
                 && e.method == mrds_runtime::Method::Get
                 && e.auth == mrds_runtime::Auth::Required
-                && mrds_mock::EXAMPLES.iter().any(|x| x.endpoint == e.id)
+                && (mrds_mock::EXAMPLES.iter()).any(|x| {
+                    x.endpoint == e.id
+                        && x.request
+                            .split_once('?')
+                            .is_some_and(|(_, q)| !q.is_empty())
+                })
         })
         .collect()
 }

@@ -128,9 +128,15 @@ fn every_part_of_the_spec_has_its_checks() {
 }
 
 /// The derivation follows the model: a parameter's bounds and values become its probes, a
-/// rule's numbers its two sides.
+/// rule's numbers its two sides. Each target is the first of the spec that has one (an
+/// integer with a largest value, a required query parameter, a parameter of a format, a rule of
+/// a largest span, a removed endpoint), so a release in `spec/` moves it rather than breaking
+/// the test.
 #[test]
 fn checks_follow_the_model() {
+    use mrds_spec::model::{
+        Operand, ParamLocation, Requirement, StringType, TextFormat, ValueType,
+    };
     let api = api();
     let checks = mrds_probes::derive(&api, Removed::Gone);
     let check = |id: &str| {
@@ -139,80 +145,135 @@ fn checks_follow_the_model() {
             .find(|c| c.id == id)
             .unwrap_or_else(|| panic!("no check `{id}`"))
     };
-    let (_, max) = mrds_tests::integer_bounds("stock_dividends", "limit");
-    let above = check("stock_dividends.limit.above_max");
+    let served = || (api.endpoints.iter()).filter(|e| e.removed.is_none() && e.body.is_none());
+    let query =
+        |p: &mrds_spec::model::Param| p.location == ParamLocation::Query && p.list.is_none();
+
+    // A bound: one over it refused by the range rule, the bound itself kept.
+    let (e, p, max) = served()
+        .find_map(|e| {
+            e.params
+                .iter()
+                .filter(|p| query(p))
+                .find_map(|p| match &p.ty {
+                    ValueType::Integer(t) => t.max.map(|max| (e, p, max)),
+                    _ => None,
+                })
+        })
+        .expect("an integer parameter with a largest value");
+    let above = check(&format!("{}.{}.above_max", e.id, p.wire));
     assert_eq!(
         above.expect,
         Expect::Rejected {
-            field: "limit".into(),
-            rule: "stock_dividends.limit.range".into()
+            field: p.wire.clone(),
+            rule: format!("{}.{}.range", e.id, p.wire),
         }
     );
     assert!(
         above
             .request
             .query
-            .contains(&("limit".into(), (max + 1).to_string()))
+            .contains(&(p.wire.clone(), (max + 1).to_string()))
     );
+    let at = check(&format!("{}.{}.at_max", e.id, p.wire));
     assert!(
-        check("stock_dividends.limit.at_max")
-            .request
+        at.request
             .query
-            .contains(&("limit".into(), max.to_string()))
+            .contains(&(p.wire.clone(), max.to_string()))
     );
-    assert!(
-        !check("stock_dividends.symbol.missing")
-            .request
-            .query
-            .iter()
-            .any(|(n, _)| n == "symbol")
-    );
-    let repeated = check("etf_flow.symbol.repeated");
-    assert_eq!(
-        repeated
-            .request
-            .query
-            .iter()
-            .filter(|(n, _)| n == "symbol")
-            .count(),
-        2
-    );
-    assert!(
-        check("person_commentary.person_id.bad_format")
-            .request
-            .path
-            .contains("not-a-uuid")
-    );
-    // The screener's one-year span: exactly at the limit kept, one second over broken.
-    let span = |id: &str| {
-        let q = &check(id).request.query;
-        let value = |n: &str| {
-            q.iter()
-                .find(|(k, _)| k == n)
-                .unwrap()
-                .1
-                .parse::<i64>()
-                .unwrap()
+
+    // A required parameter left out; a single one given twice.
+    let (e, p) = served()
+        .find_map(|e| {
+            e.params
+                .iter()
+                .find(|p| query(p) && p.required)
+                .map(|p| (e, p))
+        })
+        .expect("a required query parameter");
+    let missing = check(&format!("{}.{}.missing", e.id, p.wire));
+    assert!(!missing.request.query.iter().any(|(n, _)| *n == p.wire));
+    let repeated = check(&format!("{}.{}.repeated", e.id, p.wire));
+    let given = (repeated.request.query.iter())
+        .filter(|(n, _)| *n == p.wire)
+        .count();
+    assert_eq!(given, 2);
+
+    // A value out of its format, where the parameter travels.
+    if let Some((e, p)) = served().find_map(|e| {
+        (e.params.iter())
+            .find(|p| {
+                p.list.is_none()
+                    && matches!(
+                        &p.ty,
+                        ValueType::String(StringType {
+                            format: Some(TextFormat::Uuid),
+                            ..
+                        })
+                    )
+            })
+            .map(|p| (e, p))
+    }) {
+        let bad = check(&format!("{}.{}.bad_format", e.id, p.wire));
+        let sent = match p.location {
+            ParamLocation::Path => bad.request.path.clone(),
+            ParamLocation::Query => format!("{:?}", bad.request.query),
         };
-        value("end_time") - value("start_time")
-    };
-    assert_eq!(span("screener_events.max_span.kept"), 31_622_400);
-    assert_eq!(span("screener_events.max_span.broken"), 31_622_401);
-    let off = &check("screener_events.max_span.condition_off")
-        .request
-        .query;
-    assert!(off.contains(&("event_type".into(), "IPO Date".into())));
+        assert!(sent.contains("not-a-uuid"), "{sent}");
+    }
+
+    // A largest span: exactly at it kept, one second over broken; with a condition, the
+    // condition off keeps what would break it.
+    let spans = served().flat_map(|e| e.rules.iter().map(move |r| (e, r)));
+    if let Some((e, r, from, to, seconds)) = spans
+        .filter_map(|(e, r)| match &r.requirement {
+            Requirement::MaxSpan {
+                from: Operand::Param(from),
+                to: Operand::Param(to),
+                seconds,
+            } => Some((e, r, e.param(*from), e.param(*to), *seconds)),
+            _ => None,
+        })
+        .find(|(_, _, from, to, _)| from.time_format().is_some() && to.time_format().is_some())
+    {
+        let span = |id: &str| {
+            let q = &check(id).request.query;
+            let instant = |p: &mrds_spec::model::Param| {
+                let text = &q.iter().find(|(k, _)| *k == p.wire).unwrap().1;
+                (text.parse::<i64>().ok())
+                    .or_else(|| mrds_runtime::text::instant_seconds(text))
+                    .unwrap_or_else(|| panic!("{id}: `{text}` is no instant"))
+            };
+            instant(to) - instant(from)
+        };
+        let name = format!("{}.{}", e.id, r.name());
+        assert_eq!(span(&format!("{name}.kept")), seconds);
+        assert_eq!(span(&format!("{name}.broken")), seconds + 1);
+        if r.when.is_some() {
+            assert_eq!(
+                check(&format!("{name}.condition_off")).expect,
+                Expect::Kept { rule: r.id.clone() }
+            );
+        }
+    }
+
+    // The key left out of an endpoint that needs it; a removed endpoint answers 410.
+    let keyed = served()
+        .find(|e| e.auth == mrds_spec::model::AuthMode::Required)
+        .expect("an endpoint needing the key");
     assert_eq!(
-        check("stock_dividends.auth.missing_key").request.key,
+        check(&format!("{}.auth.missing_key", keyed.id)).request.key,
         Key::Missing
     );
-    assert_eq!(
-        check("index_1min.removed").expect,
-        Expect::Error {
-            status: 410,
-            code: "ENDPOINT_REMOVED".into()
-        }
-    );
+    if let Some(removed) = api.endpoints.iter().find(|e| e.removed.is_some()) {
+        assert_eq!(
+            check(&format!("{}.removed", removed.id)).expect,
+            Expect::Error {
+                status: 410,
+                code: "ENDPOINT_REMOVED".into()
+            }
+        );
+    }
 }
 
 /// Serves `router` on a loopback port.
