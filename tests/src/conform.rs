@@ -86,6 +86,27 @@ pub fn record_only(rust: &str, value: &mut Value) {
     }
 }
 
+/// The wire name of the field a test marks each row of the record `rust` with (`Remark 3.`):
+/// its first required single text field of no format, so that a release renaming or retyping
+/// another field leaves the marks where the test reads them.
+///
+/// # Panics
+///
+/// When the record has no such field.
+pub fn label_field(rust: &str) -> &'static str {
+    let r = record_named(rust).unwrap_or_else(|| panic!("no record {rust}"));
+    (r.fields.iter())
+        .find(|f| f.ty == TypeRef::String && !f.array && !f.optional && f.format.is_none())
+        .map(|f| f.wire.as_str())
+        .unwrap_or_else(|| panic!("{rust} has no required text field of no format"))
+}
+
+/// The value of field `wire` of `record` as it is written on the wire.
+pub fn wire_field<T: serde::Serialize>(record: &T, wire: &str) -> Value {
+    let value = serde_json::to_value(record).expect("a record serializes");
+    value.get(wire).cloned().unwrap_or(Value::Null)
+}
+
 /// The data of an envelope (JSON text) made to fit: each record of `data` as [`record`] makes
 /// it; the text again.
 pub fn envelope(rust: &str, text: &str) -> String {

@@ -11,7 +11,7 @@ use mrds_model::params::PersonCommentaryParams;
 use mrds_model::records::PersonCommentary;
 use serde_json::{Value, json};
 
-use super::client::{PERSON, Server, commentary_row, failure, http, serve};
+use super::client::{PERSON, Server, commentary_row, failure, http, label, label_of, serve};
 
 /// What the envelope's `pagination` says.
 #[derive(Clone, Copy, Debug)]
@@ -95,8 +95,8 @@ async fn collect(server: &Server, params: PersonCommentaryParams) -> Vec<PersonC
         .unwrap()
 }
 
-fn quotes(rows: &[PersonCommentary]) -> Vec<&str> {
-    rows.iter().map(|r| r.quote.as_str()).collect()
+fn quotes(rows: &[PersonCommentary]) -> Vec<String> {
+    rows.iter().map(label_of).collect()
 }
 
 const FIVE: [&str; 5] = [
@@ -170,10 +170,7 @@ async fn a_server_ignoring_the_offset_fails_instead_of_looping() {
     .expect("the stream ends");
     assert_eq!(items.len(), 6, "five rows, then the error, then the end");
     let rows: Vec<_> = items[..5].iter().map(|r| r.as_ref().unwrap()).collect();
-    assert_eq!(
-        rows.iter().map(|r| r.quote.as_str()).collect::<Vec<_>>(),
-        FIVE
-    );
+    assert_eq!(rows.iter().map(|r| label_of(r)).collect::<Vec<_>>(), FIVE);
     let Err(err) = &items[5] else {
         panic!("expected the paging error, got {:?}", items[5]);
     };
@@ -258,7 +255,7 @@ async fn the_stream_is_unpin_and_send() {
     unpin_and_send(&stream);
     let mut quotes = Vec::new();
     while let Some(row) = stream.next().await {
-        quotes.push(row.unwrap().quote);
+        quotes.push(label_of(&row.unwrap()));
     }
     assert_eq!(quotes, FIVE[..3]);
     assert!(stream.next().await.is_none(), "ended streams stay ended");
@@ -346,7 +343,7 @@ async fn a_record_left_out_still_advances_the_offset() {
             .map(|i| {
                 let mut row = commentary_row(i);
                 if i == 1 {
-                    row["quote"] = Value::Null;
+                    row[label()] = Value::Null;
                 }
                 row
             })

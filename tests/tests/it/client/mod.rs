@@ -249,7 +249,33 @@ pub(crate) fn commentary_row(i: i64) -> Value {
         "published_at_source": "page", "source_kind": "interview", "cluster_id": format!("c{i}"),
     });
     mrds_tests::conform::record_only("PersonCommentary", &mut row);
+    row[label()] = json!(format!("Remark {i}."));
     row
+}
+
+/// The field of a commentary row that says which row it is (`Remark 3.`): `quote`, unless a
+/// release renamed or retyped it ([`mrds_tests::conform::label_field`]).
+pub(crate) fn label() -> &'static str {
+    mrds_tests::conform::label_field("PersonCommentary")
+}
+
+/// The label of a decoded commentary row ([`label`]).
+pub(crate) fn label_of(row: &mrds_model::records::PersonCommentary) -> String {
+    let value = mrds_tests::conform::wire_field(row, label());
+    value.as_str().unwrap_or_default().to_string()
+}
+
+/// Asserts that every field of `sent` (an answer's record as the server wrote it) decoded into
+/// `record` as it was written.
+#[track_caller]
+pub(crate) fn decoded_as_sent<T: serde::Serialize>(record: &T, sent: &Value) {
+    for (wire, value) in sent.as_object().expect("a record is an object") {
+        assert_eq!(
+            &mrds_tests::conform::wire_field(record, wire),
+            value,
+            "{wire}"
+        );
+    }
 }
 
 #[track_caller]

@@ -14,8 +14,7 @@ async fn valid_call_decodes_records_and_envelope() {
     let server = serve(|_, _| http(200, &[], &success(json!([dividend(), dividend()])))).await;
     let page = server.client().stock_dividends(&dividends()).await.unwrap();
     assert_eq!(page.data.len(), 2);
-    assert_eq!(page.data[0].symbol, "BRK.B");
-    assert_eq!(page.data[0].r#yield, 1.25);
+    super::decoded_as_sent(&page.data[0], &dividend());
     assert_eq!(page.request_id, "req-ok-1");
     assert_eq!(
         page.metadata.as_ref().unwrap()["source"].as_str(),
