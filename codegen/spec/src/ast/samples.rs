@@ -55,6 +55,8 @@ pub struct Samples {
     #[serde(default)]
     pub range: Option<Spanned<SampleRange>>,
     /// The order of the answer: `field`, `descending`, or a `by` parameter with `asc`/`desc`.
+    /// Without it the samples keep the endpoint's documented `order:`; with both, they agree
+    /// (the same field, direction and parameter), or the spec does not load.
     #[serde(default)]
     pub order: Option<Spanned<SampleOrder>>,
     /// When none of these parameters is given, only the first record (after ordering) remains.

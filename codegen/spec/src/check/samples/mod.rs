@@ -153,6 +153,11 @@ impl<'a> Cx<'a> {
                 by: by.map(|p| p.ok_or(())).transpose().ok()?,
             })
         });
+        // An order of their own agrees with the endpoint's documented one: else the sample
+        // server answers the records in an order the endpoint does not promise.
+        if let (Some(own), Some(documented), Some(o)) = (&order, &ep.order, &s.order) {
+            self.sample_order_agrees(o.at(), own, documented, record);
+        }
         // Without an order of their own, the samples keep the endpoint's documented one.
         let order = order.or_else(|| {
             ep.order.as_ref().map(|o| SampleOrder {
@@ -274,6 +279,54 @@ impl<'a> Cx<'a> {
                 let d = self.err(at, "a sample section with `none:` holds nothing else");
                 Self::hint(d, "remove `none:` to give samples, or remove the samples");
             }
+        }
+    }
+
+    /// Reports, at the samples' `order:` (`at`), an order of their own (`own`) that is not the
+    /// endpoint's documented one: another field, another direction, or another parameter
+    /// choosing it.
+    fn sample_order_agrees(
+        &mut self,
+        at: Span,
+        own: &SampleOrder,
+        documented: &crate::model::Order,
+        record: &crate::model::Record,
+    ) {
+        let field = |id: crate::model::FieldId| record.fields[id.index()].wire.as_str();
+        let direction = |descending: bool| {
+            if descending {
+                "descending"
+            } else {
+                "ascending"
+            }
+        };
+        let documented_text = format!(
+            "`{}` {}",
+            field(documented.field),
+            direction(documented.descending)
+        );
+        let own_field = match &own.field {
+            SampleField::Fixed(id) => Some(*id),
+            SampleField::By(..) => None,
+        };
+        let differs = own_field.is_some_and(|f| f != documented.field)
+            || own.descending != documented.descending
+            || own.by != documented.direction;
+        if differs {
+            let own_text = match own_field {
+                Some(f) => format!("`{}` {}", field(f), direction(own.descending)),
+                None => format!("a field a parameter chooses, {}", direction(own.descending)),
+            };
+            let d = self.err(
+                at,
+                format!(
+                    "the samples are ordered by {own_text}, but the endpoint documents its records ordered by {documented_text}"
+                ),
+            );
+            Self::hint(
+                d,
+                "drop the samples' `order:` (they keep the endpoint's), or make it the endpoint's",
+            );
         }
     }
 }
