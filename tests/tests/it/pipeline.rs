@@ -331,3 +331,51 @@ fn the_reference_of_the_spec_format_is_generated() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The generated code's preview (`cargo xtask codegen --preview DIR`, the language server's
+/// command): what a spec elsewhere would change of the tree, the tree itself untouched; nothing
+/// for the spec as it stands; a spec error, not a diff, for a spec that does not load.
+#[test]
+fn the_preview_diffs_another_spec_against_the_tree_and_writes_nothing() {
+    let dir = scratch("preview");
+    let edited = dir.join("buffers/spec");
+    copy_dir(&dir.join("spec"), &edited);
+    let before = snapshot(&dir.join("crates"));
+
+    let same = xtask::codegen::preview(&dir, &dir.join("spec")).expect("the spec loads");
+    assert!(same.is_empty(), "{same}");
+
+    // A summary, which every generated crate documents, changed in the "buffers".
+    let api = mrds_tests::real_spec();
+    let e = &api.endpoints[0];
+    let file = edited.join(e.at.file.strip_prefix("spec/").unwrap());
+    let text = std::fs::read_to_string(&file).unwrap();
+    let summary = format!("summary: {}", e.summary);
+    assert!(text.contains(&summary), "{}: {summary}", file.display());
+    std::fs::write(
+        &file,
+        text.replacen(&summary, &format!("{summary} (previewed)"), 1),
+    )
+    .unwrap();
+    let plan = xtask::codegen::preview(&dir, &edited).expect("the edited spec loads");
+    assert!(
+        plan.changed
+            .iter()
+            .any(|(path, old, new)| path.starts_with("crates/")
+                && old.is_some()
+                && new.contains("(previewed)")),
+        "{plan}"
+    );
+    assert_eq!(
+        snapshot(&dir.join("crates")),
+        before,
+        "the preview wrote nothing"
+    );
+
+    std::fs::write(&file, text.replacen(&summary, "summary: [", 1)).unwrap();
+    match xtask::codegen::preview(&dir, &edited) {
+        Err(Failure::Spec(d)) => assert!(!d.is_empty()),
+        other => panic!("expected the spec's errors, got {other:?}"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
