@@ -439,6 +439,10 @@ async fn a_broken_implementation_fails_exactly_the_checks_of_what_it_breaks() {
         "research_units.idx_requires_kind.broken",
     ];
     let live = || api.endpoints.iter().filter(|e| e.removed.is_none());
+    // The broken implementation's own endpoints, while the spec serves them (a removal in
+    // `spec/` answers 410 before any implementation).
+    let serves = |check: &str| live().any(|e| check.split('.').next() == Some(e.id.as_str()));
+    expected.retain(|check| serves(check));
     // An error outside the envelope: every request the sample data answers 404 (a lookup of
     // nothing, a probe of a value no sample holds).
     let lookups: Vec<String> = mrds_probes::derive(&api, Removed::Gone)
@@ -465,9 +469,16 @@ async fn a_broken_implementation_fails_exactly_the_checks_of_what_it_breaks() {
         "more than the 1 allowed",
         "FAIL research_units.idx_requires_kind.broken: expected 400 INVALID_PARAMETER naming `idx` and rule `research_units.idx_requires_kind`, got 200",
         "FAIL person_commentary.lookup.not_found: the body is not JSON",
-        "FAIL stock_dividends.auth.missing_key: expected 401 `UNAUTHORIZED` in the envelope, got 200",
         "curl -sS -H \"X-API-Key: $MRDS_API_KEY\" 'http://",
-    ] {
+    ]
+    .into_iter()
+    .filter(|line| !line.starts_with("FAIL ") || serves(&line[5..]))
+    .map(str::to_string)
+    .chain([format!(
+        "FAIL {}: expected 401 `UNAUTHORIZED` in the envelope, got 200",
+        missing[0]
+    )]) {
+        let line = line.as_str();
         assert!(
             report.contains(line),
             "the report lacks {line:?}:\n{report}"
@@ -669,10 +680,14 @@ async fn an_unimplemented_endpoint_counts_once_as_not_implemented() {
     assert!(totals.passed(false));
     assert!(!totals.passed(true), "--require-all fails the run");
     let report = mrds_contract::text_report(&api, &outcomes);
+    let first = (api.endpoints.iter())
+        .find(|e| e.removed.is_none() && e.id != "treasury_rates")
+        .expect("an endpoint the implementation leaves out");
     assert!(
-        report.contains(
-            "NOT IMPLEMENTED stock_dividends: answered 501 NOT_IMPLEMENTED to stock_dividends."
-        ),
+        report.contains(&format!(
+            "NOT IMPLEMENTED {0}: answered 501 NOT_IMPLEMENTED to {0}.",
+            first.id
+        )),
         "{report}"
     );
     assert!(
@@ -694,7 +709,16 @@ async fn curl_lines_expand_the_key_when_pasted_into_a_shell() {
         "another-key",
     ])))
     .await;
-    let outcomes = run_suite_with(addr, &["stock_dividends.example"], "not-this-one").await;
+    // The example of the first served endpoint whose request has two query parameters (`&`).
+    let example = (mrds_mock::EXAMPLES.iter())
+        .find(|x| {
+            x.request.contains('&')
+                && (mrds_model::api::ENDPOINTS.iter())
+                    .any(|e| e.id == x.endpoint && e.removed.is_none())
+        })
+        .expect("an example with two query parameters");
+    let only = format!("{}.example", example.endpoint);
+    let outcomes = run_suite_with(addr, &[only.as_str()], "not-this-one").await;
     let failed = outcomes
         .iter()
         .find(|o| o.failure().is_some())

@@ -9,14 +9,20 @@ use super::{decode, success};
 
 #[test]
 fn a_missing_required_field_or_a_wrong_type_is_an_error() {
-    // `yield` missing.
-    let body = success(
-        r#"[{"symbol": "KO", "date": "2026-05-08", "record_date": "2026-05-11",
-             "payment_date": "2026-05-29", "declaration_date": "2026-04-24",
-             "adj_dividend": 0.51, "dividend": 0.51, "frequency": "Quarterly"}]"#,
-    );
+    // A dividend made to fit the spec, then its last required field (`yield`, as the interface
+    // description has it) left out.
+    let mut row = json!({"symbol": "KO", "date": "2026-05-08", "record_date": "2026-05-11",
+        "payment_date": "2026-05-29", "declaration_date": "2026-04-24",
+        "adj_dividend": 0.51, "dividend": 0.51, "yield": 2.9, "frequency": "Quarterly"});
+    mrds_tests::conform::record_only("PitDividend", &mut row);
+    let record = mrds_tests::conform::record_named("PitDividend").unwrap();
+    let left_out = (record.fields.iter().rev())
+        .find(|f| !f.optional)
+        .expect("a required field");
+    row.as_object_mut().unwrap().remove(&left_out.wire);
+    let body = success(&json!([row]).to_string());
     let e = serde_json::from_str::<Envelope<PitDividend>>(&body).unwrap_err();
-    assert!(e.to_string().contains("yield"), "{e}");
+    assert!(e.to_string().contains(&left_out.wire), "{e}");
     // `data` must be an array.
     let e = serde_json::from_str::<Envelope<Ssr>>(
         r#"{"success": true, "request_id": "r", "data": {"symbol": "BTC"}}"#,
