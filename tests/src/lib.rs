@@ -108,6 +108,82 @@ pub fn example_query(id: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A served request with an integer query parameter, for tests of how integers are read
+/// whatever the endpoint: the first served `GET` endpoint (needing the key) whose sample
+/// example gives an integer query parameter that takes `0` (no lower bound above it, no format
+/// but Unix seconds).
+#[derive(Clone, Debug)]
+pub struct IntegerExample {
+    /// The endpoint's id.
+    pub endpoint: String,
+    /// The example's path, below the base path.
+    pub path: String,
+    /// The example's query pairs, decoded.
+    pub query: Vec<(String, String)>,
+    /// The integer parameter's wire name.
+    pub param: String,
+}
+
+impl IntegerExample {
+    /// The first such request of the real spec.
+    ///
+    /// # Panics
+    ///
+    /// When the spec serves none.
+    pub fn find() -> Self {
+        use mrds_spec::model::{IntegerFormat, ParamLocation, ValueType};
+        let served = served_endpoints();
+        (real_spec().endpoints.iter())
+            .filter(|e| served.iter().any(|s| s.id == e.id))
+            .find_map(|e| {
+                let example = mrds_mock::EXAMPLES.iter().find(|x| x.endpoint == e.id)?;
+                let query = example_query(&e.id);
+                let p = e.params.iter().find(|p| {
+                    p.location == ParamLocation::Query
+                        && p.list.is_none()
+                        && query.iter().any(|(n, _)| *n == p.wire)
+                        && matches!(&p.ty, ValueType::Integer(t)
+                            if t.min.is_none_or(|m| m <= 0)
+                                && t.format.is_none_or(|f| f == IntegerFormat::UnixSeconds))
+                })?;
+                let path = example
+                    .request
+                    .split_once('?')
+                    .map_or(example.request, |(p, _)| p);
+                Some(IntegerExample {
+                    endpoint: e.id.clone(),
+                    path: path.to_string(),
+                    query,
+                    param: p.wire.clone(),
+                })
+            })
+            .expect("the spec serves an example with an integer query parameter")
+    }
+
+    /// The example's target with the integer parameter's value `raw` (sent as written, not
+    /// encoded), and `extra` pairs after it.
+    pub fn with(&self, raw: &str, extra: &str) -> String {
+        let pairs: Vec<String> = (self.query.iter())
+            .map(|(n, v)| match *n == self.param {
+                true => format!("{n}={raw}"),
+                false => format!("{n}={}", mrds_runtime::text::percent_encode(v)),
+            })
+            .collect();
+        format!("{}?{}{extra}", self.path, pairs.join("&"))
+    }
+
+    /// The example's own value of the integer parameter.
+    pub fn value(&self) -> &str {
+        let pair = self.query.iter().find(|(n, _)| *n == self.param);
+        pair.map_or("", |(_, v)| v.as_str())
+    }
+
+    /// The id of the parameter's own check `check` (`type`, `repeated`).
+    pub fn rule(&self, check: &str) -> String {
+        format!("{}.{}.{check}", self.endpoint, self.param)
+    }
+}
+
 /// `wanted`, or `wanted_2`, `wanted_3`...: the first that `taken` refuses not.
 fn absent(wanted: &str, taken: impl Fn(&str) -> bool) -> String {
     let mut name = wanted.to_string();

@@ -202,46 +202,36 @@ async fn several_problems_are_all_reported() {
 #[tokio::test]
 async fn repeated_and_unparsable_parameters_are_invalid_and_unknown_ones_ignored() {
     let addr = mock().await;
-    let base = "/v1/etf/flow?symbol=SPY&start_time=1794787200";
+    // An integer parameter of the first served example that has one.
+    let x = mrds_tests::IntegerExample::find();
+    let (name, value) = (x.param.as_str(), x.value().to_string());
     let repeated = get(
         addr,
-        &format!("{base}&end_time=1796083200&end_time=1796083201"),
+        &x.with(&value, &format!("&{name}={value}")),
         Some(KEY),
     )
     .await;
-    assert_eq!(
-        broken(&repeated),
-        pairs(&[("end_time", "etf_flow.end_time.repeated")])
-    );
+    assert_eq!(broken(&repeated), pairs(&[(name, &x.rule("repeated"))]));
 
-    let letter = get(addr, &format!("{base}&end_time=17645x"), Some(KEY)).await;
-    assert_eq!(
-        broken(&letter),
-        pairs(&[("end_time", "etf_flow.end_time.type")])
-    );
+    let letter = get(addr, &x.with("17645x", ""), Some(KEY)).await;
+    assert_eq!(broken(&letter), pairs(&[(name, &x.rule("type"))]));
     assert_eq!(
         letter.error(400, ErrorCode::InvalidParameter).details[0].got,
         "17645x"
     );
 
-    let huge = get(
-        addr,
-        &format!("{base}&end_time=9223372036854775808"),
-        Some(KEY),
-    )
-    .await;
-    assert_eq!(
-        broken(&huge),
-        pairs(&[("end_time", "etf_flow.end_time.type")])
-    );
+    let huge = get(addr, &x.with("9223372036854775808", ""), Some(KEY)).await;
+    assert_eq!(broken(&huge), pairs(&[(name, &x.rule("type"))]));
 
-    let unknown = get(
-        addr,
-        &format!("{base}&end_time=1796083200&colour=blue"),
-        Some(KEY),
-    )
-    .await;
-    assert_eq!(unknown.records::<EtfFlow>().len(), 4);
+    let example = get(addr, &x.with(&value, ""), Some(KEY)).await;
+    let unknown = get(addr, &x.with(&value, "&colour=blue"), Some(KEY)).await;
+    assert_eq!(
+        unknown.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&unknown.body)
+    );
+    assert_eq!(unknown.json()["data"], example.json()["data"]);
 }
 
 #[tokio::test]

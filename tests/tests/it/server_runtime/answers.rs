@@ -145,12 +145,13 @@ async fn large_answers_are_gzipped_for_clients_that_ask() {
 #[tokio::test]
 async fn integers_have_one_spelling() {
     let addr = serve(config()).await;
-    let flow =
-        |start: &str| format!("/api/v1/etf/flow?symbol=SPY&start_time={start}&end_time=1796083200");
-    assert_eq!(get(addr, &flow("1794787200"), Some(KEY)).await.status, 200);
-    assert_eq!(get(addr, &flow("0"), Some(KEY)).await.status, 200);
+    // An integer parameter of the first served example that has one.
+    let x = mrds_tests::IntegerExample::find();
+    let at = |raw: &str| format!("/api{}", x.with(raw, ""));
+    assert_eq!(get(addr, &at(x.value()), Some(KEY)).await.status, 200);
+    assert_eq!(get(addr, &at("0"), Some(KEY)).await.status, 200);
     // `+5`, leading zeros, `-0`, a space (encoded or as `+`), overflow.
-    for start in [
+    for raw in [
         "%2B5",
         "05",
         "-0",
@@ -160,14 +161,14 @@ async fn integers_have_one_spelling() {
         "0x10",
         "9223372036854775808",
     ] {
-        let error = get(addr, &flow(start), Some(KEY))
+        let error = get(addr, &at(raw), Some(KEY))
             .await
             .error(400, ErrorCode::InvalidParameter);
-        assert_eq!(error.details.len(), 1, "{start}");
-        assert_eq!(error.details[0].field, "start_time");
+        assert_eq!(error.details.len(), 1, "{raw}");
+        assert_eq!(error.details[0].field, x.param);
         assert!(
-            error.details[0].reason.contains("etf_flow.start_time.type"),
-            "{start}: {}",
+            error.details[0].reason.contains(&x.rule("type")),
+            "{raw}: {}",
             error.details[0].reason
         );
     }

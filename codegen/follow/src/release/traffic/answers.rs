@@ -35,13 +35,17 @@ fn referenced(api: &Api, r: &Record, wire: &str) -> bool {
 }
 
 /// The served endpoints' fields `pick` takes, not taken by another change of the release:
-/// (endpoint index in `served`, field).
+/// (endpoint index in `served`, field). Only the records one served endpoint answers with: a
+/// provider changing a record another endpoint answers with too changes both answers, which
+/// one endpoint's traffic would not show (the other would then read as drift).
 fn fields<'a>(
     served: &'a [Served<'a>],
     draw: &Draw,
     pick: impl Fn(&Served<'a>, &'a Field) -> bool,
 ) -> Vec<(usize, &'a Field)> {
+    let alone = |s: &Served<'_>| served.iter().filter(|o| o.record.id == s.record.id).count() == 1;
     (served.iter().enumerate())
+        .filter(|(_, s)| alone(s))
         .flat_map(|(i, s)| s.record.fields.iter().map(move |f| (i, s, f)))
         .filter(|(_, s, f)| {
             !draw
