@@ -114,13 +114,7 @@ pub fn touched(
     if report.files.is_empty() || report.problems.is_some() {
         return String::new();
     }
-    let mut all = sources.to_vec();
-    for (name, text) in &report.files {
-        match all.iter_mut().find(|(n, _)| n == name) {
-            Some(entry) => entry.1 = text.clone(),
-            None => all.push((name.clone(), text.clone())),
-        }
-    }
+    let all = report.applied_to(sources);
     match mrds_spec::load_sources(&all) {
         Ok(new) => {
             let changes = mrds_diff::compare(api, &new);

@@ -87,6 +87,22 @@ pub struct Report {
     pub by_hand: usize,
 }
 
+impl Report {
+    /// `sources` (the spec's files as the loader names them) with the edits' files written over
+    /// them and the new ones added, sorted: the spec `--apply` leaves.
+    pub fn applied_to(&self, sources: &[(String, String)]) -> Vec<(String, String)> {
+        let mut out = sources.to_vec();
+        for (name, text) in &self.files {
+            match out.iter_mut().find(|(n, _)| n == name) {
+                Some(file) => file.1 = text.clone(),
+                None => out.push((name.clone(), text.clone())),
+            }
+        }
+        out.sort();
+        out
+    }
+}
+
 /// One thing observed, summed over endpoints, lines and sources.
 pub(crate) struct Group {
     observed: Observed,

@@ -554,13 +554,7 @@ async fn ten_drifts_are_found_and_the_applied_edits_leave_a_spec_that_asks_for_n
     ] {
         assert!(text.contains(&expected), "{expected:?} not in:\n{text}");
     }
-    let mut edited = sources.clone();
-    for (name, text) in &report.files {
-        match edited.iter_mut().find(|(n, _)| n == name) {
-            Some(entry) => entry.1 = text.clone(),
-            None => edited.push((name.clone(), text.clone())),
-        }
-    }
+    let edited = report.applied_to(&sources);
     let again = mrds_spec::load_sources(&edited).unwrap_or_else(|d| panic!("{d}"));
     mrds_emit::all(&again).expect("the edited spec generates");
 

@@ -84,13 +84,7 @@ fn dates_sent_as_integers_keep_every_example_answering() {
     assert_eq!(report.problems, None, "{}", report.text);
     assert_eq!(report.by_hand, 0, "{}", report.text);
 
-    let mut edited = sources.clone();
-    for (name, text) in &report.files {
-        match edited.iter_mut().find(|(n, _)| n == name) {
-            Some(entry) => entry.1 = text.clone(),
-            None => edited.push((name.clone(), text.clone())),
-        }
-    }
+    let edited = report.applied_to(&sources);
     let again = mrds_spec::load_sources(&edited).unwrap_or_else(|d| panic!("{d}"));
     // Every example that answered records still does.
     let after = answering(&again);
@@ -231,10 +225,7 @@ fn an_example_a_range_cannot_mend_is_left_by_hand_and_one_it_can_is_rewritten_in
         );
     }
 
-    let mut edited = sources.clone();
-    for (name, text) in &report.files {
-        edited.iter_mut().find(|(n, _)| n == name).unwrap().1 = text.clone();
-    }
+    let edited = report.applied_to(&sources);
     let again = mrds_spec::load_sources(&edited).unwrap_or_else(|d| panic!("{d}"));
     let now = |id: &str| again.endpoints.iter().find(|e| e.id == id).unwrap();
     // The range's example answers records again, its ends RFC 3339 text as its parameters are.

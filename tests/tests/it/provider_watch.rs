@@ -251,13 +251,7 @@ async fn a_drifting_provider_is_watched_politely_and_the_applied_edits_ask_for_n
     assert_eq!(report.problems, None, "{}", report.text);
     assert_eq!(report.by_hand, 0, "{}", report.text);
     assert_eq!(report.edits, outcome.edits);
-    let mut edited = sources.clone();
-    for (name, text) in &report.files {
-        match edited.iter_mut().find(|(n, _)| n == name) {
-            Some(entry) => entry.1 = text.clone(),
-            None => edited.push((name.clone(), text.clone())),
-        }
-    }
+    let edited = report.applied_to(&sources);
     let again = mrds_spec::load_sources(&edited).unwrap_or_else(|d| panic!("{d}"));
     mrds_emit::all(&again).expect("the edited spec generates");
     super::provider_drift::spec_diff_as_predicted(api, &again, &report.predicted);

@@ -54,15 +54,7 @@ pub(crate) fn options_after(api: &Api) -> Options {
 
 /// `sources` with `release`'s files written over them.
 pub(crate) fn applied(sources: &[(String, String)], release: &Release) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = sources.to_vec();
-    for (name, text) in &release.report.files {
-        match out.iter_mut().find(|(n, _)| n == name) {
-            Some(file) => file.1 = text.clone(),
-            None => out.push((name.clone(), text.clone())),
-        }
-    }
-    out.sort();
-    out
+    release.report.applied_to(sources)
 }
 
 /// What is wrong with `release` of `api` (loaded from `sources`), in process: the edited spec
