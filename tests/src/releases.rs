@@ -196,13 +196,20 @@ fn removal(api: &Api, files: &BTreeMap<String, String>) -> Result<Vec<Step>, Str
     }
     let indent = &key[..key.len() - key.trim_start().len()];
     let (date, version) = ROWS[3];
+    // The key with the line after it: a file may hold the endpoint's samples under the same
+    // key (a draft does).
+    let (_, next) = line_at(files, &e.at.file, e.at.line + 1)?;
     let removed = format!("{key}\n{indent}  removed: {{ date: {date}, version: {version} }}");
     let row = format!(
         "      - {{ action: removed, method: {}, path: \"{}\" }}\n",
         e.method, e.path
     );
     Ok(vec![
-        Step::edit(file, format!("{key}\n"), format!("{removed}\n")),
+        Step::edit(
+            file,
+            format!("{key}\n{next}\n"),
+            format!("{removed}\n{next}\n"),
+        ),
         history_row(4, &row, &[]),
     ])
 }

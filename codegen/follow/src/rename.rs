@@ -211,7 +211,7 @@ fn renamed_keys(cx: &Cx<'_>, r: &Record, old: &str, new: &str) -> Vec<Splice> {
         }
         for (node, ty) in bodies {
             keys_in(cx, node, ty, (r.id, old), &mut |key| {
-                out.push(file.replace(key, &scalar(new)));
+                out.push(file.rename_key(key, new));
             });
         }
     }

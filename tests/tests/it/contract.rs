@@ -370,7 +370,7 @@ impl mrds_server::Api for Broken {
         ctx: mrds_server::RequestContext,
         params: mrds_model::params::PersonCommentaryParams,
     ) -> Result<Vec<mrds_model::records::PersonCommentary>, mrds_server::ServerError> {
-        let params = params.with_limit(500);
+        let params = params.with_limit(mrds_tests::integer_bounds("person_commentary", "limit").1);
         mrds_server::Api::person_commentary(&self.0, ctx, params).await
     }
 }

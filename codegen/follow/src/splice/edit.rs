@@ -17,6 +17,17 @@ impl File {
         }
     }
 
+    /// Renames the mapping key `key` to `new`, quoted as the key was (`"as_of":` in a
+    /// JSON-style row stays quoted: a plain key there would take the colon after it).
+    pub fn rename_key(&self, key: &Node, new: &str) -> Splice {
+        let text = match self.text[self.start(key)..].chars().next() {
+            Some('"') => serde_json::to_string(new).unwrap_or_else(|_| crate::scalar(new)),
+            Some('\'') => format!("'{}'", new.replace('\'', "''")),
+            _ => crate::scalar(new),
+        };
+        self.replace(key, &text)
+    }
+
     /// Adds an item after the last one of the sequence `seq`, written as its last item is
     /// (`- { key: value, ... }` on one line, or `- key: value` and the keys below it; in a
     /// flow sequence, `, value`). `entries` are the item's keys and values (YAML text); an

@@ -114,3 +114,25 @@ fn entries_are_set_replaced_and_removed_in_place() {
         TEXT.find("over lines.").unwrap() + 11
     );
 }
+
+/// A key renamed keeps its quoting: in a JSON-style row (`{"as_of":"2026"}`, as drafts write
+/// samples) a plain key would take the colon after it into its name.
+#[test]
+fn a_renamed_key_keeps_its_quotes() {
+    let text = "rows:\n  - {\"as_of\":\"2026-11-10\",\"id\":\"7\"}\n  - { plain: 1 }\n";
+    let file = File::new("f", text);
+    let rows = file.at(&["rows"]).unwrap();
+    let quoted = entries(&items(rows)[0])[1].0.clone();
+    let plain = entries(&items(rows)[1])[0].0.clone();
+    let splices = [
+        file.rename_key(&quoted, "venue_code"),
+        file.rename_key(&plain, "flat"),
+    ];
+    let out = apply(&[("f".into(), text.into())], &splices)[0].1.clone();
+    assert_eq!(
+        out,
+        "rows:\n  - {\"as_of\":\"2026-11-10\",\"venue_code\":\"7\"}\n  - { flat: 1 }\n"
+    );
+    let read: serde_json::Value = mrds_spec::yaml::from_str(&out).unwrap();
+    assert_eq!(read["rows"][0]["venue_code"], "7");
+}

@@ -100,7 +100,7 @@ fn to_query_round_trips_for_every_endpoint() {
     round_trip(&forex());
     round_trip(&forex().with_sort_order(SortOrder::Asc));
     round_trip(&index_1min());
-    round_trip(&index_1min().with_limit(500));
+    round_trip(&index_1min().with_limit(max("index_1min", "limit")));
     round_trip(&LeverageRatioParams::new("BTC"));
     round_trip(
         &LeverageRatioParams::new("BTC")
@@ -127,7 +127,11 @@ fn to_query_round_trips_for_every_endpoint() {
     round_trip(&perp());
     round_trip(&perp().with_limit(max("perp_kline", "limit")));
     round_trip(&commentary());
-    round_trip(&commentary().with_limit(500).with_offset(40));
+    round_trip(
+        &commentary()
+            .with_limit(max("person_commentary", "limit"))
+            .with_offset(40),
+    );
     round_trip(&ResearchUnitsParams::new(DOC_ID));
     round_trip(
         &ResearchUnitsParams::new(DOC_ID)
