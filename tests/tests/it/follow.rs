@@ -161,22 +161,45 @@ const OWN_PROFILE: &[&str] = &[
     "mrds-tests",
 ];
 
+/// The scratch copies of the workspace that the exhaustive tests build, each with a profile of
+/// its own (see [`own_profile`]). One number per variant, so no two copies can take the same:
+/// the random release once shared the watch's, and built the client of its release against
+/// the model the watch's copy had compiled under the same name.
+#[derive(Clone, Copy)]
+pub(crate) enum ScratchCopy {
+    /// [`a_release_series_in_spec_alone`].
+    Series,
+    /// The drift loop's applied edits (`provider_loop`).
+    Loop,
+    /// The watch's applied edits (`provider_watch`).
+    Watch,
+    /// A random release (`random_releases`).
+    Release,
+}
+
+impl ScratchCopy {
+    /// The copy's `codegen-units`, which tells its profile apart: 255 down, one per variant.
+    fn codegen_units(self) -> u32 {
+        255 - self as u32
+    }
+}
+
 /// Writes the configuration of the cargo of a scratch copy below `scratch`, beside it (cargo
 /// reads the `.cargo` folders of every directory above the one it runs in), so the copy itself
 /// is untouched: the members of [`OWN_PROFILE`] get a profile of their own, told apart by
-/// `codegen_units`. Each scratch copy takes its own number: two copies with one profile would
+/// `codegen_units`. Each scratch copy takes its own number ([`ScratchCopy`]): two copies with one profile would
 /// share artifacts too (their paths relative to their workspaces are the same), and a copy's
 /// files, copied with their times, would look older than the other copy's artifacts.
-pub(crate) fn own_profile(scratch: &Path, codegen_units: u32) {
+pub(crate) fn own_profile(scratch: &Path, copy: ScratchCopy) {
     let owned: Vec<String> = OWN_PROFILE.iter().map(|p| p.to_string()).collect();
-    write_profiles(scratch, codegen_units, &owned);
+    write_profiles(scratch, copy.codegen_units(), &owned);
 }
 
 /// [`own_profile`] for every member of the workspace: a scratch copy whose generator differs
 /// from the main workspace's while one is being changed (a random release's, run while the
 /// generator is edited) shares none of its artifacts, so neither builds from the other's
 /// sources.
-pub(crate) fn own_profile_for_all(scratch: &Path, codegen_units: u32) {
+pub(crate) fn own_profile_for_all(scratch: &Path, copy: ScratchCopy) {
     let metadata = Command::new(env!("CARGO"))
         .args(["metadata", "--no-deps", "--format-version", "1"])
         .current_dir(workspace_root())
@@ -188,7 +211,7 @@ pub(crate) fn own_profile_for_all(scratch: &Path, codegen_units: u32) {
         .filter_map(|p| p["name"].as_str().map(str::to_string))
         .collect();
     assert!(members.iter().any(|m| m == "mrds-spec"), "{members:?}");
-    write_profiles(scratch, codegen_units, &members);
+    write_profiles(scratch, copy.codegen_units(), &members);
 }
 
 fn write_profiles(scratch: &Path, codegen_units: u32, packages: &[String]) {
@@ -366,17 +389,19 @@ pub(crate) fn start_mock(ws: &Path, port: u16, key: &str) -> Mock {
 /// The release series replayed on a scratch copy of the workspace, each release as a
 /// maintainer makes it: its edits to `spec/`, then `cargo xtask codegen`, and with no other
 /// file touched, `cargo clippy --workspace --all-targets -- -D warnings` (every target checked,
-/// the benches too), `cargo test --workspace` (which builds every target it runs: the
-/// libraries, binaries, examples and tests), `cargo xtask spec-diff` against the release
-/// before (exit 0: every change acknowledged by the release's history row) pass. A release
-/// that only adds files, followed by another that only adds files, is generated and checked
-/// by spec-diff on its own, and built and tested with the next (the first three: the build
-/// and the tests of each cost a minute of CI, and adding files cannot break what a later
-/// addition mends). After the last release, the contract suite against the sample server passes for every endpoint, those
-/// of the series included, three times in a row. (The series' endpoints do not change once
-/// added and the releases that change the real spec's come last, so the last release's
-/// contract run covers every endpoint's final form; one run per release cost two minutes of
-/// CI more.)
+/// the benches too) and `cargo xtask spec-diff` against the release before (exit 0: every
+/// change acknowledged by the release's history row) pass. Then, on the series' spec, the
+/// random release of this commit (see `random_releases`). After both, `cargo test --workspace`
+/// (which builds every target it runs: the libraries, binaries, examples and tests, doctests
+/// included) passes, and the contract suite against the sample server passes for every
+/// endpoint, those of the series and the release included, three times in a row.
+///
+/// Each release is checked by the compiler and by clippy, but only the last state is tested:
+/// a test run costs a minute of CI (the scratch copy's test binaries built again), and what
+/// tests find in one kind of change the random releases find on their own, release by release,
+/// in the explicit run of [`super::random_releases`]. The series' endpoints do not change once
+/// added and the releases that change the real spec's come last, so the one contract run
+/// covers every endpoint's final form.
 #[test]
 #[ignore = "exhaustive: builds and tests a scratch copy of the workspace; .ci/exhaustive runs it"]
 fn a_release_series_in_spec_alone() {
@@ -389,7 +414,7 @@ fn a_release_series_in_spec_alone() {
         copy_workspace(&ws);
         Ok(())
     });
-    own_profile(&scratch, 255);
+    own_profile(&scratch, ScratchCopy::Series);
     let git = |args: &[&str]| {
         let mut all = vec![
             "-c",
@@ -407,10 +432,33 @@ fn a_release_series_in_spec_alone() {
     });
 
     let cargo = env!("CARGO");
+    let clippy = |name: &str| {
+        step(
+            &format!("{name}: cargo clippy --workspace --all-targets"),
+            || {
+                run(
+                    &ws,
+                    cargo,
+                    &[
+                        "clippy",
+                        "--workspace",
+                        "--all-targets",
+                        "--",
+                        "-D",
+                        "warnings",
+                    ],
+                )
+            },
+        )
+    };
+    let commit = |name: &str| {
+        step(&format!("{name}: commit the release"), || {
+            git(&["add", "-A"])?;
+            git(&["commit", "-q", "-m", name])
+        })
+    };
     let mut files = spec_files();
-    let releases = series();
-    let last = releases.len();
-    for (n, release) in releases.iter().enumerate() {
+    for release in &series() {
         let name = &release.name;
         // The maintainer's change: spec/ only.
         let before = files.clone();
@@ -432,31 +480,7 @@ fn a_release_series_in_spec_alone() {
             "{name}: files outside spec/, crates/ and the docs' generated regions changed: {outside:?}"
         );
         assert!(touched.contains("crates/mrds-model/"), "{name}: {touched}");
-
-        let adds_only = |r: &Release| (r.steps.iter()).all(|s| matches!(s, Step::Add { .. }));
-        let built_with_next = adds_only(release) && releases.get(n + 1).is_some_and(adds_only);
-        if !built_with_next {
-            step(
-                &format!("{name}: cargo clippy --workspace --all-targets"),
-                || {
-                    run(
-                        &ws,
-                        cargo,
-                        &[
-                            "clippy",
-                            "--workspace",
-                            "--all-targets",
-                            "--",
-                            "-D",
-                            "warnings",
-                        ],
-                    )
-                },
-            );
-            step(&format!("{name}: cargo test --workspace"), || {
-                run_with(&ws, cargo, &["test", "--workspace"], &[(FOLLOWED, "1")])
-            });
-        }
+        clippy(name);
         let report = step(&format!("{name}: cargo xtask spec-diff HEAD"), || {
             run(&ws, cargo, &["xtask", "spec-diff", "HEAD"])
         });
@@ -475,66 +499,70 @@ fn a_release_series_in_spec_alone() {
             changelog.contains("history agrees with the changes"),
             "{name}: {changelog}"
         );
-
-        if n + 1 < last {
-            step(&format!("{name}: commit the release"), || {
-                git(&["add", "-A"])?;
-                git(&["commit", "-q", "-m", name])
-            });
-            continue;
-        }
-        // The sample server alone: a package selected alone resolves its own features, as
-        // `cargo xtask contract` builds the runner alone.
-        step(&format!("{name}: build the sample server"), || {
-            run(
-                &ws,
-                cargo,
-                &["build", "-p", "mrds-mock", "--features", "cli"],
-            )
-        });
-        let port = free_port();
-        let key = "follow-key";
-        let mock = start_mock(&ws, port, key);
-        let base_url = format!("http://127.0.0.1:{port}/api");
-        // Three runs in a row: a check that passes only sometimes (a connection reused after an
-        // answer that left a body unread, say) fails one of them.
-        for run_number in 1..=3 {
-            let contract = step(
-                &format!("{name}: cargo xtask contract --require-all (run {run_number})"),
-                || {
-                    run(
-                        &ws,
-                        cargo,
-                        &[
-                            "xtask",
-                            "contract",
-                            "--base-url",
-                            &base_url,
-                            "--api-key",
-                            key,
-                            "--require-all",
-                        ],
-                    )
-                },
-            );
-            let added = (contract.lines())
-                .filter(|l| l.starts_with(releases::FIXTURE_PREFIX))
-                .collect::<Vec<_>>();
-            assert!(
-                !added.is_empty(),
-                "{name}: no row of the series' endpoints:\n{contract}"
-            );
-            for row in added {
-                assert!(
-                    row.ends_with("passed") || row.ends_with("removed"),
-                    "{name}: {row}"
-                );
-            }
-        }
-        drop(mock);
-        step(&format!("{name}: commit the release"), || {
-            git(&["add", "-A"])?;
-            git(&["commit", "-q", "-m", name])
-        });
+        commit(name);
     }
+
+    // On the series' spec, the random release of this commit (as
+    // `random_releases::a_random_release_keeps_the_workspace_green` draws it, which CI leaves to
+    // this copy: one build and one test run check both).
+    let seed = super::random_releases::seeds()[0];
+    let name = format!("random release {seed}");
+    let what = super::random_releases::write_release(&ws, seed);
+    clippy(&name);
+    let report = step(&format!("{name}: cargo xtask spec-diff HEAD"), || {
+        run(&ws, cargo, &["xtask", "spec-diff", "HEAD"])
+    });
+    assert!(report.contains("PASS"), "{what}\n{report}");
+    commit(&name);
+
+    step("the series and the release: cargo test --workspace", || {
+        run_with(&ws, cargo, &["test", "--workspace"], &[(FOLLOWED, "1")])
+    });
+    // The sample server alone: a package selected alone resolves its own features, as
+    // `cargo xtask contract` builds the runner alone.
+    step("build the sample server", || {
+        run(
+            &ws,
+            cargo,
+            &["build", "-p", "mrds-mock", "--features", "cli"],
+        )
+    });
+    let port = free_port();
+    let key = "follow-key";
+    let mock = start_mock(&ws, port, key);
+    let base_url = format!("http://127.0.0.1:{port}/api");
+    // Three runs in a row: a check that passes only sometimes (a connection reused after an
+    // answer that left a body unread, say) fails one of them.
+    for run_number in 1..=3 {
+        let contract = step(
+            &format!("cargo xtask contract --require-all (run {run_number})"),
+            || {
+                run(
+                    &ws,
+                    cargo,
+                    &[
+                        "xtask",
+                        "contract",
+                        "--base-url",
+                        &base_url,
+                        "--api-key",
+                        key,
+                        "--require-all",
+                    ],
+                )
+                .map_err(|e| format!("{what}\n{e}"))
+            },
+        );
+        let added = (contract.lines())
+            .filter(|l| l.starts_with(releases::FIXTURE_PREFIX))
+            .collect::<Vec<_>>();
+        assert!(
+            !added.is_empty(),
+            "no row of the series' endpoints:\n{contract}"
+        );
+        for row in added {
+            assert!(row.ends_with("passed") || row.ends_with("removed"), "{row}");
+        }
+    }
+    drop(mock);
 }

@@ -578,7 +578,7 @@ async fn the_applied_edits_build_and_pass_in_a_scratch_workspace() {
     if ws.exists() {
         std::fs::remove_dir_all(&ws).unwrap();
     }
-    super::follow::own_profile(&scratch, 254);
+    super::follow::own_profile(&scratch, super::follow::ScratchCopy::Loop);
     super::follow::copy_workspace(&ws);
     let file = scratch.join("drift.jsonl");
     let lines: String = findings.iter().map(|f| f.to_json_line() + "\n").collect();

@@ -443,7 +443,7 @@ async fn the_watchs_edits_build_and_pass_in_a_scratch_workspace() {
     if ws.exists() {
         std::fs::remove_dir_all(&ws).unwrap();
     }
-    super::follow::own_profile(&scratch, 253);
+    super::follow::own_profile(&scratch, super::follow::ScratchCopy::Watch);
     super::follow::copy_workspace(&ws);
     let file = scratch.join("watch.jsonl");
     std::fs::write(&file, run.to_json_lines()).unwrap();

@@ -237,7 +237,7 @@ kinds! {
 
 /// The seeds of the explicit run: `MRDS_RELEASE_SEED` (one), `MRDS_RELEASE_SEEDS` (1 to N),
 /// else one drawn from the commit (`git rev-parse HEAD`), so that a CI run is reproducible.
-fn seeds() -> Vec<u64> {
+pub(crate) fn seeds() -> Vec<u64> {
     let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
     if let Some(seed) = var("MRDS_RELEASE_SEED") {
         return vec![seed];
@@ -255,18 +255,65 @@ fn seeds() -> Vec<u64> {
     vec![u64::from_str_radix(head.get(..15).unwrap_or("1"), 16).unwrap_or(1)]
 }
 
+/// Draws the combined release of every kind of `seed` on the spec of the workspace copy `ws`,
+/// checks it in process ([`problems`]), writes it there as `cargo xtask drift --apply` writes
+/// it, runs `cargo xtask codegen`, and checks that nothing but `spec/`, `crates/` and the docs'
+/// generated regions changed. Returns what the release changed, for the messages of what
+/// follows (it is printed too).
+pub(crate) fn write_release(ws: &std::path::Path, seed: u64) -> String {
+    let sources = mrds_spec::load::read_dir(&ws.join("spec")).expect("the copy's spec is readable");
+    let api = mrds_spec::load_sources(&sources).unwrap_or_else(|d| panic!("{d}"));
+    println!("random release: seed {seed} (MRDS_RELEASE_SEED={seed} replays it)");
+    let release = release(&api, &sources, &Kind::ALL, seed, &options_after(&api))
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    let what = format!("seed {seed}, changes:\n  {}", release.changes.join("\n  "));
+    println!("{what}");
+    let found = problems(&api, &sources, &release);
+    assert!(
+        found.is_empty(),
+        "{what}\n{}\n\n{}",
+        found.join("\n"),
+        release.report.text
+    );
+    for (name, text) in &release.report.files {
+        let path = ws.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    super::follow::step(&format!("seed {seed}: cargo xtask codegen"), || {
+        super::follow::run(ws, env!("CARGO"), &["xtask", "codegen"])
+            .map_err(|e| format!("{what}\n{e}"))
+    });
+    let touched = super::follow::run(
+        ws,
+        "git",
+        &["status", "--porcelain", "--untracked-files=all"],
+    )
+    .unwrap();
+    let outside = super::follow::changed_by_hand(ws, &touched);
+    assert!(
+        outside.is_empty(),
+        "{what}\nfiles outside spec/, crates/ and the docs' generated regions changed: {outside:?}"
+    );
+    what
+}
+
 /// A combined release of every kind, drawn from each seed of [`seeds`], applied to a scratch
-/// copy of the workspace as `cargo xtask drift --apply` writes it, touches nothing but `spec/`,
-/// `crates/` and the docs' generated regions once `cargo xtask codegen` ran, and leaves the workspace green: `cargo build
-/// --workspace --all-targets`, `cargo test --workspace` (its doctests included), `cargo xtask
+/// copy of the workspace as `cargo xtask drift --apply` writes it ([`write_release`]), leaves
+/// the workspace green: `cargo build --workspace --all-targets`, `cargo test --workspace` (its doctests included), `cargo xtask
 /// spec-diff` against the spec before (every change acknowledged by the release's one row),
 /// and the contract suite against the sample server for every endpoint. A failure names its
 /// seed (`MRDS_RELEASE_SEED=<seed>` replays it) and what the release changed.
+///
+/// CI draws the release of its commit on the release series' copy instead
+/// (`follow::a_release_series_in_spec_alone`), where one build and one test run check both;
+/// this test is the explicit run of many seeds, each on the real spec.
 #[test]
-#[ignore = "exhaustive: builds and tests a scratch copy of the workspace; .ci/exhaustive runs it"]
+#[ignore = "exhaustive: builds and tests a scratch copy of the workspace per seed; run it with MRDS_RELEASE_SEEDS"]
 fn a_random_release_keeps_the_workspace_green() {
     use super::follow::{
-        copy_workspace, free_port, own_profile, own_profile_for_all, run, start_mock, step,
+        ScratchCopy, copy_workspace, free_port, own_profile, own_profile_for_all, run, start_mock,
+        step,
     };
     let scratch = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("random-release");
     let ws = scratch.join("ws");
@@ -282,9 +329,9 @@ fn a_random_release_keeps_the_workspace_green() {
     // release series' copy does; else every member gets a profile of its own, so that a
     // generator edited meanwhile is never built from the copy's sources.
     if std::env::var_os("MRDS_SCRATCH_SHARED").is_some() {
-        own_profile(&scratch, 253);
+        own_profile(&scratch, ScratchCopy::Release);
     } else {
-        own_profile_for_all(&scratch, 253);
+        own_profile_for_all(&scratch, ScratchCopy::Release);
     }
     let git = |args: &[&str]| {
         let mut all = vec![
@@ -302,40 +349,13 @@ fn a_random_release_keeps_the_workspace_green() {
         git(&["commit", "-q", "-m", "base"])
     });
     let cargo = env!("CARGO");
-    let sources = sources();
-    let api = mrds_spec::load_sources(&sources).unwrap_or_else(|d| panic!("{d}"));
     for seed in seeds() {
-        println!("random release: seed {seed} (MRDS_RELEASE_SEED={seed} replays it)");
-        let release = release(&api, &sources, &Kind::ALL, seed, &options())
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        let what = format!("seed {seed}, changes:\n  {}", release.changes.join("\n  "));
-        println!("{what}");
-        let found = problems(&api, &sources, &release);
-        assert!(
-            found.is_empty(),
-            "{what}\n{}\n\n{}",
-            found.join("\n"),
-            release.report.text
-        );
         step(&format!("seed {seed}: back to the base"), || {
             git(&["checkout", "-q", "--", "."])?;
             git(&["clean", "-q", "-fd", "spec", "crates"])
         });
-        for (name, text) in &release.report.files {
-            let path = ws.join(name);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
+        let what = write_release(&ws, seed);
         let fail = |e: String| format!("{what}\n{e}");
-        step(&format!("seed {seed}: cargo xtask codegen"), || {
-            run(&ws, cargo, &["xtask", "codegen"]).map_err(fail)
-        });
-        let touched = git(&["status", "--porcelain", "--untracked-files=all"]).unwrap();
-        let outside = super::follow::changed_by_hand(&ws, &touched);
-        assert!(
-            outside.is_empty(),
-            "{what}\nfiles outside spec/, crates/ and the docs' generated regions changed: {outside:?}"
-        );
         step(
             &format!("seed {seed}: cargo build --workspace --all-targets"),
             || run(&ws, cargo, &["build", "--workspace", "--all-targets"]).map_err(fail),
