@@ -280,19 +280,30 @@ async fn retries_on_503_stop_at_the_limit() {
     assert_eq!(server.seen(), 1, "no retries when switched off");
 }
 
+/// The stream of a paged endpoint walks every page, one record a page, and yields what one
+/// page of them all holds, in its order (the sample data's, not restated here).
 #[tokio::test]
 async fn the_commentary_stream_walks_every_page() {
+    if PersonCommentaryParams::ENDPOINT.removed.is_some() {
+        eprintln!("skipped: the spec marks person_commentary removed");
+        return;
+    }
     let server = server(0).await;
     let client = server.client(None);
-    let params = example::<PersonCommentaryParams>().with_limit(1);
+    let (_, max) = mrds_tests::integer_bounds("person_commentary", "limit");
+    let params = example::<PersonCommentaryParams>();
+    let whole = client
+        .person_commentary(&params.clone().with_limit(max))
+        .await
+        .unwrap()
+        .data;
+    assert!(whole.len() > 1, "{whole:?}");
     let all: Vec<_> = client
-        .person_commentary_stream(&params)
+        .person_commentary_stream(&params.with_limit(1))
         .try_collect()
         .await
         .unwrap();
-    assert_eq!(all.len(), 4);
-    let at = |row| mrds_tests::conform::wire_field(row, "published_at").as_i64();
-    assert!(all.windows(2).all(|w| at(&w[0]) > at(&w[1])));
-    // Four full pages of one and a fifth, empty, one.
-    assert_eq!(server.seen(), 5);
+    assert_eq!(all, whole);
+    // The one page of them all, then a full page of one each, and a last, empty, one.
+    assert_eq!(server.seen(), 1 + whole.len() + 1);
 }

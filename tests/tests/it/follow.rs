@@ -5,7 +5,7 @@
 //! value-set segment, a lookup integer with both bounds, a list parameter), a `PUT` and a
 //! `DELETE` on one path, a removal, and a retype with a narrowed bound. The default run checks
 //! that each release loads on top of the ones before it and that spec-diff finds it
-//! acknowledged by its history row. The explicit run ([`a_release_series_in_spec_alone`],
+//! acknowledged by its history row. The explicit run ([`following_the_provider_keeps_the_workspace_green`],
 //! several minutes on two cores; CI runs it in `.ci/exhaustive`) replays the releases on a
 //! scratch copy of the workspace, each one as a maintainer makes it, touching no other file:
 //!
@@ -41,7 +41,7 @@ fn series() -> Vec<Release> {
     releases::series(&spec_files()).unwrap_or_else(|e| panic!("the release series: {e}"))
 }
 
-/// True in the scratch copy of [`a_release_series_in_spec_alone`], whose spec already holds the
+/// True in the scratch copy of [`following_the_provider_keeps_the_workspace_green`], whose spec already holds the
 /// series.
 pub(crate) fn followed() -> bool {
     std::env::var_os(FOLLOWED).is_some()
@@ -62,7 +62,7 @@ pub(crate) fn added_files() -> Vec<(String, String)> {
 /// Each release loads on top of the ones before it, and spec-diff finds it acknowledged by its
 /// history row, reporting the kinds of change it makes. Releases 1 to 3 only add files.
 ///
-/// In the scratch copy of [`a_release_series_in_spec_alone`] (which sets `MRDS_FOLLOWED`), the
+/// In the scratch copy of [`following_the_provider_keeps_the_workspace_green`] (which sets `MRDS_FOLLOWED`), the
 /// spec already holds the series: there the test checks that it does.
 #[test]
 #[ignore = "slow: every release of the series loaded, generated and compared; .ci/exhaustive runs it"]
@@ -167,12 +167,8 @@ const OWN_PROFILE: &[&str] = &[
 /// the model the watch's copy had compiled under the same name.
 #[derive(Clone, Copy)]
 pub(crate) enum ScratchCopy {
-    /// [`a_release_series_in_spec_alone`].
-    Series,
-    /// The drift loop's applied edits (`provider_loop`).
-    Loop,
-    /// The watch's applied edits (`provider_watch`).
-    Watch,
+    /// [`following_the_provider_keeps_the_workspace_green`].
+    Follow,
     /// A random release (`random_releases`).
     Release,
 }
@@ -386,25 +382,51 @@ pub(crate) fn start_mock(ws: &Path, port: u16, key: &str) -> Mock {
     mock
 }
 
-/// The release series replayed on a scratch copy of the workspace, each release as a
-/// maintainer makes it: its edits to `spec/`, then `cargo xtask codegen`, and with no other
-/// file touched, `cargo clippy --workspace --all-targets -- -D warnings` (every target checked,
-/// the benches too) and `cargo xtask spec-diff` against the release before (exit 0: every
-/// change acknowledged by the release's history row) pass. Then, on the series' spec, the
-/// random release of this commit (see `random_releases`). After both, `cargo test --workspace`
-/// (which builds every target it runs: the libraries, binaries, examples and tests, doctests
-/// included) passes, and the contract suite against the sample server passes for every
-/// endpoint, those of the series and the release included, three times in a row.
+/// `cargo xtask contract --require-all` in the copy `ws` against the sample server at
+/// `base_url` that takes `key`: its report, or the failure.
+pub(crate) fn contract(ws: &Path, base_url: &str, key: &str) -> Result<String, String> {
+    let args = [
+        "xtask",
+        "contract",
+        "--base-url",
+        base_url,
+        "--api-key",
+        key,
+        "--require-all",
+    ];
+    run(ws, env!("CARGO"), &args)
+}
+
+/// One scratch copy of the workspace follows the provider three ways, each as a maintainer
+/// would, in `spec/` alone, with no file outside `spec/`, `crates/` and the docs' generated
+/// regions touched:
 ///
-/// Each release is checked by the compiler and by clippy, but only the last state is tested:
-/// a test run costs a minute of CI (the scratch copy's test binaries built again), and what
-/// tests find in one kind of change the random releases find on their own, release by release,
-/// in the explicit run of [`super::random_releases`]. The series' endpoints do not change once
-/// added and the releases that change the real spec's come last, so the one contract run
-/// covers every endpoint's final form.
+/// 1. The provider drifts ten ways: the edits of a watch and of the checking proxy's findings
+///    applied as `cargo xtask watch --apply` and `cargo xtask drift --apply` apply them
+///    ([`super::provider_watch::apply_the_edits_of_a_watch_and_of_the_proxy`]), then `cargo
+///    xtask codegen`.
+/// 2. The release series, each release its edits to `spec/`, then `cargo xtask codegen`, `cargo
+///    clippy --workspace --all-targets -- -D warnings` (every target checked, the benches too)
+///    and `cargo xtask spec-diff` against the release before (exit 0: every change
+///    acknowledged by the release's history row).
+/// 3. On that spec, the random release of this commit (see `random_releases`), checked the same
+///    way.
+///
+/// Then `cargo test --workspace` (which builds every target it runs: the libraries, binaries,
+/// examples and tests, doctests included) passes, and the contract suite against the sample
+/// server passes for every endpoint, those of the series and the release included, three times
+/// in a row.
+///
+/// Each step is checked by the compiler and by clippy, but only the last state is tested: a
+/// test run costs a minute of CI (the copy's test binaries built again; the drift edits, the
+/// series and the random release each had a copy and a test run of their own), and what tests
+/// find in one kind of change the random releases find on their own, release by release, in the
+/// explicit run of [`super::random_releases`]. The series' endpoints do not change once added
+/// and the releases that change the real spec's come last, so the one contract run covers every
+/// endpoint's final form.
 #[test]
 #[ignore = "exhaustive: builds and tests a scratch copy of the workspace; .ci/exhaustive runs it"]
-fn a_release_series_in_spec_alone() {
+fn following_the_provider_keeps_the_workspace_green() {
     let scratch: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("follow");
     let ws = scratch.join("ws");
     if ws.exists() {
@@ -414,7 +436,7 @@ fn a_release_series_in_spec_alone() {
         copy_workspace(&ws);
         Ok(())
     });
-    own_profile(&scratch, ScratchCopy::Series);
+    own_profile(&scratch, ScratchCopy::Follow);
     let git = |args: &[&str]| {
         let mut all = vec![
             "-c",
@@ -432,6 +454,26 @@ fn a_release_series_in_spec_alone() {
     });
 
     let cargo = env!("CARGO");
+    // The provider's drift first: the watch's and the proxy's findings are of the spec as it
+    // stands.
+    step("the drift edits of a watch and of the proxy", || {
+        super::provider_watch::apply_the_edits_of_a_watch_and_of_the_proxy(&ws);
+        Ok(())
+    });
+    step("the drift edits: cargo xtask codegen", || {
+        run(&ws, cargo, &["xtask", "codegen"])
+    });
+    let touched = git(&["status", "--porcelain", "--untracked-files=all"]).unwrap();
+    let outside = changed_by_hand(&ws, &touched);
+    assert!(
+        outside.is_empty(),
+        "the drift edits: files outside spec/, crates/ and the docs' generated regions changed: {outside:?}"
+    );
+    step("the drift edits: commit", || {
+        git(&["add", "-A"])?;
+        git(&["commit", "-q", "-m", "drift"])
+    });
+
     let clippy = |name: &str| {
         step(
             &format!("{name}: cargo clippy --workspace --all-targets"),
@@ -536,22 +578,7 @@ fn a_release_series_in_spec_alone() {
     for run_number in 1..=3 {
         let contract = step(
             &format!("cargo xtask contract --require-all (run {run_number})"),
-            || {
-                run(
-                    &ws,
-                    cargo,
-                    &[
-                        "xtask",
-                        "contract",
-                        "--base-url",
-                        &base_url,
-                        "--api-key",
-                        key,
-                        "--require-all",
-                    ],
-                )
-                .map_err(|e| format!("{what}\n{e}"))
-            },
+            || contract(&ws, &base_url, key).map_err(|e| format!("{what}\n{e}")),
         );
         let added = (contract.lines())
             .filter(|l| l.starts_with(releases::FIXTURE_PREFIX))

@@ -15,9 +15,10 @@
 //! as text is in the pinned report of `provider_drift`: every record's number fields are read
 //! by the documented answers `model_decode` decodes, which such a retype breaks by design.)
 //!
-//! The explicit run ([`the_applied_edits_build_and_pass_in_a_scratch_workspace`]) applies the
-//! edits with `cargo xtask drift --apply` to a scratch copy of the workspace and runs `cargo
-//! xtask codegen` and `cargo test --workspace` there (CI: `.ci/exhaustive`).
+//! The explicit run `follow::following_the_provider_keeps_the_workspace_green` applies these
+//! edits with `cargo xtask drift --apply` to a scratch copy of the workspace, after the watch's
+//! (`provider_watch::apply_the_edits_of_a_watch_and_of_the_proxy`), and runs `cargo xtask
+//! codegen` and `cargo test --workspace` there (CI: `.ci/exhaustive`).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -462,7 +463,7 @@ pub(super) async fn drift(plan: &Plan, mut request: Request, next: Next) -> Resp
 
 /// The proxy's findings of the contract suite's requests to the drifted provider, and the HAR
 /// file it wrote.
-async fn run_through_proxy(name: &str) -> (Plan, Vec<Finding>, String) {
+pub(crate) async fn run_through_proxy(name: &str) -> (Plan, Vec<Finding>, String) {
     let plain = serve(mrds_mock::router(mrds_server::StaticKeys::new([KEY]))).await;
     let plan = Arc::new(plan(&format!("http://{plain}")).await);
     let provider = format!("http://{}", fake_provider(plan.clone()).await);
@@ -564,35 +565,4 @@ async fn ten_drifts_are_found_and_the_applied_edits_leave_a_spec_that_asks_for_n
 
     // spec-diff names the checks the edits predicted, and passes.
     super::provider_drift::spec_diff_as_predicted(api, &again, &report.predicted);
-}
-
-/// The edits applied by `cargo xtask drift --apply` to a scratch copy of the workspace: `cargo
-/// xtask codegen` and `cargo test --workspace` pass there, and a second `cargo xtask drift`
-/// over the same findings prints no edit and exits 0.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "exhaustive: builds and tests a scratch copy of the workspace; .ci/exhaustive runs it"]
-async fn the_applied_edits_build_and_pass_in_a_scratch_workspace() {
-    let (_, findings, _) = run_through_proxy("provider_loop_scratch").await;
-    let scratch = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("provider_loop_ws");
-    let ws = scratch.join("ws");
-    if ws.exists() {
-        std::fs::remove_dir_all(&ws).unwrap();
-    }
-    super::follow::own_profile(&scratch, super::follow::ScratchCopy::Loop);
-    super::follow::copy_workspace(&ws);
-    let file = scratch.join("drift.jsonl");
-    let lines: String = findings.iter().map(|f| f.to_json_line() + "\n").collect();
-    std::fs::write(&file, lines).unwrap();
-    let args = |apply| xtask::drift::Args {
-        files: vec![file.clone()],
-        apply,
-    };
-    let applied = xtask::drift::run(&ws, &args(true));
-    assert_eq!(applied.code, 0, "{}\n{}", applied.stdout, applied.stderr);
-    let cargo = env!("CARGO");
-    super::follow::run(&ws, cargo, &["xtask", "codegen"]).unwrap_or_else(|e| panic!("{e}"));
-    super::follow::run(&ws, cargo, &["test", "--workspace"]).unwrap_or_else(|e| panic!("{e}"));
-    let again = xtask::drift::run(&ws, &args(false));
-    assert_eq!(again.code, 0, "{}", again.stdout);
-    assert!(again.stdout.contains(": 0 spec edits"), "{}", again.stdout);
 }

@@ -7,9 +7,10 @@
 //! asking for nothing (exit 0). The plain sample server: exit 0, nothing found, never past the
 //! budget. A service that cannot be reached, or refuses the key: exit 2.
 //!
-//! The explicit run ([`the_watchs_edits_build_and_pass_in_a_scratch_workspace`]) applies the
-//! edits with `cargo xtask watch --apply`'s library half to a scratch copy of the workspace and
-//! runs `cargo test --workspace` there (CI: `.ci/exhaustive`).
+//! The explicit run `follow::following_the_provider_keeps_the_workspace_green` applies the
+//! edits with `cargo xtask watch --apply`'s library half to a scratch copy of the workspace
+//! ([`apply_the_edits_of_a_watch_and_of_the_proxy`]), then the checking proxy's with `cargo
+//! xtask drift --apply`'s, and runs `cargo test --workspace` there (CI: `.ci/exhaustive`).
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -426,43 +427,57 @@ fn xtask_passes_every_option_on_with_the_watchs_defaults() {
     );
 }
 
-/// The edits of a watch of the drifting provider, applied to a scratch copy of the workspace
-/// as `cargo xtask watch --apply` applies them (`xtask::watch::apply`: written, generated,
-/// spec-diff's verdict): `cargo test --workspace` passes there, and a second watch of the
-/// scratch copy's spec exits 0.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "exhaustive: builds and tests a scratch copy of the workspace; .ci/exhaustive runs it"]
-async fn the_watchs_edits_build_and_pass_in_a_scratch_workspace() {
-    let api = mrds_tests::real_spec();
-    let plan = Arc::new(plan(&sample().await).await);
-    let (at, _) = provider(Some(plan), None).await;
-    let (run, outcome) = watch(api, &sources(), at, |_| {}).await;
-    assert_eq!(outcome.code, 1, "{}", outcome.stderr);
-    let scratch = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("provider_watch_ws");
-    let ws = scratch.join("ws");
-    if ws.exists() {
-        std::fs::remove_dir_all(&ws).unwrap();
-    }
-    super::follow::own_profile(&scratch, super::follow::ScratchCopy::Watch);
-    super::follow::copy_workspace(&ws);
-    let file = scratch.join("watch.jsonl");
-    std::fs::write(&file, run.to_json_lines()).unwrap();
-    // Dated today, as `cargo xtask watch --apply` dates its history row: the tests of the
-    // scratch copy apply edits of their own dated `follow()`'s day, which must be a row of
-    // its own for spec-diff to report it added.
-    let applied = xtask::watch::apply(&ws, &file, &mrds_follow::Options::default());
-    assert_eq!(applied.code, 0, "{}\n{}", applied.stdout, applied.stderr);
-    assert!(
-        applied.stdout.contains("spec-diff: passed"),
-        "{}",
-        applied.stdout
-    );
-    let cargo = env!("CARGO");
-    super::follow::run(&ws, cargo, &["test", "--workspace"]).unwrap_or_else(|e| panic!("{e}"));
-    let sources = mrds_spec::load::read_dir(&ws.join("spec")).unwrap();
-    let again = mrds_spec::load_sources(&sources).unwrap_or_else(|d| panic!("{d}"));
-    let (_, second) = watch(&again, &sources, at, |_| {}).await;
-    assert_eq!(second.code, 0, "{}", second.stdout);
+/// The two ways of following a drifting provider, applied to the scratch copy of the workspace
+/// `ws` (built and tested by `follow::following_the_provider_keeps_the_workspace_green`): the
+/// edits of a watch, as `cargo xtask watch --apply` applies them (`xtask::watch::apply`:
+/// written, generated, spec-diff's verdict), then on top the edits of the contract suite's
+/// traffic through the checking proxy (`provider_loop`), as `cargo xtask drift --apply`
+/// applies them (what a watch cannot see, the capped limit, and nothing it applied already).
+/// Then a second `cargo xtask drift` over the proxy's findings prints no edit, and a second
+/// watch of the copy's spec exits 0. The findings are written beside `ws`.
+pub(crate) fn apply_the_edits_of_a_watch_and_of_the_proxy(ws: &std::path::Path) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let api = mrds_tests::real_spec();
+        let plan = Arc::new(plan(&sample().await).await);
+        let (at, _) = provider(Some(plan), None).await;
+        let (run, outcome) = watch(api, &sources(), at, |_| {}).await;
+        assert_eq!(outcome.code, 1, "{}", outcome.stderr);
+        let (_, proxied, _) =
+            super::provider_loop::run_through_proxy("provider_loop_scratch").await;
+        let beside = ws.parent().expect("the copy's folder");
+        let file = beside.join("watch.jsonl");
+        std::fs::write(&file, run.to_json_lines()).unwrap();
+        // Dated today, as `cargo xtask watch --apply` dates its history row (the releases that
+        // follow in the copy are dated later).
+        let applied = xtask::watch::apply(ws, &file, &mrds_follow::Options::default());
+        assert_eq!(applied.code, 0, "{}\n{}", applied.stdout, applied.stderr);
+        assert!(
+            applied.stdout.contains("spec-diff: passed"),
+            "{}",
+            applied.stdout
+        );
+        let drift_file = beside.join("drift.jsonl");
+        let lines: String = proxied.iter().map(|f| f.to_json_line() + "\n").collect();
+        std::fs::write(&drift_file, lines).unwrap();
+        let args = |apply| xtask::drift::Args {
+            files: vec![drift_file.clone()],
+            apply,
+        };
+        let drifted = xtask::drift::run(ws, &args(true));
+        assert_eq!(drifted.code, 0, "{}\n{}", drifted.stdout, drifted.stderr);
+        let again = xtask::drift::run(ws, &args(false));
+        assert_eq!(again.code, 0, "{}", again.stdout);
+        assert!(again.stdout.contains(": 0 spec edits"), "{}", again.stdout);
+        let sources = mrds_spec::load::read_dir(&ws.join("spec")).unwrap();
+        let edited = mrds_spec::load_sources(&sources).unwrap_or_else(|d| panic!("{d}"));
+        let (_, second) = watch(&edited, &sources, at, |_| {}).await;
+        assert_eq!(second.code, 0, "{}", second.stdout);
+    });
 }
 
 /// The scheduled workflow (`.github/workflows/watch.yml`): read as YAML, it runs weekly and

@@ -306,7 +306,7 @@ pub(crate) fn write_release(ws: &std::path::Path, seed: u64) -> String {
 /// seed (`MRDS_RELEASE_SEED=<seed>` replays it) and what the release changed.
 ///
 /// CI draws the release of its commit on the release series' copy instead
-/// (`follow::a_release_series_in_spec_alone`), where one build and one test run check both;
+/// (`follow::following_the_provider_keeps_the_workspace_green`), where one build and one test run check both;
 /// this test is the explicit run of many seeds, each on the real spec.
 #[test]
 #[ignore = "exhaustive: builds and tests a scratch copy of the workspace per seed; run it with MRDS_RELEASE_SEEDS"]
@@ -382,22 +382,7 @@ fn a_random_release_keeps_the_workspace_green() {
         let base_url = format!("http://127.0.0.1:{port}/api");
         step(
             &format!("seed {seed}: cargo xtask contract --require-all"),
-            || {
-                run(
-                    &ws,
-                    cargo,
-                    &[
-                        "xtask",
-                        "contract",
-                        "--base-url",
-                        &base_url,
-                        "--api-key",
-                        key,
-                        "--require-all",
-                    ],
-                )
-                .map_err(fail)
-            },
+            || super::follow::contract(&ws, &base_url, key).map_err(fail),
         );
         drop(mock);
     }

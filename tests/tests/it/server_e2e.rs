@@ -269,7 +269,9 @@ async fn keys_are_required_where_the_spec_says_and_checked_everywhere() {
             assert!(error.message.contains("API key"), "{}", error.message);
         }
     }
-    for endpoint in ENDPOINTS.iter().filter(|e| e.auth == Auth::Optional) {
+    // Those the spec serves (a removed one answers 410 to every key).
+    let optional = ENDPOINTS.iter().filter(|e| e.removed.is_none());
+    for endpoint in optional.filter(|e| e.auth == Auth::Optional) {
         let id = endpoint.id;
         assert!(decode(id, &call(addr, id, None).await) > 0);
         assert!(decode(id, &call(addr, id, Some(KEY)).await) > 0);
