@@ -101,6 +101,23 @@ pub fn label_field(rust: &str) -> &'static str {
         .unwrap_or_else(|| panic!("{rust} has no required text field of no format"))
 }
 
+/// The wire name of the first single field of the record `rust` whose type is the value set
+/// `set` (its Rust or spec name), where a release may have renamed it; `None` when the record
+/// has none.
+pub fn field_of_value_set(rust: &str, set: &str) -> Option<&'static str> {
+    let api = real_spec();
+    let r = record_named(rust)?;
+    (r.fields.iter())
+        .find(|f| match f.ty {
+            TypeRef::ValueSet(id) if !f.array => {
+                let v = api.value_set(id);
+                v.name == set || v.spec_name == set
+            }
+            _ => false,
+        })
+        .map(|f| f.wire.as_str())
+}
+
 /// The value of field `wire` of `record` as it is written on the wire.
 pub fn wire_field<T: serde::Serialize>(record: &T, wire: &str) -> Value {
     let value = serde_json::to_value(record).expect("a record serializes");
