@@ -387,6 +387,27 @@ pub(crate) fn start_mock(ws: &Path, port: u16, key: &str) -> Mock {
     mock
 }
 
+/// `cargo xtask codegen` in the copy `ws` after the edits of `name`, which must leave every
+/// file but `spec/`, `crates/` and the docs' generated regions as it was: what `git status`
+/// lists. A failure names `name` and says `context` (what the edits were).
+pub(crate) fn codegen_in(ws: &Path, name: &str, context: &str) -> String {
+    step(&format!("{name}: cargo xtask codegen"), || {
+        run(ws, env!("CARGO"), &["xtask", "codegen"]).map_err(|e| format!("{context}\n{e}"))
+    });
+    let touched = run(
+        ws,
+        "git",
+        &["status", "--porcelain", "--untracked-files=all"],
+    )
+    .unwrap();
+    let outside = changed_by_hand(ws, &touched);
+    assert!(
+        outside.is_empty(),
+        "{name}: {context}\nfiles outside spec/, crates/ and the docs' generated regions changed: {outside:?}"
+    );
+    touched
+}
+
 /// `cargo xtask contract --require-all` in the copy `ws` against the sample server at
 /// `base_url` that takes `key`: its report, or the failure.
 pub(crate) fn contract(ws: &Path, base_url: &str, key: &str) -> Result<String, String> {
@@ -465,15 +486,7 @@ fn following_the_provider_keeps_the_workspace_green() {
         super::provider_watch::apply_the_edits_of_a_watch_and_of_the_proxy(&ws);
         Ok(())
     });
-    step("the drift edits: cargo xtask codegen", || {
-        run(&ws, cargo, &["xtask", "codegen"])
-    });
-    let touched = git(&["status", "--porcelain", "--untracked-files=all"]).unwrap();
-    let outside = changed_by_hand(&ws, &touched);
-    assert!(
-        outside.is_empty(),
-        "the drift edits: files outside spec/, crates/ and the docs' generated regions changed: {outside:?}"
-    );
+    codegen_in(&ws, "the drift edits", "");
     step("the drift edits: commit", || {
         git(&["add", "-A"])?;
         git(&["commit", "-q", "-m", "drift"])
@@ -519,15 +532,7 @@ fn following_the_provider_keeps_the_workspace_green() {
                 std::fs::write(path, text).unwrap();
             }
         }
-        step(&format!("{name}: cargo xtask codegen"), || {
-            run(&ws, cargo, &["xtask", "codegen"])
-        });
-        let touched = git(&["status", "--porcelain", "--untracked-files=all"]).unwrap();
-        let outside = changed_by_hand(&ws, &touched);
-        assert!(
-            outside.is_empty(),
-            "{name}: files outside spec/, crates/ and the docs' generated regions changed: {outside:?}"
-        );
+        let touched = codegen_in(&ws, name, "");
         assert!(touched.contains("crates/mrds-model/"), "{name}: {touched}");
         clippy(name);
         let report = step(&format!("{name}: cargo xtask spec-diff HEAD"), || {

@@ -280,21 +280,7 @@ pub(crate) fn write_release(ws: &std::path::Path, seed: u64) -> String {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
-    super::follow::step(&format!("seed {seed}: cargo xtask codegen"), || {
-        super::follow::run(ws, env!("CARGO"), &["xtask", "codegen"])
-            .map_err(|e| format!("{what}\n{e}"))
-    });
-    let touched = super::follow::run(
-        ws,
-        "git",
-        &["status", "--porcelain", "--untracked-files=all"],
-    )
-    .unwrap();
-    let outside = super::follow::changed_by_hand(ws, &touched);
-    assert!(
-        outside.is_empty(),
-        "{what}\nfiles outside spec/, crates/ and the docs' generated regions changed: {outside:?}"
-    );
+    super::follow::codegen_in(ws, &format!("seed {seed}"), &what);
     what
 }
 
