@@ -29,6 +29,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use mrds_diff::render::Labels;
 use mrds_diff::{ChangeKind, Gate};
@@ -148,14 +149,16 @@ pub(crate) fn cases() -> Vec<Case> {
 
 /// One side of a case, loaded; the error names the case and the side. Each distinct set of
 /// sources is loaded once for all the tests of the corpus (most cases share the base as one
-/// side).
-fn try_load(case: &Case, side: &str) -> Result<Api, String> {
-    type Loaded = BTreeMap<Vec<(String, String)>, Result<Api, String>>;
+/// side), and shared, not copied.
+fn try_load(case: &Case, side: &str) -> Result<Arc<Api>, String> {
+    type Loaded = BTreeMap<Vec<(String, String)>, Result<Arc<Api>, String>>;
     static LOADED: std::sync::Mutex<Loaded> = std::sync::Mutex::new(BTreeMap::new());
     let sources = if side == "old" { &case.old } else { &case.new };
     let known = LOADED.lock().unwrap().get(sources).cloned();
     let loaded = known.unwrap_or_else(|| {
-        let loaded = load_sources_to_compare(sources).map_err(|d| d.to_string());
+        let loaded = load_sources_to_compare(sources)
+            .map(Arc::new)
+            .map_err(|d| d.to_string());
         LOADED
             .lock()
             .unwrap()
@@ -170,7 +173,7 @@ fn try_load(case: &Case, side: &str) -> Result<Api, String> {
     })
 }
 
-pub(crate) fn load_side(case: &Case, side: &str) -> Api {
+pub(crate) fn load_side(case: &Case, side: &str) -> Arc<Api> {
     try_load(case, side).unwrap_or_else(|e| panic!("{e}"))
 }
 

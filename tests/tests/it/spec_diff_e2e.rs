@@ -350,7 +350,7 @@ fn run(name: &str, mode: Mode, pairs: &[(&str, &str)]) {
         };
         variants.entry(name.clone()).or_insert_with(|| Variant {
             name: name.clone(),
-            api: load_side(case, side),
+            api: Api::clone(&load_side(case, side)),
         });
         name
     };
